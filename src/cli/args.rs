@@ -1,0 +1,161 @@
+//! Parsers for option values; a bad value is a usage error (exit 2) that
+//! names the value.
+
+use chrono::{DateTime, NaiveDate, Utc};
+
+use crate::duration::HumanDuration;
+use crate::error::Error;
+use crate::model::{Bounds, Check, Priority};
+use crate::store::{YamlValue, format_time, time_value};
+
+pub fn label(text: &str) -> Result<String, String> {
+    crate::label::normalize(text)
+}
+
+pub fn priority(text: &str) -> Result<Priority, String> {
+    Priority::parse_known(text)
+}
+
+pub fn duration(text: &str) -> Result<HumanDuration, String> {
+    HumanDuration::parse(text)
+}
+
+pub fn check(text: &str) -> Result<Check, String> {
+    Check::parse_spec(text)
+}
+
+/// RFC 3339, or a plain date meaning midnight UTC.
+pub fn time(text: &str) -> Result<DateTime<Utc>, String> {
+    if let Ok(time) = DateTime::parse_from_rfc3339(text) {
+        return Ok(time.with_timezone(&Utc));
+    }
+    NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map(|date| date.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc())
+        .map_err(|_| format!("invalid time `{text}`: expected RFC 3339 such as 2026-12-01T00:00:00Z, or a date such as 2026-12-01"))
+}
+
+/// A non-negative amount of US dollars.
+pub fn usd(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!(
+            "invalid amount `{text}`: expected a number of US dollars, at least 0"
+        )),
+    }
+}
+
+/// Text that becomes one line: a criterion, a blocker, a title.
+pub fn one_line(text: &str) -> Result<String, String> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        Err("must not be empty".to_string())
+    } else {
+        Ok(text)
+    }
+}
+
+/// A criterion number, from 1.
+pub fn criterion_number(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "invalid criterion number `{text}`: criteria are numbered from 1"
+        )),
+    }
+}
+
+/// A tag: one word of printable characters.
+pub fn tag(text: &str) -> Result<String, String> {
+    let tag = text.trim().to_string();
+    if tag.is_empty()
+        || tag
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == ',')
+    {
+        return Err(format!(
+            "invalid tag `{text}`: tags are one word without commas"
+        ));
+    }
+    Ok(tag)
+}
+
+/// Budget (soft) and bounds (hard) options shared by `add` and `update`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LimitArgs {
+    /// Dispatch budget; the goal blocks when it is used up
+    #[arg(long, value_name = "N")]
+    pub max_dispatches: Option<u64>,
+
+    /// Assessment budget; the goal blocks when it is used up
+    #[arg(long, value_name = "N")]
+    pub max_assessments: Option<u64>,
+
+    /// Minimum time between assessments, such as 10m
+    #[arg(long, value_name = "DURATION", value_parser = duration)]
+    pub cooldown: Option<HumanDuration>,
+
+    /// Consecutive failures after which the goal blocks
+    #[arg(long, value_name = "N")]
+    pub escalate_after: Option<u64>,
+
+    /// Hard bound: the goal fails once this many assessments were made
+    #[arg(long, value_name = "N")]
+    pub max_iterations: Option<u64>,
+
+    /// Hard bound: the goal fails after this time (RFC 3339 or a date)
+    #[arg(long, value_name = "TIME", value_parser = time)]
+    pub deadline: Option<DateTime<Utc>>,
+
+    /// Hard bound: the goal fails when its cost exceeds this many US dollars
+    #[arg(long, value_name = "USD", value_parser = usd)]
+    pub max_cost_usd: Option<f64>,
+}
+
+impl LimitArgs {
+    /// Checks what a parser alone cannot: a deadline must be in the future.
+    pub fn validate(&self, now: DateTime<Utc>) -> Result<(), Error> {
+        match self.deadline {
+            Some(deadline) if deadline <= now => Err(Error::usage(format!(
+                "--deadline {} is not in the future (now is {})",
+                format_time(deadline),
+                format_time(now)
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// `base` with the bounds given on the command line.
+    pub fn bounds(&self, base: &Bounds) -> Bounds {
+        Bounds {
+            max_iterations: self.max_iterations.or(base.max_iterations),
+            deadline: self.deadline.or(base.deadline),
+            max_cost_usd: self.max_cost_usd.or(base.max_cost_usd),
+        }
+    }
+}
+
+/// The `bounds` mapping with the bounds that are set.
+pub fn bounds_value(bounds: &Bounds) -> YamlValue {
+    let mut entries = Vec::new();
+    if let Some(n) = bounds.max_iterations {
+        entries.push(("max_iterations".to_string(), YamlValue::Int(n as i64)));
+    }
+    if let Some(deadline) = bounds.deadline {
+        entries.push(("deadline".to_string(), time_value(deadline)));
+    }
+    if let Some(usd) = bounds.max_cost_usd {
+        entries.push(("max_cost_usd".to_string(), YamlValue::Float(usd)));
+    }
+    YamlValue::Map(entries)
+}
+
+/// A check tied to a criterion must name one that exists.
+pub fn check_criterion_in_range(check: &Check, criteria: usize) -> Result<(), Error> {
+    match check.criterion {
+        Some(n) if n > criteria => Err(Error::usage(format!(
+            "--verify {}:{}@{n}: criterion {n} does not exist (the goal has {criteria} criteria)",
+            check.kind, check.target
+        ))),
+        _ => Ok(()),
+    }
+}

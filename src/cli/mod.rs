@@ -1,0 +1,204 @@
+//! The command line: what the user typed (clap structs), dispatch to one
+//! `run` per command, and printing.
+
+mod abandon;
+mod add;
+mod args;
+mod completions;
+mod config;
+mod confirm;
+mod doctor;
+mod edit;
+mod init;
+mod list;
+mod man;
+mod pause;
+mod render;
+mod reset_budget;
+mod resume;
+mod show;
+mod unblock;
+mod update;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::FlagOverrides;
+use crate::context::{ColorChoice, Context, Environment, GlobalOptions};
+use crate::error::{Error, Result};
+use crate::model::Goal;
+use crate::store::LoadedGoal;
+
+/// Durable goals for autonomous agents, kept in plain text.
+///
+/// steward remembers each goal as a Markdown file with YAML front matter under
+/// state/goals/, runs one deterministic watchdog pass per invocation and
+/// prints what an agent should work on next. No daemon, no server.
+#[derive(Debug, Parser)]
+#[command(
+    name = "steward",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Use DIR as the store root instead of searching upwards from the
+    /// working directory
+    #[arg(short = 'C', long = "root", value_name = "DIR", global = true)]
+    pub root: Option<PathBuf>,
+
+    /// Print one JSON document (schema_version 1) instead of text
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// When to colour output; NO_COLOR turns off `auto`
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto",
+        global = true
+    )]
+    pub color: ColorChoice,
+
+    /// Print nothing on success except what was asked for
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
+    /// Who is acting: user, agent or steward [env: STEWARD_ACTOR]
+    #[arg(long, value_name = "ACTOR", global = true)]
+    pub actor: Option<String>,
+
+    /// How long to wait for another steward run's lock before exiting with 75
+    /// [default: 10s] [env: STEWARD_LOCK_TIMEOUT]
+    #[arg(long, value_name = "DURATION", global = true)]
+    pub lock_timeout: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Init(init::InitArgs),
+    Add(add::AddArgs),
+    List(list::ListArgs),
+    Show(show::ShowArgs),
+    Edit(edit::EditArgs),
+    Update(update::UpdateArgs),
+    Pause(pause::PauseArgs),
+    Resume(resume::ResumeArgs),
+    Confirm(confirm::ConfirmArgs),
+    #[command(visible_alias = "cancel")]
+    Abandon(abandon::AbandonArgs),
+    Unblock(unblock::UnblockArgs),
+    ResetBudget(reset_budget::ResetBudgetArgs),
+    Doctor(doctor::DoctorArgs),
+    Config(config::ConfigArgs),
+    Completions(completions::CompletionsArgs),
+    Man(man::ManArgs),
+}
+
+/// What a command printed and the exit code it chose. On an error nothing of
+/// `stdout` is printed (SPEC 3: stdout stays empty).
+#[derive(Debug, Default)]
+pub struct Output {
+    pub stdout: String,
+    /// Diagnostics printed even when the command succeeds.
+    pub stderr: Vec<String>,
+}
+
+impl Output {
+    pub fn line(&mut self, text: impl AsRef<str>) {
+        self.stdout.push_str(text.as_ref());
+        self.stdout.push('\n');
+    }
+
+    pub fn warn(&mut self, text: impl Into<String>) {
+        self.stderr.push(text.into());
+    }
+
+    pub fn json(&mut self, value: &serde_json::Value) {
+        self.line(serde_json::to_string(value).expect("JSON values serialize"));
+    }
+}
+
+/// Runs the parsed command line; returns the exit code.
+pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
+    // `init` works where it is started; everything else searches upwards.
+    let options = GlobalOptions {
+        root: cli.global.root.clone().or_else(|| match &cli.command {
+            Command::Init(_) if env.var("STEWARD_ROOT").is_none() => Some(env.cwd.clone()),
+            _ => None,
+        }),
+        json: cli.global.json,
+        quiet: cli.global.quiet,
+        color: cli.global.color,
+        actor: cli.global.actor.clone(),
+        lock_timeout: cli.global.lock_timeout.clone(),
+        flags: FlagOverrides::default(),
+        tolerate_config_errors: matches!(
+            cli.command,
+            Command::Doctor(_) | Command::Completions(_) | Command::Man(_)
+        ),
+    };
+    let ctx = Context::resolve(&options, env)?;
+    match cli.command {
+        Command::Init(args) => init::run(&ctx, args, out),
+        Command::Add(args) => add::run(&ctx, args, out),
+        Command::List(args) => list::run(&ctx, args, out),
+        Command::Show(args) => show::run(&ctx, args, out),
+        Command::Edit(args) => edit::run(&ctx, args, out),
+        Command::Update(args) => update::run(&ctx, args, out),
+        Command::Pause(args) => pause::run(&ctx, args, out),
+        Command::Resume(args) => resume::run(&ctx, args, out),
+        Command::Confirm(args) => confirm::run(&ctx, args, out),
+        Command::Abandon(args) => abandon::run(&ctx, args, out),
+        Command::Unblock(args) => unblock::run(&ctx, args, out),
+        Command::ResetBudget(args) => reset_budget::run(&ctx, args, out),
+        Command::Doctor(args) => doctor::run(&ctx, args, out),
+        Command::Config(args) => config::run(&ctx, args, out),
+        Command::Completions(args) => completions::run(args, out),
+        Command::Man(args) => man::run(args, out),
+    }
+}
+
+/// Terminal goals never change: refused with exit 4.
+fn refuse_terminal(goal: &Goal) -> Result<()> {
+    if goal.status.is_terminal() {
+        return Err(Error::refused(format!(
+            "goal `{}` is {}: terminal goals do not change (add a new goal instead)",
+            goal.label, goal.status
+        )));
+    }
+    Ok(())
+}
+
+/// Prints the goal after a change: the JSON document, or `label: what`
+/// (or "nothing changed" when the save wrote nothing).
+fn report(
+    ctx: &Context,
+    out: &mut Output,
+    saved: Option<Goal>,
+    before: &LoadedGoal,
+    what: &str,
+) -> Result<()> {
+    let (loaded, what) = match &saved {
+        Some(goal) => (ctx.store.load(&ctx.store.home_of(goal))?, what),
+        None => (before.clone(), "nothing changed"),
+    };
+    if ctx.json {
+        out.json(&render::goal_document(ctx, &loaded));
+    } else if !ctx.quiet {
+        out.line(render::confirmation(ctx, &loaded.goal, what));
+    }
+    Ok(())
+}

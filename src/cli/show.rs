@@ -1,0 +1,184 @@
+//! `steward show`: everything about one goal.
+
+use clap::Args;
+
+use super::Output;
+use super::render::{self, Color, goal_document, paint, relative};
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::{Goal, Status};
+use crate::store::{LoadedGoal, format_time};
+
+/// How many history lines `show` prints.
+const RECENT_HISTORY: usize = 10;
+
+/// Show one goal: criteria, checks, budget, bounds, progress, blockers and
+/// recent history.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A label, an id, or at least 4 characters of an id
+    goal: String,
+
+    /// Exit 0 when the goal is completed, 3 while it is open, 1 when it
+    /// failed or was abandoned (for shell loops: until steward show G
+    /// --exit-status -q; do ...; done)
+    #[arg(long)]
+    exit_status: bool,
+}
+
+pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<u8> {
+    let loaded = ctx.store.resolve(&args.goal)?;
+    if ctx.json {
+        out.json(&goal_document(ctx, &loaded));
+    } else if !ctx.quiet {
+        print_goal(ctx, &loaded, out);
+    }
+    if !args.exit_status {
+        return Ok(0);
+    }
+    Ok(match loaded.goal.status {
+        Status::Completed => 0,
+        Status::Failed | Status::Abandoned => 1,
+        _ => 3,
+    })
+}
+
+fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
+    let goal = &loaded.goal;
+    out.line(format!(
+        "{} — {}",
+        paint(ctx, &goal.label, Color::Bold),
+        goal.title
+    ));
+    let confirmed = if goal.confirmed {
+        "confirmed"
+    } else {
+        "NOT confirmed: a human must run `steward confirm`"
+    };
+    out.line(format!(
+        "status:    {} (priority {}, {confirmed})",
+        paint(
+            ctx,
+            goal.status.as_str(),
+            render::status_color(&goal.status)
+        ),
+        goal.priority
+    ));
+    out.line(format!("id:        {}", goal.id));
+    out.line(format!("file:      {}", relative(ctx, &loaded.file.path)));
+    out.line(format!(
+        "created:   {}   updated: {}",
+        when(goal.created_at),
+        when(goal.updated_at)
+    ));
+    if let Some(reason) = &goal.closed_reason {
+        out.line(format!("closed:    {} — {reason}", when(goal.closed_at)));
+    }
+    if !goal.tags.is_empty() {
+        out.line(format!("tags:      {}", goal.tags.join(", ")));
+    }
+    if !goal.description.is_empty() {
+        out.line("");
+        for line in goal.description.lines() {
+            out.line(format!("  {line}"));
+        }
+    }
+    out.line("");
+    out.line(format!(
+        "Criteria ({}/{} met):",
+        goal.criteria_met(),
+        goal.criteria.len()
+    ));
+    for criterion in &goal.criteria {
+        let mark = if criterion.met {
+            paint(ctx, "[x]", Color::Green)
+        } else {
+            "[ ]".to_string()
+        };
+        out.line(format!("  {}. {mark} {}", criterion.n, criterion.text));
+    }
+    if !goal.verification.is_empty() {
+        out.line("Checks:");
+        for check in &goal.verification {
+            let tie = check
+                .criterion
+                .map(|n| format!(" (criterion {n})"))
+                .unwrap_or_default();
+            out.line(format!("  {} {}{tie}", check.kind, check.target));
+        }
+    }
+    print_limits(goal, out);
+    if let Some(escalation) = &goal.escalation {
+        out.line(format!(
+            "{} {} — {} ({})",
+            paint(ctx, "Escalation:", Color::Red),
+            escalation.kind,
+            escalation.reason,
+            when(escalation.at)
+        ));
+    }
+    let blockers = if goal.blockers.is_empty() {
+        "none".to_string()
+    } else {
+        goal.blockers.join("; ")
+    };
+    out.line(format!("Blockers:  {blockers}"));
+    for (key, value) in &goal.extra {
+        out.line(format!("{key}: {value}"));
+    }
+    if !goal.history.is_empty() {
+        out.line("");
+        out.line("Recent history:");
+        let skip = goal.history.len().saturating_sub(RECENT_HISTORY);
+        for entry in &goal.history[skip..] {
+            out.line(format!("  {}", entry.line));
+        }
+    }
+}
+
+fn print_limits(goal: &Goal, out: &mut Output) {
+    let budget = &goal.budget;
+    let progress = &goal.progress;
+    out.line(format!(
+        "Budget:    dispatches {}/{}, assessments {}/{}, cooldown {}, blocks after {} failures",
+        progress.dispatches,
+        budget.max_dispatches,
+        progress.assessments,
+        budget.max_assessments,
+        budget.cooldown,
+        budget.escalate_after_failures
+    ));
+    let bounds = &goal.bounds;
+    let mut parts = Vec::new();
+    if let Some(max) = bounds.max_iterations {
+        parts.push(format!("iterations {}/{max}", progress.iterations));
+    }
+    if let Some(deadline) = bounds.deadline {
+        parts.push(format!("deadline {}", format_time(deadline)));
+    }
+    if let Some(max) = bounds.max_cost_usd {
+        parts.push(format!("cost ${:.2}/${max:.2}", progress.cost_usd));
+    }
+    out.line(format!(
+        "Bounds:    {}",
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join(", ")
+        }
+    ));
+    out.line(format!(
+        "Progress:  {} consecutive failures, cost ${:.2}, last assessed {}, last dispatched {}",
+        progress.consecutive_failures,
+        progress.cost_usd,
+        when(progress.last_assessed_at),
+        when(progress.last_dispatched_at)
+    ));
+    if let Some(outcome) = &progress.last_outcome {
+        out.line(format!("Last outcome: {outcome}"));
+    }
+}
+
+fn when(at: Option<chrono::DateTime<chrono::Utc>>) -> String {
+    at.map_or_else(|| "never".to_string(), format_time)
+}

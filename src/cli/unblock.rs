@@ -1,0 +1,53 @@
+//! `steward unblock`: a human clears an escalation.
+
+use clap::Args;
+
+use super::{Output, args};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::Status;
+use crate::store::{Change, YamlValue};
+
+/// Unblock a goal a human has looked at: it becomes active, its escalation
+/// and consecutive failures are cleared. A goal blocked because its budget
+/// is used up needs `steward reset-budget` (or a bigger budget) instead.
+#[derive(Debug, Args)]
+pub struct UnblockArgs {
+    /// A label, an id, or at least 4 characters of an id
+    goal: String,
+
+    /// What the human did or decided
+    #[arg(long, value_parser = args::one_line)]
+    reason: String,
+}
+
+pub fn run(ctx: &Context, args: UnblockArgs, out: &mut Output) -> Result<u8> {
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(&args.goal)?;
+    let goal = &loaded.goal;
+    super::refuse_terminal(goal)?;
+    if goal.status != Status::Blocked {
+        return Err(Error::refused(format!(
+            "goal `{}` is {}, not blocked",
+            goal.label, goal.status
+        )));
+    }
+    if let Some(exhausted) = goal.exhausted_budget() {
+        return Err(Error::refused(format!(
+            "goal `{}`: {exhausted}; run `steward reset-budget {}` or raise the budget with `steward update`",
+            goal.label, goal.label
+        )));
+    }
+    let mut file = loaded.file.clone();
+    file.set(&["status"], YamlValue::Str("active".into()))?;
+    if goal.escalation.is_some() {
+        file.set(&["escalation"], YamlValue::Null)?;
+    }
+    if goal.progress.consecutive_failures != 0 {
+        file.set(&["progress", "consecutive_failures"], YamlValue::Int(0))?;
+    }
+    let saved = tx.save(Some(&loaded), file, Change::new("unblocked", args.reason))?;
+    tx.finish()?;
+    super::report(ctx, out, saved, &loaded, "unblocked (active)")?;
+    Ok(0)
+}

@@ -1,0 +1,1003 @@
+//! Layered configuration (SPEC 4): defaults < `steward.yaml` < `STEWARD_*`
+//! environment < flags, with the source of every value kept for `config`.
+//!
+//! One table, [`SETTINGS`], names every key, its type, its default and its
+//! help text; parsing, environment names, the `config` listing and the file
+//! `init` writes are all derived from it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use crate::duration::HumanDuration;
+use crate::error::{Error, Result};
+use crate::model::Priority;
+use crate::yaml_locate::key_position;
+
+pub const FILE_NAME: &str = "steward.yaml";
+
+/// Files larger than this are refused rather than parsed (SPEC 9).
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Bool,
+    Count,
+    Number,
+    Duration,
+    Text,
+    OptionalText,
+    Priority,
+    PriorityList,
+    TextList,
+}
+
+struct Setting {
+    key: &'static str,
+    kind: Kind,
+    default: &'static str,
+    help: &'static str,
+    /// Security settings come only from the operator's file, never from the
+    /// environment an agent may control.
+    file_only: bool,
+}
+
+const fn setting(
+    key: &'static str,
+    kind: Kind,
+    default: &'static str,
+    help: &'static str,
+) -> Setting {
+    Setting {
+        key,
+        kind,
+        default,
+        help,
+        file_only: false,
+    }
+}
+
+const SETTINGS: &[Setting] = &[
+    setting(
+        "enabled",
+        Kind::Bool,
+        "true",
+        "false: tick, prompt and dispatch do nothing (kill switch)",
+    ),
+    setting(
+        "goals_dir",
+        Kind::Text,
+        "state/goals",
+        "where goal files live, relative to the root",
+    ),
+    setting(
+        "defaults.max_dispatches",
+        Kind::Count,
+        "20",
+        "dispatch budget of a new goal",
+    ),
+    setting(
+        "defaults.max_assessments",
+        Kind::Count,
+        "50",
+        "assessment budget of a new goal",
+    ),
+    setting(
+        "defaults.cooldown",
+        Kind::Duration,
+        "10m",
+        "minimum time between assessments of a goal",
+    ),
+    setting(
+        "defaults.escalate_after_failures",
+        Kind::Count,
+        "3",
+        "consecutive failures before a goal blocks",
+    ),
+    setting(
+        "defaults.priority",
+        Kind::Priority,
+        "normal",
+        "priority of a new goal",
+    ),
+    setting(
+        "global_limits.max_dispatches_per_hour",
+        Kind::Count,
+        "6",
+        "dispatches across all goals in any hour",
+    ),
+    setting(
+        "global_limits.max_active_goals",
+        Kind::Count,
+        "5",
+        "open goals at most; add refuses more",
+    ),
+    setting(
+        "requires_bounds",
+        Kind::Bool,
+        "false",
+        "true: add refuses a goal without bounds",
+    ),
+    setting(
+        "heartbeat_patterns",
+        Kind::TextList,
+        "[]",
+        "empty: built-ins; \"/re/flags\" for a regex",
+    ),
+    setting(
+        "attention_weights.critical",
+        Kind::Number,
+        "4",
+        "share of the prompt for critical goals",
+    ),
+    setting(
+        "attention_weights.high",
+        Kind::Number,
+        "2",
+        "share of the prompt for high goals",
+    ),
+    setting(
+        "attention_weights.normal",
+        Kind::Number,
+        "1",
+        "share of the prompt for normal goals",
+    ),
+    setting(
+        "attention_weights.low",
+        Kind::Number,
+        "0.5",
+        "share of the prompt for low goals",
+    ),
+    setting(
+        "multi_goal_max_chars",
+        Kind::Count,
+        "12000",
+        "size cap of the stewardship block",
+    ),
+    setting(
+        "multi_goal_max_goals",
+        Kind::Count,
+        "8",
+        "goals in one stewardship block at most",
+    ),
+    setting(
+        "confirmation.require_for",
+        Kind::PriorityList,
+        "[critical, high]",
+        "priorities a human must confirm",
+    ),
+    setting(
+        "circuit_breaker.enabled",
+        Kind::Bool,
+        "true",
+        "block a goal that repeats the same blockers",
+    ),
+    setting(
+        "circuit_breaker.same_blocker_repeat_limit",
+        Kind::Count,
+        "3",
+        "repeats of the same blockers that block",
+    ),
+    setting(
+        "circuit_breaker.max_assessments_without_progress",
+        Kind::Count,
+        "0",
+        "0: off",
+    ),
+    Setting {
+        file_only: true,
+        ..setting(
+            "verification.allow_commands",
+            Kind::Bool,
+            "false",
+            "true: run command_exit_zero checks",
+        )
+    },
+    setting(
+        "verification.command_timeout",
+        Kind::Duration,
+        "60s",
+        "a check command is killed after this",
+    ),
+    Setting {
+        file_only: true,
+        ..setting(
+            "verification.allow_private_hosts",
+            Kind::Bool,
+            "false",
+            "true: http_ok may reach private addresses",
+        )
+    },
+    setting(
+        "verification.http_timeout",
+        Kind::Duration,
+        "10s",
+        "an http_ok check gives up after this",
+    ),
+    setting(
+        "verification.github_api",
+        Kind::Text,
+        "https://api.github.com",
+        "API base for pr_merged",
+    ),
+    setting(
+        "obligations.default_timeout",
+        Kind::Duration,
+        "10m",
+        "how long a subagent may run",
+    ),
+    setting(
+        "obligations.grace",
+        Kind::Duration,
+        "60s",
+        "extra time before a running task times out",
+    ),
+    setting(
+        "obligations.delivered_ttl",
+        Kind::Duration,
+        "48h",
+        "resolved obligations are dropped after this",
+    ),
+    setting(
+        "mirror.enabled",
+        Kind::Bool,
+        "true",
+        "keep the ACTIVE-TASKS.md block up to date",
+    ),
+    setting(
+        "mirror.path",
+        Kind::Text,
+        "ACTIVE-TASKS.md",
+        "mirror file, relative to the root",
+    ),
+    setting(
+        "git.commit",
+        Kind::Bool,
+        "false",
+        "commit every change to git",
+    ),
+    setting(
+        "git.author",
+        Kind::OptionalText,
+        "null",
+        "\"Name <email>\"; null: the repository's identity",
+    ),
+];
+
+/// A parsed setting value.
+#[derive(Debug, Clone, PartialEq)]
+enum Value {
+    Bool(bool),
+    Count(u64),
+    Number(f64),
+    Duration(HumanDuration),
+    Text(String),
+    OptionalText(Option<String>),
+    Priority(Priority),
+    PriorityList(Vec<Priority>),
+    TextList(Vec<String>),
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Count(n) => write!(f, "{n}"),
+            Value::Number(x) => write!(f, "{x}"),
+            Value::Duration(d) => write!(f, "{d}"),
+            Value::Text(s) => f.write_str(s),
+            Value::OptionalText(None) => f.write_str("null"),
+            Value::OptionalText(Some(s)) => f.write_str(s),
+            Value::Priority(p) => f.write_str(p.as_str()),
+            Value::PriorityList(list) => {
+                let names: Vec<&str> = list.iter().map(Priority::as_str).collect();
+                write!(f, "[{}]", names.join(", "))
+            }
+            Value::TextList(list) => {
+                let quoted: Vec<String> = list.iter().map(|s| format!("{s:?}")).collect();
+                write!(f, "[{}]", quoted.join(", "))
+            }
+        }
+    }
+}
+
+/// Where an effective value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Default,
+    File { path: PathBuf, line: usize },
+    Env(String),
+    Flag(&'static str),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Default => f.write_str("default"),
+            Source::File { path, line } => write!(f, "{}:{line}", path.display()),
+            Source::Env(name) => write!(f, "env {name}"),
+            Source::Flag(flag) => write!(f, "flag {flag}"),
+        }
+    }
+}
+
+/// One effective setting, for `config`.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub key: &'static str,
+    pub value: String,
+    pub source: Source,
+}
+
+/// Values given on the command line that override configuration.
+#[derive(Debug, Clone, Default)]
+pub struct FlagOverrides {
+    /// `--commit` / `--no-commit`.
+    pub git_commit: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoalDefaults {
+    pub max_dispatches: u64,
+    pub max_assessments: u64,
+    pub cooldown: HumanDuration,
+    pub escalate_after_failures: u64,
+    pub priority: Priority,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GlobalLimits {
+    pub max_dispatches_per_hour: u64,
+    pub max_active_goals: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttentionWeights {
+    pub critical: f64,
+    pub high: f64,
+    pub normal: f64,
+    pub low: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CircuitBreaker {
+    pub enabled: bool,
+    pub same_blocker_repeat_limit: u64,
+    pub max_assessments_without_progress: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verification {
+    pub allow_commands: bool,
+    pub command_timeout: HumanDuration,
+    pub allow_private_hosts: bool,
+    pub http_timeout: HumanDuration,
+    pub github_api: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Obligations {
+    pub default_timeout: HumanDuration,
+    pub grace: HumanDuration,
+    pub delivered_ttl: HumanDuration,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mirror {
+    pub enabled: bool,
+    pub path: PathBuf,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Git {
+    pub commit: bool,
+    pub author: Option<String>,
+}
+
+/// The effective configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub enabled: bool,
+    pub goals_dir: PathBuf,
+    pub defaults: GoalDefaults,
+    pub global_limits: GlobalLimits,
+    pub requires_bounds: bool,
+    pub heartbeat_patterns: Vec<String>,
+    pub attention_weights: AttentionWeights,
+    pub multi_goal_max_chars: u64,
+    pub multi_goal_max_goals: u64,
+    pub require_confirmation_for: Vec<Priority>,
+    pub circuit_breaker: CircuitBreaker,
+    pub verification: Verification,
+    pub obligations: Obligations,
+    pub mirror: Mirror,
+    pub git: Git,
+}
+
+/// The configuration together with where each value came from.
+#[derive(Debug, Clone)]
+pub struct LoadedConfig {
+    pub config: Config,
+    pub entries: Vec<Entry>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        let layers = Layers::defaults();
+        layers.to_config()
+    }
+}
+
+impl Config {
+    /// Loads `<root>/steward.yaml` (absent: defaults), then `env` (the
+    /// `STEWARD_*` variables) and `flags` on top.
+    pub fn load(
+        root: &Path,
+        env: &BTreeMap<String, String>,
+        flags: &FlagOverrides,
+    ) -> Result<LoadedConfig> {
+        let mut layers = Layers::defaults();
+        let path = root.join(FILE_NAME);
+        if let Some(text) = read_config_file(&path)? {
+            layers.apply_file(&path, &text)?;
+        }
+        layers.apply_env(env)?;
+        if let Some(commit) = flags.git_commit {
+            let flag = if commit { "--commit" } else { "--no-commit" };
+            layers.set("git.commit", Value::Bool(commit), Source::Flag(flag));
+        }
+        Ok(LoadedConfig {
+            config: layers.to_config(),
+            entries: layers.entries(),
+        })
+    }
+
+    /// The defaults alone, for commands that go on when the file is broken.
+    pub fn load_defaults() -> LoadedConfig {
+        let layers = Layers::defaults();
+        LoadedConfig {
+            config: layers.to_config(),
+            entries: layers.entries(),
+        }
+    }
+
+    /// The text `init` writes: every key, commented out, with its default.
+    pub fn template() -> String {
+        let mut out = String::from(
+            "# steward configuration. Every key is optional: the values below are the\n\
+             # defaults. Uncomment a line (and its section line) to change it.\n",
+        );
+        let mut section = "";
+        for setting in SETTINGS {
+            let (parent, name) = setting.key.split_once('.').unwrap_or(("", setting.key));
+            if parent != section {
+                if !parent.is_empty() {
+                    out.push_str(&format!("# {parent}:\n"));
+                }
+                section = parent;
+            }
+            let indent = if parent.is_empty() { "" } else { "  " };
+            let line = format!("{indent}{name}: {}", setting.default);
+            out.push_str(&format!("# {line:<44} # {}\n", setting.help));
+        }
+        out
+    }
+
+    /// The attention weight of a priority; unknown priorities weigh as normal.
+    pub fn attention_weight(&self, priority: &Priority) -> f64 {
+        let weights = &self.attention_weights;
+        match priority {
+            Priority::Critical => weights.critical,
+            Priority::High => weights.high,
+            Priority::Normal | Priority::Unknown(_) => weights.normal,
+            Priority::Low => weights.low,
+        }
+    }
+}
+
+/// Reads the configuration file, `None` when there is none.
+fn read_config_file(path: &Path) -> Result<Option<String>> {
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(Error::io(path, "cannot read configuration", err)),
+    };
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(Error::usage(format!(
+            "{}:1:1: configuration file is larger than 1 MiB",
+            path.display()
+        )));
+    }
+    let bytes =
+        std::fs::read(path).map_err(|err| Error::io(path, "cannot read configuration", err))?;
+    let text = String::from_utf8(bytes).map_err(|err| {
+        Error::usage(format!(
+            "{}: not valid UTF-8 (byte {})",
+            path.display(),
+            err.utf8_error().valid_up_to()
+        ))
+    })?;
+    Ok(Some(text))
+}
+
+/// The value of every setting with its source, in table order.
+struct Layers {
+    values: Vec<(Value, Source)>,
+}
+
+impl Layers {
+    fn defaults() -> Self {
+        let values = SETTINGS
+            .iter()
+            .map(|setting| {
+                let yaml: serde_yaml::Value = serde_yaml::from_str(setting.default)
+                    .expect("built-in defaults are valid YAML");
+                let value = parse_value(setting.kind, &yaml).expect("built-in defaults are valid");
+                (value, Source::Default)
+            })
+            .collect();
+        Layers { values }
+    }
+
+    fn set(&mut self, key: &str, value: Value, source: Source) {
+        let index = SETTINGS
+            .iter()
+            .position(|s| s.key == key)
+            .expect("known key");
+        self.values[index] = (value, source);
+    }
+
+    fn apply_file(&mut self, path: &Path, text: &str) -> Result<()> {
+        let document: serde_yaml::Value = serde_yaml::from_str(text).map_err(|err| {
+            let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
+            Error::usage(format!(
+                "{}:{line}:{column}: {}",
+                path.display(),
+                yaml_message(&err)
+            ))
+        })?;
+        let at = |key: &str| {
+            let parts: Vec<&str> = key.split('.').collect();
+            let (line, column) = key_position(text, &parts).unwrap_or((1, 1));
+            format!("{}:{line}:{column}", path.display())
+        };
+        let mapping = match document {
+            serde_yaml::Value::Null => return Ok(()),
+            serde_yaml::Value::Mapping(mapping) => mapping,
+            _ => {
+                return Err(Error::usage(format!(
+                    "{}:1:1: configuration must be a mapping of keys to values",
+                    path.display()
+                )));
+            }
+        };
+        let mut pending = Vec::new();
+        flatten(&mapping, "", &mut pending).map_err(|key| {
+            Error::usage(format!(
+                "{}: keys must be plain strings (near `{key}`)",
+                at(&key)
+            ))
+        })?;
+        for (key, yaml) in pending {
+            let Some(setting) = SETTINGS.iter().find(|s| s.key == key) else {
+                return Err(Error::usage(format!(
+                    "{}: unknown key `{key}`{}",
+                    at(&key),
+                    suggest(&key)
+                )));
+            };
+            let value = parse_value(setting.kind, &yaml)
+                .map_err(|why| Error::usage(format!("{}: {key}: {why}", at(&key))))?;
+            let line =
+                key_position(text, &key.split('.').collect::<Vec<_>>()).map_or(1, |(l, _)| l);
+            self.set(
+                setting.key,
+                value,
+                Source::File {
+                    path: path.to_path_buf(),
+                    line,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    fn apply_env(&mut self, env: &BTreeMap<String, String>) -> Result<()> {
+        for setting in SETTINGS.iter().filter(|s| !s.file_only) {
+            let name = env_name(setting.key);
+            let Some(raw) = env.get(&name) else { continue };
+            let yaml: serde_yaml::Value = serde_yaml::from_str(raw)
+                .unwrap_or_else(|_| serde_yaml::Value::String(raw.clone()));
+            let value = parse_value(setting.kind, &yaml)
+                .map_err(|why| Error::usage(format!("{name}: {why}")))?;
+            self.set(setting.key, value, Source::Env(name));
+        }
+        Ok(())
+    }
+
+    fn entries(&self) -> Vec<Entry> {
+        SETTINGS
+            .iter()
+            .zip(&self.values)
+            .map(|(setting, (value, source))| Entry {
+                key: setting.key,
+                value: value.to_string(),
+                source: source.clone(),
+            })
+            .collect()
+    }
+
+    fn get(&self, key: &str) -> &Value {
+        let index = SETTINGS
+            .iter()
+            .position(|s| s.key == key)
+            .expect("known key");
+        &self.values[index].0
+    }
+
+    fn bool(&self, key: &str) -> bool {
+        match self.get(key) {
+            Value::Bool(b) => *b,
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    fn count(&self, key: &str) -> u64 {
+        match self.get(key) {
+            Value::Count(n) => *n,
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    fn number(&self, key: &str) -> f64 {
+        match self.get(key) {
+            Value::Number(x) => *x,
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    fn duration(&self, key: &str) -> HumanDuration {
+        match self.get(key) {
+            Value::Duration(d) => *d,
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    fn text(&self, key: &str) -> String {
+        match self.get(key) {
+            Value::Text(s) => s.clone(),
+            Value::OptionalText(s) => s.clone().unwrap_or_default(),
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    fn optional_text(&self, key: &str) -> Option<String> {
+        match self.get(key) {
+            Value::OptionalText(s) => s.clone(),
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    fn to_config(&self) -> Config {
+        let priority = |key: &str| match self.get(key) {
+            Value::Priority(p) => p.clone(),
+            other => unreachable!("{key} is {other:?}"),
+        };
+        Config {
+            enabled: self.bool("enabled"),
+            goals_dir: PathBuf::from(self.text("goals_dir")),
+            defaults: GoalDefaults {
+                max_dispatches: self.count("defaults.max_dispatches"),
+                max_assessments: self.count("defaults.max_assessments"),
+                cooldown: self.duration("defaults.cooldown"),
+                escalate_after_failures: self.count("defaults.escalate_after_failures"),
+                priority: priority("defaults.priority"),
+            },
+            global_limits: GlobalLimits {
+                max_dispatches_per_hour: self.count("global_limits.max_dispatches_per_hour"),
+                max_active_goals: self.count("global_limits.max_active_goals"),
+            },
+            requires_bounds: self.bool("requires_bounds"),
+            heartbeat_patterns: match self.get("heartbeat_patterns") {
+                Value::TextList(list) => list.clone(),
+                other => unreachable!("heartbeat_patterns is {other:?}"),
+            },
+            attention_weights: AttentionWeights {
+                critical: self.number("attention_weights.critical"),
+                high: self.number("attention_weights.high"),
+                normal: self.number("attention_weights.normal"),
+                low: self.number("attention_weights.low"),
+            },
+            multi_goal_max_chars: self.count("multi_goal_max_chars"),
+            multi_goal_max_goals: self.count("multi_goal_max_goals"),
+            require_confirmation_for: match self.get("confirmation.require_for") {
+                Value::PriorityList(list) => list.clone(),
+                other => unreachable!("confirmation.require_for is {other:?}"),
+            },
+            circuit_breaker: CircuitBreaker {
+                enabled: self.bool("circuit_breaker.enabled"),
+                same_blocker_repeat_limit: self.count("circuit_breaker.same_blocker_repeat_limit"),
+                max_assessments_without_progress: self
+                    .count("circuit_breaker.max_assessments_without_progress"),
+            },
+            verification: Verification {
+                allow_commands: self.bool("verification.allow_commands"),
+                command_timeout: self.duration("verification.command_timeout"),
+                allow_private_hosts: self.bool("verification.allow_private_hosts"),
+                http_timeout: self.duration("verification.http_timeout"),
+                github_api: self.text("verification.github_api"),
+            },
+            obligations: Obligations {
+                default_timeout: self.duration("obligations.default_timeout"),
+                grace: self.duration("obligations.grace"),
+                delivered_ttl: self.duration("obligations.delivered_ttl"),
+            },
+            mirror: Mirror {
+                enabled: self.bool("mirror.enabled"),
+                path: PathBuf::from(self.text("mirror.path")),
+            },
+            git: Git {
+                commit: self.bool("git.commit"),
+                author: self.optional_text("git.author"),
+            },
+        }
+    }
+}
+
+/// `defaults.max_dispatches` → `STEWARD_DEFAULTS_MAX_DISPATCHES`.
+pub fn env_name(key: &str) -> String {
+    format!("STEWARD_{}", key.replace('.', "_").to_ascii_uppercase())
+}
+
+/// Flattens nested mappings into dotted leaf keys; sections are the keys that
+/// prefix a known setting. Returns the offending key when one is not a string.
+fn flatten(
+    mapping: &serde_yaml::Mapping,
+    prefix: &str,
+    out: &mut Vec<(String, serde_yaml::Value)>,
+) -> Result<(), String> {
+    for (key, value) in mapping {
+        let Some(key) = key.as_str() else {
+            return Err(format!("{prefix}{key:?}"));
+        };
+        let full = format!("{prefix}{key}");
+        let is_section = SETTINGS
+            .iter()
+            .any(|s| s.key.starts_with(&format!("{full}.")));
+        match value {
+            serde_yaml::Value::Mapping(children) if is_section => {
+                flatten(children, &format!("{full}."), out)?;
+            }
+            serde_yaml::Value::Null if is_section => {}
+            _ => out.push((full, value.clone())),
+        }
+    }
+    Ok(())
+}
+
+/// " (did you mean `x`?)" for a key close to a known one.
+fn suggest(key: &str) -> String {
+    let best = SETTINGS
+        .iter()
+        .map(|s| (edit_distance(key, s.key), s.key))
+        .min()
+        .filter(|(distance, _)| *distance <= 3);
+    match best {
+        Some((_, known)) => format!(" (did you mean `{known}`?)"),
+        None => " (see `steward config` for every key)".to_string(),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value, String> {
+    use serde_yaml::Value as Y;
+    let found = || describe_yaml(yaml);
+    match kind {
+        Kind::Bool => yaml
+            .as_bool()
+            .map(Value::Bool)
+            .ok_or_else(|| format!("expected true or false, found {}", found())),
+        Kind::Count => yaml
+            .as_u64()
+            .map(Value::Count)
+            .ok_or_else(|| format!("expected a whole number, found {}", found())),
+        Kind::Number => match yaml.as_f64() {
+            Some(x) if x.is_finite() && x >= 0.0 => Ok(Value::Number(x)),
+            _ => Err(format!(
+                "expected a number of at least 0, found {}",
+                found()
+            )),
+        },
+        Kind::Duration => match yaml {
+            Y::String(s) => HumanDuration::parse(s).map(Value::Duration),
+            _ => Err(format!(
+                "expected a duration such as 10m, found {}",
+                found()
+            )),
+        },
+        Kind::Text => match yaml {
+            Y::String(s) if !s.trim().is_empty() => Ok(Value::Text(s.clone())),
+            _ => Err(format!("expected text, found {}", found())),
+        },
+        Kind::OptionalText => match yaml {
+            Y::Null => Ok(Value::OptionalText(None)),
+            Y::String(s) => Ok(Value::OptionalText(Some(s.clone()))),
+            _ => Err(format!("expected text or null, found {}", found())),
+        },
+        Kind::Priority => match yaml {
+            Y::String(s) => Priority::parse_known(s).map(Value::Priority),
+            _ => Err(format!("expected a priority, found {}", found())),
+        },
+        Kind::PriorityList => string_list(yaml)?
+            .iter()
+            .map(|s| Priority::parse_known(s))
+            .collect::<Result<_, _>>()
+            .map(Value::PriorityList),
+        Kind::TextList => string_list(yaml).map(Value::TextList),
+    }
+}
+
+fn string_list(yaml: &serde_yaml::Value) -> Result<Vec<String>, String> {
+    let serde_yaml::Value::Sequence(items) = yaml else {
+        return Err(format!("expected a list, found {}", describe_yaml(yaml)));
+    };
+    items
+        .iter()
+        .map(|item| {
+            item.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("expected a list of text, found {}", describe_yaml(item)))
+        })
+        .collect()
+}
+
+/// A value as an error message names it: "`5`", "a list".
+pub fn describe_yaml(yaml: &serde_yaml::Value) -> String {
+    match yaml {
+        serde_yaml::Value::Null => "nothing".to_string(),
+        serde_yaml::Value::Bool(b) => format!("`{b}`"),
+        serde_yaml::Value::Number(n) => format!("`{n}`"),
+        serde_yaml::Value::String(s) => format!("`{s}`"),
+        serde_yaml::Value::Sequence(_) => "a list".to_string(),
+        serde_yaml::Value::Mapping(_) => "a mapping".to_string(),
+        serde_yaml::Value::Tagged(_) => "a tagged value".to_string(),
+    }
+}
+
+/// A YAML error's message without the location serde_yaml appends.
+pub fn yaml_message(err: &serde_yaml::Error) -> String {
+    let text = err.to_string();
+    match text.find(" at line ") {
+        Some(index) => text[..index].to_string(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str, env: &[(&str, &str)]) -> Result<LoadedConfig> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE_NAME), text).unwrap();
+        let env = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::load(dir.path(), &env, &FlagOverrides::default())
+    }
+
+    #[test]
+    fn defaults_match_the_spec() {
+        let config = Config::default();
+        assert!(config.enabled);
+        assert_eq!(config.defaults.max_dispatches, 20);
+        assert_eq!(config.defaults.cooldown, HumanDuration(600));
+        assert_eq!(config.global_limits.max_active_goals, 5);
+        assert_eq!(
+            config.require_confirmation_for,
+            vec![Priority::Critical, Priority::High]
+        );
+        assert_eq!(config.attention_weights.low, 0.5);
+        assert_eq!(config.git.author, None);
+    }
+
+    #[test]
+    fn the_template_parses_to_the_defaults_when_uncommented() {
+        let uncommented: String = Config::template()
+            .lines()
+            .filter(|line| {
+                !line.starts_with("# steward") && !line.starts_with("# defaults. Uncomment")
+            })
+            .map(|line| {
+                let line = line.strip_prefix("# ").unwrap_or(line);
+                let line = line.split(" # ").next().unwrap().trim_end();
+                format!("{line}\n")
+            })
+            .collect();
+        let loaded = load(&uncommented, &[]).unwrap();
+        assert_eq!(loaded.config, Config::default());
+    }
+
+    #[test]
+    fn file_env_and_flag_layers_keep_their_source() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(FILE_NAME),
+            "git:\n  commit: true\ndefaults: {cooldown: 5m}\n",
+        )
+        .unwrap();
+        let env = BTreeMap::from([("STEWARD_DEFAULTS_PRIORITY".to_string(), "low".to_string())]);
+        let flags = FlagOverrides {
+            git_commit: Some(false),
+        };
+        let loaded = Config::load(dir.path(), &env, &flags).unwrap();
+        assert!(!loaded.config.git.commit);
+        assert_eq!(loaded.config.defaults.cooldown, HumanDuration(300));
+        assert_eq!(loaded.config.defaults.priority, Priority::Low);
+        let source = |key: &str| {
+            loaded
+                .entries
+                .iter()
+                .find(|e| e.key == key)
+                .unwrap()
+                .source
+                .clone()
+        };
+        assert_eq!(source("git.commit"), Source::Flag("--no-commit"));
+        assert!(matches!(
+            source("defaults.cooldown"),
+            Source::File { line: 3, .. }
+        ));
+        assert_eq!(
+            source("defaults.priority"),
+            Source::Env("STEWARD_DEFAULTS_PRIORITY".into())
+        );
+        assert_eq!(source("enabled"), Source::Default);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_name_key_and_line() {
+        let err = load("enabled: true\ndefaults:\n  max_dispachtes: 3\n", &[]).unwrap_err();
+        assert!(err.message.ends_with(
+            "steward.yaml:3:3: unknown key `defaults.max_dispachtes` (did you mean `defaults.max_dispatches`?)"
+        ), "{}", err.message);
+        let err = load("defaults:\n  cooldown: soon\n", &[]).unwrap_err();
+        assert!(
+            err.message
+                .contains("steward.yaml:2:3: defaults.cooldown: invalid duration `soon`"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.exit_code(), 2);
+    }
+
+    #[test]
+    fn security_settings_ignore_the_environment() {
+        let loaded = load("", &[("STEWARD_VERIFICATION_ALLOW_COMMANDS", "true")]).unwrap();
+        assert!(!loaded.config.verification.allow_commands);
+    }
+
+    #[test]
+    fn bad_environment_values_name_the_variable() {
+        let err = load("", &[("STEWARD_ENABLED", "maybe")]).unwrap_err();
+        assert_eq!(
+            err.message,
+            "STEWARD_ENABLED: expected true or false, found `maybe`"
+        );
+    }
+}

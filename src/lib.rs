@@ -1,0 +1,68 @@
+//! steward keeps durable goals for autonomous agents in plain text.
+//!
+//! The binary is a thin wrapper around [`run`]; everything here can be
+//! called from tests.
+
+pub mod cli;
+pub mod config;
+pub mod context;
+pub mod duration;
+pub mod error;
+pub mod generate;
+pub mod git;
+pub mod label;
+pub mod model;
+pub mod store;
+mod yaml_locate;
+
+use std::ffi::OsString;
+use std::io::Write;
+
+use clap::Parser;
+
+use crate::context::Environment;
+
+/// Runs steward with `args` (the program name first) in the real process
+/// environment, printing to stdout and stderr. Returns the exit code.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
+    let cli = match cli::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(err) => {
+            let _ = err.print();
+            return if err.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let env = match Environment::capture() {
+        Ok(env) => env,
+        Err(err) => {
+            eprintln!("steward: {err}");
+            return err.exit_code();
+        }
+    };
+    let mut out = cli::Output::default();
+    let result = cli::run(cli, env, &mut out);
+    for line in &out.stderr {
+        eprintln!("steward: {line}");
+    }
+    match result {
+        Ok(code) => {
+            let mut stdout = std::io::stdout().lock();
+            match stdout
+                .write_all(out.stdout.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                Ok(()) => code,
+                // The reader went away (`steward list | head`): not an error.
+                Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => code,
+                Err(err) => {
+                    eprintln!("steward: cannot write output: {err}");
+                    1
+                }
+            }
+        }
+        Err(err) => {
+            eprintln!("steward: {err}");
+            err.exit_code()
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! The typed view of one goal file.
+
+use chrono::{DateTime, Utc};
+
+use super::{Check, Priority, Status};
+use crate::duration::HumanDuration;
+
+/// Soft limits: crossing one blocks the goal until a human resets it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Budget {
+    pub max_dispatches: u64,
+    pub max_assessments: u64,
+    pub cooldown: HumanDuration,
+    pub escalate_after_failures: u64,
+}
+
+/// Hard limits: crossing one fails the goal for good. `None` means unbounded.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Bounds {
+    pub max_iterations: Option<u64>,
+    pub deadline: Option<DateTime<Utc>>,
+    pub max_cost_usd: Option<f64>,
+}
+
+impl Bounds {
+    pub fn is_empty(&self) -> bool {
+        self.max_iterations.is_none() && self.deadline.is_none() && self.max_cost_usd.is_none()
+    }
+}
+
+/// Counters the stewardship loop keeps.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Progress {
+    pub assessments: u64,
+    pub dispatches: u64,
+    /// Assessments ever made; unlike `assessments` a budget reset does not
+    /// clear it, so `bounds.max_iterations` stays a hard bound.
+    pub iterations: u64,
+    pub consecutive_failures: u64,
+    pub cost_usd: f64,
+    pub last_assessed_at: Option<DateTime<Utc>>,
+    pub last_dispatched_at: Option<DateTime<Utc>>,
+    pub last_outcome: Option<String>,
+}
+
+/// Why a goal is blocked and waits for a human.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Escalation {
+    /// `budget`, `failures`, `circuit_breaker` or `agent`.
+    pub kind: String,
+    pub reason: String,
+    pub at: Option<DateTime<Utc>>,
+}
+
+/// One acceptance criterion, numbered from 1 in file order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Criterion {
+    pub n: usize,
+    pub text: String,
+    pub met: bool,
+}
+
+/// One line of the goal's `## History` section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub line: String,
+}
+
+/// Everything steward reads from a goal file. Keys it does not know are
+/// kept in `extra` so they can be shown, and are never dropped on write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Goal {
+    pub id: String,
+    pub label: String,
+    pub title: String,
+    pub status: Status,
+    pub priority: Priority,
+    pub confirmed: bool,
+    pub tags: Vec<String>,
+    pub created_at: Option<DateTime<Utc>>,
+    pub updated_at: Option<DateTime<Utc>>,
+    pub closed_at: Option<DateTime<Utc>>,
+    pub closed_reason: Option<String>,
+    pub verification: Vec<Check>,
+    pub budget: Budget,
+    pub bounds: Bounds,
+    pub progress: Progress,
+    pub blockers: Vec<String>,
+    pub escalation: Option<Escalation>,
+    pub description: String,
+    pub criteria: Vec<Criterion>,
+    pub history: Vec<HistoryEntry>,
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Goal {
+    pub fn criteria_met(&self) -> usize {
+        self.criteria.iter().filter(|c| c.met).count()
+    }
+
+    pub fn all_criteria_met(&self) -> bool {
+        self.criteria.iter().all(|c| c.met)
+    }
+
+    /// The budget that is used up, if any, as a sentence for people.
+    pub fn exhausted_budget(&self) -> Option<String> {
+        if self.progress.dispatches >= self.budget.max_dispatches {
+            return Some(format!(
+                "dispatch budget exhausted ({}/{})",
+                self.progress.dispatches, self.budget.max_dispatches
+            ));
+        }
+        if self.progress.assessments >= self.budget.max_assessments {
+            return Some(format!(
+                "assessment budget exhausted ({}/{})",
+                self.progress.assessments, self.budget.max_assessments
+            ));
+        }
+        None
+    }
+}

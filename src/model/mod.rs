@@ -1,0 +1,41 @@
+//! Goals as data: no I/O here.
+
+mod check;
+mod goal;
+mod status;
+
+pub use check::{Check, CheckKind};
+pub use goal::{Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, Progress};
+pub use status::{Priority, Status};
+
+/// Who did something; recorded in history lines and events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Actor {
+    User,
+    Agent,
+    Steward,
+    Watchdog,
+}
+
+impl Actor {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Actor::User => "user",
+            Actor::Agent => "agent",
+            Actor::Steward => "steward",
+            Actor::Watchdog => "watchdog",
+        }
+    }
+
+    /// Parses the actors a command line may claim (`watchdog` is steward's own).
+    pub fn parse_cli(text: &str) -> Result<Actor, String> {
+        match text.to_ascii_lowercase().as_str() {
+            "user" => Ok(Actor::User),
+            "agent" => Ok(Actor::Agent),
+            "steward" => Ok(Actor::Steward),
+            _ => Err(format!(
+                "unknown actor `{text}`: expected user, agent or steward"
+            )),
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Atomic file replacement: a reader or a crash sees the old file or the new
+//! one, never a torn one.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Prefix of temporary files; scans skip names starting with a dot.
+const TEMP_PREFIX: &str = ".steward-tmp-";
+
+/// Writes `contents` to `path` through a temporary file in the same
+/// directory: write, fsync, keep the old file's mode, rename, fsync the
+/// directory.
+pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = parent(path);
+    fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
+    let mode = fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777);
+    let temp = temp_path(dir);
+    let result = write_temp(&temp, contents, mode).and_then(|()| {
+        fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result?;
+    sync_dir(dir)
+}
+
+/// Renames `from` to `to` durably (both in directories that exist or are
+/// created).
+pub fn rename(from: &Path, to: &Path) -> Result<()> {
+    let dir = parent(to);
+    fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
+    fs::rename(from, to)
+        .map_err(|err| Error::io(from, &format!("cannot move to {}", to.display()), err))?;
+    sync_dir(dir)?;
+    sync_dir(parent(from))
+}
+
+fn write_temp(temp: &Path, contents: &[u8], mode: Option<u32>) -> Result<()> {
+    let mut options = OpenOptions::new();
+    options
+        .write(true)
+        .create_new(true)
+        .mode(mode.unwrap_or(0o644));
+    let mut file = options
+        .open(temp)
+        .map_err(|err| Error::io(temp, "cannot create temporary file", err))?;
+    file.write_all(contents)
+        .map_err(|err| Error::io(temp, "cannot write", err))?;
+    if let Some(mode) = mode {
+        // The umask applied at creation; restore the old file's exact mode.
+        file.set_permissions(fs::Permissions::from_mode(mode))
+            .map_err(|err| Error::io(temp, "cannot set mode", err))?;
+    }
+    file.sync_all()
+        .map_err(|err| Error::io(temp, "cannot sync", err))
+}
+
+fn temp_path(dir: &Path) -> PathBuf {
+    dir.join(format!(
+        "{TEMP_PREFIX}{}-{}",
+        std::process::id(),
+        uuid::Uuid::new_v4().simple()
+    ))
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Makes a rename or creation in `dir` durable.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    let handle = File::open(dir).map_err(|err| Error::io(dir, "cannot open directory", err))?;
+    handle
+        .sync_all()
+        .map_err(|err| Error::io(dir, "cannot sync directory", err))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_contents_and_keeps_the_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("goal.md");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        write(&path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(
+            fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["goal.md"], "no temporary file is left behind");
+    }
+}

@@ -1,0 +1,580 @@
+//! The Markdown body of a goal file: read with comrak for positions, edited
+//! by splicing bytes so nothing outside the edit changes.
+//!
+//! Sections are ATX level-2 headings (`## Title`); a setext underline such as
+//! `---` in the body is text, never a boundary.
+
+use std::ops::Range;
+
+use comrak::nodes::{AstNode, NodeValue};
+use comrak::{Arena, Options, parse_document};
+
+pub const CRITERIA_HEADING: &str = "Acceptance criteria";
+pub const HISTORY_HEADING: &str = "History";
+
+/// One task item under `## Acceptance criteria`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CriterionSpan {
+    pub text: String,
+    pub met: bool,
+    /// Byte offset of the character between the brackets.
+    symbol: usize,
+    /// The item's whole lines, line endings included.
+    lines: Range<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Section {
+    title: String,
+    /// From the heading line's first byte to the next level-1/2 heading.
+    range: Range<usize>,
+    /// Just after the heading line's line ending.
+    content_start: usize,
+}
+
+/// Where things are in a body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyLayout {
+    description_end: usize,
+    sections: Vec<Section>,
+    pub criteria: Vec<CriterionSpan>,
+}
+
+impl BodyLayout {
+    pub fn parse(body: &str) -> BodyLayout {
+        let lines = LineIndex::new(body);
+        let arena = Arena::new();
+        let mut options = Options::default();
+        options.extension.tasklist = true;
+        let root = parse_document(&arena, body, &options);
+
+        let mut boundaries = Vec::new();
+        for node in root.children() {
+            let data = node.data();
+            if let NodeValue::Heading(heading) = &data.value
+                && heading.level <= 2
+                && !heading.setext
+            {
+                let line = data.sourcepos.start.line;
+                boundaries.push((
+                    line,
+                    heading.level,
+                    heading_title(lines.line_text(body, line)),
+                ));
+            }
+        }
+        let mut sections = Vec::new();
+        for (index, (line, level, title)) in boundaries.iter().enumerate() {
+            if *level != 2 {
+                continue;
+            }
+            let end = boundaries
+                .get(index + 1)
+                .map_or(body.len(), |(next, _, _)| lines.start(*next));
+            sections.push(Section {
+                title: title.clone(),
+                range: lines.start(*line)..end,
+                content_start: lines.start(line + 1),
+            });
+        }
+        let description_end = sections.first().map_or(body.len(), |s| s.range.start);
+
+        let mut criteria = Vec::new();
+        if let Some(section) = sections
+            .iter()
+            .find(|s| is_heading(&s.title, CRITERIA_HEADING))
+        {
+            for node in root.children() {
+                let start = lines.start(node.data().sourcepos.start.line);
+                if !section.range.contains(&start) {
+                    continue;
+                }
+                if matches!(node.data().value, NodeValue::List(_)) {
+                    collect_tasks(node, body, &lines, &mut criteria);
+                }
+            }
+        }
+        BodyLayout {
+            description_end,
+            sections,
+            criteria,
+        }
+    }
+
+    /// The text before the first `## ` heading, trimmed.
+    pub fn description<'b>(&self, body: &'b str) -> &'b str {
+        body[..self.description_end].trim()
+    }
+
+    /// The lines of the `## History` list, without their `- ` marker.
+    pub fn history<'b>(&self, body: &'b str) -> Vec<&'b str> {
+        self.history_items(body)
+            .into_iter()
+            .map(|range| {
+                let line = body[range].trim_end_matches(['\r', '\n']);
+                line.trim_start()[2..].trim()
+            })
+            .collect()
+    }
+
+    fn section(&self, title: &str) -> Option<&Section> {
+        self.sections.iter().find(|s| is_heading(&s.title, title))
+    }
+
+    /// Whole-line ranges of the `- ` items of the history section.
+    fn history_items(&self, body: &str) -> Vec<Range<usize>> {
+        let Some(section) = self.section(HISTORY_HEADING) else {
+            return Vec::new();
+        };
+        let mut items = Vec::new();
+        let mut offset = section.content_start;
+        while offset < section.range.end {
+            let end = line_end(body, offset).min(section.range.end);
+            if body[offset..end].trim_start().starts_with("- ") {
+                items.push(offset..end);
+            }
+            offset = end;
+        }
+        items
+    }
+}
+
+fn is_heading(title: &str, wanted: &str) -> bool {
+    title.eq_ignore_ascii_case(wanted)
+}
+
+fn heading_title(line: &str) -> String {
+    let text = line.trim().trim_start_matches('#').trim();
+    text.trim_end_matches('#').trim().to_string()
+}
+
+fn collect_tasks<'a>(
+    list: &'a AstNode<'a>,
+    body: &str,
+    lines: &LineIndex,
+    out: &mut Vec<CriterionSpan>,
+) {
+    for item in list.children() {
+        let data = item.data();
+        let NodeValue::TaskItem(task) = &data.value else {
+            continue;
+        };
+        let symbol =
+            lines.start(task.symbol_sourcepos.start.line) + task.symbol_sourcepos.start.column - 1;
+        if !matches!(body.as_bytes().get(symbol), Some(b' ' | b'x' | b'X')) {
+            // Positions that do not map to the source bytes (comrak rewrote
+            // the text, e.g. a NUL): not a criterion steward can tick.
+            continue;
+        }
+        let first = data.sourcepos.start.line;
+        let last = data.sourcepos.end.line.max(first);
+        let text = item
+            .children()
+            .find(|child| matches!(child.data().value, NodeValue::Paragraph))
+            .map(|paragraph| {
+                let pos = paragraph.data().sourcepos;
+                let start = lines.start(pos.start.line) + pos.start.column - 1;
+                let end = lines.end_of_content(body, pos.end.line);
+                body.get(start..end.max(start))
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        out.push(CriterionSpan {
+            text,
+            met: task.symbol.is_some(),
+            symbol,
+            lines: lines.start(first)..lines.start(last + 1),
+        });
+    }
+}
+
+/// Byte offsets of line starts, with `\n`, `\r\n` and lone `\r` as line
+/// endings, as CommonMark counts them.
+struct LineIndex {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if bytes.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// Start of 1-based `line`; past the end, the text's length.
+    fn start(&self, line: usize) -> usize {
+        self.starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(self.len)
+    }
+
+    fn end_of_content(&self, text: &str, line: usize) -> usize {
+        let end = self.start(line + 1);
+        let slice = &text[self.start(line)..end];
+        end - (slice.len() - slice.trim_end_matches(['\r', '\n']).len())
+    }
+
+    fn line_text<'t>(&self, text: &'t str, line: usize) -> &'t str {
+        &text[self.start(line)..self.end_of_content(text, line)]
+    }
+}
+
+/// The offset just past the line ending of the line that holds `offset`.
+fn line_end(text: &str, offset: usize) -> usize {
+    match text[offset..].find('\n') {
+        Some(index) => offset + index + 1,
+        None => text.len(),
+    }
+}
+
+/// Errors of body edits, for messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BodyError {
+    NoSuchCriterion { n: usize, count: usize },
+}
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BodyError::NoSuchCriterion { n, count: 0 } => {
+                write!(
+                    f,
+                    "criterion {n} does not exist: the goal has no acceptance criteria"
+                )
+            }
+            BodyError::NoSuchCriterion { n, count } => {
+                write!(
+                    f,
+                    "criterion {n} does not exist: the goal has criteria 1 to {count}"
+                )
+            }
+        }
+    }
+}
+
+/// Ticks or unticks criterion `n` (1-based) by rewriting one byte.
+pub fn set_met(body: &str, n: usize, met: bool) -> Result<String, BodyError> {
+    let layout = BodyLayout::parse(body);
+    let criterion = criterion(&layout, n)?;
+    if criterion.met == met {
+        return Ok(body.to_string());
+    }
+    let mut out = body.to_string();
+    out.replace_range(
+        criterion.symbol..criterion.symbol + 1,
+        if met { "x" } else { " " },
+    );
+    Ok(out)
+}
+
+fn criterion(layout: &BodyLayout, n: usize) -> Result<&CriterionSpan, BodyError> {
+    n.checked_sub(1)
+        .and_then(|index| layout.criteria.get(index))
+        .ok_or(BodyError::NoSuchCriterion {
+            n,
+            count: layout.criteria.len(),
+        })
+}
+
+/// Removes criterion `n` with its lines.
+pub fn remove_criterion(body: &str, n: usize) -> Result<String, BodyError> {
+    let layout = BodyLayout::parse(body);
+    let lines = criterion(&layout, n)?.lines.clone();
+    let mut out = body.to_string();
+    out.replace_range(lines, "");
+    Ok(out)
+}
+
+/// Adds an unmet criterion after the last one, creating the section when
+/// there is none (before `## History` if present).
+pub fn add_criterion(body: &str, text: &str, newline: &str) -> String {
+    let layout = BodyLayout::parse(body);
+    let text = one_line(text);
+    if let Some(last) = layout.criteria.last() {
+        let first_line = &body[last.lines.start..line_end(body, last.lines.start)];
+        let prefix = next_marker(&first_line[..last.symbol - 1 - last.lines.start]);
+        let item = format!("{prefix}[ ] {text}");
+        return insert_line_at(body, last.lines.end, &item, newline);
+    }
+    if let Some(section) = layout.section(CRITERIA_HEADING) {
+        let item = format!("{newline}- [ ] {text}");
+        return insert_line_at(body, section.content_start, &item, newline);
+    }
+    let block = format!("## {CRITERIA_HEADING}{newline}{newline}- [ ] {text}{newline}");
+    match layout.section(HISTORY_HEADING) {
+        Some(history) => {
+            let mut out = body.to_string();
+            out.insert_str(history.range.start, &format!("{block}{newline}"));
+            out
+        }
+        None => append_block(body, &block, newline),
+    }
+}
+
+/// The list marker for the item after one whose text before `[` is `prefix`:
+/// bullets are copied, ordered numbers go up by one.
+fn next_marker(prefix: &str) -> String {
+    let indent_len = prefix.len() - prefix.trim_start().len();
+    let (indent, marker) = prefix.split_at(indent_len);
+    let digits: String = marker.chars().take_while(char::is_ascii_digit).collect();
+    if digits.is_empty() {
+        return prefix.to_string();
+    }
+    let number: u64 = digits.parse().unwrap_or(0);
+    format!("{indent}{}{}", number + 1, &marker[digits.len()..])
+}
+
+/// Replaces the description (the text before the first `## ` heading),
+/// keeping the whitespace around it.
+pub fn set_description(body: &str, text: &str, newline: &str) -> String {
+    let layout = BodyLayout::parse(body);
+    let region = &body[..layout.description_end];
+    let text = normalize_newlines(text.trim(), newline);
+    let lead = region.len() - region.trim_start().len();
+    let content_end = region.trim_end().len();
+    let mut out = body.to_string();
+    if content_end > lead {
+        out.replace_range(lead..content_end, &text);
+        return out;
+    }
+    if text.is_empty() {
+        return out;
+    }
+    // No description yet: put it before the first heading with a blank line.
+    let separator = if layout.description_end < body.len() {
+        format!("{newline}{newline}")
+    } else {
+        newline.to_string()
+    };
+    out.insert_str(lead, &format!("{text}{separator}"));
+    out
+}
+
+/// Appends `line` to `## History` (creating it at the end when missing) and
+/// drops the oldest entries beyond `keep`.
+pub fn append_history(body: &str, line: &str, newline: &str, keep: usize) -> String {
+    let layout = BodyLayout::parse(body);
+    let entry = format!("- {}", one_line(line));
+    let items = layout.history_items(body);
+    let mut out = match (items.last(), layout.section(HISTORY_HEADING)) {
+        (Some(last), _) => insert_line_at(body, last.end, &entry, newline),
+        (None, Some(section)) => insert_line_at(
+            body,
+            section.content_start,
+            &format!("{newline}{entry}"),
+            newline,
+        ),
+        (None, None) => append_block(
+            body,
+            &format!("## {HISTORY_HEADING}{newline}{newline}{entry}{newline}"),
+            newline,
+        ),
+    };
+    let excess = (items.len() + 1).saturating_sub(keep);
+    if excess > 0 {
+        let mut end = items[excess - 1].end;
+        if end == body.len() && !body.ends_with('\n') {
+            // The dropped entry was the unterminated last line: drop the
+            // line ending inserted after it too.
+            end += newline.len();
+        }
+        out.replace_range(items[0].start..end, "");
+    }
+    out
+}
+
+/// Inserts `line` so it starts at `offset` (a line start, or the end of a
+/// text whose last line has no line ending, which stays without one).
+fn insert_line_at(body: &str, offset: usize, line: &str, newline: &str) -> String {
+    let mut out = body.to_string();
+    if offset == body.len() && !body.is_empty() && !body.ends_with('\n') && !body.ends_with('\r') {
+        out.push_str(newline);
+        out.push_str(line);
+    } else {
+        out.insert_str(offset, &format!("{line}{newline}"));
+    }
+    out
+}
+
+/// Appends a block (ending with a line ending) after a blank line, keeping a
+/// missing final newline missing.
+fn append_block(body: &str, block: &str, newline: &str) -> String {
+    let mut out = body.to_string();
+    let trimmed_len = out.trim_end_matches(['\r', '\n']).len();
+    let had_final_newline = trimmed_len < out.len() || out.is_empty();
+    if trimmed_len == 0 {
+        out.clear();
+    } else {
+        out.truncate(trimmed_len);
+        out.push_str(newline);
+        out.push_str(newline);
+    }
+    out.push_str(block);
+    if !had_final_newline {
+        out.truncate(out.len() - newline.len());
+    }
+    out
+}
+
+/// History lines and criteria are single lines.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn normalize_newlines(text: &str, newline: &str) -> String {
+    text.replace("\r\n", "\n").replace('\n', newline)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BODY: &str = "Run all tests, then deploy.\n\n## Acceptance criteria\n\n- [ ] All tests pass\n- [x] PR merged\n  after review\n- [ ] Deployed\n\n## History\n\n- 2026-11-21T04:00:00Z user created: priority high\n";
+
+    #[test]
+    fn reads_description_criteria_and_history() {
+        let layout = BodyLayout::parse(BODY);
+        assert_eq!(layout.description(BODY), "Run all tests, then deploy.");
+        let criteria: Vec<(&str, bool)> = layout
+            .criteria
+            .iter()
+            .map(|c| (c.text.as_str(), c.met))
+            .collect();
+        assert_eq!(
+            criteria,
+            [
+                ("All tests pass", false),
+                ("PR merged after review", true),
+                ("Deployed", false)
+            ]
+        );
+        assert_eq!(
+            layout.history(BODY),
+            ["2026-11-21T04:00:00Z user created: priority high"]
+        );
+    }
+
+    #[test]
+    fn ticking_changes_one_byte() {
+        let out = set_met(BODY, 1, true).unwrap();
+        assert_eq!(out, BODY.replacen("- [ ] All", "- [x] All", 1));
+        assert_eq!(set_met(BODY, 2, true).unwrap(), BODY);
+        assert_eq!(set_met(&out, 1, false).unwrap(), BODY);
+        assert_eq!(
+            set_met(BODY, 4, true),
+            Err(BodyError::NoSuchCriterion { n: 4, count: 3 })
+        );
+    }
+
+    #[test]
+    fn criteria_in_code_blocks_and_other_sections_do_not_count() {
+        let body = "Intro\n\n```\n- [ ] not a criterion\n```\n\n## Acceptance criteria\n\n* [ ] one\n\n## Notes\n\n- [ ] elsewhere\n";
+        let layout = BodyLayout::parse(body);
+        assert_eq!(layout.criteria.len(), 1);
+        assert_eq!(layout.criteria[0].text, "one");
+    }
+
+    #[test]
+    fn dashes_in_the_body_are_not_a_section() {
+        let body = "Intro\n---\nmore\n\n## Acceptance criteria\n- [ ] a\n";
+        let layout = BodyLayout::parse(body);
+        assert_eq!(layout.description(body), "Intro\n---\nmore");
+        assert_eq!(layout.criteria.len(), 1);
+    }
+
+    #[test]
+    fn adds_criteria_with_the_same_marker() {
+        let body = "## Acceptance criteria\n\n* [ ] one\n* [x] two\n\n## History\n";
+        assert_eq!(
+            add_criterion(body, "three", "\n"),
+            "## Acceptance criteria\n\n* [ ] one\n* [x] two\n* [ ] three\n\n## History\n"
+        );
+        let ordered = "## Acceptance criteria\n\n1. [ ] one\n";
+        assert_eq!(
+            add_criterion(ordered, "two", "\n"),
+            "## Acceptance criteria\n\n1. [ ] one\n2. [ ] two\n"
+        );
+    }
+
+    #[test]
+    fn adds_the_criteria_section_before_history() {
+        let body = "Text\n\n## History\n\n- x\n";
+        assert_eq!(
+            add_criterion(body, "done", "\n"),
+            "Text\n\n## Acceptance criteria\n\n- [ ] done\n\n## History\n\n- x\n"
+        );
+        assert_eq!(
+            add_criterion("", "done", "\n"),
+            "## Acceptance criteria\n\n- [ ] done\n"
+        );
+    }
+
+    #[test]
+    fn removes_a_criterion_with_its_continuation_lines() {
+        let out = remove_criterion(BODY, 2).unwrap();
+        assert_eq!(out, BODY.replace("- [x] PR merged\n  after review\n", ""));
+    }
+
+    #[test]
+    fn replaces_only_the_description_text() {
+        let out = set_description(BODY, "Ship it.", "\n");
+        assert_eq!(out, BODY.replace("Run all tests, then deploy.", "Ship it."));
+        let empty = "\n## Acceptance criteria\n";
+        assert_eq!(
+            set_description(empty, "New", "\n"),
+            "\nNew\n\n## Acceptance criteria\n"
+        );
+        assert_eq!(set_description("", "New", "\n"), "New\n");
+    }
+
+    #[test]
+    fn appends_history_keeping_crlf_and_a_missing_final_newline() {
+        let body = "Text\r\n\r\n## History\r\n\r\n- one";
+        assert_eq!(
+            append_history(body, "two", "\r\n", 100),
+            "Text\r\n\r\n## History\r\n\r\n- one\r\n- two"
+        );
+        assert_eq!(
+            append_history("Text", "one", "\n", 100),
+            "Text\n\n## History\n\n- one"
+        );
+        assert_eq!(
+            append_history("Text\n", "one", "\n", 100),
+            "Text\n\n## History\n\n- one\n"
+        );
+        assert_eq!(
+            append_history("## History\n", "one", "\n", 100),
+            "## History\n\n- one\n"
+        );
+    }
+
+    #[test]
+    fn history_keeps_the_most_recent_entries() {
+        let mut body = String::from("## History\n\n");
+        for i in 0..5 {
+            body = append_history(&body, &format!("e{i}"), "\n", 3);
+        }
+        assert_eq!(body, "## History\n\n- e2\n- e3\n- e4\n");
+        assert_eq!(
+            append_history("## History\n\n- a", "b", "\n", 1),
+            "## History\n\n- b"
+        );
+    }
+}

@@ -1,0 +1,600 @@
+//! One goal file: the raw text kept byte for byte, a typed view read from it,
+//! and edits that splice only the bytes they mean to change.
+
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_yaml::{Mapping, Value};
+
+use super::body::{self, BodyError, BodyLayout};
+use super::frontmatter::{self, YamlValue};
+use crate::config::{GoalDefaults, MAX_FILE_BYTES, describe_yaml as describe, yaml_message};
+use crate::duration::HumanDuration;
+use crate::error::{Error, FileProblem};
+use crate::model::{
+    Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, Priority,
+    Progress, Status,
+};
+use crate::yaml_locate::key_position;
+
+/// History lines a goal file keeps; the event log keeps all.
+pub const HISTORY_KEEP: usize = 100;
+
+const BOM: &str = "\u{feff}";
+
+/// Top-level keys steward reads; any other key is kept as `extra`.
+const KNOWN_KEYS: [&str; 17] = [
+    "id",
+    "label",
+    "title",
+    "status",
+    "priority",
+    "confirmed",
+    "tags",
+    "created_at",
+    "updated_at",
+    "closed_at",
+    "closed_reason",
+    "verification",
+    "budget",
+    "bounds",
+    "progress",
+    "blockers",
+    "escalation",
+];
+
+#[derive(Debug, Clone)]
+pub struct GoalFile {
+    pub path: PathBuf,
+    text: String,
+    /// The front matter between the `---` lines, line endings included.
+    front_matter: Range<usize>,
+    body_start: usize,
+    /// 1-based file line of the first front-matter line.
+    front_matter_line: usize,
+    newline: &'static str,
+}
+
+impl GoalFile {
+    /// Reads and splits a goal file; refuses files over 1 MiB and text that
+    /// is not UTF-8.
+    pub fn read(path: &Path) -> Result<GoalFile, FileProblem> {
+        let problem = |line: usize, column: usize, message: String| FileProblem {
+            path: path.display().to_string(),
+            line,
+            column,
+            message,
+        };
+        let metadata =
+            std::fs::metadata(path).map_err(|err| problem(1, 1, format!("cannot read: {err}")))?;
+        if metadata.len() > MAX_FILE_BYTES {
+            return Err(problem(
+                1,
+                1,
+                format!(
+                    "file is {} bytes, larger than the 1 MiB steward reads",
+                    metadata.len()
+                ),
+            ));
+        }
+        let bytes =
+            std::fs::read(path).map_err(|err| problem(1, 1, format!("cannot read: {err}")))?;
+        let text = String::from_utf8(bytes).map_err(|err| {
+            let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
+            let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+            let column =
+                valid.len() - valid.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+            problem(line, column, "not valid UTF-8".to_string())
+        })?;
+        GoalFile::parse(path, text)
+    }
+
+    /// An empty goal file at `path`, to be filled by edits.
+    pub fn empty(path: &Path) -> GoalFile {
+        GoalFile::parse(path, "---\n---\n".to_string()).expect("the empty goal file parses")
+    }
+
+    /// Splits `text` into front matter and body.
+    pub fn parse(path: &Path, text: String) -> Result<GoalFile, FileProblem> {
+        let problem = |line: usize, message: &str| FileProblem {
+            path: path.display().to_string(),
+            line,
+            column: 1,
+            message: message.to_string(),
+        };
+        let start = if text.starts_with(BOM) { BOM.len() } else { 0 };
+        if let Some(line) = conflict_marker_line(&text) {
+            return Err(problem(
+                line,
+                "git conflict marker: resolve the merge conflict in this file, then run `steward doctor`",
+            ));
+        }
+        let mut lines = LineIter {
+            text: &text,
+            offset: start,
+        };
+        let Some(first) = lines.next() else {
+            return Err(problem(
+                1,
+                "empty file: a goal starts with a `---` line of YAML front matter",
+            ));
+        };
+        if trim_line(&text[first.clone()]) != "---" {
+            return Err(problem(
+                1,
+                "missing front matter: a goal file starts with a `---` line",
+            ));
+        }
+        let newline = if text[first.clone()].ends_with("\r\n") {
+            "\r\n"
+        } else {
+            "\n"
+        };
+        let front_start = first.end;
+        let mut closing = None;
+        for range in lines.by_ref() {
+            let line = trim_line(&text[range.clone()]);
+            if line == "---" || line == "..." {
+                closing = Some(range);
+                break;
+            }
+        }
+        let Some(closing) = closing else {
+            return Err(problem(
+                1,
+                "front matter opened on line 1 is never closed by a `---` line",
+            ));
+        };
+        Ok(GoalFile {
+            path: path.to_path_buf(),
+            front_matter: front_start..closing.start,
+            body_start: closing.end,
+            front_matter_line: 2,
+            newline,
+            text,
+        })
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn front_matter(&self) -> &str {
+        &self.text[self.front_matter.clone()]
+    }
+
+    pub fn body(&self) -> &str {
+        &self.text[self.body_start..]
+    }
+
+    pub fn newline(&self) -> &'static str {
+        self.newline
+    }
+
+    /// The typed view. Keys that are absent take `defaults`; a value of the
+    /// wrong type is a problem located at its key.
+    pub fn goal(&self, defaults: &GoalDefaults) -> Result<Goal, FileProblem> {
+        let mapping = self.mapping()?;
+        let reader = Reader {
+            file: self,
+            mapping: &mapping,
+        };
+        let layout = BodyLayout::parse(self.body());
+        let body = self.body();
+        let stem = self
+            .path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let label = reader.text(&["label"])?.unwrap_or(stem);
+        let budget = Budget {
+            max_dispatches: reader
+                .count(&["budget", "max_dispatches"])?
+                .unwrap_or(defaults.max_dispatches),
+            max_assessments: reader
+                .count(&["budget", "max_assessments"])?
+                .unwrap_or(defaults.max_assessments),
+            cooldown: reader
+                .duration(&["budget", "cooldown"])?
+                .unwrap_or(defaults.cooldown),
+            escalate_after_failures: reader
+                .count(&["budget", "escalate_after_failures"])?
+                .unwrap_or(defaults.escalate_after_failures),
+        };
+        let assessments = reader.count(&["progress", "assessments"])?.unwrap_or(0);
+        let progress = Progress {
+            assessments,
+            dispatches: reader.count(&["progress", "dispatches"])?.unwrap_or(0),
+            iterations: reader
+                .count(&["progress", "iterations"])?
+                .unwrap_or(assessments),
+            consecutive_failures: reader
+                .count(&["progress", "consecutive_failures"])?
+                .unwrap_or(0),
+            cost_usd: reader.number(&["progress", "cost_usd"])?.unwrap_or(0.0),
+            last_assessed_at: reader.time(&["progress", "last_assessed_at"])?,
+            last_dispatched_at: reader.time(&["progress", "last_dispatched_at"])?,
+            last_outcome: reader.text(&["progress", "last_outcome"])?,
+        };
+        let criteria = layout
+            .criteria
+            .iter()
+            .enumerate()
+            .map(|(index, c)| Criterion {
+                n: index + 1,
+                text: c.text.clone(),
+                met: c.met,
+            })
+            .collect();
+        Ok(Goal {
+            id: reader.text(&["id"])?.unwrap_or_default(),
+            title: reader.text(&["title"])?.unwrap_or_else(|| label.clone()),
+            label,
+            status: reader
+                .text(&["status"])?
+                .map_or(Status::Active, |s| Status::parse(&s)),
+            priority: reader
+                .text(&["priority"])?
+                .map_or_else(|| defaults.priority.clone(), |p| Priority::parse(&p)),
+            confirmed: reader.bool(&["confirmed"])?.unwrap_or(true),
+            tags: reader.texts(&["tags"])?,
+            created_at: reader.time(&["created_at"])?,
+            updated_at: reader.time(&["updated_at"])?,
+            closed_at: reader.time(&["closed_at"])?,
+            closed_reason: reader.text(&["closed_reason"])?,
+            verification: reader.checks()?,
+            budget,
+            bounds: Bounds {
+                max_iterations: reader.count(&["bounds", "max_iterations"])?,
+                deadline: reader.time(&["bounds", "deadline"])?,
+                max_cost_usd: reader.number(&["bounds", "max_cost_usd"])?,
+            },
+            progress,
+            blockers: reader.texts(&["blockers"])?,
+            escalation: reader.escalation()?,
+            description: layout.description(body).to_string(),
+            criteria,
+            history: layout
+                .history(body)
+                .into_iter()
+                .map(|line| HistoryEntry {
+                    line: line.to_string(),
+                })
+                .collect(),
+            extra: mapping
+                .iter()
+                .filter_map(|(key, value)| {
+                    let key = key.as_str()?;
+                    if KNOWN_KEYS.contains(&key) {
+                        return None;
+                    }
+                    Some((
+                        key.to_string(),
+                        serde_json::to_value(value).unwrap_or(serde_json::Value::Null),
+                    ))
+                })
+                .collect(),
+        })
+    }
+
+    fn mapping(&self) -> Result<Mapping, FileProblem> {
+        let value: Value = serde_yaml::from_str(self.front_matter()).map_err(|err| {
+            let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
+            self.problem(line, column, yaml_message(&err))
+        })?;
+        match value {
+            Value::Mapping(mapping) => Ok(mapping),
+            Value::Null => Ok(Mapping::new()),
+            _ => Err(self.problem(
+                1,
+                1,
+                "front matter must be a mapping of keys to values".to_string(),
+            )),
+        }
+    }
+
+    /// A problem at `line`/`column` of the front matter, in file coordinates.
+    fn problem(&self, line: usize, column: usize, message: String) -> FileProblem {
+        FileProblem {
+            path: self.path.display().to_string(),
+            line: self.front_matter_line + line - 1,
+            column,
+            message,
+        }
+    }
+
+    /// A problem located at a front-matter key (or line 1 when absent).
+    pub fn problem_at_key(&self, path: &[&str], message: String) -> FileProblem {
+        let (line, column) = key_position(self.front_matter(), path).unwrap_or((1, 1));
+        self.problem(line, column, format!("{}: {message}", path.join(".")))
+    }
+
+    /// Sets a front-matter value, changing only its bytes.
+    pub fn set(&mut self, path: &[&str], value: YamlValue) -> Result<(), Error> {
+        let edited = frontmatter::set(self.front_matter(), path, &value).map_err(|err| {
+            Error::failure(format!(
+                "{}: cannot set {}: {err}",
+                self.path.display(),
+                path.join(".")
+            ))
+        })?;
+        self.replace_front_matter(edited);
+        Ok(())
+    }
+
+    /// Removes a front-matter key with its value.
+    pub fn remove(&mut self, path: &[&str]) -> Result<(), Error> {
+        let edited = frontmatter::remove(self.front_matter(), path).map_err(|err| {
+            Error::failure(format!(
+                "{}: cannot remove {}: {err}",
+                self.path.display(),
+                path.join(".")
+            ))
+        })?;
+        self.replace_front_matter(edited);
+        Ok(())
+    }
+
+    fn replace_front_matter(&mut self, edited: String) {
+        let old_len = self.front_matter.len();
+        self.text.replace_range(self.front_matter.clone(), &edited);
+        self.front_matter.end = self.front_matter.start + edited.len();
+        self.body_start = self.body_start + edited.len() - old_len;
+    }
+
+    /// Applies a body edit.
+    pub fn edit_body(
+        &mut self,
+        edit: impl FnOnce(&str, &'static str) -> Result<String, BodyError>,
+    ) -> Result<(), Error> {
+        let edited =
+            edit(self.body(), self.newline).map_err(|err| Error::usage(err.to_string()))?;
+        self.text.replace_range(self.body_start.., &edited);
+        Ok(())
+    }
+
+    /// Appends one `## History` line: time, actor, action and detail.
+    pub fn append_history(&mut self, at: DateTime<Utc>, actor: &str, action: &str, detail: &str) {
+        let line = if detail.is_empty() {
+            format!("{} {actor} {action}", format_time(at))
+        } else {
+            format!("{} {actor} {action}: {detail}", format_time(at))
+        };
+        let edited = body::append_history(self.body(), &line, self.newline, HISTORY_KEEP);
+        self.text.replace_range(self.body_start.., &edited);
+    }
+
+    /// Whether the bytes differ from `other`'s.
+    pub fn differs_from(&self, other: &GoalFile) -> bool {
+        self.text != other.text
+    }
+}
+
+/// RFC 3339 in UTC with whole seconds, as goal files store times.
+pub fn format_time(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+pub fn time_value(at: DateTime<Utc>) -> YamlValue {
+    YamlValue::Str(format_time(at))
+}
+
+/// The `verification` list as written in front matter.
+pub fn checks_value(checks: &[Check]) -> YamlValue {
+    YamlValue::Seq(
+        checks
+            .iter()
+            .map(|check| {
+                let mut entries = vec![
+                    (
+                        "type".to_string(),
+                        YamlValue::Str(check.kind.as_str().to_string()),
+                    ),
+                    ("target".to_string(), YamlValue::Str(check.target.clone())),
+                ];
+                if let Some(n) = check.criterion {
+                    entries.push(("criterion".to_string(), YamlValue::Int(n as i64)));
+                }
+                YamlValue::Map(entries)
+            })
+            .collect(),
+    )
+}
+
+/// A list of strings (blockers, tags) as written in front matter.
+pub fn strings_value(items: &[String]) -> YamlValue {
+    YamlValue::Seq(items.iter().cloned().map(YamlValue::Str).collect())
+}
+
+/// The first line (1-based) that starts a git conflict.
+fn conflict_marker_line(text: &str) -> Option<usize> {
+    text.lines()
+        .position(|line| line.starts_with("<<<<<<< ") || line == "<<<<<<<")
+        .map(|index| index + 1)
+}
+
+fn trim_line(line: &str) -> &str {
+    line.trim_end_matches(['\r', '\n', ' ', '\t'])
+}
+
+/// Whole lines of a text from an offset, line endings included.
+struct LineIter<'t> {
+    text: &'t str,
+    offset: usize,
+}
+
+impl Iterator for LineIter<'_> {
+    type Item = Range<usize>;
+
+    fn next(&mut self) -> Option<Range<usize>> {
+        if self.offset >= self.text.len() {
+            return None;
+        }
+        let start = self.offset;
+        self.offset = match self.text[start..].find('\n') {
+            Some(index) => start + index + 1,
+            None => self.text.len(),
+        };
+        Some(start..self.offset)
+    }
+}
+
+/// Typed access to front-matter values, with errors located at the key.
+struct Reader<'a> {
+    file: &'a GoalFile,
+    mapping: &'a Mapping,
+}
+
+impl Reader<'_> {
+    fn value(&self, path: &[&str]) -> Option<&Value> {
+        let mut current = self.mapping.get(path[0])?;
+        for key in &path[1..] {
+            current = current.as_mapping()?.get(*key)?;
+        }
+        match current {
+            Value::Null => None,
+            value => Some(value),
+        }
+    }
+
+    fn wrong(&self, path: &[&str], expected: &str) -> FileProblem {
+        let found = self
+            .value(path)
+            .map_or_else(|| "nothing".to_string(), describe);
+        self.file
+            .problem_at_key(path, format!("expected {expected}, found {found}"))
+    }
+
+    fn text(&self, path: &[&str]) -> Result<Option<String>, FileProblem> {
+        match self.value(path) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(Value::Bool(b)) => Ok(Some(b.to_string())),
+            Some(_) => Err(self.wrong(path, "text")),
+        }
+    }
+
+    fn texts(&self, path: &[&str]) -> Result<Vec<String>, FileProblem> {
+        match self.value(path) {
+            None => Ok(Vec::new()),
+            Some(Value::Sequence(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(s) => Ok(s.clone()),
+                    Value::Number(n) => Ok(n.to_string()),
+                    _ => Err(self.wrong(path, "a list of text")),
+                })
+                .collect(),
+            Some(_) => Err(self.wrong(path, "a list of text")),
+        }
+    }
+
+    fn count(&self, path: &[&str]) -> Result<Option<u64>, FileProblem> {
+        match self.value(path) {
+            None => Ok(None),
+            Some(value) => value
+                .as_u64()
+                .map(Some)
+                .ok_or_else(|| self.wrong(path, "a whole number")),
+        }
+    }
+
+    fn number(&self, path: &[&str]) -> Result<Option<f64>, FileProblem> {
+        match self.value(path).map(|v| v.as_f64()) {
+            None => Ok(None),
+            Some(Some(x)) if x.is_finite() && x >= 0.0 => Ok(Some(x)),
+            Some(_) => Err(self.wrong(path, "a number of at least 0")),
+        }
+    }
+
+    fn bool(&self, path: &[&str]) -> Result<Option<bool>, FileProblem> {
+        match self.value(path) {
+            None => Ok(None),
+            Some(value) => value
+                .as_bool()
+                .map(Some)
+                .ok_or_else(|| self.wrong(path, "true or false")),
+        }
+    }
+
+    fn time(&self, path: &[&str]) -> Result<Option<DateTime<Utc>>, FileProblem> {
+        match self.value(path) {
+            None => Ok(None),
+            Some(Value::String(s)) => DateTime::parse_from_rfc3339(s)
+                .map(|t| Some(t.with_timezone(&Utc)))
+                .map_err(|_| self.wrong(path, "an RFC 3339 time such as 2026-11-21T04:00:00Z")),
+            Some(_) => Err(self.wrong(path, "an RFC 3339 time such as 2026-11-21T04:00:00Z")),
+        }
+    }
+
+    fn duration(&self, path: &[&str]) -> Result<Option<HumanDuration>, FileProblem> {
+        match self.value(path) {
+            None => Ok(None),
+            Some(Value::String(s)) => HumanDuration::parse(s)
+                .map(Some)
+                .map_err(|why| self.file.problem_at_key(path, why)),
+            Some(_) => Err(self.wrong(path, "a duration such as 10m")),
+        }
+    }
+
+    fn checks(&self) -> Result<Vec<Check>, FileProblem> {
+        let items = match self.value(&["verification"]) {
+            None => return Ok(Vec::new()),
+            Some(Value::Sequence(items)) => items.clone(),
+            // The seed design had a single check; accept one mapping too.
+            Some(Value::Mapping(_)) => {
+                vec![self.value(&["verification"]).cloned().unwrap_or_default()]
+            }
+            Some(_) => return Err(self.wrong(&["verification"], "a list of checks")),
+        };
+        items
+            .iter()
+            .map(|item| {
+                let bad = || {
+                    self.file.problem_at_key(
+                        &["verification"],
+                        "each check needs `type` and `target`".to_string(),
+                    )
+                };
+                let map = item.as_mapping().ok_or_else(bad)?;
+                let kind = map.get("type").and_then(Value::as_str).ok_or_else(bad)?;
+                let target = match map.get("target") {
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Number(n)) => n.to_string(),
+                    None | Some(Value::Null) => String::new(),
+                    Some(_) => return Err(bad()),
+                };
+                let criterion = match map.get("criterion") {
+                    None | Some(Value::Null) => None,
+                    Some(value) => Some(value.as_u64().filter(|n| *n >= 1).ok_or_else(|| {
+                        self.file.problem_at_key(
+                            &["verification"],
+                            "`criterion` is a criterion number from 1".to_string(),
+                        )
+                    })? as usize),
+                };
+                Ok(Check {
+                    kind: CheckKind::parse(kind),
+                    target,
+                    criterion,
+                })
+            })
+            .collect()
+    }
+
+    fn escalation(&self) -> Result<Option<Escalation>, FileProblem> {
+        if self.value(&["escalation"]).is_none() {
+            return Ok(None);
+        }
+        if !matches!(self.value(&["escalation"]), Some(Value::Mapping(_))) {
+            return Err(self.wrong(&["escalation"], "a mapping with kind and reason"));
+        }
+        Ok(Some(Escalation {
+            kind: self.text(&["escalation", "kind"])?.unwrap_or_default(),
+            reason: self.text(&["escalation", "reason"])?.unwrap_or_default(),
+            at: self.time(&["escalation", "at"])?,
+        }))
+    }
+}

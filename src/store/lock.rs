@@ -1,0 +1,101 @@
+//! The store-wide advisory lock every writing command holds while it reads,
+//! decides and writes.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// Held until dropped; the kernel releases it if the process dies.
+#[derive(Debug)]
+pub struct StoreLock {
+    file: File,
+}
+
+impl StoreLock {
+    /// Waits up to `timeout` for the lock at `path`, then fails with exit
+    /// code 75 naming the holder's pid.
+    pub fn acquire(path: &Path, timeout: Duration) -> Result<StoreLock> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|err| Error::io(dir, "cannot create directory", err))?;
+        }
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|err| Error::io(path, "cannot open lock file", err))?;
+        let started = Instant::now();
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) => {
+                    if started.elapsed() >= timeout {
+                        return Err(locked_error(path, &mut file, timeout));
+                    }
+                    std::thread::sleep(pause.min(timeout.saturating_sub(started.elapsed())));
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(TryLockError::Error(err)) => return Err(Error::io(path, "cannot lock", err)),
+            }
+        }
+        record_holder(&mut file).map_err(|err| Error::io(path, "cannot write lock holder", err))?;
+        Ok(StoreLock { file })
+    }
+
+    /// The pid recorded in a lock file, if any (for `doctor`).
+    pub fn holder(path: &Path) -> Option<u32> {
+        let mut text = String::new();
+        File::open(path).ok()?.read_to_string(&mut text).ok()?;
+        text.trim().parse().ok()
+    }
+
+    /// Whether another process holds the lock right now (for `doctor`).
+    pub fn is_held(path: &Path) -> bool {
+        let Ok(file) = File::open(path) else {
+            return false;
+        };
+        matches!(file.try_lock_shared(), Err(TryLockError::WouldBlock))
+    }
+}
+
+impl Drop for StoreLock {
+    fn drop(&mut self) {
+        let _ = self.file.unlock();
+    }
+}
+
+fn record_holder(file: &mut File) -> std::io::Result<()> {
+    file.set_len(0)?;
+    file.seek(SeekFrom::Start(0))?;
+    writeln!(file, "{}", std::process::id())
+}
+
+fn locked_error(path: &Path, file: &mut File, timeout: Duration) -> Error {
+    let mut text = String::new();
+    let _ = file
+        .seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_string(&mut text));
+    let holder = match text.trim() {
+        "" => "another steward run".to_string(),
+        pid => format!("steward pid {pid}"),
+    };
+    Error::new(
+        ErrorKind::Locked,
+        format!(
+            "{}: store is locked by {holder}; gave up after {:?} (retry later or raise --lock-timeout)",
+            path.display(),
+            timeout
+        ),
+    )
+}
+
+/// Where the lock lives under a state directory.
+pub fn path_in(state_dir: &Path) -> PathBuf {
+    state_dir.join("lock")
+}

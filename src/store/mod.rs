@@ -1,0 +1,221 @@
+//! The plain-text goal store: where files live, reading them, finding one
+//! goal, and the one write path ([`Transaction`]).
+
+mod atomic;
+pub mod body;
+pub mod events;
+pub mod frontmatter;
+mod goal_file;
+mod lock;
+mod transaction;
+
+use std::path::{Path, PathBuf};
+
+pub use frontmatter::YamlValue;
+pub use goal_file::{GoalFile, HISTORY_KEEP, checks_value, format_time, strings_value, time_value};
+pub use lock::StoreLock;
+pub use transaction::{Change, Transaction};
+
+use crate::config::{Config, GoalDefaults};
+use crate::error::{Error, ErrorKind, FileProblem, Result};
+use crate::model::Goal;
+
+/// Where terminal goals go, inside the goals directory.
+const CLOSED_DIR: &str = "closed";
+
+/// A goal read from disk with the file it came from.
+#[derive(Debug, Clone)]
+pub struct LoadedGoal {
+    pub file: GoalFile,
+    pub goal: Goal,
+}
+
+/// The goals a scan could read, and the files it could not.
+#[derive(Debug, Default)]
+pub struct Scan {
+    pub goals: Vec<LoadedGoal>,
+    pub problems: Vec<FileProblem>,
+}
+
+/// Which goals a scan reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Goals that are not terminal.
+    Open,
+    /// Every goal, terminal ones included.
+    All,
+}
+
+#[derive(Debug, Clone)]
+pub struct Store {
+    pub root: PathBuf,
+    pub goals_dir: PathBuf,
+    pub closed_dir: PathBuf,
+    pub state_dir: PathBuf,
+    defaults: GoalDefaults,
+}
+
+impl Store {
+    pub fn new(root: &Path, config: &Config) -> Store {
+        let goals_dir = root.join(&config.goals_dir);
+        Store {
+            root: root.to_path_buf(),
+            closed_dir: goals_dir.join(CLOSED_DIR),
+            goals_dir,
+            state_dir: root.join("state"),
+            defaults: config.defaults.clone(),
+        }
+    }
+
+    /// Where `edit` keeps a draft that did not validate.
+    pub fn drafts_dir(&self) -> PathBuf {
+        self.state_dir.join("edits")
+    }
+
+    pub fn events_path(&self) -> PathBuf {
+        self.state_dir.join("events.jsonl")
+    }
+
+    pub fn lock_path(&self) -> PathBuf {
+        lock::path_in(&self.state_dir)
+    }
+
+    /// Where an open goal with `label` lives.
+    pub fn open_path(&self, label: &str) -> PathBuf {
+        self.goals_dir.join(format!("{label}.md"))
+    }
+
+    /// Where a terminal goal lives: the label and the id's first 8
+    /// characters, so a label can be reused.
+    pub fn closed_path(&self, goal: &Goal) -> PathBuf {
+        let short: String = goal.id.chars().take(8).collect();
+        self.closed_dir.join(format!("{}-{short}.md", goal.label))
+    }
+
+    /// Where `goal` belongs given its status.
+    pub fn home_of(&self, goal: &Goal) -> PathBuf {
+        if goal.status.is_terminal() {
+            self.closed_path(goal)
+        } else {
+            self.open_path(&goal.label)
+        }
+    }
+
+    pub fn load(&self, path: &Path) -> Result<LoadedGoal, FileProblem> {
+        let file = GoalFile::read(path)?;
+        let goal = file.goal(&self.defaults)?;
+        Ok(LoadedGoal { file, goal })
+    }
+
+    /// Reads the goals in `scope`, in file-name order.
+    pub fn scan(&self, scope: Scope) -> Result<Scan> {
+        let mut scan = Scan::default();
+        let mut paths = goal_paths(&self.goals_dir)?;
+        if scope == Scope::All {
+            paths.extend(goal_paths(&self.closed_dir)?);
+        }
+        for path in paths {
+            match self.load(&path) {
+                Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {}
+                Ok(loaded) => scan.goals.push(loaded),
+                Err(problem) => scan.problems.push(problem),
+            }
+        }
+        Ok(scan)
+    }
+
+    /// Finds one goal by label, full id, or a unique id prefix of at least 4
+    /// characters. Open goals win over terminal ones; among terminal goals
+    /// with the same label the most recently closed wins.
+    pub fn resolve(&self, reference: &str) -> Result<LoadedGoal> {
+        let wanted = reference.trim().to_ascii_lowercase();
+        // Fast path: the file named after the label.
+        let direct = self.open_path(&wanted);
+        if crate::label::validate(&wanted).is_ok() && direct.is_file() {
+            let loaded = self.load(&direct)?;
+            if loaded.goal.label == wanted && !loaded.goal.status.is_terminal() {
+                return Ok(loaded);
+            }
+        }
+        let scan = self.scan(Scope::All)?;
+        let open_by_label = scan
+            .goals
+            .iter()
+            .find(|g| g.goal.label == wanted && !g.goal.status.is_terminal());
+        if let Some(found) = open_by_label {
+            return Ok(found.clone());
+        }
+        if wanted.len() >= 4 {
+            let by_id: Vec<&LoadedGoal> = scan
+                .goals
+                .iter()
+                .filter(|g| !g.goal.id.is_empty() && g.goal.id.starts_with(&wanted))
+                .collect();
+            match by_id.as_slice() {
+                [one] => return Ok((*one).clone()),
+                [] => {}
+                many => {
+                    let names: Vec<String> = many
+                        .iter()
+                        .map(|g| format!("{} ({})", g.goal.label, g.goal.id))
+                        .collect();
+                    return Err(Error::usage(format!(
+                        "`{reference}` matches {} goals: {}; give more of the id",
+                        many.len(),
+                        names.join(", ")
+                    )));
+                }
+            }
+        }
+        let closed = scan
+            .goals
+            .iter()
+            .filter(|g| g.goal.label == wanted)
+            .max_by_key(|g| (g.goal.closed_at, g.goal.updated_at));
+        if let Some(found) = closed {
+            return Ok(found.clone());
+        }
+        if let Some(problem) = scan.problems.iter().find(|p| {
+            Path::new(&p.path)
+                .file_stem()
+                .is_some_and(|s| s.to_string_lossy() == wanted)
+        }) {
+            return Err(problem.clone().into());
+        }
+        let mut message = format!(
+            "no goal matches `{reference}` (give a label, an id, or at least 4 characters of an id)"
+        );
+        if !scan.problems.is_empty() {
+            message.push_str(&format!(
+                "; {} goal file(s) could not be read, see `steward doctor`",
+                scan.problems.len()
+            ));
+        }
+        Err(Error::new(ErrorKind::Failure, message))
+    }
+}
+
+/// `*.md` files directly in `dir`, sorted; hidden and temporary files are
+/// skipped. A missing directory holds no goals.
+fn goal_paths(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(Error::io(dir, "cannot list goals", err)),
+    };
+    let mut paths = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|err| Error::io(dir, "cannot list goals", err))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || !name.ends_with(".md") {
+            continue;
+        }
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        paths.push(entry.path());
+    }
+    paths.sort();
+    Ok(paths)
+}

@@ -1,0 +1,74 @@
+//! Finds where a key sits in YAML text, so errors can say `line:col`.
+//!
+//! This is a line scan over block mappings, enough to point a person at the
+//! key a message is about; it never decides what a document means.
+
+/// The 1-based line and column of the key at `path`, when it is written in
+/// block style. For a key inside a flow mapping, the position of its parent.
+pub fn key_position(text: &str, path: &[&str]) -> Option<(usize, usize)> {
+    let mut found = None;
+    let mut depth = 0;
+    // Indentation of the keys searched at this depth; `None` until the first
+    // line of the parent's block is seen.
+    let mut level: Option<usize> = Some(0);
+    let mut parent_indent: Option<usize> = None;
+    for (index, line) in text.lines().enumerate() {
+        let content = line.trim_start_matches([' ', '\u{feff}']);
+        let indent = line.len() - content.len();
+        if content.is_empty() || content.starts_with('#') || content.starts_with("---") {
+            continue;
+        }
+        if let Some(parent) = parent_indent
+            && indent <= parent
+        {
+            // Left the block of the last matched parent: the path is absent.
+            return found;
+        }
+        if *level.get_or_insert(indent) != indent {
+            continue;
+        }
+        if key_of(content) == Some(path[depth]) {
+            found = Some((index + 1, indent + 1));
+            depth += 1;
+            if depth == path.len() {
+                return found;
+            }
+            parent_indent = Some(indent);
+            level = None;
+        }
+    }
+    found
+}
+
+/// The key of a `key: value` line, unquoted.
+fn key_of(content: &str) -> Option<&str> {
+    let content = content.strip_prefix("- ").unwrap_or(content);
+    let colon = content.find(':')?;
+    let key = content[..colon].trim();
+    let key = key
+        .strip_prefix('"')
+        .and_then(|k| k.strip_suffix('"'))
+        .or_else(|| key.strip_prefix('\'').and_then(|k| k.strip_suffix('\'')))
+        .unwrap_or(key);
+    Some(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "enabled: true\n# comment\ndefaults:\n  cooldown: 10m\n  priority: high\ngit: {commit: true}\n";
+
+    #[test]
+    fn finds_top_level_and_nested_keys() {
+        assert_eq!(key_position(TEXT, &["enabled"]), Some((1, 1)));
+        assert_eq!(key_position(TEXT, &["defaults", "priority"]), Some((5, 3)));
+    }
+
+    #[test]
+    fn points_at_the_parent_of_a_flow_key_or_a_missing_key() {
+        assert_eq!(key_position(TEXT, &["git", "commit"]), Some((6, 1)));
+        assert_eq!(key_position(TEXT, &["defaults", "missing"]), Some((3, 1)));
+        assert_eq!(key_position(TEXT, &["nowhere"]), None);
+    }
+}

@@ -1,0 +1,3 @@
+//! Integration tests of the steward binary, one module per area.
+
+mod common;
