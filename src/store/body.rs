@@ -167,7 +167,11 @@ fn collect_tasks<'a>(
             continue;
         }
         let first = data.sourcepos.start.line;
-        let last = data.sourcepos.end.line.max(first);
+        let mut last = data.sourcepos.end.line.max(first);
+        // A list's last item reaches over the blank lines after it.
+        while last > first && lines.line_text(body, last).trim().is_empty() {
+            last -= 1;
+        }
         let text = item
             .children()
             .find(|child| matches!(child.data().value, NodeValue::Paragraph))
@@ -314,8 +318,7 @@ pub fn add_criterion(body: &str, text: &str, newline: &str) -> String {
         return insert_line_at(body, last.lines.end, &item, newline);
     }
     if let Some(section) = layout.section(CRITERIA_HEADING) {
-        let item = format!("{newline}- [ ] {text}");
-        return insert_line_at(body, section.content_start, &item, newline);
+        return insert_into_empty_section(body, section, &format!("- [ ] {text}"), newline);
     }
     let block = format!("## {CRITERIA_HEADING}{newline}{newline}- [ ] {text}{newline}");
     match layout.section(HISTORY_HEADING) {
@@ -375,12 +378,7 @@ pub fn append_history(body: &str, line: &str, newline: &str, keep: usize) -> Str
     let items = layout.history_items(body);
     let mut out = match (items.last(), layout.section(HISTORY_HEADING)) {
         (Some(last), _) => insert_line_at(body, last.end, &entry, newline),
-        (None, Some(section)) => insert_line_at(
-            body,
-            section.content_start,
-            &format!("{newline}{entry}"),
-            newline,
-        ),
+        (None, Some(section)) => insert_into_empty_section(body, section, &entry, newline),
         (None, None) => append_block(
             body,
             &format!("## {HISTORY_HEADING}{newline}{newline}{entry}{newline}"),
@@ -398,6 +396,16 @@ pub fn append_history(body: &str, line: &str, newline: &str, keep: usize) -> Str
         out.replace_range(items[0].start..end, "");
     }
     out
+}
+
+/// Puts the first item of a section one blank line below its heading.
+fn insert_into_empty_section(body: &str, section: &Section, line: &str, newline: &str) -> String {
+    let start = section.content_start;
+    let next = line_end(body, start);
+    if start < body.len() && body[start..next].trim().is_empty() {
+        return insert_line_at(body, next, line, newline);
+    }
+    insert_line_at(body, start, &format!("{newline}{line}"), newline)
 }
 
 /// Inserts `line` so it starts at `offset` (a line start, or the end of a

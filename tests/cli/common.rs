@@ -54,3 +54,59 @@ impl TestEnv {
         std::fs::write(path, contents).unwrap();
     }
 }
+
+impl TestEnv {
+    /// A store made with `init`.
+    pub fn initialised() -> TestEnv {
+        let env = TestEnv::new();
+        env.steward().arg("init").assert().success();
+        env
+    }
+
+    /// Adds a normal goal with three criteria.
+    pub fn add_goal(&self, label: &str) {
+        self.steward()
+            .args(["add", label, "--title", &format!("Goal {label}")])
+            .args(["--criterion", "First", "--criterion", "Second", "--criterion", "Third"])
+            .assert()
+            .success();
+    }
+
+    /// Every file under the root with its bytes, to prove nothing changed.
+    pub fn snapshot(&self) -> Vec<(PathBuf, Vec<u8>)> {
+        fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+            let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+            entries.sort();
+            for path in entries {
+                if path.file_name().is_some_and(|n| n == ".git" || n == "lock") {
+                    continue;
+                }
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push((path.clone(), std::fs::read(&path).unwrap()));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(self.root(), &mut out);
+        out
+    }
+
+    /// The goal as `show --json` prints it.
+    pub fn goal_json(&self, goal: &str) -> serde_json::Value {
+        let output = self.steward().args(["show", goal, "--json"]).output().unwrap();
+        assert!(output.status.success(), "show {goal}: {}", String::from_utf8_lossy(&output.stderr));
+        let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(document["schema_version"], 1);
+        document["goal"].clone()
+    }
+
+    /// The lines of the event log, parsed.
+    pub fn events(&self) -> Vec<serde_json::Value> {
+        match std::fs::read_to_string(self.path("state/events.jsonl")) {
+            Ok(text) => text.lines().map(|l| serde_json::from_str(l).unwrap()).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,174 @@
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+#[test]
+fn add_writes_the_goal_file_history_and_event() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "Deploy-API", "--title", "Deploy the new API to production"])
+        .args(["--description", "Run all tests, then deploy."])
+        .args(["--criterion", "All tests pass", "--criterion", "Deployed"])
+        .args(["--priority", "high", "--confirmed", "--tag", "ops"])
+        .args(["--verify", "command_exit_zero:cargo test --quiet@1", "--verify", "http_ok:https://api.example.com/health"])
+        .args(["--max-dispatches", "7", "--cooldown", "1h", "--max-iterations", "40", "--deadline", "2026-12-01"])
+        .args(["--max-cost-usd", "25"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("deploy-api: added"));
+    let text = env.read("state/goals/deploy-api.md");
+    for expected in [
+        "label: deploy-api\n",
+        "title: Deploy the new API to production\n",
+        "status: active\n",
+        "priority: high\n",
+        "confirmed: true\n",
+        "created_at: 2026-11-21T04:00:00Z\n",
+        "  - type: command_exit_zero\n    target: cargo test --quiet\n    criterion: 1\n",
+        "  max_dispatches: 7\n  max_assessments: 50\n  cooldown: 1h\n",
+        "  deadline: 2026-12-01T00:00:00Z\n",
+        "blockers: []\n---\nRun all tests, then deploy.\n\n## Acceptance criteria\n\n- [ ] All tests pass\n- [ ] Deployed\n\n## History\n\n- 2026-11-21T04:00:00Z user created: priority high, 2 criteria\n",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    let goal = env.goal_json("deploy-api");
+    assert_eq!(goal["tags"], serde_json::json!(["ops"]));
+    assert_eq!(goal["bounds"]["max_cost_usd"], 25.0);
+    assert_eq!(goal["criteria"][0], serde_json::json!({"n": 1, "text": "All tests pass", "met": false}));
+    let events = env.events();
+    assert_eq!(events.len(), 1);
+    assert_eq!(events[0]["action"], "created");
+    assert_eq!(events[0]["to"], "active");
+    assert_eq!(events[0]["goal_id"], goal["id"]);
+}
+
+#[test]
+fn add_without_init_creates_the_store() {
+    let env = TestEnv::new();
+    env.add_goal("first");
+    assert!(env.path("state/goals/first.md").is_file());
+}
+
+#[test]
+fn bad_values_exit_2_and_write_nothing() {
+    let env = TestEnv::initialised();
+    let before = env.snapshot();
+    let long = "a".repeat(65);
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["add", "../x"],
+        vec!["add", "a b"],
+        vec!["add", "UPPER/x"],
+        vec!["add", &long],
+        vec!["add", "ok", "--priority", "urgent"],
+        vec!["add", "ok", "--cooldown", "soon"],
+        vec!["add", "ok", "--verify", "file_exists:x@2"],
+        vec!["add", "ok", "--verify", "ping:host"],
+        vec!["add", "ok", "--deadline", "2020-01-01"],
+        vec!["add", "ok", "--max-cost-usd", "-3"],
+        vec!["add", "ok", "--max-dispatches", "many"],
+    ];
+    for args in cases {
+        let mut cmd = env.steward();
+        cmd.args(&args);
+        if args.len() == 2 || args[1] == "ok" {
+            cmd.args(["--title", "T", "--criterion", "C"]);
+        }
+        cmd.assert().code(2).stdout("").stderr(predicate::str::is_empty().not());
+        assert_eq!(env.snapshot(), before, "{args:?} wrote something");
+    }
+}
+
+#[test]
+fn label_errors_say_what_is_wrong() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "a b", "--title", "T", "--criterion", "C"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("label `a b` contains ' '"));
+}
+
+#[test]
+fn duplicate_open_label_is_refused_with_4() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    let before = env.snapshot();
+    env.steward()
+        .args(["add", "DEPLOY", "--title", "Again", "--criterion", "C"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("goal `deploy` is already open"));
+    assert_eq!(env.snapshot(), before);
+}
+
+#[test]
+fn a_label_can_be_reused_once_the_goal_is_terminal() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    env.steward().args(["abandon", "deploy", "--reason", "wrong plan"]).assert().success();
+    env.add_goal("deploy");
+    env.steward().args(["list", "--all"]).assert().success().stdout(predicate::str::contains("abandoned"));
+    assert_eq!(env.goal_json("deploy")["status"], "active");
+}
+
+#[test]
+fn high_and_critical_goals_need_confirmation() {
+    let env = TestEnv::initialised();
+    let before = env.snapshot();
+    env.steward()
+        .args(["add", "big", "--title", "T", "--criterion", "C", "--priority", "critical"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("ask the human").and(predicate::str::contains("--confirmed")));
+    assert_eq!(env.snapshot(), before);
+    env.steward()
+        .args(["add", "big", "--title", "T", "--criterion", "C", "--priority", "critical", "--confirmed"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn max_active_goals_is_enforced() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "global_limits:\n  max_active_goals: 2\n");
+    env.add_goal("one");
+    env.add_goal("two");
+    env.steward()
+        .args(["add", "three", "--title", "T", "--criterion", "C"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("max_active_goals is 2"));
+    assert!(!env.path("state/goals/three.md").exists());
+}
+
+#[test]
+fn requires_bounds_refuses_unbounded_goals() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "requires_bounds: true\n");
+    env.steward()
+        .args(["add", "loose", "--title", "T", "--criterion", "C"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("requires bounds"));
+    env.steward()
+        .args(["add", "bounded", "--title", "T", "--criterion", "C", "--max-iterations", "10"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn json_output_has_the_schema_version_and_goal() {
+    let env = TestEnv::initialised();
+    let output = env
+        .steward()
+        .args(["--json", "add", "deploy", "--title", "T", "--criterion", "C"])
+        .output()
+        .unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(document["schema_version"], 1);
+    assert_eq!(document["goal"]["label"], "deploy");
+    assert_eq!(document["goal"]["path"], "state/goals/deploy.md");
+    for key in ["id", "title", "description", "status", "priority", "confirmed", "tags", "criteria", "verification", "budget", "bounds", "progress", "blockers", "escalation", "tasks"] {
+        assert!(document["goal"].get(key).is_some(), "missing {key}");
+    }
+}
