@@ -553,7 +553,7 @@ impl Layers {
             Error::usage(format!(
                 "{}:{line}:{column}: {}",
                 path.display(),
-                yaml_message(&err)
+                yaml_message(&err, 0)
             ))
         })?;
         let at = |key: &str| {
@@ -878,13 +878,33 @@ pub fn describe_yaml(yaml: &serde_yaml::Value) -> String {
     }
 }
 
-/// A YAML error's message without the location serde_yaml appends.
-pub fn yaml_message(err: &serde_yaml::Error) -> String {
+/// A YAML error's message without its own location (the caller prints it
+/// first), with any other line it names shifted by `line_offset` so that it
+/// counts lines of the whole file.
+pub fn yaml_message(err: &serde_yaml::Error, line_offset: usize) -> String {
     let text = err.to_string();
-    match text.find(" at line ") {
-        Some(index) => text[..index].to_string(),
-        None => text,
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    let mut first = true;
+    while let Some(index) = rest.find(" at line ") {
+        out.push_str(&rest[..index]);
+        let after = &rest[index + " at line ".len()..];
+        let digits = after
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(after.len());
+        let line: usize = after[..digits].parse().unwrap_or(0);
+        let tail = &after[digits..];
+        let column_end = tail.strip_prefix(" column ").map_or(0, |c| {
+            " column ".len() + c.find(|ch: char| !ch.is_ascii_digit()).unwrap_or(c.len())
+        });
+        if !first {
+            out.push_str(&format!(" on line {}", line + line_offset));
+        }
+        first = false;
+        rest = &tail[column_end..];
     }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]

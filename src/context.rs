@@ -135,7 +135,12 @@ impl Context {
                 Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
                 Err(err) => return Err(err),
             };
-        let store = Store::new(&root, &config);
+        // Paths in messages read best relative to where the user is.
+        let store_root = match root.strip_prefix(&env.cwd) {
+            Ok(inside) => inside.to_path_buf(),
+            Err(_) => root.clone(),
+        };
+        let store = Store::new(&store_root, &config);
         Ok(Context {
             root,
             config,

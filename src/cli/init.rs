@@ -28,7 +28,7 @@ const EVENT_LOG_ATTRIBUTE: &str = "state/events.jsonl merge=union";
 pub fn run(ctx: &Context, args: InitArgs, out: &mut Output) -> Result<u8> {
     let mut created = Vec::new();
     let mut tx = ctx.transaction()?;
-    let config_path = ctx.root.join(FILE_NAME);
+    let config_path = ctx.store.root.join(FILE_NAME);
     if !config_path.exists() {
         tx.write_file(&config_path, &Config::template())?;
         created.push(relative(ctx, &config_path));
@@ -48,7 +48,7 @@ pub fn run(ctx: &Context, args: InitArgs, out: &mut Output) -> Result<u8> {
         if crate::git::ensure_repository(&ctx.root)? {
             created.push(".git/".to_string());
         }
-        let attributes = ctx.root.join(".gitattributes");
+        let attributes = ctx.store.root.join(".gitattributes");
         let existing = match std::fs::read_to_string(&attributes) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),

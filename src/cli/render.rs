@@ -67,9 +67,9 @@ pub fn goal_document(ctx: &Context, loaded: &LoadedGoal) -> Value {
     json!({"schema_version": SCHEMA_VERSION, "goal": goal_json(ctx, loaded)})
 }
 
-/// A path relative to the root when it is inside it.
+/// A path relative to the store root when it is inside it.
 pub fn relative(ctx: &Context, path: &Path) -> String {
-    path.strip_prefix(&ctx.root)
+    path.strip_prefix(&ctx.store.root)
         .unwrap_or(path)
         .display()
         .to_string()

@@ -281,7 +281,14 @@ impl GoalFile {
     fn mapping(&self) -> Result<Mapping, FileProblem> {
         let value: Value = serde_yaml::from_str(self.front_matter()).map_err(|err| {
             let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
-            self.problem(line, column, yaml_message(&err))
+            self.problem(
+                line,
+                column,
+                format!(
+                    "front matter: {}",
+                    yaml_message(&err, self.front_matter_line - 1)
+                ),
+            )
         })?;
         match value {
             Value::Mapping(mapping) => Ok(mapping),

@@ -6,12 +6,31 @@ use crate::common::TestEnv;
 fn add_writes_the_goal_file_history_and_event() {
     let env = TestEnv::initialised();
     env.steward()
-        .args(["add", "Deploy-API", "--title", "Deploy the new API to production"])
+        .args([
+            "add",
+            "Deploy-API",
+            "--title",
+            "Deploy the new API to production",
+        ])
         .args(["--description", "Run all tests, then deploy."])
         .args(["--criterion", "All tests pass", "--criterion", "Deployed"])
         .args(["--priority", "high", "--confirmed", "--tag", "ops"])
-        .args(["--verify", "command_exit_zero:cargo test --quiet@1", "--verify", "http_ok:https://api.example.com/health"])
-        .args(["--max-dispatches", "7", "--cooldown", "1h", "--max-iterations", "40", "--deadline", "2026-12-01"])
+        .args([
+            "--verify",
+            "command_exit_zero:cargo test --quiet@1",
+            "--verify",
+            "http_ok:https://api.example.com/health",
+        ])
+        .args([
+            "--max-dispatches",
+            "7",
+            "--cooldown",
+            "1h",
+            "--max-iterations",
+            "40",
+            "--deadline",
+            "2026-12-01",
+        ])
         .args(["--max-cost-usd", "25"])
         .assert()
         .success()
@@ -34,7 +53,10 @@ fn add_writes_the_goal_file_history_and_event() {
     let goal = env.goal_json("deploy-api");
     assert_eq!(goal["tags"], serde_json::json!(["ops"]));
     assert_eq!(goal["bounds"]["max_cost_usd"], 25.0);
-    assert_eq!(goal["criteria"][0], serde_json::json!({"n": 1, "text": "All tests pass", "met": false}));
+    assert_eq!(
+        goal["criteria"][0],
+        serde_json::json!({"n": 1, "text": "All tests pass", "met": false})
+    );
     let events = env.events();
     assert_eq!(events.len(), 1);
     assert_eq!(events[0]["action"], "created");
@@ -73,7 +95,10 @@ fn bad_values_exit_2_and_write_nothing() {
         if args.len() == 2 || args[1] == "ok" {
             cmd.args(["--title", "T", "--criterion", "C"]);
         }
-        cmd.assert().code(2).stdout("").stderr(predicate::str::is_empty().not());
+        cmd.assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::is_empty().not());
         assert_eq!(env.snapshot(), before, "{args:?} wrote something");
     }
 }
@@ -105,9 +130,16 @@ fn duplicate_open_label_is_refused_with_4() {
 fn a_label_can_be_reused_once_the_goal_is_terminal() {
     let env = TestEnv::initialised();
     env.add_goal("deploy");
-    env.steward().args(["abandon", "deploy", "--reason", "wrong plan"]).assert().success();
+    env.steward()
+        .args(["abandon", "deploy", "--reason", "wrong plan"])
+        .assert()
+        .success();
     env.add_goal("deploy");
-    env.steward().args(["list", "--all"]).assert().success().stdout(predicate::str::contains("abandoned"));
+    env.steward()
+        .args(["list", "--all"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("abandoned"));
     assert_eq!(env.goal_json("deploy")["status"], "active");
 }
 
@@ -116,13 +148,34 @@ fn high_and_critical_goals_need_confirmation() {
     let env = TestEnv::initialised();
     let before = env.snapshot();
     env.steward()
-        .args(["add", "big", "--title", "T", "--criterion", "C", "--priority", "critical"])
+        .args([
+            "add",
+            "big",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+            "--priority",
+            "critical",
+        ])
         .assert()
         .code(4)
-        .stderr(predicate::str::contains("ask the human").and(predicate::str::contains("--confirmed")));
+        .stderr(
+            predicate::str::contains("ask the human").and(predicate::str::contains("--confirmed")),
+        );
     assert_eq!(env.snapshot(), before);
     env.steward()
-        .args(["add", "big", "--title", "T", "--criterion", "C", "--priority", "critical", "--confirmed"])
+        .args([
+            "add",
+            "big",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+            "--priority",
+            "critical",
+            "--confirmed",
+        ])
         .assert()
         .success();
 }
@@ -151,7 +204,16 @@ fn requires_bounds_refuses_unbounded_goals() {
         .code(4)
         .stderr(predicate::str::contains("requires bounds"));
     env.steward()
-        .args(["add", "bounded", "--title", "T", "--criterion", "C", "--max-iterations", "10"])
+        .args([
+            "add",
+            "bounded",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+            "--max-iterations",
+            "10",
+        ])
         .assert()
         .success();
 }
@@ -161,14 +223,38 @@ fn json_output_has_the_schema_version_and_goal() {
     let env = TestEnv::initialised();
     let output = env
         .steward()
-        .args(["--json", "add", "deploy", "--title", "T", "--criterion", "C"])
+        .args([
+            "--json",
+            "add",
+            "deploy",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+        ])
         .output()
         .unwrap();
     let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(document["schema_version"], 1);
     assert_eq!(document["goal"]["label"], "deploy");
     assert_eq!(document["goal"]["path"], "state/goals/deploy.md");
-    for key in ["id", "title", "description", "status", "priority", "confirmed", "tags", "criteria", "verification", "budget", "bounds", "progress", "blockers", "escalation", "tasks"] {
+    for key in [
+        "id",
+        "title",
+        "description",
+        "status",
+        "priority",
+        "confirmed",
+        "tags",
+        "criteria",
+        "verification",
+        "budget",
+        "bounds",
+        "progress",
+        "blockers",
+        "escalation",
+        "tasks",
+    ] {
         assert!(document["goal"].get(key).is_some(), "missing {key}");
     }
 }

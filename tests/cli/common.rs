@@ -67,7 +67,14 @@ impl TestEnv {
     pub fn add_goal(&self, label: &str) {
         self.steward()
             .args(["add", label, "--title", &format!("Goal {label}")])
-            .args(["--criterion", "First", "--criterion", "Second", "--criterion", "Third"])
+            .args([
+                "--criterion",
+                "First",
+                "--criterion",
+                "Second",
+                "--criterion",
+                "Third",
+            ])
             .assert()
             .success();
     }
@@ -75,7 +82,10 @@ impl TestEnv {
     /// Every file under the root with its bytes, to prove nothing changed.
     pub fn snapshot(&self) -> Vec<(PathBuf, Vec<u8>)> {
         fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-            let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+            let mut entries: Vec<_> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
             entries.sort();
             for path in entries {
                 if path.file_name().is_some_and(|n| n == ".git" || n == "lock") {
@@ -95,8 +105,16 @@ impl TestEnv {
 
     /// The goal as `show --json` prints it.
     pub fn goal_json(&self, goal: &str) -> serde_json::Value {
-        let output = self.steward().args(["show", goal, "--json"]).output().unwrap();
-        assert!(output.status.success(), "show {goal}: {}", String::from_utf8_lossy(&output.stderr));
+        let output = self
+            .steward()
+            .args(["show", goal, "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "show {goal}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
         let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
         assert_eq!(document["schema_version"], 1);
         document["goal"].clone()
@@ -105,7 +123,10 @@ impl TestEnv {
     /// The lines of the event log, parsed.
     pub fn events(&self) -> Vec<serde_json::Value> {
         match std::fs::read_to_string(self.path("state/events.jsonl")) {
-            Ok(text) => text.lines().map(|l| serde_json::from_str(l).unwrap()).collect(),
+            Ok(text) => text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect(),
             Err(_) => Vec::new(),
         }
     }

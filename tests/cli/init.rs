@@ -14,7 +14,11 @@ fn init_creates_config_goal_dir_and_state_ignore() {
     assert!(env.read("steward.yaml").contains("# enabled: true"));
     assert!(env.read("state/.gitignore").contains("lock"));
     // The commented template is valid configuration.
-    env.steward().arg("config").assert().success().stdout(predicate::str::contains("enabled = true"));
+    env.steward()
+        .arg("config")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("enabled = true"));
 }
 
 #[test]
@@ -22,7 +26,11 @@ fn init_twice_changes_nothing() {
     let env = TestEnv::initialised();
     std::fs::write(env.path("steward.yaml"), "enabled: false\n").unwrap();
     let before = env.snapshot();
-    env.steward().arg("init").assert().success().stdout(predicate::str::contains("already set up"));
+    env.steward()
+        .arg("init")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("already set up"));
     assert_eq!(env.snapshot(), before);
 }
 
@@ -32,9 +40,15 @@ fn init_git_creates_repository_and_union_merge_attribute() {
     env.write(".gitattributes", "*.png binary");
     env.steward().args(["init", "--git"]).assert().success();
     assert!(env.path(".git").is_dir());
-    assert_eq!(env.read(".gitattributes"), "*.png binary\nstate/events.jsonl merge=union\n");
+    assert_eq!(
+        env.read(".gitattributes"),
+        "*.png binary\nstate/events.jsonl merge=union\n"
+    );
     env.steward().args(["init", "--git"]).assert().success();
-    assert_eq!(env.read(".gitattributes"), "*.png binary\nstate/events.jsonl merge=union\n");
+    assert_eq!(
+        env.read(".gitattributes"),
+        "*.png binary\nstate/events.jsonl merge=union\n"
+    );
 }
 
 #[test]
@@ -55,7 +69,12 @@ fn root_flag_and_environment_choose_the_store() {
     let env = TestEnv::initialised();
     env.add_goal("deploy");
     let elsewhere = tempfile::tempdir().unwrap();
-    env.steward().current_dir(elsewhere.path()).arg("list").assert().success().stdout("");
+    env.steward()
+        .current_dir(elsewhere.path())
+        .arg("list")
+        .assert()
+        .success()
+        .stdout("");
     env.steward()
         .current_dir(elsewhere.path())
         .args(["-C", env.root().to_str().unwrap(), "list"])

@@ -2,4 +2,7 @@
 
 mod add;
 mod common;
+mod control;
 mod init;
+mod list_show;
+mod update;

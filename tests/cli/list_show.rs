@@ -1,0 +1,290 @@
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+#[test]
+fn list_sorts_by_priority_then_label() {
+    let env = TestEnv::initialised();
+    env.add_goal("zeta");
+    env.add_goal("alpha");
+    env.steward()
+        .args([
+            "add",
+            "urgent",
+            "--title",
+            "Urgent",
+            "--criterion",
+            "C",
+            "--priority",
+            "critical",
+            "--confirmed",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args(["update", "alpha", "--check", "1"])
+        .assert()
+        .success();
+    let output = env.steward().arg("list").output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let labels: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(labels, ["urgent", "alpha", "zeta"]);
+    assert!(
+        text.contains("alpha   active  normal      1/3  Goal alpha"),
+        "{text}"
+    );
+}
+
+#[test]
+fn list_filters_by_status_priority_and_all() {
+    let env = TestEnv::initialised();
+    env.add_goal("one");
+    env.add_goal("two");
+    env.steward().args(["pause", "two"]).assert().success();
+    env.steward()
+        .args(["cancel", "one", "--reason", "dup"])
+        .assert()
+        .success();
+    env.steward()
+        .arg("list")
+        .assert()
+        .stdout(predicate::str::starts_with("two "));
+    env.steward()
+        .args(["list", "--status", "abandoned"])
+        .assert()
+        .stdout(predicate::str::starts_with("one "));
+    env.steward()
+        .args(["list", "--priority", "low"])
+        .assert()
+        .stdout("");
+    let output = env
+        .steward()
+        .args(["list", "--all", "--json"])
+        .output()
+        .unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(document["schema_version"], 1);
+    let statuses: Vec<&str> = document["goals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["paused", "abandoned"]);
+    env.steward()
+        .args(["list", "--status", "sleeping"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn list_reports_broken_files_and_still_lists_the_rest() {
+    let env = TestEnv::initialised();
+    env.add_goal("good");
+    env.write(
+        "state/goals/broken.md",
+        "---\nlabel: broken\ntitle: [unclosed\n---\nbody\n",
+    );
+    env.write("state/goals/conflict.md", "---\nlabel: conflict\n<<<<<<< HEAD\nstatus: active\n=======\nstatus: paused\n>>>>>>> other\n---\n");
+    env.write(
+        "state/goals/open.md",
+        "---\nlabel: open\ntitle: never closed\n",
+    );
+    let big = format!("---\nlabel: big\n---\n{}", "x".repeat(1024 * 1024));
+    env.write("state/goals/big.md", &big);
+    let before = env.snapshot();
+    env.steward()
+        .arg("list")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("good"))
+        .stderr(predicate::str::contains("state/goals/broken.md:4:1: front matter: did not find expected ',' or ']', while parsing a flow sequence on line 3"))
+        .stderr(predicate::str::contains("state/goals/conflict.md:3:1: git conflict marker"))
+        .stderr(predicate::str::contains("state/goals/open.md:1:1: front matter opened on line 1 is never closed"))
+        .stderr(predicate::str::contains("state/goals/big.md:1:1: file is 1048595 bytes, larger than the 1 MiB"));
+    let output = env.steward().args(["list", "--json"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(document["goals"].as_array().unwrap().len(), 1);
+    assert_eq!(document["errors"].as_array().unwrap().len(), 4);
+    // Writing to another goal leaves the broken files alone.
+    env.steward()
+        .args(["update", "good", "--note", "still works"])
+        .assert()
+        .success();
+    for (path, bytes) in &before {
+        if !path.ends_with("good.md") && !path.ends_with("events.jsonl") {
+            assert_eq!(
+                &std::fs::read(path).unwrap(),
+                bytes,
+                "{} changed",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn commands_on_a_broken_goal_name_the_file_and_change_nothing() {
+    let env = TestEnv::initialised();
+    env.write(
+        "state/goals/broken.md",
+        "---\nlabel: broken\nbudget:\n  max_dispatches: many\n---\n",
+    );
+    let before = env.snapshot();
+    for args in [
+        vec!["show", "broken"],
+        vec!["update", "broken", "--note", "x"],
+        vec!["pause", "broken"],
+    ] {
+        env.steward()
+            .args(&args)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(predicate::str::contains(
+                "state/goals/broken.md:4:3: budget.max_dispatches: expected a whole number, found `many`",
+            ));
+    }
+    assert_eq!(env.snapshot(), before);
+}
+
+#[test]
+fn show_prints_everything_about_a_goal() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    env.steward()
+        .args([
+            "update",
+            "deploy",
+            "--check",
+            "2",
+            "--blocker",
+            "waiting on review",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args(["show", "deploy"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("deploy — Goal deploy"))
+        .stdout(predicate::str::contains("Criteria (1/3 met):"))
+        .stdout(predicate::str::contains("  2. [x] Second"))
+        .stdout(predicate::str::contains("Blockers:  waiting on review"))
+        .stdout(predicate::str::contains(
+            "user updated: criterion 2 met; blockers: waiting on review",
+        ));
+}
+
+#[test]
+fn show_exit_status_follows_the_goal() {
+    let env = TestEnv::initialised();
+    env.add_goal("open");
+    env.steward()
+        .args(["show", "open", "--exit-status", "-q"])
+        .assert()
+        .code(3)
+        .stdout("");
+    env.steward()
+        .args(["abandon", "open", "--reason", "no"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["show", "open", "--exit-status"])
+        .assert()
+        .code(1);
+    env.write(
+        "state/goals/closed/done-12345678.md",
+        "---\nid: 12345678-0000-0000-0000-000000000000\nlabel: done\nstatus: completed\n---\n",
+    );
+    env.steward()
+        .args(["show", "done", "--exit-status"])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn goals_resolve_by_label_id_and_unique_prefix() {
+    let env = TestEnv::initialised();
+    env.write(
+        "state/goals/one.md",
+        "---\nid: abcd1111-0000-0000-0000-000000000000\nlabel: one\n---\n",
+    );
+    env.write(
+        "state/goals/two.md",
+        "---\nid: abcd2222-0000-0000-0000-000000000000\nlabel: two\n---\n",
+    );
+    env.steward()
+        .args(["show", "ONE"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("one"));
+    env.steward()
+        .args(["show", "abcd2222-0000-0000-0000-000000000000"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("two"));
+    env.steward()
+        .args(["show", "abcd1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("one"));
+    env.steward()
+        .args(["show", "abcd"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("`abcd` matches 2 goals"));
+    env.steward()
+        .args(["show", "abc"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("no goal matches `abc`"));
+}
+
+#[test]
+fn hand_written_goals_take_defaults() {
+    let env = TestEnv::initialised();
+    env.write("state/goals/minimal.md", "---\ntitle: Written by hand\n---\nJust do it.\n\n## Acceptance criteria\n\n- [x] started\n- [ ] finished\n");
+    let goal = env.goal_json("minimal");
+    assert_eq!(goal["label"], "minimal");
+    assert_eq!(goal["status"], "active");
+    assert_eq!(goal["priority"], "normal");
+    assert_eq!(goal["budget"]["max_dispatches"], 20);
+    assert_eq!(goal["budget"]["cooldown"], "10m");
+    assert_eq!(goal["description"], "Just do it.");
+    assert_eq!(goal["criteria"][0]["met"], true);
+    assert_eq!(goal["id"], "");
+    // The first change gives it an id.
+    env.steward()
+        .args(["update", "minimal", "--note", "hello"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("minimal")["id"].as_str().unwrap().len(), 36);
+}
+
+#[test]
+fn colour_follows_the_flag_and_no_color() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    env.steward()
+        .args(["list", "--color", "always"])
+        .assert()
+        .stdout(predicate::str::contains("\u{1b}["));
+    env.steward()
+        .args(["list", "--color", "never"])
+        .assert()
+        .stdout(predicate::str::contains("\u{1b}[").not());
+    env.steward()
+        .arg("list")
+        .assert()
+        .stdout(predicate::str::contains("\u{1b}[").not());
+    env.steward()
+        .env("NO_COLOR", "1")
+        .arg("list")
+        .assert()
+        .stdout(predicate::str::contains("\u{1b}[").not());
+}
