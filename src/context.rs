@@ -129,17 +129,17 @@ impl Context {
                     && env.var("TERM") != Some("dumb")
             }
         };
-        let (LoadedConfig { config, entries }, config_error) =
-            match Config::load(&root, &env.vars, &options.flags) {
-                Ok(loaded) => (loaded, None),
-                Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
-                Err(err) => return Err(err),
-            };
         // Paths in messages read best relative to where the user is.
         let store_root = match root.strip_prefix(&env.cwd) {
             Ok(inside) => inside.to_path_buf(),
             Err(_) => root.clone(),
         };
+        let (LoadedConfig { config, entries }, config_error) =
+            match Config::load(&store_root, &env.vars, &options.flags) {
+                Ok(loaded) => (loaded, None),
+                Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
+                Err(err) => return Err(err),
+            };
         let store = Store::new(&store_root, &config);
         Ok(Context {
             root,

@@ -187,7 +187,10 @@ impl GoalFile {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let label = reader.text(&["label"])?.unwrap_or(stem);
+        let label = reader
+            .text(&["label"])?
+            .unwrap_or(stem)
+            .to_ascii_lowercase();
         let budget = Budget {
             max_dispatches: reader
                 .count(&["budget", "max_dispatches"])?
@@ -314,7 +317,7 @@ impl GoalFile {
     /// A problem located at a front-matter key (or line 1 when absent).
     pub fn problem_at_key(&self, path: &[&str], message: String) -> FileProblem {
         let (line, column) = key_position(self.front_matter(), path).unwrap_or((1, 1));
-        self.problem(line, column, format!("{}: {message}", path.join(".")))
+        self.problem(line, column, message)
     }
 
     /// Sets a front-matter value, changing only its bytes.
@@ -469,8 +472,10 @@ impl Reader<'_> {
         let found = self
             .value(path)
             .map_or_else(|| "nothing".to_string(), describe);
-        self.file
-            .problem_at_key(path, format!("expected {expected}, found {found}"))
+        self.file.problem_at_key(
+            path,
+            format!("{}: expected {expected}, found {found}", path.join(".")),
+        )
     }
 
     fn text(&self, path: &[&str]) -> Result<Option<String>, FileProblem> {
@@ -539,9 +544,10 @@ impl Reader<'_> {
     fn duration(&self, path: &[&str]) -> Result<Option<HumanDuration>, FileProblem> {
         match self.value(path) {
             None => Ok(None),
-            Some(Value::String(s)) => HumanDuration::parse(s)
-                .map(Some)
-                .map_err(|why| self.file.problem_at_key(path, why)),
+            Some(Value::String(s)) => HumanDuration::parse(s).map(Some).map_err(|why| {
+                self.file
+                    .problem_at_key(path, format!("{}: {why}", path.join(".")))
+            }),
             Some(_) => Err(self.wrong(path, "a duration such as 10m")),
         }
     }
@@ -562,7 +568,7 @@ impl Reader<'_> {
                 let bad = || {
                     self.file.problem_at_key(
                         &["verification"],
-                        "each check needs `type` and `target`".to_string(),
+                        "verification: each check needs `type` and `target`".to_string(),
                     )
                 };
                 let map = item.as_mapping().ok_or_else(bad)?;
@@ -578,7 +584,7 @@ impl Reader<'_> {
                     Some(value) => Some(value.as_u64().filter(|n| *n >= 1).ok_or_else(|| {
                         self.file.problem_at_key(
                             &["verification"],
-                            "`criterion` is a criterion number from 1".to_string(),
+                            "verification: `criterion` is a criterion number from 1".to_string(),
                         )
                     })? as usize),
                 };

@@ -27,13 +27,14 @@ impl TestEnv {
         self.dir.path().join(relative)
     }
 
-    pub fn set_now(&mut self, now: &str) {
-        self.now = now.to_string();
-    }
-
     /// `steward` run in the root with only the variables a test sets.
     pub fn steward(&self) -> Command {
-        let mut cmd = Command::cargo_bin("steward").expect("binary built");
+        Command::from_std(self.process())
+    }
+
+    /// The same as a plain process, for tests that run many at once.
+    pub fn process(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("steward"));
         cmd.env_clear()
             .current_dir(self.root())
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())

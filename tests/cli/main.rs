@@ -3,6 +3,10 @@
 mod add;
 mod common;
 mod control;
+mod doctor_config;
+mod edit;
+mod generated;
 mod init;
 mod list_show;
+mod lock;
 mod update;

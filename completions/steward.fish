@@ -1,0 +1,286 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_steward_global_optspecs
+    string join \n C/root= json color= q/quiet actor= lock-timeout= h/help V/version
+end
+
+function __fish_steward_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_steward_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_steward_using_subcommand
+    set -l cmd (__fish_steward_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c steward -n "__fish_steward_needs_command" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_needs_command" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_needs_command" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_needs_command" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_needs_command" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_needs_command" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c steward -n "__fish_steward_needs_command" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_needs_command" -f -a "init" -d 'Create steward.yaml (every key, commented, with its default) and state/goals/ in the working directory, or in the root given with -C. Running it again creates only what is missing'
+complete -c steward -n "__fish_steward_needs_command" -f -a "add" -d 'Register a goal: what must be achieved and how to tell it is done'
+complete -c steward -n "__fish_steward_needs_command" -f -a "list" -d 'List goals: open ones by default, sorted by priority then label'
+complete -c steward -n "__fish_steward_needs_command" -f -a "show" -d 'Show one goal: criteria, checks, budget, bounds, progress, blockers and recent history'
+complete -c steward -n "__fish_steward_needs_command" -f -a "edit" -d 'Open a goal in $VISUAL or $EDITOR (else vi) and validate it when the editor exits'
+complete -c steward -n "__fish_steward_needs_command" -f -a "update" -d 'Change a goal\'s title, description, priority, criteria, blockers, checks, budget, bounds, label or tags, or add a note to its history'
+complete -c steward -n "__fish_steward_needs_command" -f -a "pause" -d 'Pause a goal: the watchdog and the stewardship block leave it alone until `steward resume`'
+complete -c steward -n "__fish_steward_needs_command" -f -a "resume" -d 'Resume a paused goal: it becomes active and the watchdog looks at it again on its next pass'
+complete -c steward -n "__fish_steward_needs_command" -f -a "confirm" -d 'Confirm a goal: unconfirmed goals are not offered to the agent'
+complete -c steward -n "__fish_steward_needs_command" -f -a "abandon" -d 'Abandon a goal for good: it becomes terminal, stops being worked on, and its file moves to the closed goals'
+complete -c steward -n "__fish_steward_needs_command" -f -a "cancel" -d 'Abandon a goal for good: it becomes terminal, stops being worked on, and its file moves to the closed goals'
+complete -c steward -n "__fish_steward_needs_command" -f -a "unblock" -d 'Unblock a goal a human has looked at: it becomes active, its escalation and consecutive failures are cleared. A goal blocked because its budget is used up needs `steward reset-budget` (or a bigger budget) instead'
+complete -c steward -n "__fish_steward_needs_command" -f -a "reset-budget" -d 'Reset a goal\'s dispatch and assessment counters. A goal blocked by its budget becomes active. Hard bounds still count every assessment ever made (progress.iterations), so a reset never lifts them'
+complete -c steward -n "__fish_steward_needs_command" -f -a "doctor" -d 'Check the configuration, every goal file (open and closed), the lock and leftovers; print each problem as path:line:col: message. Exit 0 when all is well, 1 otherwise. Nothing is changed'
+complete -c steward -n "__fish_steward_needs_command" -f -a "config" -d 'Show every setting\'s effective value and its source: default, the file and line, an environment variable (STEWARD_<KEY>, dots as underscores), or a flag. Precedence: flags > environment > steward.yaml > defaults'
+complete -c steward -n "__fish_steward_needs_command" -f -a "completions" -d 'Print the completion script for a shell. The scripts for bash, zsh and fish are also checked in under completions/'
+complete -c steward -n "__fish_steward_needs_command" -f -a "man" -d 'Print the man page of steward, or of one command, as roff (`steward man add | man -l -`). All pages are also checked in under man/'
+complete -c steward -n "__fish_steward_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c steward -n "__fish_steward_using_subcommand init" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand init" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand init" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand init" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand init" -l git -d 'Also create a git repository (unless the root is already inside one) and mark the event log `merge=union` in .gitattributes'
+complete -c steward -n "__fish_steward_using_subcommand init" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand init" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand init" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand init" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand add" -l title -d 'One line saying what the goal is' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l description -d 'The full goal statement (Markdown)' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l criterion -d 'An acceptance criterion; repeat for each' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l priority -d 'critical, high, normal or low [default: defaults.priority]' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l verify -d 'A mechanical check TYPE:TARGET[@N] (types: manual, file_exists, command_exit_zero, http_ok, pr_merged); @N ties it to criterion N' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l max-dispatches -d 'Dispatch budget; the goal blocks when it is used up' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l max-assessments -d 'Assessment budget; the goal blocks when it is used up' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l cooldown -d 'Minimum time between assessments, such as 10m' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l escalate-after -d 'Consecutive failures after which the goal blocks' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l max-iterations -d 'Hard bound: the goal fails once this many assessments were made' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l deadline -d 'Hard bound: the goal fails after this time (RFC 3339 or a date)' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l max-cost-usd -d 'Hard bound: the goal fails when its cost exceeds this many US dollars' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l tag -d 'A tag; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand add" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand add" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l confirmed -d 'A human confirmed this goal (required for critical and high)'
+complete -c steward -n "__fish_steward_using_subcommand add" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand add" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c steward -n "__fish_steward_using_subcommand add" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand list" -l status -d 'Only goals with this status; repeat for several' -r
+complete -c steward -n "__fish_steward_using_subcommand list" -l priority -d 'Only goals with this priority' -r
+complete -c steward -n "__fish_steward_using_subcommand list" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand list" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand list" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand list" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand list" -l all -d 'Include completed, failed and abandoned goals'
+complete -c steward -n "__fish_steward_using_subcommand list" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand list" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c steward -n "__fish_steward_using_subcommand list" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand show" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand show" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand show" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand show" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand show" -l exit-status -d 'Exit 0 when the goal is completed, 3 while it is open, 1 when it failed or was abandoned (for shell loops: until steward show G --exit-status -q; do ...; done)'
+complete -c steward -n "__fish_steward_using_subcommand show" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand show" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand show" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand show" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand edit" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand edit" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand edit" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand edit" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand edit" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand edit" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c steward -n "__fish_steward_using_subcommand edit" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand update" -l title -d 'New title' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l description -d 'New description (the body text before the first `## ` heading)' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l priority -d 'New priority: critical, high, normal or low' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l add-criterion -d 'Add an acceptance criterion; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l remove-criterion -d 'Remove criterion N; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l check -d 'Mark criterion N met; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l uncheck -d 'Mark criterion N not met; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l blocker -d 'Replace the blockers with these; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l verify -d 'Add a check TYPE:TARGET[@N]; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l max-dispatches -d 'Dispatch budget; the goal blocks when it is used up' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l max-assessments -d 'Assessment budget; the goal blocks when it is used up' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l cooldown -d 'Minimum time between assessments, such as 10m' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l escalate-after -d 'Consecutive failures after which the goal blocks' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l max-iterations -d 'Hard bound: the goal fails once this many assessments were made' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l deadline -d 'Hard bound: the goal fails after this time (RFC 3339 or a date)' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l max-cost-usd -d 'Hard bound: the goal fails when its cost exceeds this many US dollars' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l label -d 'Rename the goal (its file is renamed too)' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l tag -d 'Add a tag; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l untag -d 'Remove a tag; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l note -d 'Add a note to the goal\'s history' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand update" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand update" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l no-blockers -d 'Clear the blockers'
+complete -c steward -n "__fish_steward_using_subcommand update" -l clear-checks -d 'Remove every check (before adding those given with --verify)'
+complete -c steward -n "__fish_steward_using_subcommand update" -l confirmed -d 'A human confirmed the goal (needed to raise it to a priority that requires confirmation)'
+complete -c steward -n "__fish_steward_using_subcommand update" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand update" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c steward -n "__fish_steward_using_subcommand update" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand pause" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand pause" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand pause" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand pause" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand pause" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand pause" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand pause" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand pause" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand resume" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand resume" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand resume" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand resume" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand resume" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand resume" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand resume" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand resume" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand confirm" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand confirm" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand confirm" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand confirm" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand confirm" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand confirm" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand confirm" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand confirm" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand abandon" -l reason -d 'Why it is abandoned' -r
+complete -c steward -n "__fish_steward_using_subcommand abandon" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand abandon" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand abandon" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand abandon" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand abandon" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand abandon" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand abandon" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand abandon" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand cancel" -l reason -d 'Why it is abandoned' -r
+complete -c steward -n "__fish_steward_using_subcommand cancel" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand cancel" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand cancel" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand cancel" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand cancel" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand cancel" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand cancel" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand cancel" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand unblock" -l reason -d 'What the human did or decided' -r
+complete -c steward -n "__fish_steward_using_subcommand unblock" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand unblock" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand unblock" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand unblock" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand unblock" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand unblock" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand unblock" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand unblock" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand doctor" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand doctor" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand doctor" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand doctor" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand doctor" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand doctor" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand doctor" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand config" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand config" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand config" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand config" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand config" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand config" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand config" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand config" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand completions" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand completions" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand completions" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand completions" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand completions" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand completions" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand man" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand man" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand man" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand man" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand man" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand man" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand man" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand man" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "init" -d 'Create steward.yaml (every key, commented, with its default) and state/goals/ in the working directory, or in the root given with -C. Running it again creates only what is missing'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "add" -d 'Register a goal: what must be achieved and how to tell it is done'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "list" -d 'List goals: open ones by default, sorted by priority then label'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "show" -d 'Show one goal: criteria, checks, budget, bounds, progress, blockers and recent history'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "edit" -d 'Open a goal in $VISUAL or $EDITOR (else vi) and validate it when the editor exits'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "update" -d 'Change a goal\'s title, description, priority, criteria, blockers, checks, budget, bounds, label or tags, or add a note to its history'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "pause" -d 'Pause a goal: the watchdog and the stewardship block leave it alone until `steward resume`'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "resume" -d 'Resume a paused goal: it becomes active and the watchdog looks at it again on its next pass'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "confirm" -d 'Confirm a goal: unconfirmed goals are not offered to the agent'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "abandon" -d 'Abandon a goal for good: it becomes terminal, stops being worked on, and its file moves to the closed goals'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "unblock" -d 'Unblock a goal a human has looked at: it becomes active, its escalation and consecutive failures are cleared. A goal blocked because its budget is used up needs `steward reset-budget` (or a bigger budget) instead'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "reset-budget" -d 'Reset a goal\'s dispatch and assessment counters. A goal blocked by its budget becomes active. Hard bounds still count every assessment ever made (progress.iterations), so a reset never lifts them'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "doctor" -d 'Check the configuration, every goal file (open and closed), the lock and leftovers; print each problem as path:line:col: message. Exit 0 when all is well, 1 otherwise. Nothing is changed'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "config" -d 'Show every setting\'s effective value and its source: default, the file and line, an environment variable (STEWARD_<KEY>, dots as underscores), or a flag. Precedence: flags > environment > steward.yaml > defaults'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "completions" -d 'Print the completion script for a shell. The scripts for bash, zsh and fish are also checked in under completions/'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "man" -d 'Print the man page of steward, or of one command, as roff (`steward man add | man -l -`). All pages are also checked in under man/'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
