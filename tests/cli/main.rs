@@ -9,4 +9,5 @@ mod generated;
 mod init;
 mod list_show;
 mod lock;
+mod roundtrip;
 mod update;
