@@ -1,7 +1,7 @@
 //! `steward edit`: change a goal by hand in an editor, validated on save.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use clap::Args;
@@ -169,7 +169,7 @@ fn save(
     ctx: &Context,
     loaded: &LoadedGoal,
     file: GoalFile,
-    draft: &PathBuf,
+    draft: &Path,
     out: &mut Output,
 ) -> Result<u8> {
     let mut tx = ctx.transaction()?;
