@@ -22,6 +22,12 @@ _steward() {
             steward,add)
                 cmd="steward__subcmd__add"
                 ;;
+            steward,audit)
+                cmd="steward__subcmd__audit"
+                ;;
+            steward,budget)
+                cmd="steward__subcmd__budget"
+                ;;
             steward,cancel)
                 cmd="steward__subcmd__abandon"
                 ;;
@@ -52,6 +58,9 @@ _steward() {
             steward,man)
                 cmd="steward__subcmd__man"
                 ;;
+            steward,mirror)
+                cmd="steward__subcmd__mirror"
+                ;;
             steward,pause)
                 cmd="steward__subcmd__pause"
                 ;;
@@ -75,6 +84,12 @@ _steward() {
                 ;;
             steward__subcmd__help,add)
                 cmd="steward__subcmd__help__subcmd__add"
+                ;;
+            steward__subcmd__help,audit)
+                cmd="steward__subcmd__help__subcmd__audit"
+                ;;
+            steward__subcmd__help,budget)
+                cmd="steward__subcmd__help__subcmd__budget"
                 ;;
             steward__subcmd__help,completions)
                 cmd="steward__subcmd__help__subcmd__completions"
@@ -103,6 +118,9 @@ _steward() {
             steward__subcmd__help,man)
                 cmd="steward__subcmd__help__subcmd__man"
                 ;;
+            steward__subcmd__help,mirror)
+                cmd="steward__subcmd__help__subcmd__mirror"
+                ;;
             steward__subcmd__help,pause)
                 cmd="steward__subcmd__help__subcmd__pause"
                 ;;
@@ -128,7 +146,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget budget mirror audit doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -258,6 +276,82 @@ _steward() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__audit)
+            opts="-C -q -h -V --goal --since --redact --root --json --color --quiet --actor --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --goal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__budget)
+            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -456,7 +550,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget budget mirror audit doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,6 +578,34 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__audit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__budget)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -610,6 +732,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__mirror)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -785,6 +921,40 @@ _steward() {
             ;;
         steward__subcmd__man)
             opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__mirror)
+            opts="-C -q -h -V --check --root --json --color --quiet --actor --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -11,6 +11,7 @@ pub mod error;
 pub mod generate;
 pub mod git;
 pub mod label;
+pub mod mirror;
 pub mod model;
 pub mod store;
 mod yaml_locate;

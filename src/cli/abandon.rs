@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: AbandonArgs, out: &mut Output) -> Result<u8> {
     file.set(&["closed_reason"], YamlValue::Str(args.reason.clone()))?;
     file.set(&["closed_at"], time_value(ctx.now))?;
     let saved = tx.save(Some(&loaded), file, Change::new("abandoned", args.reason))?;
-    tx.finish()?;
+    super::finish(tx, out)?;
     super::report(ctx, out, saved, &loaded, "abandoned")?;
     Ok(0)
 }

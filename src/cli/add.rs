@@ -112,7 +112,7 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
     let goal = tx
         .save(None, file, Change::new("created", detail))?
         .expect("a new goal is always written");
-    tx.finish()?;
+    super::finish(tx, out)?;
 
     let loaded = ctx.store.load(&ctx.store.home_of(&goal))?;
     if ctx.json {

@@ -23,7 +23,7 @@ pub fn run(ctx: &Context, args: ConfirmArgs, out: &mut Output) -> Result<u8> {
         file.set(&["confirmed"], YamlValue::Bool(true))?;
     }
     let saved = tx.save(Some(&loaded), file, Change::new("confirmed", ""))?;
-    tx.finish()?;
+    super::finish(tx, out)?;
     super::report(ctx, out, saved, &loaded, "confirmed")?;
     Ok(0)
 }

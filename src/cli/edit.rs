@@ -185,7 +185,7 @@ fn save(
     let edited = file.goal(&ctx.config.defaults)?;
     let detail = changed_fields(&loaded.goal, &edited).join(", ");
     let saved = tx.save(Some(&current), file, Change::new("edited", detail))?;
-    tx.finish()?;
+    super::finish(tx, out)?;
     remove_draft(draft)?;
     super::report(ctx, out, saved, &current, "edited")?;
     Ok(0)

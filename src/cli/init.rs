@@ -70,7 +70,7 @@ pub fn run(ctx: &Context, args: InitArgs, out: &mut Output) -> Result<u8> {
             created.push(relative(ctx, &attributes));
         }
     }
-    tx.finish()?;
+    super::finish(tx, out)?;
 
     if ctx.json {
         out.json(&json!({"schema_version": SCHEMA_VERSION, "root": ctx.root.display().to_string(), "created": created}));

@@ -4,6 +4,8 @@
 mod abandon;
 mod add;
 mod args;
+mod audit;
+mod budget;
 mod completions;
 mod config;
 mod confirm;
@@ -12,6 +14,7 @@ mod edit;
 mod init;
 mod list;
 mod man;
+mod mirror;
 mod pause;
 mod render;
 mod reset_budget;
@@ -28,7 +31,7 @@ use crate::config::FlagOverrides;
 use crate::context::{ColorChoice, Context, Environment, GlobalOptions};
 use crate::error::{Error, Result};
 use crate::model::Goal;
-use crate::store::LoadedGoal;
+use crate::store::{LoadedGoal, Transaction};
 
 /// Durable goals for autonomous agents, kept in plain text.
 ///
@@ -101,6 +104,9 @@ pub enum Command {
     Abandon(abandon::AbandonArgs),
     Unblock(unblock::UnblockArgs),
     ResetBudget(reset_budget::ResetBudgetArgs),
+    Budget(budget::BudgetArgs),
+    Mirror(mirror::MirrorArgs),
+    Audit(audit::AuditArgs),
     Doctor(doctor::DoctorArgs),
     Config(config::ConfigArgs),
     Completions(completions::CompletionsArgs),
@@ -164,6 +170,9 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Abandon(args) => abandon::run(&ctx, args, out),
         Command::Unblock(args) => unblock::run(&ctx, args, out),
         Command::ResetBudget(args) => reset_budget::run(&ctx, args, out),
+        Command::Budget(args) => budget::run(&ctx, args, out),
+        Command::Mirror(args) => mirror::run(&ctx, args, out),
+        Command::Audit(args) => audit::run(&ctx, args, out),
         Command::Doctor(args) => doctor::run(&ctx, args, out),
         Command::Config(args) => config::run(&ctx, args, out),
         Command::Completions(args) => completions::run(args, out),
@@ -199,6 +208,15 @@ fn report(
         out.json(&render::goal_document(ctx, &loaded));
     } else if !ctx.quiet {
         out.line(render::confirmation(ctx, &loaded.goal, what));
+    }
+    Ok(())
+}
+
+/// Ends a transaction, passing on what it could not do as warnings.
+fn finish(tx: Transaction<'_>, out: &mut Output) -> Result<()> {
+    let finished = tx.finish()?;
+    for warning in finished.warnings {
+        out.warn(warning);
     }
     Ok(())
 }

@@ -26,7 +26,7 @@ pub fn run(ctx: &Context, args: PauseArgs, out: &mut Output) -> Result<u8> {
     }
     let detail = format!("was {}", loaded.goal.status);
     let saved = tx.save(Some(&loaded), file, Change::new("paused", detail))?;
-    tx.finish()?;
+    super::finish(tx, out)?;
     super::report(ctx, out, saved, &loaded, "paused")?;
     Ok(0)
 }

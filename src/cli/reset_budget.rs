@@ -44,7 +44,7 @@ pub fn run(ctx: &Context, args: ResetBudgetArgs, out: &mut Output) -> Result<u8>
         progress.dispatches, progress.assessments
     );
     let saved = tx.save(Some(&loaded), file, Change::new("budget reset", detail))?;
-    tx.finish()?;
+    super::finish(tx, out)?;
     super::report(ctx, out, saved, &loaded, "budget reset")?;
     Ok(0)
 }

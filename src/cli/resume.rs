@@ -39,7 +39,7 @@ pub fn run(ctx: &Context, args: ResumeArgs, out: &mut Output) -> Result<u8> {
         }
     }
     let saved = tx.save(Some(&loaded), file, Change::new("resumed", ""))?;
-    tx.finish()?;
+    super::finish(tx, out)?;
     super::report(ctx, out, saved, &loaded, "resumed (active)")?;
     Ok(0)
 }

@@ -47,7 +47,7 @@ pub fn run(ctx: &Context, args: UnblockArgs, out: &mut Output) -> Result<u8> {
         file.set(&["progress", "consecutive_failures"], YamlValue::Int(0))?;
     }
     let saved = tx.save(Some(&loaded), file, Change::new("unblocked", args.reason))?;
-    tx.finish()?;
+    super::finish(tx, out)?;
     super::report(ctx, out, saved, &loaded, "unblocked (active)")?;
     Ok(0)
 }

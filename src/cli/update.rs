@@ -167,7 +167,7 @@ pub fn run(ctx: &Context, args: UpdateArgs, out: &mut Output) -> Result<u8> {
         change = change.always();
     }
     let saved = tx.save(Some(&loaded), file, change)?;
-    tx.finish()?;
+    super::finish(tx, out)?;
 
     let what = if parts.is_empty() {
         "note added".to_string()

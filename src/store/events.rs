@@ -46,6 +46,56 @@ pub fn append(path: &Path, events: &[Event]) -> Result<()> {
         .map_err(|err| Error::io(path, "cannot sync event log", err))
 }
 
+/// Events whose time is at or after `since`, read from the end of the log
+/// so the cost follows the window, not the log's age. The log is in append
+/// order; reading stops at the first line older than `since`.
+pub fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
+    use std::io::{Read, Seek, SeekFrom};
+    const CHUNK: u64 = 64 * 1024;
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(Error::io(path, "cannot read event log", err)),
+    };
+    let read_error = |err| Error::io(path, "cannot read event log", err);
+    let mut end = file.seek(SeekFrom::End(0)).map_err(read_error)?;
+    let mut carry: Vec<u8> = Vec::new();
+    let mut events = Vec::new();
+    while end > 0 {
+        let start = end.saturating_sub(CHUNK);
+        let mut chunk = vec![0; (end - start) as usize];
+        file.seek(SeekFrom::Start(start)).map_err(read_error)?;
+        file.read_exact(&mut chunk).map_err(read_error)?;
+        chunk.extend_from_slice(&carry);
+        // The first line of a chunk may be cut; keep it for the next round.
+        let first_break = if start == 0 {
+            0
+        } else {
+            chunk
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(chunk.len(), |i| i + 1)
+        };
+        carry = chunk[..first_break].to_vec();
+        for line in chunk[first_break..].split(|b| *b == b'\n').rev() {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let event: Event = serde_json::from_slice(line).map_err(|err| {
+                Error::failure(format!("{}: a line does not parse: {err}", path.display()))
+            })?;
+            if event.ts.as_str() < since {
+                events.reverse();
+                return Ok(events);
+            }
+            events.push(event);
+        }
+        end = start;
+    }
+    events.reverse();
+    Ok(events)
+}
+
 /// Reads every event; a line that does not parse is an error naming it.
 pub fn read_all(path: &Path) -> Result<Vec<Event>> {
     let file = match std::fs::File::open(path) {
@@ -70,4 +120,44 @@ pub fn read_all(path: &Path) -> Result<Vec<Event>> {
         events.push(event);
     }
     Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(ts: &str, action: &str) -> Event {
+        Event {
+            ts: ts.to_string(),
+            goal_id: "id".into(),
+            label: "g".into(),
+            actor: "agent".into(),
+            action: action.into(),
+            from: None,
+            to: None,
+            detail: "x".repeat(300),
+        }
+    }
+
+    #[test]
+    fn read_since_stops_at_the_window_across_chunks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.jsonl");
+        let mut all = Vec::new();
+        for minute in 0..600 {
+            all.push(event(
+                &format!("2026-11-21T{:02}:{:02}:00Z", minute / 60, minute % 60),
+                "dispatched",
+            ));
+        }
+        append(&path, &all).unwrap();
+        let recent = read_since(&path, "2026-11-21T09:00:00Z").unwrap();
+        assert_eq!(recent.len(), 60);
+        assert_eq!(recent[0].ts, "2026-11-21T09:00:00Z");
+        assert_eq!(
+            read_since(&path, "2026-11-21T00:00:00Z").unwrap().len(),
+            600
+        );
+        assert_eq!(read_all(&path).unwrap(), all);
+    }
 }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 pub use frontmatter::YamlValue;
 pub use goal_file::{GoalFile, HISTORY_KEEP, checks_value, format_time, strings_value, time_value};
 pub use lock::StoreLock;
-pub use transaction::{Change, Transaction};
+pub use transaction::{Change, Finished, Transaction};
 
 use crate::config::{Config, GoalDefaults};
 use crate::error::{Error, ErrorKind, FileProblem, Result};
@@ -52,6 +52,8 @@ pub struct Store {
     pub goals_dir: PathBuf,
     pub closed_dir: PathBuf,
     pub state_dir: PathBuf,
+    /// The mirror file, when `mirror.enabled`.
+    pub mirror_path: Option<PathBuf>,
     defaults: GoalDefaults,
 }
 
@@ -63,6 +65,10 @@ impl Store {
             closed_dir: goals_dir.join(CLOSED_DIR),
             goals_dir,
             state_dir: root.join("state"),
+            mirror_path: config
+                .mirror
+                .enabled
+                .then(|| root.join(&config.mirror.path)),
             defaults: config.defaults.clone(),
         }
     }

@@ -7,8 +7,11 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use super::events::{self, Event};
-use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic, format_time, time_value};
+use super::{
+    GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, YamlValue, atomic, format_time, time_value,
+};
 use crate::error::{Error, Result};
+use crate::mirror;
 use crate::model::{Actor, Goal};
 
 /// What a change to one goal records in its history and the event log.
@@ -19,6 +22,9 @@ pub struct Change {
     pub actor: Option<Actor>,
     /// Record it even when no other byte changes (a note).
     pub always: bool,
+    /// Machine state only (`progress.last_check`): no history line, no
+    /// event, `updated_at` untouched.
+    pub silent: bool,
 }
 
 impl Change {
@@ -28,6 +34,15 @@ impl Change {
             detail: detail.into(),
             actor: None,
             always: false,
+            silent: false,
+        }
+    }
+
+    /// A change of machine state that people need not read about.
+    pub fn silent() -> Change {
+        Change {
+            silent: true,
+            ..Change::new("", "")
         }
     }
 
@@ -52,6 +67,19 @@ pub struct Transaction<'s> {
     actor: Actor,
     events: Vec<Event>,
     written: Vec<PathBuf>,
+    /// Goals saved, with the label they had before, for the mirror.
+    mirror_changes: Vec<(String, Goal)>,
+    /// A full render of the mirror block, when the command read every goal.
+    mirror_block: Option<String>,
+}
+
+/// What a finished transaction did.
+#[derive(Debug, Default)]
+pub struct Finished {
+    pub written: Vec<PathBuf>,
+    /// Problems that did not stop the command (a mirror steward could not
+    /// update), for stderr.
+    pub warnings: Vec<String>,
 }
 
 impl<'s> Transaction<'s> {
@@ -69,6 +97,8 @@ impl<'s> Transaction<'s> {
             actor,
             events: Vec::new(),
             written: Vec::new(),
+            mirror_changes: Vec::new(),
+            mirror_block: None,
         })
     }
 
@@ -104,19 +134,41 @@ impl<'s> Transaction<'s> {
             return Ok(None);
         }
         let actor = change.actor.unwrap_or(self.actor);
-        let before = self.read_back(&file)?;
-        if before.id.is_empty() {
-            file.set(
-                &["id"],
-                super::frontmatter::YamlValue::Str(uuid::Uuid::new_v4().to_string()),
-            )?;
+        if !change.silent {
+            if self.read_back(&file)?.id.is_empty() {
+                file.set(&["id"], YamlValue::Str(uuid::Uuid::new_v4().to_string()))?;
+            }
+            file.set(&["updated_at"], time_value(self.now))?;
+            file.append_history(self.now, actor.as_str(), &change.action, &change.detail);
         }
-        file.set(&["updated_at"], time_value(self.now))?;
-        file.append_history(self.now, actor.as_str(), &change.action, &change.detail);
         let goal = self.read_back(&file)?;
+        self.write_goal(original.is_none(), &file, &goal)?;
+        if change.silent {
+            return Ok(Some(goal));
+        }
+        self.events.push(Event {
+            ts: format_time(self.now),
+            goal_id: goal.id.clone(),
+            label: goal.label.clone(),
+            actor: actor.as_str().to_string(),
+            action: change.action,
+            from: original
+                .map(|o| o.goal.status.as_str().to_string())
+                .filter(|from| *from != goal.status.as_str()),
+            to: Some(goal.status.as_str().to_string())
+                .filter(|_| original.is_none_or(|o| o.goal.status != goal.status)),
+            detail: change.detail,
+        });
+        let old_label = original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone());
+        self.mirror_changes.push((old_label, goal.clone()));
+        Ok(Some(goal))
+    }
 
-        let home = self.store.home_of(&goal);
-        if original.is_none() && file.path.exists() {
+    /// Writes the goal atomically and moves it where its status says it
+    /// belongs; never overwrites another file.
+    fn write_goal(&mut self, is_new: bool, file: &GoalFile, goal: &Goal) -> Result<()> {
+        let home = self.store.home_of(goal);
+        if is_new && file.path.exists() {
             return Err(Error::refused(format!(
                 "{}: a file is already there; steward does not overwrite it",
                 file.path.display()
@@ -135,20 +187,7 @@ impl<'s> Transaction<'s> {
             atomic::rename(&file.path, &home)?;
             self.written.push(home);
         }
-        self.events.push(Event {
-            ts: format_time(self.now),
-            goal_id: goal.id.clone(),
-            label: goal.label.clone(),
-            actor: actor.as_str().to_string(),
-            action: change.action,
-            from: original
-                .map(|o| o.goal.status.as_str().to_string())
-                .filter(|from| *from != goal.status.as_str()),
-            to: Some(goal.status.as_str().to_string())
-                .filter(|_| original.is_none_or(|o| o.goal.status != goal.status)),
-            detail: change.detail,
-        });
-        Ok(Some(goal))
+        Ok(())
     }
 
     /// Parses a file about to be written: steward never writes a goal it
@@ -186,15 +225,82 @@ impl<'s> Transaction<'s> {
         Ok(())
     }
 
-    /// Ends the transaction: appends the events, then releases the lock.
-    /// Returns the paths written.
-    pub fn finish(self) -> Result<Vec<PathBuf>> {
+    /// Sets the mirror block from every open goal, for commands that read
+    /// them all anyway (`tick`, `mirror`).
+    pub fn render_mirror(&mut self, goals: &[&Goal]) {
+        self.mirror_block = Some(mirror::render_block(goals));
+    }
+
+    /// Ends the transaction: appends the events, refreshes the mirror, then
+    /// releases the lock.
+    pub fn finish(mut self) -> Result<Finished> {
         events::append(&self.store.events_path(), &self.events)?;
-        let mut written = self.written;
         if !self.events.is_empty() {
-            written.push(self.store.events_path());
+            self.written.push(self.store.events_path());
         }
-        Ok(written)
+        let mut warnings = Vec::new();
+        if let Err(warning) = self.refresh_mirror() {
+            warnings.push(warning);
+        }
+        Ok(Finished {
+            written: self.written,
+            warnings,
+        })
+    }
+
+    /// Brings the mirror block up to date: the full render when there is
+    /// one, else the saved goals' entries one by one. A mirror whose markers
+    /// are broken is left alone and reported.
+    fn refresh_mirror(&mut self) -> Result<(), String> {
+        let Some(path) = self.store.mirror_path.clone() else {
+            return Ok(());
+        };
+        if self.mirror_block.is_none() && self.mirror_changes.is_empty() {
+            return Ok(());
+        }
+        let existing = match std::fs::read_to_string(&path) {
+            Ok(text) => Some(text),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(err) => return Err(format!("{}: mirror not updated: {err}", path.display())),
+        };
+        let broken = |(line, message): (usize, String)| {
+            format!("{}:{line}:1: mirror not updated: {message}", path.display())
+        };
+        let current = match &existing {
+            Some(text) => mirror::current_content(text).map_err(broken)?,
+            None => None,
+        };
+        let content = match (self.mirror_block.take(), current) {
+            (Some(full), _) => full,
+            (None, Some(mut content)) => {
+                for (old_label, goal) in &self.mirror_changes {
+                    if *old_label != goal.label {
+                        content = mirror::upsert(&content, old_label, None);
+                    }
+                    let entry = (!goal.status.is_terminal()).then(|| mirror::render_entry(goal));
+                    content = mirror::upsert(
+                        &content,
+                        &goal.label,
+                        entry.as_deref().map(|e| (&goal.priority, e)),
+                    );
+                }
+                content
+            }
+            (None, None) => {
+                // No block yet: render it from every open goal.
+                let scan = self
+                    .store
+                    .scan(Scope::Open)
+                    .map_err(|err| err.to_string())?;
+                mirror::render_block(&scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>())
+            }
+        };
+        let updated = mirror::splice(existing.as_deref(), &content).map_err(broken)?;
+        if existing.as_deref() != Some(updated.as_str()) {
+            atomic::write(&path, updated.as_bytes()).map_err(|err| err.to_string())?;
+            self.written.push(path);
+        }
+        Ok(())
     }
 
     pub fn now(&self) -> DateTime<Utc> {

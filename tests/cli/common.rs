@@ -44,6 +44,10 @@ impl TestEnv {
         cmd
     }
 
+    pub fn set_now(&mut self, now: &str) {
+        self.now = now.to_string();
+    }
+
     pub fn read(&self, relative: &str) -> String {
         std::fs::read_to_string(self.path(relative))
             .unwrap_or_else(|err| panic!("{relative}: {err}"))

@@ -9,5 +9,6 @@ mod generated;
 mod init;
 mod list_show;
 mod lock;
+mod mirror_audit;
 mod roundtrip;
 mod update;

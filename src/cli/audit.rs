@@ -1,0 +1,107 @@
+//! `steward audit`: the event log as JSON lines.
+
+use chrono::{DateTime, Utc};
+use clap::Args;
+use serde::Serialize;
+
+use super::{Output, args};
+use crate::context::Context;
+use crate::error::Result;
+use crate::store::events::{self, Event};
+use crate::store::format_time;
+
+/// Print the event log as JSON lines {ts, goal_id, label, actor, action,
+/// from, to, detail}, oldest first.
+///
+/// --redact drops every free-text field (label and detail, which carry
+/// titles, summaries, blockers and reasons), so that the output can leave
+/// the machine: what remains is ids, actors, actions, statuses and times.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Only events of this goal (a label, an id, or an id prefix)
+    #[arg(long)]
+    goal: Option<String>,
+
+    /// Only events at or after this time (RFC 3339, a date, or a duration
+    /// back from now such as 24h)
+    #[arg(long, value_name = "TIME")]
+    since: Option<String>,
+
+    /// Drop free text
+    #[arg(long)]
+    redact: bool,
+}
+
+pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
+    let since = args
+        .since
+        .as_deref()
+        .map(|text| since_time(ctx.now, text))
+        .transpose()?;
+    let path = ctx.store.events_path();
+    let all = match &since {
+        Some(since) => events::read_since(&path, &format_time(*since))?,
+        None => events::read_all(&path)?,
+    };
+    // A goal whose file is gone still has its events: match them by label
+    // or id prefix when it cannot be resolved.
+    let wanted_id = args
+        .goal
+        .as_deref()
+        .map(|goal| ctx.store.resolve(goal).map(|g| g.goal.id));
+    for event in &all {
+        if let Some(goal) = &args.goal {
+            let matches = match &wanted_id {
+                Some(Ok(id)) => event.goal_id == *id,
+                _ => {
+                    event.label == goal.to_ascii_lowercase()
+                        || (goal.len() >= 4
+                            && event.goal_id.starts_with(&goal.to_ascii_lowercase()))
+                }
+            };
+            if !matches {
+                continue;
+            }
+        }
+        let line = if args.redact {
+            serde_json::to_string(&Redacted::from(event))
+        } else {
+            serde_json::to_string(event)
+        };
+        out.line(line.expect("events serialize"));
+    }
+    Ok(0)
+}
+
+fn since_time(now: DateTime<Utc>, text: &str) -> Result<DateTime<Utc>> {
+    if let Ok(duration) = crate::duration::HumanDuration::parse(text) {
+        return Ok(now - duration.to_chrono());
+    }
+    args::time(text).map_err(|why| {
+        crate::error::Error::usage(format!("--since: {why}, or a duration such as 24h"))
+    })
+}
+
+/// An event without free text, fields in the log's order.
+#[derive(Serialize)]
+struct Redacted<'e> {
+    ts: &'e str,
+    goal_id: &'e str,
+    actor: &'e str,
+    action: &'e str,
+    from: Option<&'e str>,
+    to: Option<&'e str>,
+}
+
+impl<'e> From<&'e Event> for Redacted<'e> {
+    fn from(event: &'e Event) -> Self {
+        Redacted {
+            ts: &event.ts,
+            goal_id: &event.goal_id,
+            actor: &event.actor,
+            action: &event.action,
+            from: event.from.as_deref(),
+            to: event.to.as_deref(),
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! The `ACTIVE-TASKS.md` mirror: steward owns one marked block under an
+//! `## Active Goals` heading; every other byte of the file belongs to
+//! whoever wrote it.
+//!
+//! The block holds one entry per open goal, ordered by priority then label.
+//! Entries can be replaced one at a time ([`upsert`]), so a command that
+//! changes one goal does not have to read every other goal; a full render
+//! ([`render_block`]) gives the same text.
+
+use crate::model::{Goal, Priority};
+
+pub const HEADING: &str = "## Active Goals";
+pub const BEGIN: &str =
+    "<!-- steward:begin (generated: edits inside this block are overwritten) -->";
+pub const END: &str = "<!-- steward:end -->";
+const EMPTY: &str = "_No open goals._";
+
+/// One goal's entry: a list item whose first line carries the sort key.
+pub fn render_entry(goal: &Goal) -> String {
+    let mut entry = format!(
+        "- **{}** ({}, {}) — {}\n  criteria {}/{} · dispatches {}/{} · assessments {}/{}",
+        goal.label,
+        goal.priority,
+        goal.status,
+        inline(&goal.title),
+        goal.criteria_met(),
+        goal.criteria.len(),
+        goal.progress.dispatches,
+        goal.budget.max_dispatches,
+        goal.progress.assessments,
+        goal.budget.max_assessments,
+    );
+    if let Some(escalation) = &goal.escalation {
+        entry.push_str(&format!(
+            "\n  escalation: {} — {}",
+            escalation.kind,
+            inline(&escalation.reason)
+        ));
+    }
+    if !goal.blockers.is_empty() {
+        let blockers: Vec<String> = goal.blockers.iter().map(|b| inline(b)).collect();
+        entry.push_str(&format!("\n  blockers: {}", blockers.join("; ")));
+    }
+    entry.push('\n');
+    entry
+}
+
+/// The block's content for these open goals, sorted.
+pub fn render_block(goals: &[&Goal]) -> String {
+    let mut goals: Vec<&Goal> = goals
+        .iter()
+        .copied()
+        .filter(|g| !g.status.is_terminal())
+        .collect();
+    goals.sort_by(|a, b| sort_key(&a.priority, &a.label).cmp(&sort_key(&b.priority, &b.label)));
+    if goals.is_empty() {
+        return format!("{EMPTY}\n");
+    }
+    goals.iter().map(|goal| render_entry(goal)).collect()
+}
+
+fn sort_key<'a>(priority: &Priority, label: &'a str) -> (u8, &'a str) {
+    (priority.rank(), label)
+}
+
+/// Goal text is written by agents: keep it on one line and unable to forge
+/// the markers or HTML.
+fn inline(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// Replaces, inserts or removes (`entry: None`) the entry of `label` in the
+/// block content, keeping the order.
+pub fn upsert(block: &str, label: &str, entry: Option<(&Priority, &str)>) -> String {
+    let mut entries: Vec<String> = split_entries(block)
+        .into_iter()
+        .filter(|e| entry_label(e) != Some(label))
+        .collect();
+    if let Some((priority, text)) = entry {
+        let key = sort_key(priority, label);
+        let position = entries
+            .iter()
+            .position(|e| match (entry_priority(e), entry_label(e)) {
+                (Some(p), Some(l)) => sort_key(&p, l) > key,
+                _ => false,
+            })
+            .unwrap_or(entries.len());
+        entries.insert(position, text.to_string());
+    }
+    if entries.is_empty() {
+        return format!("{EMPTY}\n");
+    }
+    entries.concat()
+}
+
+/// The entries of a block: each starts at a line beginning with `- `.
+fn split_entries(block: &str) -> Vec<String> {
+    let mut entries: Vec<String> = Vec::new();
+    for line in block.split_inclusive('\n') {
+        if line.starts_with("- ") || entries.is_empty() {
+            entries.push(line.to_string());
+        } else if let Some(last) = entries.last_mut() {
+            last.push_str(line);
+        }
+    }
+    entries.retain(|e| e.starts_with("- "));
+    entries
+}
+
+fn entry_label(entry: &str) -> Option<&str> {
+    let rest = entry.strip_prefix("- **")?;
+    rest.split_once("**").map(|(label, _)| label)
+}
+
+fn entry_priority(entry: &str) -> Option<Priority> {
+    let rest = entry.strip_prefix("- **")?.split_once("** (")?.1;
+    rest.split_once(',')
+        .map(|(priority, _)| Priority::parse(priority))
+}
+
+/// Where steward's block sits in a mirror file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockSpan {
+    /// Byte range of the content between the marker lines.
+    pub content: std::ops::Range<usize>,
+}
+
+/// Finds the block; `Err` (1-based line, message) when the markers are
+/// broken, in which case the file must be left alone.
+pub fn find_block(text: &str) -> Result<Option<BlockSpan>, (usize, String)> {
+    let mut begin = None;
+    let mut offset = 0;
+    for (index, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim_end_matches(['\r', '\n']);
+        if trimmed == BEGIN {
+            if begin.is_some() {
+                return Err((
+                    index + 1,
+                    "a second steward:begin marker before the steward:end marker".to_string(),
+                ));
+            }
+            begin = Some((index + 1, offset + line.len()));
+        } else if trimmed == END {
+            let Some((_, start)) = begin else {
+                return Err((
+                    index + 1,
+                    "a steward:end marker without a steward:begin marker".to_string(),
+                ));
+            };
+            return Ok(Some(BlockSpan {
+                content: start..offset,
+            }));
+        }
+        offset += line.len();
+    }
+    match begin {
+        Some((line, _)) => Err((
+            line,
+            "the steward:begin marker has no steward:end marker after it".to_string(),
+        )),
+        None => Ok(None),
+    }
+}
+
+/// The mirror file with `content` as the block's content: replaced in
+/// place when the block exists, else appended under the heading (a new file
+/// when there is none). Line endings follow the file's.
+pub fn splice(existing: Option<&str>, content: &str) -> Result<String, (usize, String)> {
+    let Some(text) = existing else {
+        return Ok(format!(
+            "# Active Tasks\n\n{HEADING}\n\n{BEGIN}\n{content}{END}\n"
+        ));
+    };
+    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+    let content = content.replace('\n', newline);
+    match find_block(text)? {
+        Some(span) => {
+            let mut out = text.to_string();
+            out.replace_range(span.content, &content);
+            Ok(out)
+        }
+        None => {
+            let mut out = text.to_string();
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push_str(newline);
+            }
+            if !out.is_empty() {
+                out.push_str(newline);
+            }
+            let has_heading = text.lines().any(|l| l.trim_end() == HEADING);
+            if !has_heading {
+                out.push_str(&format!("{HEADING}{newline}{newline}"));
+            }
+            out.push_str(&format!("{BEGIN}{newline}{content}{END}{newline}"));
+            Ok(out)
+        }
+    }
+}
+
+/// The block content as it is in a mirror file, with `\n` line endings.
+pub fn current_content(text: &str) -> Result<Option<String>, (usize, String)> {
+    Ok(find_block(text)?.map(|span| text[span.content].replace("\r\n", "\n")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::store::GoalFile;
+
+    fn goal(label: &str, priority: &str, title: &str) -> Goal {
+        let text = format!(
+            "---\nlabel: {label}\npriority: {priority}\ntitle: \"{title}\"\n---\n## Acceptance criteria\n\n- [x] a\n- [ ] b\n"
+        );
+        GoalFile::parse(std::path::Path::new("x.md"), text)
+            .unwrap()
+            .goal(&Config::default().defaults)
+            .unwrap()
+    }
+
+    #[test]
+    fn entries_are_sorted_by_priority_then_label() {
+        let (a, b, c) = (
+            goal("b-normal", "normal", "B"),
+            goal("a-normal", "normal", "A"),
+            goal("z-crit", "critical", "Z"),
+        );
+        let block = render_block(&[&a, &b, &c]);
+        let labels: Vec<&str> = split_entries(&block)
+            .iter()
+            .map(|e| entry_label(e).unwrap().to_string())
+            .collect::<Vec<_>>()
+            .leak()
+            .iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(labels, ["z-crit", "a-normal", "b-normal"]);
+        assert!(block.contains("- **a-normal** (normal, active) — A\n  criteria 1/2 · dispatches 0/20 · assessments 0/50\n"));
+    }
+
+    #[test]
+    fn upsert_gives_the_same_text_as_a_full_render() {
+        let goals = [
+            goal("c", "low", "C"),
+            goal("a", "high", "A"),
+            goal("b", "normal", "B"),
+        ];
+        let mut block = render_block(&[]);
+        for g in &goals {
+            block = upsert(&block, &g.label, Some((&g.priority, &render_entry(g))));
+        }
+        assert_eq!(block, render_block(&goals.iter().collect::<Vec<_>>()));
+        let renamed = goal("b", "normal", "B again");
+        block = upsert(
+            &block,
+            "b",
+            Some((&renamed.priority, &render_entry(&renamed))),
+        );
+        assert!(block.contains("B again") && !block.contains("— B\n"));
+        block = upsert(&block, "a", None);
+        block = upsert(&block, "b", None);
+        block = upsert(&block, "c", None);
+        assert_eq!(block, "_No open goals._\n");
+    }
+
+    #[test]
+    fn goal_text_cannot_forge_markers() {
+        let g = goal("x", "normal", "<!-- steward:end --> evil");
+        assert!(render_entry(&g).contains("&lt;!-- steward:end --&gt; evil"));
+    }
+
+    #[test]
+    fn splice_keeps_everything_outside_the_block() {
+        let text = "# Tasks\n\nWritten by hand.\n\n## Active Goals\n\n<!-- steward:begin (generated: edits inside this block are overwritten) -->\nold\n<!-- steward:end -->\n\nA footer.";
+        let out = splice(Some(text), "- **new** (normal, active) — N\n").unwrap();
+        assert_eq!(
+            out,
+            text.replace("old\n", "- **new** (normal, active) — N\n")
+        );
+    }
+
+    #[test]
+    fn splice_appends_heading_and_block_and_creates_files() {
+        assert_eq!(
+            splice(Some("Notes"), "x\n").unwrap(),
+            format!("Notes\n\n{HEADING}\n\n{BEGIN}\nx\n{END}\n")
+        );
+        assert_eq!(
+            splice(None, "x\n").unwrap(),
+            format!("# Active Tasks\n\n{HEADING}\n\n{BEGIN}\nx\n{END}\n")
+        );
+        let crlf = format!("A\r\n\r\n{BEGIN}\r\nold\r\n{END}\r\n");
+        assert_eq!(
+            splice(Some(&crlf), "x\ny\n").unwrap(),
+            format!("A\r\n\r\n{BEGIN}\r\nx\r\ny\r\n{END}\r\n")
+        );
+    }
+
+    #[test]
+    fn broken_markers_are_refused() {
+        assert_eq!(find_block(&format!("a\n{BEGIN}\nb\n")).unwrap_err().0, 2);
+        assert_eq!(find_block(&format!("{END}\n")).unwrap_err().0, 1);
+    }
+}

@@ -1,0 +1,204 @@
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+const BEGIN: &str = "<!-- steward:begin (generated: edits inside this block are overwritten) -->";
+
+#[test]
+fn the_mirror_follows_every_change_and_keeps_hand_written_text() {
+    let env = TestEnv::initialised();
+    env.write(
+        "ACTIVE-TASKS.md",
+        "# Tasks\n\nAbove, by hand.\n\n## Active Goals\n\nIntro line.\n",
+    );
+    env.add_goal("beta");
+    env.steward()
+        .args([
+            "add",
+            "alpha",
+            "--title",
+            "Alpha",
+            "--criterion",
+            "C",
+            "--priority",
+            "high",
+            "--confirmed",
+        ])
+        .assert()
+        .success();
+    let text = env.read("ACTIVE-TASKS.md");
+    assert!(
+        text.starts_with("# Tasks\n\nAbove, by hand.\n\n## Active Goals\n\nIntro line.\n\n"),
+        "{text}"
+    );
+    let alpha = text.find("- **alpha** (high, active) — Alpha").unwrap();
+    let beta = text
+        .find("- **beta** (normal, active) — Goal beta")
+        .unwrap();
+    assert!(alpha < beta);
+    // Text after the block stays too.
+    env.write("ACTIVE-TASKS.md", &format!("{text}\nBelow, by hand.\n"));
+    env.steward()
+        .args(["update", "beta", "--check", "1", "--blocker", "waiting"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["abandon", "alpha", "--reason", "no"])
+        .assert()
+        .success();
+    let text = env.read("ACTIVE-TASKS.md");
+    assert!(
+        text.ends_with("<!-- steward:end -->\n\nBelow, by hand.\n"),
+        "{text}"
+    );
+    assert!(!text.contains("alpha"));
+    assert!(
+        text.contains("  criteria 1/3 · dispatches 0/20 · assessments 0/50\n  blockers: waiting\n"),
+        "{text}"
+    );
+    env.steward().args(["mirror", "--check"]).assert().success();
+}
+
+#[test]
+fn mirror_check_and_regenerate() {
+    let env = TestEnv::initialised();
+    env.add_goal("one");
+    // A goal changed by hand leaves the mirror stale.
+    let goal = env
+        .read("state/goals/one.md")
+        .replace("title: Goal one", "title: Renamed by hand");
+    env.write("state/goals/one.md", &goal);
+    env.steward()
+        .args(["mirror", "--check"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("stale"));
+    env.steward()
+        .arg("mirror")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("updated (1 open goals)"));
+    env.steward().args(["mirror", "--check"]).assert().success();
+    assert!(env.read("ACTIVE-TASKS.md").contains("Renamed by hand"));
+    let before = env.snapshot();
+    env.steward()
+        .arg("mirror")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("already up to date"));
+    assert_eq!(env.snapshot(), before);
+}
+
+#[test]
+fn a_mirror_with_broken_markers_is_left_alone() {
+    let env = TestEnv::initialised();
+    env.write(
+        "ACTIVE-TASKS.md",
+        &format!("# Tasks\n{BEGIN}\nno end marker\n"),
+    );
+    env.add_goal("one");
+    assert_eq!(
+        env.read("ACTIVE-TASKS.md"),
+        format!("# Tasks\n{BEGIN}\nno end marker\n")
+    );
+    env.steward()
+        .args(["update", "one", "--note", "x"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("ACTIVE-TASKS.md:2:1: mirror not updated: the steward:begin marker has no steward:end marker"));
+    env.steward().arg("mirror").assert().code(1);
+}
+
+#[test]
+fn a_disabled_mirror_is_not_written() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "mirror:\n  enabled: false\n");
+    env.add_goal("one");
+    assert!(!env.path("ACTIVE-TASKS.md").exists());
+    env.steward()
+        .arg("mirror")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("disabled"));
+}
+
+#[test]
+fn audit_prints_filters_and_redacts_the_event_log() {
+    let mut env = TestEnv::initialised();
+    env.add_goal("one");
+    env.set_now("2026-11-21T06:00:00Z");
+    env.add_goal("two");
+    env.steward()
+        .args(["update", "two", "--note", "secret plan"])
+        .assert()
+        .success();
+    let all = env.steward().arg("audit").output().unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(all.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[2]["detail"], "secret plan");
+    env.steward()
+        .args(["audit", "--goal", "two"])
+        .assert()
+        .stdout(predicate::str::contains("\"label\":\"one\"").not());
+    let since = env
+        .steward()
+        .args(["audit", "--since", "1h"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(since.stdout).unwrap().lines().count(), 2);
+    env.steward()
+        .args(["audit", "--since", "2026-11-21T05:00:00Z"])
+        .assert()
+        .stdout(predicate::str::contains("\"one\"").not());
+    let redacted = env.steward().args(["audit", "--redact"]).output().unwrap();
+    let text = String::from_utf8(redacted.stdout).unwrap();
+    assert!(
+        !text.contains("secret") && !text.contains("\"label\"") && !text.contains("Goal"),
+        "{text}"
+    );
+    assert!(
+        text.starts_with("{\"ts\":\"2026-11-21T04:00:00Z\",\"goal_id\":"),
+        "{text}"
+    );
+    env.steward()
+        .args(["audit", "--since", "whenever"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn budget_shows_usage_and_the_dispatch_window() {
+    let env = TestEnv::initialised();
+    env.write(
+        "state/goals/g.md",
+        "---\nlabel: g\nbudget: {max_dispatches: 5, max_assessments: 9}\nbounds: {max_iterations: 12, max_cost_usd: 10, deadline: 2026-11-23T04:00:00Z}\nprogress: {dispatches: 2, assessments: 3, cost_usd: 1.5}\n---\n",
+    );
+    let line = format!(
+        "{}\n",
+        serde_json::json!({"ts": "2026-11-21T03:30:00Z", "goal_id": "x", "label": "g", "actor": "agent", "action": "dispatched", "from": null, "to": null, "detail": ""})
+    );
+    let old = line.replace("03:30", "02:30");
+    env.write("state/events.jsonl", &format!("{old}{line}"));
+    env.steward()
+        .arg("budget")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "g                    active    dispatches 2/5, assessments 3/9, iterations 3/12, cost $1.50/$10.00, deadline in 2d (2026-11-23T04:00:00Z)",
+        ))
+        .stdout(predicate::str::contains("global: 1/6 dispatches in the last hour"));
+    let output = env.steward().args(["budget", "--json"]).output().unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        document["window"],
+        serde_json::json!({"dispatches_last_hour": 1, "max_dispatches_per_hour": 6})
+    );
+    assert_eq!(
+        document["goals"][0]["dispatches"],
+        serde_json::json!({"used": 2, "max": 5})
+    );
+}
