@@ -22,6 +22,9 @@ _steward() {
             steward,add)
                 cmd="steward__subcmd__add"
                 ;;
+            steward,assess)
+                cmd="steward__subcmd__assess"
+                ;;
             steward,audit)
                 cmd="steward__subcmd__audit"
                 ;;
@@ -30,6 +33,9 @@ _steward() {
                 ;;
             steward,cancel)
                 cmd="steward__subcmd__abandon"
+                ;;
+            steward,complete)
+                cmd="steward__subcmd__complete"
                 ;;
             steward,completions)
                 cmd="steward__subcmd__completions"
@@ -64,6 +70,9 @@ _steward() {
             steward,pause)
                 cmd="steward__subcmd__pause"
                 ;;
+            steward,prompt)
+                cmd="steward__subcmd__prompt"
+                ;;
             steward,reset-budget)
                 cmd="steward__subcmd__reset__subcmd__budget"
                 ;;
@@ -72,6 +81,9 @@ _steward() {
                 ;;
             steward,show)
                 cmd="steward__subcmd__show"
+                ;;
+            steward,tick)
+                cmd="steward__subcmd__tick"
                 ;;
             steward,unblock)
                 cmd="steward__subcmd__unblock"
@@ -85,11 +97,17 @@ _steward() {
             steward__subcmd__help,add)
                 cmd="steward__subcmd__help__subcmd__add"
                 ;;
+            steward__subcmd__help,assess)
+                cmd="steward__subcmd__help__subcmd__assess"
+                ;;
             steward__subcmd__help,audit)
                 cmd="steward__subcmd__help__subcmd__audit"
                 ;;
             steward__subcmd__help,budget)
                 cmd="steward__subcmd__help__subcmd__budget"
+                ;;
+            steward__subcmd__help,complete)
+                cmd="steward__subcmd__help__subcmd__complete"
                 ;;
             steward__subcmd__help,completions)
                 cmd="steward__subcmd__help__subcmd__completions"
@@ -124,6 +142,9 @@ _steward() {
             steward__subcmd__help,pause)
                 cmd="steward__subcmd__help__subcmd__pause"
                 ;;
+            steward__subcmd__help,prompt)
+                cmd="steward__subcmd__help__subcmd__prompt"
+                ;;
             steward__subcmd__help,reset-budget)
                 cmd="steward__subcmd__help__subcmd__reset__subcmd__budget"
                 ;;
@@ -132,6 +153,9 @@ _steward() {
                 ;;
             steward__subcmd__help,show)
                 cmd="steward__subcmd__help__subcmd__show"
+                ;;
+            steward__subcmd__help,tick)
+                cmd="steward__subcmd__help__subcmd__tick"
                 ;;
             steward__subcmd__help,unblock)
                 cmd="steward__subcmd__help__subcmd__unblock"
@@ -146,7 +170,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget budget mirror audit doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget assess prompt complete tick budget mirror audit doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -303,6 +327,64 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__assess)
+            opts="-C -q -h -V --summary --next --blocker --no-blockers --met --dispatched --cost-usd --outcome --stuck --root --json --color --quiet --actor --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --next)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --blocker)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --met)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cost-usd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --outcome)
+                    COMPREPLY=($(compgen -W "ok failed" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__audit)
             opts="-C -q -h -V --goal --since --redact --root --json --color --quiet --actor --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -352,6 +434,48 @@ _steward() {
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__complete)
+            opts="-C -q -h -V --reason --met --root --json --color --quiet --actor --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --met)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -550,7 +674,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget budget mirror audit doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick budget mirror audit doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -591,6 +715,20 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__help__subcmd__assess)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__help__subcmd__audit)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -606,6 +744,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__budget)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__complete)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -773,6 +925,20 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__help__subcmd__prompt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__help__subcmd__reset__subcmd__budget)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -802,6 +968,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__tick)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1021,6 +1201,48 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__prompt)
+            opts="-C -q -h -V --message --heartbeat --max-chars --root --json --color --quiet --actor --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --message)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-chars)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__reset__subcmd__budget)
             opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1091,6 +1313,40 @@ _steward() {
             ;;
         steward__subcmd__show)
             opts="-C -q -h -V --exit-status --root --json --color --quiet --actor --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__tick)
+            opts="-C -q -h -V --dry-run --root --json --color --quiet --actor --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -3,6 +3,8 @@
 //! The binary is a thin wrapper around [`run`]; everything here can be
 //! called from tests.
 
+pub mod assessment;
+pub mod checks;
 pub mod cli;
 pub mod config;
 pub mod context;
@@ -13,7 +15,9 @@ pub mod git;
 pub mod label;
 pub mod mirror;
 pub mod model;
+pub mod stewardship;
 pub mod store;
+pub mod watchdog;
 mod yaml_locate;
 
 use std::ffi::OsString;

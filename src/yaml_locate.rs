@@ -4,8 +4,14 @@
 //! key a message is about; it never decides what a document means.
 
 /// The 1-based line and column of the key at `path`, when it is written in
-/// block style. For a key inside a flow mapping, the position of its parent.
+/// block style. For a key inside a flow mapping, or a key that is missing,
+/// the position of the deepest parent found.
 pub fn key_position(text: &str, path: &[&str]) -> Option<(usize, usize)> {
+    locate(text, path).map(|(_, position)| position)
+}
+
+/// How deep `path` was found, and where.
+fn locate(text: &str, path: &[&str]) -> Option<(usize, (usize, usize))> {
     let mut found = None;
     let mut depth = 0;
     // Indentation of the keys searched at this depth; `None` until the first
@@ -28,8 +34,8 @@ pub fn key_position(text: &str, path: &[&str]) -> Option<(usize, usize)> {
             continue;
         }
         if key_of(content) == Some(path[depth]) {
-            found = Some((index + 1, indent + 1));
             depth += 1;
+            found = Some((depth, (index + 1, indent + 1)));
             if depth == path.len() {
                 return found;
             }

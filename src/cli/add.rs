@@ -109,19 +109,19 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
 
     let file = new_goal_file(ctx, &args, &priority, &bounds)?;
     let detail = format!("priority {priority}, {} criteria", args.criteria.len());
-    let goal = tx
+    let loaded = tx
         .save(None, file, Change::new("created", detail))?
         .expect("a new goal is always written");
     super::finish(tx, out)?;
 
-    let loaded = ctx.store.load(&ctx.store.home_of(&goal))?;
+    let goal = &loaded.goal;
     if ctx.json {
         out.json(&goal_document(ctx, &loaded));
     } else if !ctx.quiet {
         let short: String = goal.id.chars().take(8).collect();
         out.line(render::confirmation(
             ctx,
-            &goal,
+            goal,
             &format!(
                 "added ({short}), {}, priority {}, {} criteria",
                 goal.status,

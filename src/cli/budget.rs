@@ -59,7 +59,7 @@ fn goal_usage(goal: &Goal) -> Value {
         "status": goal.status.as_str(),
         "dispatches": {"used": progress.dispatches, "max": goal.budget.max_dispatches},
         "assessments": {"used": progress.assessments, "max": goal.budget.max_assessments},
-        "iterations": {"used": progress.iterations, "max": goal.bounds.max_iterations},
+        "iterations": {"used": progress.iterations(), "max": goal.bounds.max_iterations},
         "cost_usd": {"used": progress.cost_usd, "max": goal.bounds.max_cost_usd},
         "deadline": goal.bounds.deadline.map(format_time),
     })
@@ -78,7 +78,7 @@ fn usage_line(ctx: &Context, goal: &Goal) -> String {
         ),
     ];
     if let Some(max) = goal.bounds.max_iterations {
-        parts.push(format!("iterations {}/{max}", progress.iterations));
+        parts.push(format!("iterations {}/{max}", progress.iterations()));
     }
     match goal.bounds.max_cost_usd {
         Some(max) => parts.push(format!("cost ${:.2}/${max:.2}", progress.cost_usd)),

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::Output;
 use super::render::SCHEMA_VERSION;
+use crate::checks;
 use crate::context::Context;
 use crate::error::{FileProblem, Result};
 use crate::label;
@@ -115,11 +116,15 @@ fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem
             format!("unknown priority `{priority}`: treated as normal"),
         );
     }
+    let policy = super::tick::check_policy(ctx);
     for check in &goal.verification {
-        if let CheckKind::Unknown(kind) = &check.kind {
+        let name = format!("check {} {}", check.kind, check.target);
+        if let Err(why) = checks::validate(check, &policy) {
+            at(&["verification"], format!("{name} cannot run: {why}"));
+        } else if check.kind == CheckKind::CommandExitZero && !policy.allow_commands {
             at(
                 &["verification"],
-                format!("unknown check type `{kind}`: it never passes"),
+                format!("{name} never runs: verification.allow_commands is false in steward.yaml"),
             );
         }
         if let Some(n) = check.criterion.filter(|n| *n > goal.criteria.len()) {

@@ -4,8 +4,10 @@
 mod abandon;
 mod add;
 mod args;
+mod assess;
 mod audit;
 mod budget;
+mod complete;
 mod completions;
 mod config;
 mod confirm;
@@ -16,10 +18,12 @@ mod list;
 mod man;
 mod mirror;
 mod pause;
+mod prompt;
 mod render;
 mod reset_budget;
 mod resume;
 mod show;
+mod tick;
 mod unblock;
 mod update;
 
@@ -104,6 +108,10 @@ pub enum Command {
     Abandon(abandon::AbandonArgs),
     Unblock(unblock::UnblockArgs),
     ResetBudget(reset_budget::ResetBudgetArgs),
+    Assess(assess::AssessArgs),
+    Prompt(prompt::PromptArgs),
+    Complete(complete::CompleteArgs),
+    Tick(tick::TickArgs),
     Budget(budget::BudgetArgs),
     Mirror(mirror::MirrorArgs),
     Audit(audit::AuditArgs),
@@ -170,6 +178,10 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Abandon(args) => abandon::run(&ctx, args, out),
         Command::Unblock(args) => unblock::run(&ctx, args, out),
         Command::ResetBudget(args) => reset_budget::run(&ctx, args, out),
+        Command::Assess(args) => assess::run(&ctx, args, out),
+        Command::Prompt(args) => prompt::run(&ctx, args, out),
+        Command::Complete(args) => complete::run(&ctx, args, out),
+        Command::Tick(args) => tick::run(&ctx, args, out),
         Command::Budget(args) => budget::run(&ctx, args, out),
         Command::Mirror(args) => mirror::run(&ctx, args, out),
         Command::Audit(args) => audit::run(&ctx, args, out),
@@ -196,18 +208,20 @@ fn refuse_terminal(goal: &Goal) -> Result<()> {
 fn report(
     ctx: &Context,
     out: &mut Output,
-    saved: Option<Goal>,
+    saved: Option<LoadedGoal>,
     before: &LoadedGoal,
     what: &str,
 ) -> Result<()> {
-    let (loaded, what) = match &saved {
-        Some(goal) => (ctx.store.load(&ctx.store.home_of(goal))?, what),
-        None => (before.clone(), "nothing changed"),
-    };
+    let changed = saved.is_some();
+    let loaded = saved.unwrap_or_else(|| before.clone());
     if ctx.json {
         out.json(&render::goal_document(ctx, &loaded));
     } else if !ctx.quiet {
-        out.line(render::confirmation(ctx, &loaded.goal, what));
+        out.line(render::confirmation(
+            ctx,
+            &loaded.goal,
+            if changed { what } else { "nothing changed" },
+        ));
     }
     Ok(())
 }

@@ -43,7 +43,7 @@ pub fn goal_json(ctx: &Context, loaded: &LoadedGoal) -> Value {
         "progress": {
             "assessments": goal.progress.assessments,
             "dispatches": goal.progress.dispatches,
-            "iterations": goal.progress.iterations,
+            "iterations": goal.progress.iterations(),
             "consecutive_failures": goal.progress.consecutive_failures,
             "cost_usd": goal.progress.cost_usd,
             "last_assessed_at": time(goal.progress.last_assessed_at),

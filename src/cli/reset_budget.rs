@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: ResetBudgetArgs, out: &mut Output) -> Result<u8>
         // Keep the lifetime count before clearing the budget counter.
         file.set(
             &["progress", "iterations"],
-            YamlValue::Int(progress.iterations as i64),
+            YamlValue::Int(progress.iterations() as i64),
         )?;
         file.set(&["progress", "assessments"], YamlValue::Int(0))?;
         file.set(&["progress", "dispatches"], YamlValue::Int(0))?;

@@ -151,7 +151,7 @@ fn print_limits(goal: &Goal, out: &mut Output) {
     let bounds = &goal.bounds;
     let mut parts = Vec::new();
     if let Some(max) = bounds.max_iterations {
-        parts.push(format!("iterations {}/{max}", progress.iterations));
+        parts.push(format!("iterations {}/{max}", progress.iterations()));
     }
     if let Some(deadline) = bounds.deadline {
         parts.push(format!("deadline {}", format_time(deadline)));

@@ -8,8 +8,8 @@ use crate::error::{Error, Result};
 use crate::model::Status;
 use crate::store::{Change, YamlValue};
 
-/// Unblock a goal a human has looked at: it becomes active, its escalation
-/// and consecutive failures are cleared. A goal blocked because its budget
+/// Unblock a goal a human has looked at: it becomes active, its escalation,
+/// consecutive failures and circuit-breaker streaks are cleared. A goal blocked because its budget
 /// is used up needs `steward reset-budget` (or a bigger budget) instead.
 #[derive(Debug, Args)]
 pub struct UnblockArgs {
@@ -43,8 +43,19 @@ pub fn run(ctx: &Context, args: UnblockArgs, out: &mut Output) -> Result<u8> {
     if goal.escalation.is_some() {
         file.set(&["escalation"], YamlValue::Null)?;
     }
-    if goal.progress.consecutive_failures != 0 {
-        file.set(&["progress", "consecutive_failures"], YamlValue::Int(0))?;
+    // A human looked: the failure count and the circuit breaker start over.
+    let progress = &goal.progress;
+    for (key, value) in [
+        ("consecutive_failures", progress.consecutive_failures),
+        ("blocker_streak", progress.blocker_streak),
+        (
+            "assessments_without_progress",
+            progress.assessments_without_progress,
+        ),
+    ] {
+        if value != 0 {
+            file.set(&["progress", key], YamlValue::Int(0))?;
+        }
     }
     let saved = tx.save(Some(&loaded), file, Change::new("unblocked", args.reason))?;
     super::finish(tx, out)?;

@@ -33,14 +33,49 @@ impl Bounds {
 pub struct Progress {
     pub assessments: u64,
     pub dispatches: u64,
-    /// Assessments ever made; unlike `assessments` a budget reset does not
-    /// clear it, so `bounds.max_iterations` stays a hard bound.
-    pub iterations: u64,
+    /// Assessments ever made, when recorded; unlike `assessments` a budget
+    /// reset does not clear it, so `bounds.max_iterations` stays a hard
+    /// bound. Until the first reset it equals `assessments` and is not
+    /// written.
+    pub recorded_iterations: Option<u64>,
     pub consecutive_failures: u64,
     pub cost_usd: f64,
     pub last_assessed_at: Option<DateTime<Utc>>,
     pub last_dispatched_at: Option<DateTime<Utc>>,
     pub last_outcome: Option<String>,
+    pub last_check: Option<LastCheck>,
+    /// The circuit breaker's memory: the blockers last reported (sorted,
+    /// lowercased, joined by "; ") and how many assessments in a row
+    /// reported them.
+    pub blocker_fingerprint: Option<String>,
+    pub blocker_streak: u64,
+    /// Assessments in a row that met no new criterion.
+    pub assessments_without_progress: u64,
+}
+
+/// The result of the latest run of a goal's mechanical checks. It is
+/// rewritten only when the result changes, so `since` is when it was first
+/// seen and a failing check does not touch the file on every pass.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LastCheck {
+    pub since: Option<DateTime<Utc>>,
+    pub passed: u64,
+    pub total: u64,
+    pub failures: Vec<String>,
+}
+
+impl LastCheck {
+    /// Same result, whenever it was seen.
+    pub fn same_result(&self, other: &LastCheck) -> bool {
+        self.passed == other.passed && self.total == other.total && self.failures == other.failures
+    }
+}
+
+impl Progress {
+    /// Assessments ever made.
+    pub fn iterations(&self) -> u64 {
+        self.recorded_iterations.unwrap_or(self.assessments)
+    }
 }
 
 /// Why a goal is blocked and waits for a human.

@@ -5,7 +5,7 @@ mod goal;
 mod status;
 
 pub use check::{Check, CheckKind};
-pub use goal::{Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, Progress};
+pub use goal::{Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress};
 pub use status::{Priority, Status};
 
 /// Who did something; recorded in history lines and events.

@@ -13,8 +13,8 @@ use crate::config::{GoalDefaults, MAX_FILE_BYTES, describe_yaml as describe, yam
 use crate::duration::HumanDuration;
 use crate::error::{Error, FileProblem};
 use crate::model::{
-    Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, Priority,
-    Progress, Status,
+    Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, LastCheck,
+    Priority, Progress, Status,
 };
 use crate::yaml_locate::key_position;
 
@@ -205,13 +205,10 @@ impl GoalFile {
                 .count(&["budget", "escalate_after_failures"])?
                 .unwrap_or(defaults.escalate_after_failures),
         };
-        let assessments = reader.count(&["progress", "assessments"])?.unwrap_or(0);
         let progress = Progress {
-            assessments,
+            assessments: reader.count(&["progress", "assessments"])?.unwrap_or(0),
             dispatches: reader.count(&["progress", "dispatches"])?.unwrap_or(0),
-            iterations: reader
-                .count(&["progress", "iterations"])?
-                .unwrap_or(assessments),
+            recorded_iterations: reader.count(&["progress", "iterations"])?,
             consecutive_failures: reader
                 .count(&["progress", "consecutive_failures"])?
                 .unwrap_or(0),
@@ -219,6 +216,12 @@ impl GoalFile {
             last_assessed_at: reader.time(&["progress", "last_assessed_at"])?,
             last_dispatched_at: reader.time(&["progress", "last_dispatched_at"])?,
             last_outcome: reader.text(&["progress", "last_outcome"])?,
+            last_check: reader.last_check()?,
+            blocker_fingerprint: reader.text(&["progress", "blocker_fingerprint"])?,
+            blocker_streak: reader.count(&["progress", "blocker_streak"])?.unwrap_or(0),
+            assessments_without_progress: reader
+                .count(&["progress", "assessments_without_progress"])?
+                .unwrap_or(0),
         };
         let criteria = layout
             .criteria
@@ -595,6 +598,27 @@ impl Reader<'_> {
                 })
             })
             .collect()
+    }
+
+    fn last_check(&self) -> Result<Option<LastCheck>, FileProblem> {
+        let path = ["progress", "last_check"];
+        match self.value(&path) {
+            None => return Ok(None),
+            Some(Value::Mapping(_)) => {}
+            Some(_) => {
+                return Err(self.wrong(&path, "a mapping with since, passed, total and failures"));
+            }
+        }
+        Ok(Some(LastCheck {
+            since: self.time(&["progress", "last_check", "since"])?,
+            passed: self
+                .count(&["progress", "last_check", "passed"])?
+                .unwrap_or(0),
+            total: self
+                .count(&["progress", "last_check", "total"])?
+                .unwrap_or(0),
+            failures: self.texts(&["progress", "last_check", "failures"])?,
+        }))
     }
 
     fn escalation(&self) -> Result<Option<Escalation>, FileProblem> {

@@ -119,14 +119,14 @@ impl<'s> Transaction<'s> {
     /// Writes `file` when its bytes differ from `original` (or when
     /// `original` is `None`: a new goal), stamping `updated_at`, appending a
     /// history line and recording an event. Moves the file where its status
-    /// says it belongs. Returns the goal as written, or `None` when nothing
-    /// changed.
+    /// says it belongs. Returns the goal as written (with its file where it
+    /// now lives), or `None` when nothing changed.
     pub fn save(
         &mut self,
         original: Option<&LoadedGoal>,
         mut file: GoalFile,
         change: Change,
-    ) -> Result<Option<Goal>> {
+    ) -> Result<Option<LoadedGoal>> {
         if let Some(original) = original
             && !change.always
             && !file.differs_from(&original.file)
@@ -142,9 +142,9 @@ impl<'s> Transaction<'s> {
             file.append_history(self.now, actor.as_str(), &change.action, &change.detail);
         }
         let goal = self.read_back(&file)?;
-        self.write_goal(original.is_none(), &file, &goal)?;
+        file.path = self.write_goal(original.is_none(), &file, &goal)?;
         if change.silent {
-            return Ok(Some(goal));
+            return Ok(Some(LoadedGoal { file, goal }));
         }
         self.events.push(Event {
             ts: format_time(self.now),
@@ -161,12 +161,12 @@ impl<'s> Transaction<'s> {
         });
         let old_label = original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone());
         self.mirror_changes.push((old_label, goal.clone()));
-        Ok(Some(goal))
+        Ok(Some(LoadedGoal { file, goal }))
     }
 
     /// Writes the goal atomically and moves it where its status says it
-    /// belongs; never overwrites another file.
-    fn write_goal(&mut self, is_new: bool, file: &GoalFile, goal: &Goal) -> Result<()> {
+    /// belongs; never overwrites another file. Returns where it is.
+    fn write_goal(&mut self, is_new: bool, file: &GoalFile, goal: &Goal) -> Result<PathBuf> {
         let home = self.store.home_of(goal);
         if is_new && file.path.exists() {
             return Err(Error::refused(format!(
@@ -185,9 +185,24 @@ impl<'s> Transaction<'s> {
         self.written.push(file.path.clone());
         if home != file.path {
             atomic::rename(&file.path, &home)?;
-            self.written.push(home);
+            self.written.push(home.clone());
         }
-        Ok(())
+        Ok(home)
+    }
+
+    /// Records an extra event about a goal saved in this transaction (a
+    /// dispatch that rides on an assessment).
+    pub fn record_event(&mut self, goal: &Goal, action: &str, detail: &str) {
+        self.events.push(Event {
+            ts: format_time(self.now),
+            goal_id: goal.id.clone(),
+            label: goal.label.clone(),
+            actor: self.actor.as_str().to_string(),
+            action: action.to_string(),
+            from: None,
+            to: None,
+            detail: detail.to_string(),
+        });
     }
 
     /// Parses a file about to be written: steward never writes a goal it

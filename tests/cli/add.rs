@@ -99,7 +99,7 @@ fn bad_values_exit_2_and_write_nothing() {
             .code(2)
             .stdout("")
             .stderr(predicate::str::is_empty().not());
-        assert_eq!(env.snapshot(), before, "{args:?} wrote something");
+        env.assert_unchanged(&before);
     }
 }
 
@@ -123,7 +123,7 @@ fn duplicate_open_label_is_refused_with_4() {
         .assert()
         .code(4)
         .stderr(predicate::str::contains("goal `deploy` is already open"));
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
 }
 
 #[test]
@@ -163,7 +163,7 @@ fn high_and_critical_goals_need_confirmation() {
         .stderr(
             predicate::str::contains("ask the human").and(predicate::str::contains("--confirmed")),
         );
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
     env.steward()
         .args([
             "add",

@@ -108,6 +108,25 @@ impl TestEnv {
         out
     }
 
+    /// Fails naming the files that differ from `before` (a snapshot).
+    pub fn assert_unchanged(&self, before: &[(PathBuf, Vec<u8>)]) {
+        let after = self.snapshot();
+        let mut changed: Vec<String> = Vec::new();
+        for (path, bytes) in &after {
+            match before.iter().find(|(p, _)| p == path) {
+                Some((_, old)) if old == bytes => {}
+                Some(_) => changed.push(format!("changed: {}", path.display())),
+                None => changed.push(format!("created: {}", path.display())),
+            }
+        }
+        for (path, _) in before {
+            if !after.iter().any(|(p, _)| p == path) {
+                changed.push(format!("removed: {}", path.display()));
+            }
+        }
+        assert!(changed.is_empty(), "files changed:\n{}", changed.join("\n"));
+    }
+
     /// The goal as `show --json` prints it.
     pub fn goal_json(&self, goal: &str) -> serde_json::Value {
         let output = self

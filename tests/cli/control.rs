@@ -22,7 +22,7 @@ fn pause_and_resume() {
         .assert()
         .success()
         .stdout("g: nothing changed\n");
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
     env.steward().args(["resume", "g"]).assert().success();
     assert_eq!(status(&env, "g"), "active");
     let events = env.events();

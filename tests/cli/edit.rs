@@ -150,7 +150,7 @@ fn no_change_and_a_failing_editor_write_nothing() {
         .assert()
         .success()
         .stdout("deploy: no changes\n");
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
     env.steward()
         .env("EDITOR", "false")
         .args(["edit", "deploy"])

@@ -31,7 +31,7 @@ fn init_twice_changes_nothing() {
         .assert()
         .success()
         .stdout(predicate::str::contains("already set up"));
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
 }
 
 #[test]

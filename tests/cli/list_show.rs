@@ -149,7 +149,7 @@ fn commands_on_a_broken_goal_name_the_file_and_change_nothing() {
                 "state/goals/broken.md:4:3: budget.max_dispatches: expected a whole number, found `many`",
             ));
     }
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
 }
 
 #[test]

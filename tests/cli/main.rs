@@ -11,4 +11,6 @@ mod list_show;
 mod lock;
 mod mirror_audit;
 mod roundtrip;
+mod stewardship;
+mod tick;
 mod update;

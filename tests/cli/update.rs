@@ -161,7 +161,7 @@ fn criterion_numbers_out_of_range_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("nothing to update"));
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn same_values_change_nothing() {
         .assert()
         .success()
         .stdout("deploy: nothing changed\n");
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
 }
 
 #[test]
@@ -238,5 +238,5 @@ fn terminal_goals_do_not_change() {
         .stderr(predicate::str::contains(
             "is abandoned: terminal goals do not change",
         ));
-    assert_eq!(env.snapshot(), before);
+    env.assert_unchanged(&before);
 }

@@ -1,0 +1,174 @@
+//! Whole-process timings of the release binary on generated stores (SPEC 10).
+//!
+//! `cargo bench` builds stores of 100, 1,000 and 10,000 goal files with 10%
+//! open (the rest completed, where steward keeps them: state/goals/closed/)
+//! and prints the median of repeated runs of each command beside the time
+//! `cat` takes to read the same goal files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SIZES: [usize; 3] = [100, 1_000, 10_000];
+const NOW: &str = "2026-11-21T04:00:00Z";
+
+fn main() {
+    let steward = PathBuf::from(env!("CARGO_BIN_EXE_steward"));
+    println!("| goals | open | command | median | cat of the same files | ratio |");
+    println!("|---:|---:|---|---:|---:|---:|");
+    for size in SIZES {
+        let store = Store::generate(size);
+        let runs = if size >= 10_000 { 15 } else { 30 };
+        let cat_open = median(runs, || cat(&store.open));
+        let all: Vec<PathBuf> = store.open.iter().chain(&store.closed).cloned().collect();
+        let cat_all = median(runs, || cat(&all));
+        let cases: [(&str, &[&str], Duration); 3] = [
+            ("list --json", &["list", "--json"], cat_open),
+            ("list --all --json", &["list", "--all", "--json"], cat_all),
+            ("tick", &["tick", "-q"], cat_open),
+        ];
+        for (name, args, baseline) in cases {
+            let time = median(runs, || run(&steward, store.root(), args));
+            println!(
+                "| {size} | {} | `{name}` | {} | {} | {:.1}× |",
+                store.open.len(),
+                millis(time),
+                millis(baseline),
+                time.as_secs_f64() / baseline.as_secs_f64()
+            );
+        }
+    }
+}
+
+struct Store {
+    dir: tempfile::TempDir,
+    open: Vec<PathBuf>,
+    closed: Vec<PathBuf>,
+}
+
+impl Store {
+    /// `size` goals, one in ten open, with realistic front matter and body.
+    fn generate(size: usize) -> Store {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let goals = dir.path().join("state/goals");
+        std::fs::create_dir_all(goals.join("closed")).unwrap();
+        std::fs::write(
+            dir.path().join("steward.yaml"),
+            format!("global_limits:\n  max_active_goals: {size}\nmirror:\n  enabled: true\n"),
+        )
+        .unwrap();
+        let (mut open, mut closed) = (Vec::new(), Vec::new());
+        for n in 0..size {
+            let label = format!("goal-{n:05}");
+            let id = format!("{n:08x}-0000-4000-8000-000000000000");
+            let is_open = n % 10 == 0;
+            let path = if is_open {
+                goals.join(format!("{label}.md"))
+            } else {
+                goals.join(format!("closed/{label}-{}.md", &id[..8]))
+            };
+            std::fs::write(
+                &path,
+                goal_text(&label, &id, if is_open { "active" } else { "completed" }),
+            )
+            .unwrap();
+            if is_open {
+                open.push(path)
+            } else {
+                closed.push(path)
+            }
+        }
+        Store { dir, open, closed }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
+fn goal_text(label: &str, id: &str, status: &str) -> String {
+    let lines = [
+        "---".to_string(),
+        format!("id: {id}"),
+        format!("label: {label}"),
+        format!("title: Keep {label} healthy and deployed"),
+        format!("status: {status}"),
+        "priority: normal".into(),
+        "confirmed: true".into(),
+        "created_at: 2026-11-20T04:00:00Z".into(),
+        "updated_at: 2026-11-21T03:55:00Z".into(),
+        "verification: []".into(),
+        "budget:".into(),
+        "  max_dispatches: 20".into(),
+        "  max_assessments: 50".into(),
+        "  cooldown: 10m".into(),
+        "  escalate_after_failures: 3".into(),
+        "bounds:".into(),
+        "  max_iterations: 40".into(),
+        "progress:".into(),
+        "  assessments: 3".into(),
+        "  dispatches: 2".into(),
+        "  consecutive_failures: 0".into(),
+        "  cost_usd: 1.25".into(),
+        "  last_assessed_at: 2026-11-21T03:55:00Z".into(),
+        "  last_dispatched_at: 2026-11-21T03:50:00Z".into(),
+        "  last_outcome: \"tests pass | next: open the PR\"".into(),
+        "blockers: []".into(),
+        "---".into(),
+        "Run the tests, fix what fails, open a pull request, get it merged, deploy.".into(),
+        String::new(),
+        "## Acceptance criteria".into(),
+        String::new(),
+        "- [x] All tests pass".into(),
+        "- [ ] Pull request merged".into(),
+        "- [ ] Deployed to production".into(),
+        String::new(),
+        "## History".into(),
+        String::new(),
+        "- 2026-11-20T04:00:00Z user created: priority normal, 3 criteria".into(),
+        "- 2026-11-21T03:55:00Z agent assessed: tests pass | next: open the PR".into(),
+    ];
+    lines.join("\n") + "\n"
+}
+
+fn run(steward: &Path, root: &Path, args: &[&str]) {
+    let status = Command::new(steward)
+        .args(args)
+        .current_dir(root)
+        .env_clear()
+        .env("STEWARD_NOW", NOW)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("steward runs");
+    assert!(
+        status.code().is_some_and(|c| c == 0 || c == 3),
+        "steward {args:?} failed: {status}"
+    );
+}
+
+fn cat(files: &[PathBuf]) {
+    let status = Command::new("cat")
+        .args(files)
+        .stdout(Stdio::null())
+        .status()
+        .expect("cat runs");
+    assert!(status.success());
+}
+
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    f(); // warm the page cache
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn millis(duration: Duration) -> String {
+    format!("{:.1} ms", duration.as_secs_f64() * 1e3)
+}

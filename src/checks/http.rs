@@ -1,0 +1,130 @@
+//! `http_ok`: a GET that answers 2xx, without following redirects (a
+//! redirect could lead anywhere, including past the private-address rule).
+
+use super::client::{self, Get};
+use super::url::Url;
+use super::{CheckOutcome, CheckPolicy};
+
+pub fn run(url: &Url, policy: &CheckPolicy) -> CheckOutcome {
+    let get = Get {
+        url,
+        headers: &[],
+        timeout: policy.http_timeout,
+        allow_private: policy.allow_private_hosts,
+        read_body: false,
+    };
+    match client::get(&get) {
+        Ok(response) if (200..300).contains(&response.status) => {
+            CheckOutcome::passed(format!("HTTP {}", response.status))
+        }
+        Ok(response) => CheckOutcome::failed(status_text(response.status)),
+        Err(detail) => CheckOutcome::failed(detail),
+    }
+}
+
+/// `HTTP 503`, with a word on redirects for a 3xx, since the page may well be
+/// fine at the address it points to.
+pub fn status_text(status: u16) -> String {
+    if (300..400).contains(&status) {
+        format!("HTTP {status} (redirects are not followed)")
+    } else {
+        format!("HTTP {status}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::checks::testing::{self, Server};
+
+    fn check(url: &str, allow_private_hosts: bool) -> CheckOutcome {
+        let url = Url::parse(url).unwrap();
+        let policy = CheckPolicy {
+            allow_private_hosts,
+            http_timeout: Duration::from_secs(1),
+            ..testing::policy(std::path::Path::new("/nonexistent"))
+        };
+        run(&url, &policy)
+    }
+
+    #[test]
+    fn loopback_is_refused_unless_private_hosts_are_allowed() {
+        let server = Server::answering("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        let ip = server.address.ip();
+        assert_eq!(
+            check(&server.url("/"), false),
+            CheckOutcome::failed(format!(
+                "refused: {ip} resolves to {ip}, a private address; set verification.allow_private_hosts"
+            ))
+        );
+        assert_eq!(
+            check(&server.url("/"), true),
+            CheckOutcome::passed("HTTP 200")
+        );
+    }
+
+    #[test]
+    fn other_statuses_fail() {
+        let server =
+            Server::answering("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n");
+        assert_eq!(
+            check(&server.url("/"), true),
+            CheckOutcome::failed("HTTP 500")
+        );
+    }
+
+    #[test]
+    fn redirects_are_not_followed() {
+        let server = Server::answering(
+            "HTTP/1.1 301 Moved Permanently\r\nLocation: http://169.254.169.254/\r\nContent-Length: 0\r\n\r\n",
+        );
+        assert_eq!(
+            check(&server.url("/old"), true),
+            CheckOutcome::failed("HTTP 301 (redirects are not followed)")
+        );
+    }
+
+    #[test]
+    fn a_chunked_answer_passes() {
+        let server = Server::answering(
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+        );
+        assert_eq!(
+            check(&server.url("/"), true),
+            CheckOutcome::passed("HTTP 200")
+        );
+    }
+
+    #[test]
+    fn a_server_that_never_answers_fails_at_the_timeout() {
+        let server = Server::silent();
+        let start = Instant::now();
+        let outcome = check(&server.url("/"), true);
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            start.elapsed()
+        );
+        assert_eq!(
+            outcome,
+            CheckOutcome::failed(format!(
+                "no valid answer from {}: timed out after 1s",
+                server.address
+            ))
+        );
+    }
+
+    #[test]
+    fn a_garbled_answer_fails() {
+        let server = Server::answering("SSH-2.0-OpenSSH_9.6\r\n");
+        assert_eq!(
+            check(&server.url("/"), true),
+            CheckOutcome::failed(format!(
+                "no valid answer from {}: malformed status line `SSH-2.0-OpenSSH_9.6`",
+                server.address
+            ))
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! Short, single-line text from untrusted sources: command output, server
+//! answers and the targets agents write.
+
+use std::time::Duration;
+
+/// The longest detail or reason an outcome carries, in characters.
+pub const MAX_CHARS: usize = 300;
+
+/// Collapses every run of whitespace to one space and replaces other control
+/// characters, so that a detail cannot break a line of a goal file or send
+/// escape sequences to the terminal that prints it.
+pub fn one_line(text: &str) -> String {
+    let mut line = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.extend(
+            word.chars()
+                .map(|c| if c.is_control() { '\u{FFFD}' } else { c }),
+        );
+    }
+    line
+}
+
+/// Keeps the first `max` characters, ending a shortened text with `…`.
+pub fn head(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    kept.push('…');
+    kept
+}
+
+/// Keeps the last `max` characters, starting a shortened text with `…`: the
+/// end of a command's output is where it says why it failed.
+pub fn tail(text: &str, max: usize) -> String {
+    let count = text.chars().count();
+    if count <= max {
+        return text.to_string();
+    }
+    let skip = count - max.saturating_sub(1);
+    std::iter::once('…')
+        .chain(text.chars().skip(skip))
+        .collect()
+}
+
+/// `1s`, `90s` or `1500ms`: how long something was allowed to take.
+pub fn duration(span: Duration) -> String {
+    if span.subsec_nanos() == 0 {
+        format!("{}s", span.as_secs())
+    } else {
+        format!("{}ms", span.as_millis())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_collapses_whitespace_and_defuses_control_characters() {
+        assert_eq!(one_line("  a\n\n b\t\r\nc  "), "a b c");
+        assert_eq!(
+            one_line("red \x1b[31mtext\x07"),
+            "red \u{FFFD}[31mtext\u{FFFD}"
+        );
+        assert_eq!(one_line(" \n "), "");
+    }
+
+    #[test]
+    fn head_and_tail_keep_at_most_max_characters() {
+        assert_eq!(head("abcdef", 6), "abcdef");
+        assert_eq!(head("abcdef", 4), "abc…");
+        assert_eq!(tail("abcdef", 6), "abcdef");
+        assert_eq!(tail("abcdef", 4), "…def");
+        assert_eq!(tail("ééééé", 3), "…éé");
+        assert_eq!(
+            head(&"x".repeat(1000), MAX_CHARS).chars().count(),
+            MAX_CHARS
+        );
+    }
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        assert_eq!(duration(Duration::from_secs(1)), "1s");
+        assert_eq!(duration(Duration::from_secs(90)), "90s");
+        assert_eq!(duration(Duration::from_millis(1500)), "1500ms");
+    }
+}

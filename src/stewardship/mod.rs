@@ -1,0 +1,150 @@
+//! The stewardship block (SPEC 6): pure functions from (goals, config, now,
+//! rotation) to the text an agent reads on its heartbeat turn.
+
+pub mod heartbeat;
+pub mod render;
+pub mod select;
+
+use chrono::{DateTime, Utc};
+
+use crate::config::Config;
+use crate::model::Goal;
+use select::Rotation;
+
+/// What one heartbeat offers the agent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Composition<'g> {
+    pub text: String,
+    /// Goals with a block, in order.
+    pub offered: Vec<&'g Goal>,
+    /// Candidates that wait for a later turn (no room this time).
+    pub waiting: Vec<&'g Goal>,
+    /// Goals listed in the attention section.
+    pub attention: Vec<&'g Goal>,
+}
+
+/// The heartbeat text for `open` goals within `max_chars`, with `extra`
+/// (pending obligations) kept whole when it fits. The attention section and
+/// `extra` come first in the budget; the goal blocks share what is left.
+pub fn compose<'g>(
+    open: &[&'g Goal],
+    config: &Config,
+    now: DateTime<Utc>,
+    rotation: &Rotation,
+    max_chars: usize,
+    extra: &str,
+) -> Composition<'g> {
+    let attention_goals: Vec<&Goal> = open
+        .iter()
+        .copied()
+        .filter(|g| needs_attention(g))
+        .collect();
+    let attention = render::attention_section(&attention_goals, now, max_chars / 2);
+    let extra = if render::char_len(extra) + render::char_len(&attention) <= max_chars {
+        extra
+    } else {
+        ""
+    };
+    let budget = max_chars.saturating_sub(render::char_len(&attention) + render::char_len(extra));
+    let candidates: Vec<&Goal> = open
+        .iter()
+        .copied()
+        .filter(|g| select::is_candidate(g, now))
+        .collect();
+    let ordered = select::order(candidates, config, rotation);
+    let chosen = select::allocate(&ordered, config, budget);
+    let mut text = String::new();
+    for (goal, share) in &chosen {
+        text.push_str(&render::goal_block(goal, now, *share));
+    }
+    text.push_str(&attention);
+    text.push_str(extra);
+    let offered: Vec<&Goal> = chosen.iter().map(|(g, _)| *g).collect();
+    let waiting = ordered
+        .into_iter()
+        .filter(|g| !offered.iter().any(|o| o.id == g.id && o.label == g.label))
+        .collect();
+    Composition {
+        text,
+        offered,
+        waiting,
+        attention: if attention.is_empty() {
+            Vec::new()
+        } else {
+            attention_goals
+        },
+    }
+}
+
+fn needs_attention(goal: &Goal) -> bool {
+    use crate::model::Status;
+    match goal.status {
+        Status::Blocked | Status::Stalled => true,
+        Status::Paused => false,
+        ref status => !goal.confirmed && !status.is_terminal(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::GoalFile;
+
+    fn goal(label: &str, extra: &str) -> Goal {
+        let text = format!(
+            "---\nid: id-{label}\nlabel: {label}\n{extra}\n---\n{}\n## Acceptance criteria\n\n- [ ] one\n",
+            "Long words. ".repeat(300)
+        );
+        GoalFile::parse(std::path::Path::new("g.md"), text)
+            .unwrap()
+            .goal(&Config::default().defaults)
+            .unwrap()
+    }
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    #[test]
+    fn the_whole_text_never_exceeds_the_cap() {
+        let config = Config::default();
+        let goals: Vec<Goal> = (0..12)
+            .map(|n| {
+                goal(
+                    &format!("g{n}"),
+                    if n % 3 == 0 {
+                        "status: blocked\nescalation: {kind: agent, reason: stuck}"
+                    } else {
+                        "priority: high"
+                    },
+                )
+            })
+            .collect();
+        let refs: Vec<&Goal> = goals.iter().collect();
+        for cap in [0, 100, 399, 400, 1000, 2500, 12_000] {
+            let composition = compose(&refs, &config, now(), &Rotation::default(), cap, "");
+            assert!(
+                render::char_len(&composition.text) <= cap,
+                "{} > {cap}",
+                render::char_len(&composition.text)
+            );
+            let blocks = composition.text.matches("<goal-stewardship ").count();
+            assert_eq!(
+                blocks,
+                composition.text.matches("</goal-stewardship>").count()
+            );
+            assert_eq!(blocks, composition.offered.len());
+        }
+    }
+
+    #[test]
+    fn nothing_to_do_is_empty() {
+        let config = Config::default();
+        let fresh = goal("g", "progress: {last_assessed_at: 2026-11-21T11:55:00Z}");
+        let composition = compose(&[&fresh], &config, now(), &Rotation::default(), 12_000, "");
+        assert_eq!(composition.text, "");
+        assert!(composition.offered.is_empty());
+    }
+}
