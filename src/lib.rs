@@ -18,7 +18,7 @@ pub mod model;
 pub mod stewardship;
 pub mod store;
 pub mod watchdog;
-mod yaml_locate;
+pub(crate) mod yaml_locate;
 
 use std::ffi::OsString;
 use std::io::Write;

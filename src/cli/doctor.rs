@@ -13,7 +13,9 @@ use crate::context::Context;
 use crate::error::{FileProblem, Result};
 use crate::label;
 use crate::model::{CheckKind, Priority, Status};
+use crate::stewardship::heartbeat::HeartbeatPatterns;
 use crate::store::{LoadedGoal, Scope, StoreLock};
+use crate::yaml_locate::key_position;
 
 /// Check the configuration, every goal file (open and closed), the lock and
 /// leftovers; print each problem as path:line:col: message. Exit 0 when all
@@ -29,6 +31,18 @@ pub fn run(ctx: &Context, _args: DoctorArgs, out: &mut Output) -> Result<u8> {
             &err.message,
             &ctx.root.join(crate::config::FILE_NAME),
         ));
+    }
+    let patterns = HeartbeatPatterns::compile(&ctx.config.heartbeat_patterns);
+    let config_path = ctx.store.root.join(crate::config::FILE_NAME);
+    let config_text = std::fs::read_to_string(&config_path).unwrap_or_default();
+    let (line, column) = key_position(&config_text, &["heartbeat_patterns"]).unwrap_or((1, 1));
+    for message in patterns.problems {
+        problems.push(FileProblem {
+            path: config_path.display().to_string(),
+            line,
+            column,
+            message,
+        });
     }
     let scan = ctx.store.scan(Scope::All)?;
     problems.extend(scan.problems.iter().cloned());

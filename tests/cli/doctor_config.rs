@@ -107,3 +107,19 @@ fn bad_environment_values_are_usage_errors() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn doctor_reports_heartbeat_patterns_that_do_not_compile() {
+    let env = TestEnv::initialised();
+    env.write(
+        "steward.yaml",
+        "heartbeat_patterns: [\"/(unclosed/\", ping]\n",
+    );
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "steward.yaml:1:1: heartbeat pattern `/(unclosed/` is skipped",
+        ));
+}
