@@ -15,6 +15,7 @@ pub mod git;
 pub mod label;
 pub mod mirror;
 pub mod model;
+pub mod obligations;
 pub mod stewardship;
 pub mod store;
 pub mod watchdog;

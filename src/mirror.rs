@@ -7,7 +7,8 @@
 //! changes one goal does not have to read every other goal; a full render
 //! ([`render_block`]) gives the same text.
 
-use crate::model::{Goal, Priority};
+use crate::model::{Goal, ObligationStatus, Priority};
+use crate::obligations::Book;
 
 pub const HEADING: &str = "## Active Goals";
 pub const BEGIN: &str =
@@ -16,7 +17,7 @@ pub const END: &str = "<!-- steward:end -->";
 const EMPTY: &str = "_No open goals._";
 
 /// One goal's entry: a list item whose first line carries the sort key.
-pub fn render_entry(goal: &Goal) -> String {
+pub fn render_entry(goal: &Goal, book: &Book) -> String {
     let mut entry = format!(
         "- **{}** ({}, {}) — {}\n  criteria {}/{} · dispatches {}/{} · assessments {}/{}",
         goal.label,
@@ -41,12 +42,20 @@ pub fn render_entry(goal: &Goal) -> String {
         let blockers: Vec<String> = goal.blockers.iter().map(|b| inline(b)).collect();
         entry.push_str(&format!("\n  blockers: {}", blockers.join("; ")));
     }
+    let running: Vec<String> = book
+        .of_goal(&goal.id)
+        .filter(|o| !goal.id.is_empty() && o.status == ObligationStatus::Running)
+        .map(|o| format!("{} ({})", inline(&o.label), o.id))
+        .collect();
+    if !running.is_empty() {
+        entry.push_str(&format!("\n  running tasks: {}", running.join(", ")));
+    }
     entry.push('\n');
     entry
 }
 
 /// The block's content for these open goals, sorted.
-pub fn render_block(goals: &[&Goal]) -> String {
+pub fn render_block(goals: &[&Goal], book: &Book) -> String {
     let mut goals: Vec<&Goal> = goals
         .iter()
         .copied()
@@ -56,7 +65,7 @@ pub fn render_block(goals: &[&Goal]) -> String {
     if goals.is_empty() {
         return format!("{EMPTY}\n");
     }
-    goals.iter().map(|goal| render_entry(goal)).collect()
+    goals.iter().map(|goal| render_entry(goal, book)).collect()
 }
 
 fn sort_key<'a>(priority: &Priority, label: &'a str) -> (u8, &'a str) {
@@ -229,7 +238,7 @@ mod tests {
             goal("a-normal", "normal", "A"),
             goal("z-crit", "critical", "Z"),
         );
-        let block = render_block(&[&a, &b, &c]);
+        let block = render_block(&[&a, &b, &c], &Book::default());
         let labels: Vec<&str> = split_entries(&block)
             .iter()
             .map(|e| entry_label(e).unwrap().to_string())
@@ -249,16 +258,23 @@ mod tests {
             goal("a", "high", "A"),
             goal("b", "normal", "B"),
         ];
-        let mut block = render_block(&[]);
+        let mut block = render_block(&[], &Book::default());
         for g in &goals {
-            block = upsert(&block, &g.label, Some((&g.priority, &render_entry(g))));
+            block = upsert(
+                &block,
+                &g.label,
+                Some((&g.priority, &render_entry(g, &Book::default()))),
+            );
         }
-        assert_eq!(block, render_block(&goals.iter().collect::<Vec<_>>()));
+        assert_eq!(
+            block,
+            render_block(&goals.iter().collect::<Vec<_>>(), &Book::default())
+        );
         let renamed = goal("b", "normal", "B again");
         block = upsert(
             &block,
             "b",
-            Some((&renamed.priority, &render_entry(&renamed))),
+            Some((&renamed.priority, &render_entry(&renamed, &Book::default()))),
         );
         assert!(block.contains("B again") && !block.contains("— B\n"));
         block = upsert(&block, "a", None);
@@ -270,7 +286,7 @@ mod tests {
     #[test]
     fn goal_text_cannot_forge_markers() {
         let g = goal("x", "normal", "<!-- steward:end --> evil");
-        assert!(render_entry(&g).contains("&lt;!-- steward:end --&gt; evil"));
+        assert!(render_entry(&g, &Book::default()).contains("&lt;!-- steward:end --&gt; evil"));
     }
 
     #[test]

@@ -44,8 +44,9 @@ pub fn run(ctx: &Context, args: MirrorArgs, out: &mut Output) -> Result<u8> {
     let display = path.display();
     if args.check {
         let scan = ctx.store.scan(Scope::Open)?;
-        let expected =
-            mirror::render_block(&scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>());
+        let book = ctx.store.obligations()?;
+        let goals: Vec<_> = scan.goals.iter().map(|g| &g.goal).collect();
+        let expected = mirror::render_block(&goals, &book);
         for problem in &scan.problems {
             out.warn(problem.to_string());
         }

@@ -2,10 +2,12 @@
 
 mod check;
 mod goal;
+mod obligation;
 mod status;
 
 pub use check::{Check, CheckKind};
 pub use goal::{Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress};
+pub use obligation::{Obligation, ObligationStatus};
 pub use status::{Priority, Status};
 
 /// Who did something; recorded in history lines and events.

@@ -19,6 +19,7 @@ pub use transaction::{Change, Finished, Transaction};
 use crate::config::{Config, GoalDefaults};
 use crate::error::{Error, ErrorKind, FileProblem, Result};
 use crate::model::Goal;
+use crate::obligations::Book;
 
 /// Where terminal goals go, inside the goals directory.
 const CLOSED_DIR: &str = "closed";
@@ -76,6 +77,30 @@ impl Store {
     /// Where `edit` keeps a draft that did not validate.
     pub fn drafts_dir(&self) -> PathBuf {
         self.state_dir.join("edits")
+    }
+
+    /// Where the obligations of spawned subagents are kept.
+    pub fn obligations_path(&self) -> PathBuf {
+        self.state_dir.join("obligations.json")
+    }
+
+    /// The obligations; none when the file does not exist yet. A file that
+    /// does not parse is an error and is never overwritten.
+    pub fn obligations(&self) -> Result<Book> {
+        let path = self.obligations_path();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Book::default()),
+            Err(err) => return Err(Error::io(&path, "cannot read obligations", err)),
+        };
+        serde_json::from_str(&text).map_err(|err| {
+            Error::failure(format!(
+                "{}:{}:{}: {err}; fix or remove the file (steward does not overwrite it)",
+                path.display(),
+                err.line(),
+                err.column()
+            ))
+        })
     }
 
     pub fn events_path(&self) -> PathBuf {

@@ -13,6 +13,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::mirror;
 use crate::model::{Actor, Goal};
+use crate::obligations::{Book, Transition};
 
 /// What a change to one goal records in its history and the event log.
 #[derive(Debug, Clone)]
@@ -71,6 +72,8 @@ pub struct Transaction<'s> {
     mirror_changes: Vec<(String, Goal)>,
     /// A full render of the mirror block, when the command read every goal.
     mirror_block: Option<String>,
+    /// Obligations changed: linked goals' mirror entries may show them.
+    obligations_changed: bool,
 }
 
 /// What a finished transaction did.
@@ -99,6 +102,7 @@ impl<'s> Transaction<'s> {
             written: Vec::new(),
             mirror_changes: Vec::new(),
             mirror_block: None,
+            obligations_changed: false,
         })
     }
 
@@ -190,6 +194,38 @@ impl<'s> Transaction<'s> {
         Ok(home)
     }
 
+    /// Writes the obligations and records an event per transition.
+    pub fn save_obligations(&mut self, book: &Book, transitions: &[Transition]) -> Result<()> {
+        if transitions.is_empty() {
+            return Ok(());
+        }
+        let book = Book {
+            schema_version: 1,
+            ..book.clone()
+        };
+        let text = serde_json::to_string_pretty(&book).expect("obligations serialize") + "\n";
+        let path = self.store.obligations_path();
+        atomic::write(&path, text.as_bytes())?;
+        self.written.push(path);
+        for transition in transitions {
+            let to = transition
+                .to
+                .map_or_else(|| "dropped".to_string(), |s| s.as_str().to_string());
+            self.events.push(Event {
+                ts: format_time(self.now),
+                goal_id: transition.goal_id.clone().unwrap_or_default(),
+                label: transition.goal_label.clone().unwrap_or_default(),
+                actor: self.actor.as_str().to_string(),
+                action: transition.action.to_string(),
+                from: transition.from.map(|s| s.as_str().to_string()),
+                to: Some(to),
+                detail: format!("{} {}", transition.id, transition.label),
+            });
+        }
+        self.obligations_changed = true;
+        Ok(())
+    }
+
     /// Records an extra event about a goal saved in this transaction (a
     /// dispatch that rides on an assessment).
     pub fn record_event(&mut self, goal: &Goal, action: &str, detail: &str) {
@@ -243,7 +279,8 @@ impl<'s> Transaction<'s> {
     /// Sets the mirror block from every open goal, for commands that read
     /// them all anyway (`tick`, `mirror`).
     pub fn render_mirror(&mut self, goals: &[&Goal]) {
-        self.mirror_block = Some(mirror::render_block(goals));
+        let book = self.store.obligations().unwrap_or_default();
+        self.mirror_block = Some(mirror::render_block(goals, &book));
     }
 
     /// Ends the transaction: appends the events, refreshes the mirror, then
@@ -270,7 +307,10 @@ impl<'s> Transaction<'s> {
         let Some(path) = self.store.mirror_path.clone() else {
             return Ok(());
         };
-        if self.mirror_block.is_none() && self.mirror_changes.is_empty() {
+        if self.mirror_block.is_none()
+            && self.mirror_changes.is_empty()
+            && !self.obligations_changed
+        {
             return Ok(());
         }
         let existing = match std::fs::read_to_string(&path) {
@@ -285,14 +325,16 @@ impl<'s> Transaction<'s> {
             Some(text) => mirror::current_content(text).map_err(broken)?,
             None => None,
         };
+        let book = self.store.obligations().map_err(|err| err.to_string())?;
         let content = match (self.mirror_block.take(), current) {
             (Some(full), _) => full,
-            (None, Some(mut content)) => {
+            (None, Some(mut content)) if !self.obligations_changed => {
                 for (old_label, goal) in &self.mirror_changes {
                     if *old_label != goal.label {
                         content = mirror::upsert(&content, old_label, None);
                     }
-                    let entry = (!goal.status.is_terminal()).then(|| mirror::render_entry(goal));
+                    let entry =
+                        (!goal.status.is_terminal()).then(|| mirror::render_entry(goal, &book));
                     content = mirror::upsert(
                         &content,
                         &goal.label,
@@ -301,13 +343,16 @@ impl<'s> Transaction<'s> {
                 }
                 content
             }
-            (None, None) => {
-                // No block yet: render it from every open goal.
+            _ => {
+                // No block yet, or tasks changed: render it from every open goal.
                 let scan = self
                     .store
                     .scan(Scope::Open)
                     .map_err(|err| err.to_string())?;
-                mirror::render_block(&scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>())
+                mirror::render_block(
+                    &scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>(),
+                    &book,
+                )
             }
         };
         let updated = mirror::splice(existing.as_deref(), &content).map_err(broken)?;
