@@ -16,6 +16,7 @@ pub mod label;
 pub mod mirror;
 pub mod model;
 pub mod obligations;
+pub mod process;
 pub mod stewardship;
 pub mod store;
 pub mod watchdog;

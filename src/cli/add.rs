@@ -116,7 +116,7 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
 
     let goal = &loaded.goal;
     if ctx.json {
-        out.json(&goal_document(ctx, &loaded));
+        out.json(&goal_document(ctx, &loaded)?);
     } else if !ctx.quiet {
         let short: String = goal.id.chars().take(8).collect();
         out.line(render::confirmation(

@@ -116,7 +116,7 @@ pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
     let saved = super::tick::enforce_limits(ctx, &mut tx, saved)?;
     super::finish(tx, out)?;
     if ctx.json {
-        out.json(&super::render::goal_document(ctx, &saved));
+        out.json(&super::render::goal_document(ctx, &saved)?);
     } else if !ctx.quiet {
         out.line(super::render::confirmation(
             ctx,

@@ -55,6 +55,7 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
     });
 
     if ctx.json {
+        let book = ctx.store.obligations()?;
         let errors: Vec<_> = scan
             .problems
             .iter()
@@ -62,7 +63,7 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
             .collect();
         out.json(&json!({
             "schema_version": SCHEMA_VERSION,
-            "goals": goals.iter().map(|g| goal_json(ctx, g)).collect::<Vec<_>>(),
+            "goals": goals.iter().map(|g| goal_json(ctx, g, &book)).collect::<Vec<_>>(),
             "errors": errors,
         }));
     } else {

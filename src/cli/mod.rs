@@ -23,6 +23,8 @@ mod render;
 mod reset_budget;
 mod resume;
 mod show;
+mod task;
+mod tasks;
 mod tick;
 mod unblock;
 mod update;
@@ -112,6 +114,8 @@ pub enum Command {
     Prompt(prompt::PromptArgs),
     Complete(complete::CompleteArgs),
     Tick(tick::TickArgs),
+    Task(task::TaskArgs),
+    Tasks(tasks::TasksArgs),
     Budget(budget::BudgetArgs),
     Mirror(mirror::MirrorArgs),
     Audit(audit::AuditArgs),
@@ -182,6 +186,8 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Prompt(args) => prompt::run(&ctx, args, out),
         Command::Complete(args) => complete::run(&ctx, args, out),
         Command::Tick(args) => tick::run(&ctx, args, out),
+        Command::Task(args) => task::run(&ctx, args, out),
+        Command::Tasks(args) => tasks::run(&ctx, args, out),
         Command::Budget(args) => budget::run(&ctx, args, out),
         Command::Mirror(args) => mirror::run(&ctx, args, out),
         Command::Audit(args) => audit::run(&ctx, args, out),
@@ -215,7 +221,7 @@ fn report(
     let changed = saved.is_some();
     let loaded = saved.unwrap_or_else(|| before.clone());
     if ctx.json {
-        out.json(&render::goal_document(ctx, &loaded));
+        out.json(&render::goal_document(ctx, &loaded)?);
     } else if !ctx.quiet {
         out.line(render::confirmation(
             ctx,

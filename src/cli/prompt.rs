@@ -12,7 +12,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::Goal;
 use crate::stewardship::heartbeat::HeartbeatPatterns;
-use crate::stewardship::render::summary_lines;
+use crate::stewardship::render::{char_len, pending_block, summary_lines};
 use crate::stewardship::select::Rotation;
 use crate::stewardship::{self, Composition};
 use crate::store::Scope;
@@ -29,7 +29,8 @@ const MAX_MESSAGE_BYTES: u64 = 16 << 20;
 /// empty when there is nothing to do, so the caller can skip the model
 /// call. Otherwise it prints one line per open goal. The output never
 /// exceeds multi_goal_max_chars (or --max-chars). Goals take turns: each
-/// call moves the offered goals to the back of the queue.
+/// call moves the offered goals to the back of the queue. On every turn a
+/// <pending-obligations> block lists what spawned subagents owe.
 #[derive(Debug, Args)]
 pub struct PromptArgs {
     /// The user's last message of this turn ("-" reads it from stdin)
@@ -58,8 +59,12 @@ pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<u8> {
         out.warn(problem.to_string());
     }
     let open: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
+    let book = ctx.store.obligations()?;
+    // What subagents owe is shown on every turn, heartbeat or not.
+    let pending = pending_block(&book, ctx.now, max_chars);
     if !heartbeat {
-        let text = summary_lines(&open, max_chars);
+        let mut text = summary_lines(&open, max_chars.saturating_sub(char_len(&pending)));
+        text.push_str(&pending);
         if ctx.json {
             out.json(&json!({"schema_version": SCHEMA_VERSION, "heartbeat": false, "text": text}));
         } else {
@@ -69,7 +74,15 @@ pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<u8> {
     }
     let rotation_path = ctx.store.state_dir.join("rotation.json");
     let mut rotation = read_rotation(&rotation_path, out);
-    let composition = stewardship::compose(&open, &ctx.config, ctx.now, &rotation, max_chars, "");
+    let composition = stewardship::compose(
+        &open,
+        &book,
+        &ctx.config,
+        ctx.now,
+        &rotation,
+        max_chars,
+        &pending,
+    );
     if !composition.offered.is_empty() {
         let mut tx = ctx.transaction()?;
         // Another prompt may have advanced it meanwhile: start from the file.

@@ -6,7 +6,8 @@ use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
 use crate::context::Context;
-use crate::model::{Goal, Status};
+use crate::model::{Goal, Obligation, Status};
+use crate::obligations::Book;
 use crate::store::{LoadedGoal, format_time};
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -15,9 +16,15 @@ fn time(at: Option<DateTime<Utc>>) -> Value {
     at.map_or(Value::Null, |t| Value::String(format_time(t)))
 }
 
-/// A goal as JSON, fields mirroring the front matter.
-pub fn goal_json(ctx: &Context, loaded: &LoadedGoal) -> Value {
+/// A goal as JSON, fields mirroring the front matter; `tasks` are the
+/// obligations linked to it.
+pub fn goal_json(ctx: &Context, loaded: &LoadedGoal, book: &Book) -> Value {
     let goal = &loaded.goal;
+    let tasks: Vec<Value> = if goal.id.is_empty() {
+        Vec::new()
+    } else {
+        book.of_goal(&goal.id).map(obligation_json).collect()
+    };
     json!({
         "id": goal.id,
         "label": goal.label,
@@ -52,7 +59,7 @@ pub fn goal_json(ctx: &Context, loaded: &LoadedGoal) -> Value {
         },
         "blockers": goal.blockers,
         "escalation": goal.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason, "at": time(e.at)})),
-        "tasks": [],
+        "tasks": tasks,
         "created_at": time(goal.created_at),
         "updated_at": time(goal.updated_at),
         "closed_at": time(goal.closed_at),
@@ -62,9 +69,31 @@ pub fn goal_json(ctx: &Context, loaded: &LoadedGoal) -> Value {
     })
 }
 
+/// An obligation as JSON.
+pub fn obligation_json(obligation: &Obligation) -> Value {
+    json!({
+        "id": obligation.id,
+        "label": obligation.label,
+        "status": obligation.status.as_str(),
+        "goal_id": obligation.goal_id,
+        "goal_label": obligation.goal_label,
+        "agent": obligation.agent,
+        "session": obligation.session,
+        "pid": obligation.pid,
+        "summary": obligation.summary,
+        "spawned_at": format_time(obligation.spawned_at),
+        "timeout_secs": obligation.timeout_secs,
+        "ended_at": time(obligation.ended_at),
+        "detail": obligation.detail,
+        "resolved_at": time(obligation.resolved_at),
+        "retry_count": obligation.retry_count,
+    })
+}
+
 /// `{"schema_version":1,"goal":{…}}`.
-pub fn goal_document(ctx: &Context, loaded: &LoadedGoal) -> Value {
-    json!({"schema_version": SCHEMA_VERSION, "goal": goal_json(ctx, loaded)})
+pub fn goal_document(ctx: &Context, loaded: &LoadedGoal) -> crate::error::Result<Value> {
+    let book = ctx.store.obligations()?;
+    Ok(json!({"schema_version": SCHEMA_VERSION, "goal": goal_json(ctx, loaded, &book)}))
 }
 
 /// A path relative to the store root when it is inside it.

@@ -29,9 +29,10 @@ pub struct ShowArgs {
 pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<u8> {
     let loaded = ctx.store.resolve(&args.goal)?;
     if ctx.json {
-        out.json(&goal_document(ctx, &loaded));
+        out.json(&goal_document(ctx, &loaded)?);
     } else if !ctx.quiet {
         print_goal(ctx, &loaded, out);
+        print_tasks(ctx, &loaded.goal, out)?;
     }
     if !args.exit_status {
         return Ok(0);
@@ -134,6 +135,32 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
             out.line(format!("  {}", entry.line));
         }
     }
+}
+
+fn print_tasks(ctx: &Context, goal: &Goal, out: &mut Output) -> Result<()> {
+    let book = ctx.store.obligations()?;
+    let tasks: Vec<_> = if goal.id.is_empty() {
+        Vec::new()
+    } else {
+        book.of_goal(&goal.id).collect()
+    };
+    if tasks.is_empty() {
+        return Ok(());
+    }
+    out.line("");
+    out.line("Linked tasks:");
+    for task in tasks {
+        let detail = task
+            .detail
+            .as_ref()
+            .map(|d| format!(" — {d}"))
+            .unwrap_or_default();
+        out.line(format!(
+            "  {} {} ({}){detail}",
+            task.id, task.label, task.status
+        ));
+    }
+    Ok(())
 }
 
 fn print_limits(goal: &Goal, out: &mut Output) {

@@ -13,6 +13,7 @@ use crate::checks::{self, CheckOutcome, CheckPolicy};
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::{Actor, Check, Escalation, Goal, Status};
+use crate::obligations::{Book, Transition};
 use crate::store::{
     Change, GoalFile, LoadedGoal, Scope, Transaction, YamlValue, body, format_time, strings_value,
     time_value,
@@ -38,12 +39,12 @@ pub struct TickArgs {
     dry_run: bool,
 }
 
-/// One change the pass made (or would make).
+/// One change the pass made (or would make), to a goal or an obligation.
 struct Finding {
     label: String,
     action: &'static str,
-    from: Status,
-    to: Status,
+    from: String,
+    to: String,
     reason: String,
 }
 
@@ -70,6 +71,8 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
     let outcomes = run_due_checks(ctx, &ctx.store.scan(Scope::Open)?.goals);
     let mut report = Report::default();
     if args.dry_run {
+        let mut book = ctx.store.obligations()?;
+        report.note_tasks(&expire(ctx, &mut book));
         let scan = ctx.store.scan(Scope::Open)?;
         report.errors.extend(
             scan.problems
@@ -84,6 +87,11 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
         report.needs_attention_from(&after);
     } else {
         let mut tx = ctx.transaction()?;
+        let mut book = tx.store().obligations()?;
+        let transitions = expire(ctx, &mut book);
+        report.note_tasks(&transitions);
+        tx.save_obligations(&book, &transitions)?;
+        super::task::apply_to_goals(ctx, &mut tx, &book, &transitions, Actor::Watchdog)?;
         let scan = tx.scan(Scope::Open)?;
         report.errors.extend(
             scan.problems
@@ -121,7 +129,33 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
     })
 }
 
+/// Obligations past their time: timed out, process gone, or resolved long
+/// enough ago to drop.
+fn expire(ctx: &Context, book: &mut Book) -> Vec<Transition> {
+    let obligations = &ctx.config.obligations;
+    book.expire(
+        ctx.now,
+        obligations.grace.as_secs(),
+        obligations.delivered_ttl.as_secs(),
+        crate::process::is_alive,
+    )
+}
+
 impl Report {
+    /// Timeouts and dead processes are findings; dropping old resolved
+    /// obligations is housekeeping.
+    fn note_tasks(&mut self, transitions: &[Transition]) {
+        for t in transitions.iter().filter(|t| t.to.is_some()) {
+            self.findings.push(Finding {
+                label: t.goal_label.clone().unwrap_or_else(|| t.label.clone()),
+                action: t.action,
+                from: t.from.map_or_else(String::new, |s| s.to_string()),
+                to: t.to.map_or_else(String::new, |s| s.to_string()),
+                reason: format!("task {} ({})", t.label, t.id),
+            });
+        }
+    }
+
     /// Blocked open goals and goals failed in this pass need a human.
     fn needs_attention_from(&mut self, after: &[Goal]) {
         let mut labels: Vec<String> = after
@@ -132,7 +166,7 @@ impl Report {
         labels.extend(
             self.findings
                 .iter()
-                .filter(|f| f.to == Status::Failed)
+                .filter(|f| f.action == "failed")
                 .map(|f| f.label.clone()),
         );
         labels.sort();
@@ -243,11 +277,8 @@ fn decide(
                 report.findings.push(Finding {
                     label: goal.label.clone(),
                     action: verdict.action,
-                    from: goal.status.clone(),
-                    to: verdict
-                        .status
-                        .clone()
-                        .unwrap_or_else(|| goal.status.clone()),
+                    from: goal.status.to_string(),
+                    to: verdict.status.as_ref().unwrap_or(&goal.status).to_string(),
                     reason: verdict.reason.clone(),
                 });
             }
@@ -317,7 +348,7 @@ fn print(ctx: &Context, report: &Report, dry_run: bool, out: &mut Output) {
         let findings: Vec<_> = report
             .findings
             .iter()
-            .map(|f| json!({"label": f.label, "action": f.action, "from": f.from.as_str(), "to": f.to.as_str(), "reason": f.reason}))
+            .map(|f| json!({"label": f.label, "action": f.action, "from": f.from, "to": f.to, "reason": f.reason}))
             .collect();
         let errors: Vec<_> = report
             .errors

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 
 use crate::config::Config;
 use crate::model::Goal;
+use crate::obligations::Book;
 use select::Rotation;
 
 /// What one heartbeat offers the agent.
@@ -28,6 +29,7 @@ pub struct Composition<'g> {
 /// `extra` come first in the budget; the goal blocks share what is left.
 pub fn compose<'g>(
     open: &[&'g Goal],
+    book: &Book,
     config: &Config,
     now: DateTime<Utc>,
     rotation: &Rotation,
@@ -55,7 +57,7 @@ pub fn compose<'g>(
     let chosen = select::allocate(&ordered, config, budget);
     let mut text = String::new();
     for (goal, share) in &chosen {
-        text.push_str(&render::goal_block(goal, now, *share));
+        text.push_str(&render::goal_block(goal, book, now, *share));
     }
     text.push_str(&attention);
     text.push_str(extra);
@@ -124,7 +126,15 @@ mod tests {
             .collect();
         let refs: Vec<&Goal> = goals.iter().collect();
         for cap in [0, 100, 399, 400, 1000, 2500, 12_000] {
-            let composition = compose(&refs, &config, now(), &Rotation::default(), cap, "");
+            let composition = compose(
+                &refs,
+                &Book::default(),
+                &config,
+                now(),
+                &Rotation::default(),
+                cap,
+                "",
+            );
             assert!(
                 render::char_len(&composition.text) <= cap,
                 "{} > {cap}",
@@ -143,7 +153,15 @@ mod tests {
     fn nothing_to_do_is_empty() {
         let config = Config::default();
         let fresh = goal("g", "progress: {last_assessed_at: 2026-11-21T11:55:00Z}");
-        let composition = compose(&[&fresh], &config, now(), &Rotation::default(), 12_000, "");
+        let composition = compose(
+            &[&fresh],
+            &Book::default(),
+            &config,
+            now(),
+            &Rotation::default(),
+            12_000,
+            "",
+        );
         assert_eq!(composition.text, "");
         assert!(composition.offered.is_empty());
     }

@@ -5,7 +5,8 @@
 use chrono::{DateTime, Utc};
 
 use crate::duration::HumanDuration;
-use crate::model::{Goal, Status};
+use crate::model::{Goal, Obligation, ObligationStatus, Status};
+use crate::obligations::Book;
 use crate::store::format_time;
 
 pub const GOAL_TAG: &str = "goal-stewardship";
@@ -66,7 +67,7 @@ fn ago(now: DateTime<Utc>, at: DateTime<Utc>) -> String {
 }
 
 /// One goal's block, at most `share` characters, closing tag always kept.
-pub fn goal_block(goal: &Goal, now: DateTime<Utc>, share: usize) -> String {
+pub fn goal_block(goal: &Goal, book: &Book, now: DateTime<Utc>, share: usize) -> String {
     let open = format!("<{GOAL_TAG} goal=\"{}\">\n", goal.label);
     let close = format!("</{GOAL_TAG}>\n");
     let head = format!(
@@ -77,7 +78,7 @@ pub fn goal_block(goal: &Goal, now: DateTime<Utc>, share: usize) -> String {
         goal.status,
         goal.id
     );
-    let rest = goal_details(goal, now);
+    let rest = goal_details(goal, book, now);
     let description = neutralise(goal.description.trim());
     let fixed = char_len(&open) + char_len(&head) + char_len(&rest) + char_len(&close);
     let description_part = if description.is_empty() {
@@ -109,7 +110,7 @@ pub fn goal_block(goal: &Goal, now: DateTime<Utc>, share: usize) -> String {
 }
 
 /// Criteria, state, blockers, and what to do with the exact commands.
-fn goal_details(goal: &Goal, now: DateTime<Utc>) -> String {
+fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
     let mut out = String::from("\nAcceptance criteria:\n");
     if goal.criteria.is_empty() {
         out.push_str("(none written: agree them with the human)\n");
@@ -178,6 +179,14 @@ fn goal_details(goal: &Goal, now: DateTime<Utc>) -> String {
             one_line(&check.failures.join("; "))
         ));
     }
+    let tasks: Vec<String> = book
+        .of_goal(&goal.id)
+        .filter(|o| !goal.id.is_empty() && !o.status.is_resolved())
+        .map(|o| format!("{} ({}, {})", one_line(&o.label), o.status, o.id))
+        .collect();
+    if !tasks.is_empty() {
+        out.push_str(&format!("Linked tasks: {}\n", tasks.join("; ")));
+    }
     out.push_str(&format!("\nDirective: {}\n", directive(goal, now)));
     out.push_str(&format!(
         "Record your assessment: steward assess {} --summary \"<what you found>\" --next \"<next action>\" [--met N]... [--dispatched] [--outcome ok|failed] [--blocker \"<blocker>\"]... [--no-blockers] [--stuck]\n",
@@ -193,7 +202,19 @@ fn goal_details(goal: &Goal, now: DateTime<Utc>) -> String {
 fn directive(goal: &Goal, now: DateTime<Utc>) -> String {
     let progress = &goal.progress;
     if goal.status == Status::Verifying {
-        return "Every check passes and every criterion appears met. Confirm the result yourself, then complete the goal with the evidence.".to_string();
+        let unmet: Vec<String> = goal
+            .criteria
+            .iter()
+            .filter(|c| !c.met)
+            .map(|c| c.n.to_string())
+            .collect();
+        if unmet.is_empty() {
+            return "Every check passes and every criterion appears met. Confirm the result yourself, then complete the goal with the evidence.".to_string();
+        }
+        return format!(
+            "The work dispatched so far succeeded, but criteria {} are not marked met. Check each against reality: record the ones that hold with --met, dispatch what is still missing, and complete the goal when all hold.",
+            unmet.join(", ")
+        );
     }
     if !goal.blockers.is_empty() {
         return "Address the blockers first: remove each one or find a way around it, then record what changed (--no-blockers when none remain; --stuck if only a human can help).".to_string();
@@ -290,6 +311,108 @@ pub fn attention_section(goals: &[&Goal], now: DateTime<Utc>, max: usize) -> Str
     out
 }
 
+/// What spawned subagents owe, at most `max` characters: results to deliver
+/// first, then running tasks, then failures to report or retry; empty when
+/// nothing is pending.
+pub fn pending_block(book: &Book, now: DateTime<Utc>, max: usize) -> String {
+    let pending = |status: fn(ObligationStatus) -> bool| {
+        book.obligations
+            .iter()
+            .filter(move |o| status(o.status))
+            .collect::<Vec<&Obligation>>()
+    };
+    let arrived = pending(|s| s == ObligationStatus::Arrived);
+    let running = pending(|s| s == ObligationStatus::Running);
+    let unsuccessful = pending(ObligationStatus::is_unsuccessful);
+    if arrived.is_empty() && running.is_empty() && unsuccessful.is_empty() {
+        return String::new();
+    }
+    let mut lines = Vec::new();
+    if !arrived.is_empty() {
+        lines.push(format!(
+            "{} result(s) ready: deliver them to the human BEFORE any new work.",
+            arrived.len()
+        ));
+        for o in &arrived {
+            lines.push(format!("- [ARRIVED] {}", describe(o, now)));
+            lines.push(format!(
+                "  Deliver it, then: steward task deliver {} (or put [DELIVER:{}] in your message)",
+                o.id, o.id
+            ));
+        }
+    }
+    if !running.is_empty() {
+        lines.push(format!("{} task(s) still running:", running.len()));
+        for o in &running {
+            let left = o.spawned_at + chrono::Duration::seconds(o.timeout_secs as i64) - now;
+            let left = HumanDuration::from_secs(left.num_seconds().max(0) as u64);
+            lines.push(format!(
+                "- [RUNNING] {}, {left} left of its timeout",
+                describe(o, now)
+            ));
+        }
+    }
+    if !unsuccessful.is_empty() {
+        lines.push(format!(
+            "{} task(s) did not deliver: tell the human, or spawn them again.",
+            unsuccessful.len()
+        ));
+        for o in &unsuccessful {
+            let why = o
+                .detail
+                .as_deref()
+                .map(|d| format!(" — {}", one_line(d)))
+                .unwrap_or_default();
+            lines.push(format!(
+                "- [{}] {}{why}",
+                o.status.as_str().to_uppercase(),
+                describe(o, now)
+            ));
+            lines.push(format!(
+                "  After reporting: steward task dismiss {} (or put [DISMISS:{}] in your message)",
+                o.id, o.id
+            ));
+        }
+    }
+    let open = format!("<{OBLIGATIONS_TAG}>\n");
+    let close = format!("</{OBLIGATIONS_TAG}>\n");
+    let mut out = open.clone();
+    let room = max.saturating_sub(char_len(&open) + char_len(&close));
+    let mut used = 0;
+    for line in lines {
+        let line = format!("{line}\n");
+        const MORE: &str = "… more: `steward tasks`\n";
+        if used + char_len(&line) + MORE.len() > room {
+            if used + MORE.len() <= room {
+                out.push_str(MORE);
+            }
+            break;
+        }
+        used += char_len(&line);
+        out.push_str(&line);
+    }
+    if char_len(&out) + char_len(&close) > max {
+        return String::new();
+    }
+    out.push_str(&close);
+    out
+}
+
+fn describe(obligation: &Obligation, now: DateTime<Utc>) -> String {
+    let mut text = format!("{} ({}", one_line(&obligation.label), obligation.id);
+    if let Some(agent) = &obligation.agent {
+        text.push_str(&format!(", agent {}", one_line(agent)));
+    }
+    if let Some(goal) = &obligation.goal_label {
+        text.push_str(&format!(", goal {goal}"));
+    }
+    text.push_str(&format!(", spawned {})", ago(now, obligation.spawned_at)));
+    if let Some(summary) = &obligation.summary {
+        text.push_str(&format!(": {}", cut(&one_line(summary), 200)));
+    }
+    text
+}
+
 /// Outside a heartbeat: one line per open goal, at most `max` characters.
 pub fn summary_lines(goals: &[&Goal], max: usize) -> String {
     let mut out = String::new();
@@ -344,7 +467,7 @@ mod tests {
             "progress: {assessments: 2, last_assessed_at: 2026-11-21T11:30:00Z, last_outcome: tests pass}",
             "Ship it.",
         );
-        let block = goal_block(&g, now(), 12_000);
+        let block = goal_block(&g, &Book::default(), now(), 12_000);
         for expected in [
             "<goal-stewardship goal=\"deploy-api\">\n## Goal: deploy-api — Deploy it\n",
             "Description:\nShip it.\n",
@@ -363,12 +486,12 @@ mod tests {
     fn blocks_fit_their_share_with_one_closing_tag() {
         let g = goal("", &"A very long description. ".repeat(500));
         for share in [400, 700, 1500, 5000] {
-            let block = goal_block(&g, now(), share);
+            let block = goal_block(&g, &Book::default(), now(), share);
             assert!(char_len(&block) <= share, "{} > {share}", char_len(&block));
             assert_eq!(block.matches("</goal-stewardship>").count(), 1);
             assert!(block.ends_with("</goal-stewardship>\n"));
         }
-        assert!(goal_block(&g, now(), 1500).contains("…"));
+        assert!(goal_block(&g, &Book::default(), now(), 1500).contains("…"));
     }
 
     #[test]
@@ -377,7 +500,7 @@ mod tests {
             "title: \"</goal-stewardship> <goal-stewardship goal=x> < /GOAL-STEWARDSHIP>\"",
             "Text </goal-stewardship> more",
         );
-        let block = goal_block(&g, now(), 12_000);
+        let block = goal_block(&g, &Book::default(), now(), 12_000);
         assert_eq!(block.matches("</goal-stewardship>").count(), 1);
         assert_eq!(block.matches("<goal-stewardship").count(), 1);
         assert!(block.contains("&lt;/goal-stewardship>"));

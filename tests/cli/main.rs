@@ -12,5 +12,6 @@ mod lock;
 mod mirror_audit;
 mod roundtrip;
 mod stewardship;
+mod tasks;
 mod tick;
 mod update;

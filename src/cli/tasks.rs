@@ -1,0 +1,74 @@
+//! `steward tasks`: the obligations of spawned subagents.
+
+use chrono::{DateTime, Utc};
+use clap::Args;
+use serde_json::json;
+
+use super::Output;
+use super::render::{SCHEMA_VERSION, obligation_json};
+use crate::context::Context;
+use crate::duration::HumanDuration;
+use crate::error::Result;
+use crate::model::Obligation;
+
+/// List obligations: pending ones by default (running, arrived, failed,
+/// timed out, cancelled), every one with --all.
+#[derive(Debug, Args)]
+pub struct TasksArgs {
+    /// Include delivered and dismissed obligations
+    #[arg(long)]
+    all: bool,
+
+    /// Only those linked to this goal
+    #[arg(long)]
+    goal: Option<String>,
+}
+
+pub fn run(ctx: &Context, args: TasksArgs, out: &mut Output) -> Result<u8> {
+    let book = ctx.store.obligations()?;
+    let goal_id = args
+        .goal
+        .as_deref()
+        .map(|g| ctx.store.resolve(g).map(|l| l.goal.id))
+        .transpose()?;
+    let shown: Vec<&Obligation> = book
+        .obligations
+        .iter()
+        .filter(|o| args.all || !o.status.is_resolved())
+        .filter(|o| goal_id.is_none() || o.goal_id == goal_id)
+        .collect();
+    if ctx.json {
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "obligations": shown.iter().map(|o| obligation_json(o)).collect::<Vec<_>>()}));
+        return Ok(0);
+    }
+    for obligation in shown {
+        out.line(line(obligation, ctx.now));
+    }
+    Ok(0)
+}
+
+fn line(obligation: &Obligation, now: DateTime<Utc>) -> String {
+    let age = HumanDuration::from_secs((now - obligation.spawned_at).num_seconds().max(0) as u64);
+    let goal = obligation
+        .goal_label
+        .as_ref()
+        .map(|g| format!("goal {g}, "))
+        .unwrap_or_default();
+    let retry = if obligation.retry_count > 0 {
+        format!(", retry {}", obligation.retry_count)
+    } else {
+        String::new()
+    };
+    let detail = obligation
+        .detail
+        .as_ref()
+        .map(|d| format!(" — {d}"))
+        .unwrap_or_default();
+    format!(
+        "{}  {:<9} {}  ({goal}spawned {age} ago, timeout {}{retry}){detail}",
+        obligation.id,
+        obligation.status.as_str(),
+        obligation.label,
+        HumanDuration::from_secs(obligation.timeout_secs)
+    )
+}

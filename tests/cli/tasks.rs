@@ -1,0 +1,399 @@
+use std::process::Stdio;
+
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+fn id_of(output: &std::process::Output) -> String {
+    let text = String::from_utf8_lossy(&output.stdout);
+    text.split(':').next().unwrap().trim().to_string()
+}
+
+fn spawn(env: &TestEnv, args: &[&str]) -> String {
+    let output = env
+        .steward()
+        .args(["task", "spawned"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    id_of(&output)
+}
+
+fn obligations(env: &TestEnv, all: bool) -> Vec<serde_json::Value> {
+    let mut cmd = env.steward();
+    cmd.args(["tasks", "--json"]);
+    if all {
+        cmd.arg("--all");
+    }
+    let output = cmd.output().unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    document["obligations"].as_array().unwrap().clone()
+}
+
+fn prompt(env: &TestEnv) -> String {
+    String::from_utf8(
+        env.steward()
+            .args(["prompt", "--message", "hello"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_result_is_shown_until_it_is_delivered() {
+    let env = TestEnv::initialised();
+    let id = spawn(
+        &env,
+        &[
+            "--label",
+            "research",
+            "--agent",
+            "researcher",
+            "--summary",
+            "find sources",
+        ],
+    );
+    assert!(id.starts_with("obl-") && id.len() == 12, "{id}");
+    assert!(prompt(&env).contains(&format!(
+        "- [RUNNING] research ({id}, agent researcher, spawned just now): find sources, 10m left"
+    )));
+    env.steward()
+        .args(["task", "ended", "--label", "research", "--outcome", "ok"])
+        .assert()
+        .success();
+    let block = prompt(&env);
+    assert!(
+        block.contains("1 result(s) ready: deliver them to the human BEFORE any new work."),
+        "{block}"
+    );
+    assert!(block.contains(&format!(
+        "steward task deliver {id} (or put [DELIVER:{id}] in your message)"
+    )));
+    env.steward()
+        .args(["task", "deliver", &id])
+        .assert()
+        .success();
+    assert_eq!(prompt(&env), "");
+    assert!(obligations(&env, false).is_empty());
+    assert_eq!(obligations(&env, true)[0]["status"], "delivered");
+}
+
+#[test]
+fn a_running_task_times_out_at_timeout_plus_grace() {
+    let mut env = TestEnv::initialised();
+    env.write("steward.yaml", "obligations:\n  grace: 60s\n");
+    spawn(&env, &["--label", "slow", "--timeout", "10m"]);
+    env.set_now("2026-11-21T04:10:59Z");
+    env.steward().arg("tick").assert().success();
+    assert_eq!(obligations(&env, false)[0]["status"], "running");
+    env.set_now("2026-11-21T04:11:00Z");
+    env.steward()
+        .arg("tick")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("slow: running -> timeout"));
+    assert_eq!(obligations(&env, false)[0]["status"], "timeout");
+    assert!(prompt(&env).contains("- [TIMEOUT] slow"));
+}
+
+#[test]
+fn a_retry_replaces_the_failed_task() {
+    let env = TestEnv::initialised();
+    let id = spawn(&env, &["--label", "build"]);
+    env.steward()
+        .args([
+            "task",
+            "ended",
+            "--label",
+            "build",
+            "--outcome",
+            "error",
+            "--detail",
+            "OOM",
+        ])
+        .assert()
+        .success();
+    let again = spawn(&env, &["--label", "build"]);
+    assert_eq!(again, id);
+    let all = obligations(&env, true);
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0]["retry_count"], 1);
+    assert_eq!(all[0]["status"], "running");
+}
+
+#[test]
+fn the_same_session_twice_is_one_obligation() {
+    let env = TestEnv::initialised();
+    let first = spawn(&env, &["--label", "a", "--session", "s-1"]);
+    let second = spawn(&env, &["--label", "a", "--session", "s-1"]);
+    assert_eq!(first, second);
+    env.steward()
+        .args(["task", "ended", "--session", "s-1", "--outcome", "killed"])
+        .assert()
+        .success();
+    assert_eq!(obligations(&env, false)[0]["status"], "cancelled");
+}
+
+#[test]
+fn a_late_end_after_delivery_changes_nothing() {
+    let env = TestEnv::initialised();
+    let id = spawn(&env, &["--label", "x"]);
+    env.steward()
+        .args(["task", "ended", "--label", "x", "--outcome", "ok"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["task", "deliver", &id])
+        .assert()
+        .success();
+    let before = env.snapshot();
+    env.steward()
+        .args(["task", "ended", "--label", "x", "--outcome", "error"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("nothing changed"));
+    env.assert_unchanged(&before);
+}
+
+#[test]
+fn tasks_link_to_goals_by_label_prefix_unless_ambiguous() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    env.add_goal("deploy-api");
+    env.add_goal("docs");
+    let output = env
+        .steward()
+        .args(["task", "spawned", "--label", "docs/build"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&output.stdout).contains("goal docs"));
+    let output = env
+        .steward()
+        .args(["task", "spawned", "--label", "deploy-api-tests"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("goal"));
+    assert!(
+        String::from_utf8_lossy(&output.stderr)
+            .contains("matches the goals deploy and deploy-api: not linked")
+    );
+    let output = env
+        .steward()
+        .args([
+            "task",
+            "spawned",
+            "--label",
+            "other",
+            "--goal",
+            "deploy-api",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&output.stdout).contains("goal deploy-api"));
+    let linked = env.goal_json("docs")["tasks"].as_array().unwrap().clone();
+    assert_eq!(linked.len(), 1);
+    assert_eq!(linked[0]["label"], "docs/build");
+    assert!(
+        env.read("ACTIVE-TASKS.md")
+            .contains("running tasks: docs/build")
+    );
+}
+
+#[test]
+fn linked_task_results_move_the_goal() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args([
+            "add",
+            "g",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+            "--escalate-after",
+            "2",
+        ])
+        .assert()
+        .success();
+    spawn(&env, &["--label", "g-one"]);
+    spawn(&env, &["--label", "g-two"]);
+    env.steward()
+        .args(["task", "ended", "--label", "g-one", "--outcome", "error"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("g")["progress"]["consecutive_failures"], 1);
+    spawn(&env, &["--label", "g-one"]);
+    env.steward()
+        .args(["task", "ended", "--label", "g-one", "--outcome", "ok"])
+        .assert()
+        .success();
+    let goal = env.goal_json("g");
+    assert_eq!(goal["progress"]["consecutive_failures"], 0);
+    assert_eq!(goal["status"], "active", "one linked task still runs");
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "task",
+            "ended",
+            "--label",
+            "g-two",
+            "--outcome",
+            "ok",
+        ])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("g")["status"], "verifying");
+    assert!(env.read("state/goals/g.md").contains("agent task: g-two ("));
+    // New work sends it back.
+    spawn(&env, &["--label", "g-three"]);
+    assert_eq!(env.goal_json("g")["status"], "active");
+}
+
+#[test]
+fn a_dead_process_fails_its_task() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    let mut child = std::process::Command::new("sleep")
+        .arg("0")
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    spawn(&env, &["--label", "g-worker", "--pid", &pid.to_string()]);
+    env.steward()
+        .arg("tick")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("g: running -> failed"));
+    assert_eq!(obligations(&env, false)[0]["status"], "failed");
+    assert_eq!(env.goal_json("g")["progress"]["consecutive_failures"], 1);
+}
+
+#[test]
+fn resolve_handles_every_tag_in_a_message() {
+    let env = TestEnv::initialised();
+    let a = spawn(&env, &["--label", "a"]);
+    let b = spawn(&env, &["--label", "b"]);
+    env.steward()
+        .args(["task", "ended", "--label", "a", "--outcome", "ok"])
+        .assert()
+        .success();
+    let message = format!(
+        "Here is the report. [DELIVER:{a}] The other one is not needed [DISMISS:{b}]. [DELIVER:obl-00000000]"
+    );
+    env.steward()
+        .args(["task", "resolve", "--message", &message])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("no obligation `obl-00000000`"));
+    let statuses: Vec<String> = obligations(&env, true)
+        .iter()
+        .map(|o| o["status"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(statuses, ["delivered", "dismissed"]);
+}
+
+#[test]
+fn twenty_parallel_spawns_give_twenty_obligations() {
+    let env = TestEnv::initialised();
+    let children: Vec<_> = (0..20)
+        .map(|n| {
+            let mut cmd = env.process();
+            cmd.args([
+                "--lock-timeout",
+                "60s",
+                "task",
+                "spawned",
+                "--label",
+                &format!("worker-{n}"),
+            ]);
+            cmd.stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    assert_eq!(obligations(&env, false).len(), 20);
+    let spawned = env
+        .events()
+        .iter()
+        .filter(|e| e["action"] == "task_spawned")
+        .count();
+    assert_eq!(spawned, 20);
+}
+
+#[test]
+fn bad_task_input_is_refused_and_changes_nothing() {
+    let env = TestEnv::initialised();
+    spawn(&env, &["--label", "x"]);
+    let before = env.snapshot();
+    env.steward()
+        .args(["task", "ended", "--label", "x", "--outcome", "meh"])
+        .assert()
+        .code(2);
+    env.steward()
+        .args(["task", "spawned", "--label", "a b"])
+        .assert()
+        .code(2);
+    env.steward()
+        .args(["task", "ended", "--outcome", "ok"])
+        .assert()
+        .code(2);
+    env.steward()
+        .args(["task", "ended", "--label", "never", "--outcome", "ok"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "no obligation was spawned with label `never`",
+        ));
+    env.steward()
+        .args(["task", "deliver", "obl-12345678"])
+        .assert()
+        .code(1);
+    env.steward()
+        .args([
+            "task",
+            "deliver",
+            &obligations(&env, false)[0]["id"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        ])
+        .assert()
+        .code(4);
+    env.assert_unchanged(&before);
+}
+
+#[test]
+fn resolved_obligations_are_dropped_after_the_ttl() {
+    let mut env = TestEnv::initialised();
+    let id = spawn(&env, &["--label", "x"]);
+    env.steward()
+        .args(["task", "dismiss", &id])
+        .assert()
+        .success();
+    env.set_now("2026-11-23T03:59:59Z");
+    env.steward().arg("tick").assert().success();
+    assert_eq!(obligations(&env, true).len(), 1);
+    env.set_now("2026-11-23T04:00:00Z");
+    env.steward().arg("tick").assert().success();
+    assert!(obligations(&env, true).is_empty());
+    assert!(env.events().iter().any(|e| e["action"] == "task_dropped"));
+}
