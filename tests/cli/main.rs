@@ -15,3 +15,4 @@ mod stewardship;
 mod tasks;
 mod tick;
 mod update;
+mod worked_example;
