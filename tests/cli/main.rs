@@ -10,6 +10,7 @@ mod init;
 mod list_show;
 mod lock;
 mod mirror_audit;
+mod readme;
 mod roundtrip;
 mod stewardship;
 mod tasks;

@@ -367,15 +367,12 @@ fn bad_task_input_is_refused_and_changes_nothing() {
         .args(["task", "deliver", "obl-12345678"])
         .assert()
         .code(1);
+    let running = obligations(&env, false)[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     env.steward()
-        .args([
-            "task",
-            "deliver",
-            &obligations(&env, false)[0]["id"]
-                .as_str()
-                .unwrap()
-                .to_string(),
-        ])
+        .args(["task", "deliver", &running])
         .assert()
         .code(4);
     env.assert_unchanged(&before);

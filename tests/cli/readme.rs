@@ -1,0 +1,60 @@
+//! The README's shell snippets run as written.
+
+use std::path::Path;
+
+use crate::common::TestEnv;
+
+/// The first ```sh block after `heading` in the README.
+fn snippet(heading: &str) -> String {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = &readme[readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("no {heading:?} in README"))..];
+    let start = section.find("```sh\n").unwrap() + "```sh\n".len();
+    section[start..start + section[start..].find("```").unwrap()].to_string()
+}
+
+/// A stand-in for an agent CLI: it does the work and asks the judge.
+const FAKE_AGENT: &str = "#!/bin/sh\ncase \"$2\" in *'steward complete deploy-api'*) steward --actor agent complete deploy-api --reason 'done by the fake agent' --met 1 --met 2 ;; esac\n";
+
+#[test]
+fn the_shell_loop_runs_until_the_goal_is_done() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args([
+            "add",
+            "deploy-api",
+            "--title",
+            "T",
+            "--criterion",
+            "a",
+            "--criterion",
+            "b",
+        ])
+        .assert()
+        .success();
+    let bin = env.path("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let agent = bin.join("my-agent-cli");
+    std::fs::write(&agent, FAKE_AGENT).unwrap();
+    std::fs::set_permissions(&agent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let steward_dir = Path::new(env!("CARGO_BIN_EXE_steward"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let script = snippet("### A plain shell loop");
+    let status = std::process::Command::new("timeout")
+        .args(["20", "sh", "-c", &script])
+        .current_dir(env.root())
+        .env_clear()
+        .env(
+            "PATH",
+            format!("{}:{}:/usr/bin:/bin", bin.display(), steward_dir.display()),
+        )
+        .env("STEWARD_NOW", "2026-11-21T04:00:00Z")
+        .status()
+        .unwrap();
+    assert!(status.success(), "the loop exited with {status}");
+    assert_eq!(env.goal_json("deploy-api")["status"], "completed");
+}
