@@ -61,6 +61,9 @@ _steward() {
             steward,list)
                 cmd="steward__subcmd__list"
                 ;;
+            steward,log)
+                cmd="steward__subcmd__log"
+                ;;
             steward,man)
                 cmd="steward__subcmd__man"
                 ;;
@@ -138,6 +141,9 @@ _steward() {
                 ;;
             steward__subcmd__help,list)
                 cmd="steward__subcmd__help__subcmd__list"
+                ;;
+            steward__subcmd__help,log)
+                cmd="steward__subcmd__help__subcmd__log"
                 ;;
             steward__subcmd__help,man)
                 cmd="steward__subcmd__help__subcmd__man"
@@ -233,7 +239,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -267,7 +273,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__abandon)
-            opts="-C -q -h -V --reason --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --reason --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -305,7 +311,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__add)
-            opts="-C -q -h -V --title --description --criterion --priority --verify --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --confirmed --tag --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --title --description --criterion --priority --verify --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --confirmed --tag --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -391,7 +397,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__assess)
-            opts="-C -q -h -V --summary --next --blocker --no-blockers --met --dispatched --cost-usd --outcome --stuck --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --summary --next --blocker --no-blockers --met --dispatched --cost-usd --outcome --stuck --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -449,7 +455,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__audit)
-            opts="-C -q -h -V --goal --since --redact --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --goal --since --redact --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -491,7 +497,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__budget)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,7 +531,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__complete)
-            opts="-C -q -h -V --reason --met --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --reason --met --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -567,7 +573,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__completions)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version bash elvish fish powershell zsh"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -601,7 +607,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__config)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -635,7 +641,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__confirm)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,7 +675,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__doctor)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -703,7 +709,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__edit)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -737,7 +743,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -933,6 +939,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__log)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1185,7 +1205,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__init)
-            opts="-C -q -h -V --git --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --git --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1219,7 +1239,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__list)
-            opts="-C -q -h -V --all --status --priority --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --all --status --priority --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1260,8 +1280,42 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__log)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__man)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1295,7 +1349,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__mirror)
-            opts="-C -q -h -V --check --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --check --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1329,7 +1383,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__pause)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1363,7 +1417,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__prompt)
-            opts="-C -q -h -V --message --heartbeat --max-chars --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --message --heartbeat --max-chars --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1405,7 +1459,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__reset__subcmd__budget)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1439,7 +1493,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__resume)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1473,7 +1527,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__show)
-            opts="-C -q -h -V --exit-status --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --exit-status --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1507,7 +1561,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__task)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version spawned ended deliver dismiss resolve help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version spawned ended deliver dismiss resolve help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1541,7 +1595,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__task__subcmd__deliver)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1575,7 +1629,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__task__subcmd__dismiss)
-            opts="-C -q -h -V --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1609,7 +1663,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__task__subcmd__ended)
-            opts="-C -q -h -V --label --session --outcome --detail --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --label --session --outcome --detail --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1757,7 +1811,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__task__subcmd__resolve)
-            opts="-C -q -h -V --message --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --message --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1795,7 +1849,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__task__subcmd__spawned)
-            opts="-C -q -h -V --label --goal --agent --session --pid --timeout --summary --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --label --goal --agent --session --pid --timeout --summary --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1857,7 +1911,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__tasks)
-            opts="-C -q -h -V --all --goal --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --all --goal --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1895,7 +1949,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__tick)
-            opts="-C -q -h -V --dry-run --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --dry-run --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1929,7 +1983,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__unblock)
-            opts="-C -q -h -V --reason --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --reason --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1967,7 +2021,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__update)
-            opts="-C -q -h -V --title --description --priority --add-criterion --remove-criterion --check --uncheck --blocker --no-blockers --verify --clear-checks --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --label --tag --untag --confirmed --note --root --json --color --quiet --actor --lock-timeout --help --version"
+            opts="-C -q -h -V --title --description --priority --add-criterion --remove-criterion --check --uncheck --blocker --no-blockers --verify --clear-checks --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --label --tag --untag --confirmed --note --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_steward_global_optspecs
-    string join \n C/root= json color= q/quiet actor= lock-timeout= h/help V/version
+    string join \n C/root= json color= q/quiet actor= commit no-commit lock-timeout= h/help V/version
 end
 
 function __fish_steward_needs_command
@@ -32,6 +32,8 @@ complete -c steward -n "__fish_steward_needs_command" -l actor -d 'Who is acting
 complete -c steward -n "__fish_steward_needs_command" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_needs_command" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_needs_command" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_needs_command" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_needs_command" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_needs_command" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_needs_command" -f -a "init" -d 'Create steward.yaml (every key, commented, with its default) and state/goals/ in the working directory, or in the root given with -C. Running it again creates only what is missing'
@@ -56,6 +58,7 @@ complete -c steward -n "__fish_steward_needs_command" -f -a "tasks" -d 'List obl
 complete -c steward -n "__fish_steward_needs_command" -f -a "budget" -d 'Show dispatches and assessments against each open goal\'s budget, iterations, cost and deadline against its bounds, and the dispatches of the last hour against global_limits.max_dispatches_per_hour (counted from the event log)'
 complete -c steward -n "__fish_steward_needs_command" -f -a "mirror" -d 'Regenerate steward\'s block in ACTIVE-TASKS.md (mirror.path) from every open goal. Everything outside the block stays as it is; the file and the block are created when missing. With --check, change nothing and exit 1 when the block is stale'
 complete -c steward -n "__fish_steward_needs_command" -f -a "audit" -d 'Print the event log as JSON lines {ts, goal_id, label, actor, action, from, to, detail}, oldest first'
+complete -c steward -n "__fish_steward_needs_command" -f -a "log" -d 'Show a goal\'s history, newest first: date, actor, action and subject of every commit that names the goal in its Steward-Goal trailer, or, when the store is not in a git repository (or has no such commits), the goal\'s events from the event log'
 complete -c steward -n "__fish_steward_needs_command" -f -a "doctor" -d 'Check the configuration, every goal file (open and closed), the lock and leftovers; print each problem as path:line:col: message. Exit 0 when all is well, 1 otherwise. Nothing is changed'
 complete -c steward -n "__fish_steward_needs_command" -f -a "config" -d 'Show every setting\'s effective value and its source: default, the file and line, an environment variable (STEWARD_<KEY>, dots as underscores), or a flag. Precedence: flags > environment > steward.yaml > defaults'
 complete -c steward -n "__fish_steward_needs_command" -f -a "completions" -d 'Print the completion script for a shell. The scripts for bash, zsh and fish are also checked in under completions/'
@@ -70,6 +73,8 @@ complete -c steward -n "__fish_steward_using_subcommand init" -l lock-timeout -d
 complete -c steward -n "__fish_steward_using_subcommand init" -l git -d 'Also create a git repository (unless the root is already inside one) and mark the event log `merge=union` in .gitattributes'
 complete -c steward -n "__fish_steward_using_subcommand init" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand init" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand init" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand init" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand init" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand init" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand add" -l title -d 'One line saying what the goal is' -r
@@ -94,6 +99,8 @@ complete -c steward -n "__fish_steward_using_subcommand add" -l lock-timeout -d 
 complete -c steward -n "__fish_steward_using_subcommand add" -l confirmed -d 'A human confirmed this goal (required for critical and high)'
 complete -c steward -n "__fish_steward_using_subcommand add" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand add" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand add" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand add" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand add" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand list" -l status -d 'Only goals with this status; repeat for several' -r
@@ -107,6 +114,8 @@ complete -c steward -n "__fish_steward_using_subcommand list" -l lock-timeout -d
 complete -c steward -n "__fish_steward_using_subcommand list" -l all -d 'Include completed, failed and abandoned goals'
 complete -c steward -n "__fish_steward_using_subcommand list" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand list" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand list" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand list" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand list" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand show" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -118,6 +127,8 @@ complete -c steward -n "__fish_steward_using_subcommand show" -l lock-timeout -d
 complete -c steward -n "__fish_steward_using_subcommand show" -l exit-status -d 'Exit 0 when the goal is completed, 3 while it is open, 1 when it failed or was abandoned (for shell loops: until steward show G --exit-status -q; do ...; done)'
 complete -c steward -n "__fish_steward_using_subcommand show" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand show" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand show" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand show" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand show" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand show" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand edit" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -128,6 +139,8 @@ complete -c steward -n "__fish_steward_using_subcommand edit" -l actor -d 'Who i
 complete -c steward -n "__fish_steward_using_subcommand edit" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand edit" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand edit" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand edit" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand edit" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand edit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand edit" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand update" -l title -d 'New title' -r
@@ -161,6 +174,8 @@ complete -c steward -n "__fish_steward_using_subcommand update" -l clear-checks 
 complete -c steward -n "__fish_steward_using_subcommand update" -l confirmed -d 'A human confirmed the goal (needed to raise it to a priority that requires confirmation)'
 complete -c steward -n "__fish_steward_using_subcommand update" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand update" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand update" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand update" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand update" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand update" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand pause" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -171,6 +186,8 @@ complete -c steward -n "__fish_steward_using_subcommand pause" -l actor -d 'Who 
 complete -c steward -n "__fish_steward_using_subcommand pause" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand pause" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand pause" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand pause" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand pause" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand pause" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand pause" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand resume" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -181,6 +198,8 @@ complete -c steward -n "__fish_steward_using_subcommand resume" -l actor -d 'Who
 complete -c steward -n "__fish_steward_using_subcommand resume" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand resume" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand resume" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand resume" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand resume" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand resume" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand resume" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand confirm" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -191,6 +210,8 @@ complete -c steward -n "__fish_steward_using_subcommand confirm" -l actor -d 'Wh
 complete -c steward -n "__fish_steward_using_subcommand confirm" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand confirm" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand confirm" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand confirm" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand confirm" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand confirm" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand confirm" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand abandon" -l reason -d 'Why it is abandoned' -r
@@ -202,6 +223,8 @@ complete -c steward -n "__fish_steward_using_subcommand abandon" -l actor -d 'Wh
 complete -c steward -n "__fish_steward_using_subcommand abandon" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand abandon" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand abandon" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand abandon" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand abandon" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand abandon" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand abandon" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand cancel" -l reason -d 'Why it is abandoned' -r
@@ -213,6 +236,8 @@ complete -c steward -n "__fish_steward_using_subcommand cancel" -l actor -d 'Who
 complete -c steward -n "__fish_steward_using_subcommand cancel" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand cancel" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand cancel" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand cancel" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand cancel" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand cancel" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand cancel" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand unblock" -l reason -d 'What the human did or decided' -r
@@ -224,6 +249,8 @@ complete -c steward -n "__fish_steward_using_subcommand unblock" -l actor -d 'Wh
 complete -c steward -n "__fish_steward_using_subcommand unblock" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand unblock" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand unblock" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand unblock" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand unblock" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand unblock" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand unblock" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand reset-budget" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -234,6 +261,8 @@ complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l actor -
 complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand reset-budget" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand reset-budget" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand reset-budget" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand reset-budget" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand assess" -l summary -d 'What the agent found, in a line' -r
@@ -254,6 +283,8 @@ complete -c steward -n "__fish_steward_using_subcommand assess" -l dispatched -d
 complete -c steward -n "__fish_steward_using_subcommand assess" -l stuck -d 'The agent cannot go on without a human: block the goal'
 complete -c steward -n "__fish_steward_using_subcommand assess" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand assess" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand assess" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand assess" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand assess" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand assess" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand prompt" -l message -d 'The user\'s last message of this turn ("-" reads it from stdin)' -r
@@ -267,6 +298,8 @@ complete -c steward -n "__fish_steward_using_subcommand prompt" -l lock-timeout 
 complete -c steward -n "__fish_steward_using_subcommand prompt" -l heartbeat -d 'Treat this turn as a heartbeat'
 complete -c steward -n "__fish_steward_using_subcommand prompt" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand prompt" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand prompt" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand prompt" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand prompt" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand prompt" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand complete" -l reason -d 'Why the goal is done: the evidence' -r
@@ -279,6 +312,8 @@ complete -c steward -n "__fish_steward_using_subcommand complete" -l actor -d 'W
 complete -c steward -n "__fish_steward_using_subcommand complete" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand complete" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand complete" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand complete" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand complete" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand complete" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand complete" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand tick" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -290,6 +325,8 @@ complete -c steward -n "__fish_steward_using_subcommand tick" -l lock-timeout -d
 complete -c steward -n "__fish_steward_using_subcommand tick" -l dry-run -d 'Decide and print, write nothing (checks still run)'
 complete -c steward -n "__fish_steward_using_subcommand tick" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand tick" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand tick" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand tick" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand tick" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand tick" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -300,6 +337,8 @@ complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_see
 complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand task; and not __fish_seen_subcommand_from spawned ended deliver dismiss resolve help" -f -a "spawned" -d 'A subagent was spawned: it now owes a result'
@@ -323,6 +362,8 @@ complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_su
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -l label -d 'The task\'s label' -r
@@ -340,6 +381,8 @@ complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_su
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from deliver" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -350,6 +393,8 @@ complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_su
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from deliver" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from deliver" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from deliver" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from deliver" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from deliver" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from deliver" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from deliver" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from dismiss" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -360,6 +405,8 @@ complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_su
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from dismiss" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from dismiss" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from dismiss" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from dismiss" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from dismiss" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from dismiss" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from dismiss" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from resolve" -l message -d 'The outgoing message ("-" reads it from stdin)' -r
@@ -371,6 +418,8 @@ complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_su
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from resolve" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from resolve" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from resolve" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from resolve" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from resolve" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from resolve" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from resolve" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from help" -f -a "spawned" -d 'A subagent was spawned: it now owes a result'
@@ -389,6 +438,8 @@ complete -c steward -n "__fish_steward_using_subcommand tasks" -l lock-timeout -
 complete -c steward -n "__fish_steward_using_subcommand tasks" -l all -d 'Include delivered and dismissed obligations'
 complete -c steward -n "__fish_steward_using_subcommand tasks" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand tasks" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand tasks" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand tasks" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand tasks" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand tasks" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand budget" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -399,6 +450,8 @@ complete -c steward -n "__fish_steward_using_subcommand budget" -l actor -d 'Who
 complete -c steward -n "__fish_steward_using_subcommand budget" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand budget" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand budget" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand budget" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand budget" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand budget" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand budget" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand mirror" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -410,6 +463,8 @@ complete -c steward -n "__fish_steward_using_subcommand mirror" -l lock-timeout 
 complete -c steward -n "__fish_steward_using_subcommand mirror" -l check -d 'Exit 1 when the block differs from what steward would write'
 complete -c steward -n "__fish_steward_using_subcommand mirror" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand mirror" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand mirror" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand mirror" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand mirror" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand mirror" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand audit" -l goal -d 'Only events of this goal (a label, an id, or an id prefix)' -r
@@ -423,8 +478,22 @@ complete -c steward -n "__fish_steward_using_subcommand audit" -l lock-timeout -
 complete -c steward -n "__fish_steward_using_subcommand audit" -l redact -d 'Drop free text'
 complete -c steward -n "__fish_steward_using_subcommand audit" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand audit" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand audit" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand audit" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand audit" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand audit" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand log" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
+complete -c steward -n "__fish_steward_using_subcommand log" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c steward -n "__fish_steward_using_subcommand log" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
+complete -c steward -n "__fish_steward_using_subcommand log" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
+complete -c steward -n "__fish_steward_using_subcommand log" -l json -d 'Print one JSON document (schema_version 1) instead of text'
+complete -c steward -n "__fish_steward_using_subcommand log" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand log" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand log" -l no-commit -d 'Do not commit (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand log" -s h -l help -d 'Print help'
+complete -c steward -n "__fish_steward_using_subcommand log" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand doctor" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand doctor" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
 always\t''
@@ -433,6 +502,8 @@ complete -c steward -n "__fish_steward_using_subcommand doctor" -l actor -d 'Who
 complete -c steward -n "__fish_steward_using_subcommand doctor" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand doctor" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand doctor" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand doctor" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand doctor" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand config" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -443,6 +514,8 @@ complete -c steward -n "__fish_steward_using_subcommand config" -l actor -d 'Who
 complete -c steward -n "__fish_steward_using_subcommand config" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand config" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand config" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand config" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand config" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand config" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand config" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand completions" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -453,6 +526,8 @@ complete -c steward -n "__fish_steward_using_subcommand completions" -l actor -d
 complete -c steward -n "__fish_steward_using_subcommand completions" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand completions" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand completions" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand completions" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand completions" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand man" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
@@ -463,34 +538,37 @@ complete -c steward -n "__fish_steward_using_subcommand man" -l actor -d 'Who is
 complete -c steward -n "__fish_steward_using_subcommand man" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand man" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand man" -s q -l quiet -d 'Print nothing on success except what was asked for'
+complete -c steward -n "__fish_steward_using_subcommand man" -l commit -d 'Commit every change to git (overrides git.commit)'
+complete -c steward -n "__fish_steward_using_subcommand man" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand man" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand man" -s V -l version -d 'Print version'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "init" -d 'Create steward.yaml (every key, commented, with its default) and state/goals/ in the working directory, or in the root given with -C. Running it again creates only what is missing'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "add" -d 'Register a goal: what must be achieved and how to tell it is done'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "list" -d 'List goals: open ones by default, sorted by priority then label'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "show" -d 'Show one goal: criteria, checks, budget, bounds, progress, blockers and recent history'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "edit" -d 'Open a goal in $VISUAL or $EDITOR (else vi) and validate it when the editor exits'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "update" -d 'Change a goal\'s title, description, priority, criteria, blockers, checks, budget, bounds, label or tags, or add a note to its history'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "pause" -d 'Pause a goal: the watchdog and the stewardship block leave it alone until `steward resume`'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "resume" -d 'Resume a paused goal: it becomes active and the watchdog looks at it again on its next pass'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "confirm" -d 'Confirm a goal: unconfirmed goals are not offered to the agent'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "abandon" -d 'Abandon a goal for good: it becomes terminal, stops being worked on, and its file moves to the closed goals'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "unblock" -d 'Unblock a goal a human has looked at: it becomes active, its escalation, consecutive failures and circuit-breaker streaks are cleared. A goal blocked because its budget is used up needs `steward reset-budget` (or a bigger budget) instead'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "reset-budget" -d 'Reset a goal\'s dispatch and assessment counters. A goal blocked by its budget becomes active. Hard bounds still count every assessment ever made (progress.iterations), so a reset never lifts them'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "assess" -d 'Record one assessment of a goal: what the agent found, what comes next, and what it did'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "prompt" -d 'Print the stewardship block for the agent\'s turn'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "complete" -d 'Judge a goal done and close it: run every mechanical check now and require each to pass and every acceptance criterion to be met (criteria given with --met and those of passing checks count). Otherwise refuse with exit 4, say what is missing, and change nothing'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "tick" -d 'Run one watchdog pass over the open goals that are not paused: hard bounds fail a goal, budgets and repeated failures block it, idle goals stall, passing checks tick their criteria and a goal whose checks all pass with every criterion met becomes `verifying`. Then refresh the mirror'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "task" -d 'Track what spawned subagents owe: results to deliver, failures to report'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "tasks" -d 'List obligations: pending ones by default (running, arrived, failed, timed out, cancelled), every one with --all'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "budget" -d 'Show dispatches and assessments against each open goal\'s budget, iterations, cost and deadline against its bounds, and the dispatches of the last hour against global_limits.max_dispatches_per_hour (counted from the event log)'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "mirror" -d 'Regenerate steward\'s block in ACTIVE-TASKS.md (mirror.path) from every open goal. Everything outside the block stays as it is; the file and the block are created when missing. With --check, change nothing and exit 1 when the block is stale'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "audit" -d 'Print the event log as JSON lines {ts, goal_id, label, actor, action, from, to, detail}, oldest first'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "doctor" -d 'Check the configuration, every goal file (open and closed), the lock and leftovers; print each problem as path:line:col: message. Exit 0 when all is well, 1 otherwise. Nothing is changed'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "config" -d 'Show every setting\'s effective value and its source: default, the file and line, an environment variable (STEWARD_<KEY>, dots as underscores), or a flag. Precedence: flags > environment > steward.yaml > defaults'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "completions" -d 'Print the completion script for a shell. The scripts for bash, zsh and fish are also checked in under completions/'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "man" -d 'Print the man page of steward, or of one command, as roff (`steward man add | man -l -`). All pages are also checked in under man/'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit doctor config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "init" -d 'Create steward.yaml (every key, commented, with its default) and state/goals/ in the working directory, or in the root given with -C. Running it again creates only what is missing'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "add" -d 'Register a goal: what must be achieved and how to tell it is done'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "list" -d 'List goals: open ones by default, sorted by priority then label'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "show" -d 'Show one goal: criteria, checks, budget, bounds, progress, blockers and recent history'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "edit" -d 'Open a goal in $VISUAL or $EDITOR (else vi) and validate it when the editor exits'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "update" -d 'Change a goal\'s title, description, priority, criteria, blockers, checks, budget, bounds, label or tags, or add a note to its history'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "pause" -d 'Pause a goal: the watchdog and the stewardship block leave it alone until `steward resume`'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "resume" -d 'Resume a paused goal: it becomes active and the watchdog looks at it again on its next pass'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "confirm" -d 'Confirm a goal: unconfirmed goals are not offered to the agent'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "abandon" -d 'Abandon a goal for good: it becomes terminal, stops being worked on, and its file moves to the closed goals'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "unblock" -d 'Unblock a goal a human has looked at: it becomes active, its escalation, consecutive failures and circuit-breaker streaks are cleared. A goal blocked because its budget is used up needs `steward reset-budget` (or a bigger budget) instead'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "reset-budget" -d 'Reset a goal\'s dispatch and assessment counters. A goal blocked by its budget becomes active. Hard bounds still count every assessment ever made (progress.iterations), so a reset never lifts them'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "assess" -d 'Record one assessment of a goal: what the agent found, what comes next, and what it did'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "prompt" -d 'Print the stewardship block for the agent\'s turn'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "complete" -d 'Judge a goal done and close it: run every mechanical check now and require each to pass and every acceptance criterion to be met (criteria given with --met and those of passing checks count). Otherwise refuse with exit 4, say what is missing, and change nothing'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "tick" -d 'Run one watchdog pass over the open goals that are not paused: hard bounds fail a goal, budgets and repeated failures block it, idle goals stall, passing checks tick their criteria and a goal whose checks all pass with every criterion met becomes `verifying`. Then refresh the mirror'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "task" -d 'Track what spawned subagents owe: results to deliver, failures to report'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "tasks" -d 'List obligations: pending ones by default (running, arrived, failed, timed out, cancelled), every one with --all'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "budget" -d 'Show dispatches and assessments against each open goal\'s budget, iterations, cost and deadline against its bounds, and the dispatches of the last hour against global_limits.max_dispatches_per_hour (counted from the event log)'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "mirror" -d 'Regenerate steward\'s block in ACTIVE-TASKS.md (mirror.path) from every open goal. Everything outside the block stays as it is; the file and the block are created when missing. With --check, change nothing and exit 1 when the block is stale'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "audit" -d 'Print the event log as JSON lines {ts, goal_id, label, actor, action, from, to, detail}, oldest first'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "log" -d 'Show a goal\'s history, newest first: date, actor, action and subject of every commit that names the goal in its Steward-Goal trailer, or, when the store is not in a git repository (or has no such commits), the goal\'s events from the event log'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "doctor" -d 'Check the configuration, every goal file (open and closed), the lock and leftovers; print each problem as path:line:col: message. Exit 0 when all is well, 1 otherwise. Nothing is changed'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "config" -d 'Show every setting\'s effective value and its source: default, the file and line, an environment variable (STEWARD_<KEY>, dots as underscores), or a flag. Precedence: flags > environment > steward.yaml > defaults'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "completions" -d 'Print the completion script for a shell. The scripts for bash, zsh and fish are also checked in under completions/'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "man" -d 'Print the man page of steward, or of one command, as roff (`steward man add | man -l -`). All pages are also checked in under man/'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "spawned" -d 'A subagent was spawned: it now owes a result'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "ended" -d 'A subagent ended: ok (its result arrived), error, timeout or killed'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "deliver" -d 'Mark an obligation delivered (its result reached the human) or dismissed'

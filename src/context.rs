@@ -70,6 +70,8 @@ pub struct Context {
     /// Why the configuration could not be loaded, when the command asked to
     /// go on with defaults (`doctor`).
     pub config_error: Option<Error>,
+    /// The command's name, for commit messages.
+    pub command: &'static str,
 }
 
 /// The global options, as typed.
@@ -84,6 +86,7 @@ pub struct GlobalOptions {
     pub flags: FlagOverrides,
     /// Go on with the defaults when the configuration is invalid.
     pub tolerate_config_errors: bool,
+    pub command: &'static str,
 }
 
 impl Context {
@@ -140,7 +143,7 @@ impl Context {
                 Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
                 Err(err) => return Err(err),
             };
-        let store = Store::new(&store_root, &config);
+        let store = Store::new(&store_root, &root, &config);
         Ok(Context {
             root,
             config,
@@ -154,12 +157,19 @@ impl Context {
             lock_timeout,
             env,
             config_error,
+            command: options.command,
         })
     }
 
     /// Starts the one write path.
     pub fn transaction(&self) -> Result<crate::store::Transaction<'_>> {
-        crate::store::Transaction::begin(&self.store, self.now, self.actor, self.lock_timeout)
+        crate::store::Transaction::begin(
+            &self.store,
+            self.now,
+            self.actor,
+            self.lock_timeout,
+            self.command,
+        )
     }
 }
 

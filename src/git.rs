@@ -1,20 +1,332 @@
-//! Git, through libgit2: creating the repository that keeps the audit trail.
+//! Git as the audit trail (SPEC 8), through libgit2: create the repository,
+//! commit exactly the files a command wrote, and read a goal's commits back.
+//!
+//! A commit is built from HEAD's tree with steward's paths replaced, so
+//! whatever else the user has staged or changed stays exactly as it was;
+//! the index is updated for steward's paths only.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::{DateTime, TimeZone, Utc};
+use git2::{ErrorCode, FileMode, Oid, Repository, Signature, Time};
 
 use crate::error::{Error, Result};
+
+/// Files steward writes that are runtime state of one machine, never
+/// history: the lock, the prompt rotation, unsaved drafts, obligations.
+const RUNTIME_FILES: [&str; 3] = ["lock", "rotation.json", "obligations.json"];
+
+/// Who commits when neither `git.author` nor the repository says.
+const FALLBACK_NAME: &str = "steward";
+const FALLBACK_EMAIL: &str = "steward@localhost";
+
+/// How often to retry when another git process holds the index lock.
+const INDEX_RETRIES: u32 = 20;
 
 /// Creates a repository at `root` unless `root` is already inside one.
 /// Returns whether one was created.
 pub fn ensure_repository(root: &Path) -> Result<bool> {
-    if git2::Repository::discover(root).is_ok() {
+    if Repository::discover(root).is_ok() {
         return Ok(false);
     }
-    git2::Repository::init(root).map(|_| true).map_err(|err| {
+    Repository::init(root)
+        .map(|_| true)
+        .map_err(|err| git_error(root, "cannot create a git repository", &err))
+}
+
+/// One commit to make.
+#[derive(Debug, Clone)]
+pub struct CommitRequest<'a> {
+    /// The store root, absolute.
+    pub root: &'a Path,
+    /// The paths the command wrote (created, changed or removed).
+    pub paths: &'a [PathBuf],
+    pub message: String,
+    /// `git.author`: "Name <email>".
+    pub author: Option<&'a str>,
+    pub when: DateTime<Utc>,
+}
+
+/// What a commit did.
+#[derive(Debug, Default)]
+pub struct Committed {
+    pub id: Option<Oid>,
+    /// Paths left out because git ignores them, for stderr.
+    pub warnings: Vec<String>,
+}
+
+/// Commits exactly `request.paths` (those git does not ignore) on top of
+/// HEAD. Nothing to commit is not an error.
+pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
+    let repo = Repository::discover(request.root).map_err(|_| {
         Error::failure(format!(
-            "{}: cannot create a git repository: {}",
-            root.display(),
-            err.message()
+            "{}: git.commit is on but this is not inside a git repository (run `steward init --git`)",
+            request.root.display()
         ))
-    })
+    })?;
+    let workdir = repo
+        .workdir()
+        .ok_or_else(|| Error::failure("git.commit: the repository is bare".to_string()))?;
+    let workdir = workdir
+        .canonicalize()
+        .map_err(|err| Error::io(workdir, "cannot resolve the work tree", err))?;
+    let mut committed = Committed::default();
+    let mut changes: Vec<(PathBuf, String)> = Vec::new();
+    for path in request.paths {
+        let Some(relative) = relative_to(&workdir, path) else {
+            continue;
+        };
+        if is_runtime(&relative) || changes.iter().any(|(_, r)| *r == relative) {
+            continue;
+        }
+        if repo.is_path_ignored(&relative).unwrap_or(false) {
+            committed.warnings.push(format!(
+                "{relative} is ignored by git (see .gitignore): steward did not commit it"
+            ));
+            continue;
+        }
+        changes.push((workdir.join(&relative), relative));
+    }
+    if changes.is_empty() {
+        return Ok(committed);
+    }
+    let head = match repo.head() {
+        Ok(head) => Some(
+            head.peel_to_commit()
+                .map_err(|err| git_error(&workdir, "cannot read HEAD", &err))?,
+        ),
+        Err(err) if matches!(err.code(), ErrorCode::UnbornBranch | ErrorCode::NotFound) => None,
+        Err(err) => return Err(git_error(&workdir, "cannot read HEAD", &err)),
+    };
+    let baseline = match &head {
+        Some(commit) => commit.tree(),
+        None => repo
+            .treebuilder(None)
+            .and_then(|b| b.write())
+            .and_then(|oid| repo.find_tree(oid)),
+    }
+    .map_err(|err| git_error(&workdir, "cannot read the tree", &err))?;
+    let mut update = git2::build::TreeUpdateBuilder::new();
+    for (absolute, relative) in &changes {
+        match std::fs::metadata(absolute) {
+            Ok(metadata) => {
+                let blob = repo
+                    .blob_path(absolute)
+                    .map_err(|err| git_error(absolute, "cannot store in git", &err))?;
+                update.upsert(relative.as_str(), blob, file_mode(&metadata));
+            }
+            Err(_) => {
+                update.remove(relative.as_str());
+            }
+        }
+    }
+    let tree_id = update
+        .create_updated(&repo, &baseline)
+        .map_err(|err| git_error(&workdir, "cannot build the tree", &err))?;
+    if head.is_some() && tree_id == baseline.id() {
+        return Ok(committed);
+    }
+    stage(&repo, &changes)?;
+    let tree = repo
+        .find_tree(tree_id)
+        .map_err(|err| git_error(&workdir, "cannot read the tree", &err))?;
+    let signature = signature(&repo, request.author, request.when)?;
+    let parents: Vec<&git2::Commit<'_>> = head.iter().collect();
+    let id = repo
+        .commit(
+            Some("HEAD"),
+            &signature,
+            &signature,
+            &request.message,
+            &tree,
+            &parents,
+        )
+        .map_err(|err| git_error(&workdir, "cannot commit", &err))?;
+    committed.id = Some(id);
+    Ok(committed)
+}
+
+/// Updates the index for steward's paths only, so they show as committed;
+/// retries while another git process holds the index lock.
+fn stage(repo: &Repository, changes: &[(PathBuf, String)]) -> Result<()> {
+    let mut attempt = 0;
+    loop {
+        let result = repo.index().and_then(|mut index| {
+            for (absolute, relative) in changes {
+                if absolute.exists() {
+                    index.add_path(Path::new(relative))?;
+                } else {
+                    index.remove_path(Path::new(relative))?;
+                }
+            }
+            index.write()
+        });
+        match result {
+            Ok(()) => return Ok(()),
+            Err(err) if err.code() == ErrorCode::Locked && attempt < INDEX_RETRIES => {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(err) => return Err(git_error(repo.path(), "cannot update the index", &err)),
+        }
+    }
+}
+
+fn file_mode(metadata: &std::fs::Metadata) -> FileMode {
+    use std::os::unix::fs::PermissionsExt;
+    if metadata.permissions().mode() & 0o111 != 0 {
+        FileMode::BlobExecutable
+    } else {
+        FileMode::Blob
+    }
+}
+
+/// `path` relative to the work tree, with `/` separators; `None` outside it.
+fn relative_to(workdir: &Path, path: &Path) -> Option<String> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let absolute = parent.canonicalize().ok()?.join(path.file_name()?);
+    let relative = absolute.strip_prefix(workdir).ok()?;
+    Some(
+        relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+fn is_runtime(relative: &str) -> bool {
+    let mut parts = relative.rsplit('/');
+    let name = parts.next().unwrap_or_default();
+    let dir = parts.next().unwrap_or_default();
+    (dir == "state" && RUNTIME_FILES.contains(&name)) || relative.contains("state/edits/")
+}
+
+/// `git.author`, else the repository's user.name and user.email, else a
+/// fixed steward identity; dated `when` (the run's clock).
+fn signature(
+    repo: &Repository,
+    author: Option<&str>,
+    when: DateTime<Utc>,
+) -> Result<Signature<'static>> {
+    let time = Time::new(when.timestamp(), 0);
+    let (name, email) = match author {
+        Some(author) => parse_author(author)?,
+        None => match repo.signature() {
+            Ok(configured) => (
+                configured.name().unwrap_or(FALLBACK_NAME).to_string(),
+                configured.email().unwrap_or(FALLBACK_EMAIL).to_string(),
+            ),
+            Err(_) => (FALLBACK_NAME.to_string(), FALLBACK_EMAIL.to_string()),
+        },
+    };
+    Signature::new(&name, &email, &time)
+        .map_err(|err| Error::usage(format!("git.author: {}", err.message())))
+}
+
+fn parse_author(author: &str) -> Result<(String, String)> {
+    let invalid = || {
+        Error::usage(format!(
+            "git.author `{author}` is not of the form \"Name <email>\""
+        ))
+    };
+    let (name, rest) = author.split_once('<').ok_or_else(invalid)?;
+    let email = rest.strip_suffix('>').ok_or_else(invalid)?;
+    if name.trim().is_empty() || email.trim().is_empty() {
+        return Err(invalid());
+    }
+    Ok((name.trim().to_string(), email.trim().to_string()))
+}
+
+fn git_error(path: &Path, doing: &str, err: &git2::Error) -> Error {
+    Error::failure(format!("{}: {doing}: {}", path.display(), err.message()))
+}
+
+/// One commit that carries a `Steward-Goal` trailer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoalCommit {
+    pub id: String,
+    pub when: DateTime<Utc>,
+    pub subject: String,
+    pub actor: String,
+    pub action: String,
+}
+
+/// The commits of a goal, newest first; `None` when the root is not in a
+/// repository or it has no commits.
+pub fn goal_log(root: &Path, goal_id: &str) -> Result<Option<Vec<GoalCommit>>> {
+    let Ok(repo) = Repository::discover(root) else {
+        return Ok(None);
+    };
+    let Ok(head) = repo.head() else {
+        return Ok(None);
+    };
+    let Some(start) = head.target() else {
+        return Ok(None);
+    };
+    let mut walk = repo
+        .revwalk()
+        .map_err(|err| git_error(root, "cannot read history", &err))?;
+    walk.push(start)
+        .map_err(|err| git_error(root, "cannot read history", &err))?;
+    let wanted = format!("Steward-Goal: {goal_id}");
+    let mut commits = Vec::new();
+    for oid in walk {
+        let oid = oid.map_err(|err| git_error(root, "cannot read history", &err))?;
+        let commit = repo
+            .find_commit(oid)
+            .map_err(|err| git_error(root, "cannot read a commit", &err))?;
+        let message = commit.message().unwrap_or_default();
+        if !message.lines().any(|line| line.trim() == wanted) {
+            continue;
+        }
+        let trailer = |key: &str| {
+            message
+                .lines()
+                .find_map(|l| l.strip_prefix(key))
+                .map(str::trim)
+                .unwrap_or_default()
+                .to_string()
+        };
+        commits.push(GoalCommit {
+            id: oid.to_string(),
+            when: Utc
+                .timestamp_opt(commit.time().seconds(), 0)
+                .single()
+                .unwrap_or_default(),
+            subject: String::from_utf8_lossy(commit.summary_bytes().unwrap_or_default())
+                .into_owned(),
+            actor: trailer("Steward-Actor:"),
+            action: trailer("Steward-Action:"),
+        });
+    }
+    Ok(Some(commits))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn authors_are_name_and_email() {
+        assert_eq!(
+            parse_author("Ada Lovelace <ada@example.com>").unwrap(),
+            ("Ada Lovelace".into(), "ada@example.com".into())
+        );
+        assert!(parse_author("ada@example.com").is_err());
+        assert!(parse_author("<ada@example.com>").is_err());
+    }
+
+    #[test]
+    fn runtime_files_are_never_committed() {
+        assert!(is_runtime("state/lock"));
+        assert!(is_runtime("sub/state/rotation.json"));
+        assert!(is_runtime("state/edits/g.md"));
+        assert!(!is_runtime("state/goals/lock.md"));
+        assert!(!is_runtime("state/events.jsonl"));
+    }
 }

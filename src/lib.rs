@@ -53,6 +53,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     }
     match result {
         Ok(code) => {
+            let code = if out.failed { 1 } else { code };
             let mut stdout = std::io::stdout().lock();
             match stdout
                 .write_all(out.stdout.as_bytes())

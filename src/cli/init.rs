@@ -22,7 +22,7 @@ pub struct InitArgs {
 
 /// Lines steward needs in files it shares with the user; appended when
 /// missing, never rewritten.
-const STATE_IGNORE: &str = "# steward's lock, the prompt rotation and unsaved edits are not history\nlock\nrotation.json\nedits/\n";
+const STATE_IGNORE: &str = "# runtime state of this machine, not history: the lock, the prompt rotation,\n# obligations of running subagents and unsaved edits\nlock\nrotation.json\nobligations.json\nedits/\n";
 const EVENT_LOG_ATTRIBUTE: &str = "state/events.jsonl merge=union";
 
 pub fn run(ctx: &Context, args: InitArgs, out: &mut Output) -> Result<u8> {

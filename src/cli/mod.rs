@@ -15,6 +15,7 @@ mod doctor;
 mod edit;
 mod init;
 mod list;
+mod log;
 mod man;
 mod mirror;
 mod pause;
@@ -89,6 +90,14 @@ pub struct GlobalArgs {
     #[arg(long, value_name = "ACTOR", global = true)]
     pub actor: Option<String>,
 
+    /// Commit every change to git (overrides git.commit)
+    #[arg(long, global = true, overrides_with = "no_commit")]
+    pub commit: bool,
+
+    /// Do not commit (overrides git.commit)
+    #[arg(long, global = true, overrides_with = "commit")]
+    pub no_commit: bool,
+
     /// How long to wait for another steward run's lock before exiting with 75
     /// [default: 10s] [env: STEWARD_LOCK_TIMEOUT]
     #[arg(long, value_name = "DURATION", global = true)]
@@ -119,10 +128,45 @@ pub enum Command {
     Budget(budget::BudgetArgs),
     Mirror(mirror::MirrorArgs),
     Audit(audit::AuditArgs),
+    Log(log::LogArgs),
     Doctor(doctor::DoctorArgs),
     Config(config::ConfigArgs),
     Completions(completions::CompletionsArgs),
     Man(man::ManArgs),
+}
+
+impl Command {
+    /// The command's name, for commit messages.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Init(_) => "init",
+            Command::Add(_) => "add",
+            Command::List(_) => "list",
+            Command::Show(_) => "show",
+            Command::Edit(_) => "edit",
+            Command::Update(_) => "update",
+            Command::Pause(_) => "pause",
+            Command::Resume(_) => "resume",
+            Command::Confirm(_) => "confirm",
+            Command::Abandon(_) => "abandon",
+            Command::Unblock(_) => "unblock",
+            Command::ResetBudget(_) => "reset-budget",
+            Command::Assess(_) => "assess",
+            Command::Complete(_) => "complete",
+            Command::Prompt(_) => "prompt",
+            Command::Tick(_) => "tick",
+            Command::Task(_) => "task",
+            Command::Tasks(_) => "tasks",
+            Command::Budget(_) => "budget",
+            Command::Mirror(_) => "mirror",
+            Command::Audit(_) => "audit",
+            Command::Log(_) => "log",
+            Command::Doctor(_) => "doctor",
+            Command::Config(_) => "config",
+            Command::Completions(_) => "completions",
+            Command::Man(_) => "man",
+        }
+    }
 }
 
 /// What a command printed and the exit code it chose. On an error nothing of
@@ -132,6 +176,9 @@ pub struct Output {
     pub stdout: String,
     /// Diagnostics printed even when the command succeeds.
     pub stderr: Vec<String>,
+    /// The command did its job but something after it failed (the git
+    /// commit): print the output, then exit 1.
+    pub failed: bool,
 }
 
 impl Output {
@@ -162,7 +209,14 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         color: cli.global.color,
         actor: cli.global.actor.clone(),
         lock_timeout: cli.global.lock_timeout.clone(),
-        flags: FlagOverrides::default(),
+        flags: FlagOverrides {
+            git_commit: match (cli.global.commit, cli.global.no_commit) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
+        },
+        command: cli.command.name(),
         tolerate_config_errors: matches!(
             cli.command,
             Command::Doctor(_) | Command::Completions(_) | Command::Man(_)
@@ -191,6 +245,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Budget(args) => budget::run(&ctx, args, out),
         Command::Mirror(args) => mirror::run(&ctx, args, out),
         Command::Audit(args) => audit::run(&ctx, args, out),
+        Command::Log(args) => log::run(&ctx, args, out),
         Command::Doctor(args) => doctor::run(&ctx, args, out),
         Command::Config(args) => config::run(&ctx, args, out),
         Command::Completions(args) => completions::run(args, out),
@@ -237,6 +292,10 @@ fn finish(tx: Transaction<'_>, out: &mut Output) -> Result<()> {
     let finished = tx.finish()?;
     for warning in finished.warnings {
         out.warn(warning);
+    }
+    if let Some(error) = finished.commit_error {
+        out.warn(error);
+        out.failed = true;
     }
     Ok(())
 }

@@ -24,6 +24,12 @@ use crate::obligations::Book;
 /// Where terminal goals go, inside the goals directory.
 const CLOSED_DIR: &str = "closed";
 
+/// How commits are made when `git.commit` is on.
+#[derive(Debug, Clone)]
+pub struct GitSettings {
+    pub author: Option<String>,
+}
+
 /// A goal read from disk with the file it came from.
 #[derive(Debug, Clone)]
 pub struct LoadedGoal {
@@ -55,11 +61,15 @@ pub struct Store {
     pub state_dir: PathBuf,
     /// The mirror file, when `mirror.enabled`.
     pub mirror_path: Option<PathBuf>,
+    /// The root as an absolute path, for git.
+    pub absolute_root: PathBuf,
+    /// Commit every change, with this author (`git.author`) when set.
+    pub git: Option<GitSettings>,
     defaults: GoalDefaults,
 }
 
 impl Store {
-    pub fn new(root: &Path, config: &Config) -> Store {
+    pub fn new(root: &Path, absolute_root: &Path, config: &Config) -> Store {
         let goals_dir = root.join(&config.goals_dir);
         Store {
             root: root.to_path_buf(),
@@ -70,6 +80,10 @@ impl Store {
                 .mirror
                 .enabled
                 .then(|| root.join(&config.mirror.path)),
+            absolute_root: absolute_root.to_path_buf(),
+            git: config.git.commit.then(|| GitSettings {
+                author: config.git.author.clone(),
+            }),
             defaults: config.defaults.clone(),
         }
     }

@@ -74,6 +74,8 @@ pub struct Transaction<'s> {
     mirror_block: Option<String>,
     /// Obligations changed: linked goals' mirror entries may show them.
     obligations_changed: bool,
+    /// The command, for the commit message.
+    command: &'static str,
 }
 
 /// What a finished transaction did.
@@ -81,8 +83,10 @@ pub struct Transaction<'s> {
 pub struct Finished {
     pub written: Vec<PathBuf>,
     /// Problems that did not stop the command (a mirror steward could not
-    /// update), for stderr.
+    /// update, a path git ignores), for stderr.
     pub warnings: Vec<String>,
+    /// The commit failed: the files are written, the command must exit 1.
+    pub commit_error: Option<String>,
 }
 
 impl<'s> Transaction<'s> {
@@ -91,6 +95,7 @@ impl<'s> Transaction<'s> {
         now: DateTime<Utc>,
         actor: Actor,
         lock_timeout: Duration,
+        command: &'static str,
     ) -> Result<Self> {
         let lock = StoreLock::acquire(&store.lock_path(), lock_timeout)?;
         Ok(Transaction {
@@ -103,6 +108,7 @@ impl<'s> Transaction<'s> {
             mirror_changes: Vec::new(),
             mirror_block: None,
             obligations_changed: false,
+            command,
         })
     }
 
@@ -294,9 +300,28 @@ impl<'s> Transaction<'s> {
         if let Err(warning) = self.refresh_mirror() {
             warnings.push(warning);
         }
+        let mut commit_error = None;
+        if let Some(git) = &self.store.git
+            && !self.written.is_empty()
+        {
+            let request = crate::git::CommitRequest {
+                root: &self.store.absolute_root,
+                paths: &self.written,
+                message: commit_message(self.command, self.actor, &self.events),
+                author: git.author.as_deref(),
+                when: self.now,
+            };
+            match crate::git::commit(&request) {
+                Ok(committed) => warnings.extend(committed.warnings),
+                Err(err) => {
+                    commit_error = Some(format!("the change is written but not committed: {err}"))
+                }
+            }
+        }
         Ok(Finished {
             written: self.written,
             warnings,
+            commit_error,
         })
     }
 
@@ -365,5 +390,126 @@ impl<'s> Transaction<'s> {
 
     pub fn now(&self) -> DateTime<Utc> {
         self.now
+    }
+}
+
+/// Longest commit subject, as git tools show it.
+const SUBJECT_CHARS: usize = 72;
+
+/// "label: command — detail" for one goal, "command: N goals changed" for
+/// several, with one body line per event and trailers naming the goals,
+/// the command and the actor.
+fn commit_message(command: &str, actor: Actor, events: &[Event]) -> String {
+    let mut goals: Vec<(&str, &str)> = Vec::new();
+    for event in events.iter().filter(|e| !e.goal_id.is_empty()) {
+        if !goals.iter().any(|(id, _)| *id == event.goal_id) {
+            goals.push((&event.goal_id, &event.label));
+        }
+    }
+    let subject = match goals.as_slice() {
+        [(_, label)] => {
+            let detail = events
+                .iter()
+                .find(|e| !e.detail.is_empty())
+                .map_or("", |e| e.detail.as_str());
+            if detail.is_empty() {
+                format!("{label}: {command}")
+            } else {
+                format!("{label}: {command} — {detail}")
+            }
+        }
+        [] => format!("steward {command}"),
+        many => format!("{command}: {} goals changed", many.len()),
+    };
+    let mut message = shorten(&subject, SUBJECT_CHARS);
+    message.push_str("\n\n");
+    for event in events {
+        let who = if event.label.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", event.label)
+        };
+        let detail = if event.detail.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", event.detail)
+        };
+        message.push_str(&format!("- {who}{}{detail}\n", event.action));
+    }
+    if !events.is_empty() {
+        message.push('\n');
+    }
+    for (id, _) in &goals {
+        message.push_str(&format!("Steward-Goal: {id}\n"));
+    }
+    message.push_str(&format!(
+        "Steward-Action: {command}\nSteward-Actor: {}\n",
+        actor.as_str()
+    ));
+    message
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= max {
+        return line;
+    }
+    let mut cut: String = line.chars().take(max - 1).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(goal_id: &str, label: &str, action: &str, detail: &str) -> Event {
+        Event {
+            ts: "2026-11-21T04:00:00Z".into(),
+            goal_id: goal_id.into(),
+            label: label.into(),
+            actor: "agent".into(),
+            action: action.into(),
+            from: None,
+            to: None,
+            detail: detail.into(),
+        }
+    }
+
+    #[test]
+    fn one_goal_names_the_goal_and_command() {
+        let message = commit_message(
+            "assess",
+            Actor::Agent,
+            &[event(
+                "id-1",
+                "deploy-api",
+                "assessed",
+                "tests pass, PR open",
+            )],
+        );
+        assert_eq!(
+            message,
+            "deploy-api: assess — tests pass, PR open\n\n- deploy-api: assessed — tests pass, PR open\n\nSteward-Goal: id-1\nSteward-Action: assess\nSteward-Actor: agent\n"
+        );
+    }
+
+    #[test]
+    fn several_goals_are_listed_and_subjects_are_short() {
+        let events = [
+            event("a", "alpha", "stalled", "idle"),
+            event("b", "beta", "blocked", "budget"),
+        ];
+        let message = commit_message("tick", Actor::Watchdog, &events);
+        assert!(message.starts_with(
+            "tick: 2 goals changed\n\n- alpha: stalled — idle\n- beta: blocked — budget\n"
+        ));
+        assert!(message.contains("Steward-Goal: a\nSteward-Goal: b\n"));
+        let long = commit_message(
+            "update",
+            Actor::User,
+            &[event("a", "alpha", "note", &"x".repeat(200))],
+        );
+        assert_eq!(long.lines().next().unwrap().chars().count(), 72);
     }
 }

@@ -6,6 +6,7 @@ mod control;
 mod doctor_config;
 mod edit;
 mod generated;
+mod git;
 mod init;
 mod list_show;
 mod lock;

@@ -1,0 +1,347 @@
+//! Git as the audit trail: one commit per change, nothing else touched.
+
+use std::path::Path;
+use std::process::Command;
+
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git is installed");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// A repository with a local identity and a steward store committing to
+/// it, set up as a user would: `init --git`, turn commits on, commit that.
+fn repository() -> TestEnv {
+    let env = TestEnv::new();
+    git(env.root(), &["init", "-q", "-b", "main"]);
+    git(env.root(), &["config", "user.name", "Repo User"]);
+    git(env.root(), &["config", "user.email", "repo@example.com"]);
+    env.steward().args(["init", "--git"]).assert().success();
+    env.write("steward.yaml", "git:\n  commit: true\n");
+    git(env.root(), &["add", "-A"]);
+    git(env.root(), &["commit", "-q", "-m", "Set up steward"]);
+    env
+}
+
+fn commits(env: &TestEnv) -> usize {
+    git(env.root(), &["rev-list", "--count", "HEAD"])
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Steward's own paths in `git status --porcelain`.
+fn steward_changes(env: &TestEnv) -> Vec<String> {
+    git(env.root(), &["status", "--porcelain"])
+        .lines()
+        .filter(|l| l.contains("state/") || l.contains("ACTIVE-TASKS.md"))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn each_change_is_one_commit_whose_trailers_name_the_goal() {
+    let env = repository();
+    env.add_goal("deploy-api");
+    assert!(
+        steward_changes(&env).is_empty(),
+        "{:?}",
+        steward_changes(&env)
+    );
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "deploy-api",
+            "--summary",
+            "tests pass, PR open",
+        ])
+        .assert()
+        .success();
+    assert!(steward_changes(&env).is_empty());
+    let id = env.goal_json("deploy-api")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let log = git(env.root(), &["log", "--format=%s|%an <%ae>%n%b%x00"]);
+    let commits: Vec<&str> = log.split('\0').filter(|c| !c.trim().is_empty()).collect();
+    assert_eq!(commits.len(), 3, "{log}");
+    assert!(
+        commits[0]
+            .starts_with("deploy-api: assess — tests pass, PR open|Repo User <repo@example.com>"),
+        "{}",
+        commits[0]
+    );
+    assert!(commits[0].contains(&format!(
+        "Steward-Goal: {id}\nSteward-Action: assess\nSteward-Actor: agent"
+    )));
+    assert!(commits[1].trim_start().starts_with("deploy-api: add"));
+    let files = git(env.root(), &["show", "--name-only", "--format=", "HEAD"]);
+    assert_eq!(
+        files.lines().collect::<Vec<_>>(),
+        [
+            "ACTIVE-TASKS.md",
+            "state/events.jsonl",
+            "state/goals/deploy-api.md"
+        ]
+    );
+    git(env.root(), &["fsck", "--strict"]);
+    env.steward()
+        .args(["log", "deploy-api"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "agent    assess       deploy-api: assess — tests pass, PR open",
+        ));
+}
+
+#[test]
+fn what_the_user_staged_or_changed_stays_as_it_was() {
+    let env = repository();
+    env.write("notes.txt", "staged by the user\n");
+    env.write("draft.txt", "changed, not staged\n");
+    git(env.root(), &["add", "notes.txt"]);
+    env.add_goal("g");
+    let status = git(env.root(), &["status", "--porcelain"]);
+    assert!(status.contains("A  notes.txt"), "{status}");
+    assert!(status.contains("?? draft.txt"), "{status}");
+    let committed = git(env.root(), &["show", "--name-only", "--format=", "HEAD"]);
+    assert!(
+        !committed.contains("notes.txt") && !committed.contains("draft.txt"),
+        "{committed}"
+    );
+}
+
+#[test]
+fn the_first_commit_of_an_empty_repository_and_a_detached_head() {
+    let env = TestEnv::new();
+    git(env.root(), &["init", "-q"]);
+    env.write("steward.yaml", "git:\n  commit: true\n");
+    env.steward().args(["init", "--git"]).assert().success();
+    assert_eq!(commits(&env), 1, "init committed what it wrote");
+    assert_eq!(
+        git(env.root(), &["show", "--name-only", "--format=", "HEAD"]),
+        ".gitattributes\nstate/.gitignore\n"
+    );
+    env.add_goal("g");
+    assert_eq!(commits(&env), 2);
+    let head = git(env.root(), &["rev-parse", "HEAD"]);
+    git(env.root(), &["checkout", "-q", "--detach", head.trim()]);
+    env.steward().args(["pause", "g"]).assert().success();
+    assert_eq!(commits(&env), 3);
+    assert!(git(env.root(), &["log", "-1", "--format=%s"]).starts_with("g: pause"));
+}
+
+#[test]
+fn a_root_in_a_subdirectory_commits_its_own_paths() {
+    let env = TestEnv::new();
+    git(env.root(), &["init", "-q"]);
+    git(env.root(), &["config", "user.name", "Repo User"]);
+    git(env.root(), &["config", "user.email", "repo@example.com"]);
+    std::fs::create_dir_all(env.path("ops/agent")).unwrap();
+    let sub = env.path("ops/agent");
+    env.steward()
+        .current_dir(&sub)
+        .args(["--commit", "add", "g", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success();
+    let files = git(env.root(), &["show", "--name-only", "--format=", "HEAD"]);
+    assert!(files.contains("ops/agent/state/goals/g.md"), "{files}");
+    assert!(
+        git(env.root(), &["status", "--porcelain"])
+            .lines()
+            .all(|l| !l.contains("ops/agent/state/goals"))
+    );
+}
+
+#[test]
+fn a_tick_that_changes_several_goals_is_one_commit() {
+    let mut env = repository();
+    env.add_goal("a");
+    env.add_goal("b");
+    let before: usize = git(env.root(), &["rev-list", "--count", "HEAD"])
+        .trim()
+        .parse()
+        .unwrap();
+    env.set_now("2026-11-21T05:00:00Z");
+    env.steward().arg("tick").assert().success();
+    assert_eq!(
+        git(env.root(), &["rev-list", "--count", "HEAD"])
+            .trim()
+            .parse::<usize>()
+            .unwrap(),
+        before + 1
+    );
+    let message = git(env.root(), &["log", "-1", "--format=%B"]);
+    assert!(message.starts_with("tick: 2 goals changed\n"), "{message}");
+    assert_eq!(message.matches("Steward-Goal: ").count(), 2);
+    assert!(message.contains("Steward-Actor: user"));
+    // A second tick at the same time commits nothing.
+    env.steward().arg("tick").assert().success();
+    assert_eq!(
+        git(env.root(), &["rev-list", "--count", "HEAD"])
+            .trim()
+            .parse::<usize>()
+            .unwrap(),
+        before + 1
+    );
+}
+
+#[test]
+fn the_author_comes_from_the_configuration_then_the_repository_then_steward() {
+    let env = TestEnv::new();
+    git(env.root(), &["init", "-q"]);
+    env.steward()
+        .args(["--commit", "add", "a", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success();
+    assert_eq!(
+        git(env.root(), &["log", "-1", "--format=%an <%ae>|%cn <%ce>"]).trim(),
+        "steward <steward@localhost>|steward <steward@localhost>"
+    );
+    env.write(
+        "steward.yaml",
+        "git:\n  commit: true\n  author: Ada Lovelace <ada@example.com>\n",
+    );
+    env.steward()
+        .args(["add", "b", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success();
+    assert_eq!(
+        git(env.root(), &["log", "-1", "--format=%an <%ae>"]).trim(),
+        "Ada Lovelace <ada@example.com>"
+    );
+}
+
+#[test]
+fn ignored_paths_are_said_not_committed() {
+    let env = repository();
+    env.write(".gitignore", "state/\n");
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "state/goals/g.md is ignored by git (see .gitignore): steward did not commit it",
+        ));
+}
+
+#[test]
+fn a_commit_failure_keeps_the_change_and_exits_1() {
+    let env = repository();
+    env.add_goal("g");
+    std::fs::write(env.path(".git/index.lock"), "").unwrap();
+    env.steward()
+        .args(["update", "g", "--note", "while git is busy"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("g: note added"))
+        .stderr(predicate::str::contains(
+            "the change is written but not committed",
+        ));
+    assert!(
+        env.read("state/goals/g.md")
+            .contains("user note: while git is busy")
+    );
+    std::fs::remove_file(env.path(".git/index.lock")).unwrap();
+}
+
+#[test]
+fn no_commit_overrides_the_configuration() {
+    let env = repository();
+    env.steward()
+        .args([
+            "--no-commit",
+            "add",
+            "g",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+        ])
+        .assert()
+        .success();
+    assert_eq!(commits(&env), 1);
+    assert!(!steward_changes(&env).is_empty());
+}
+
+#[test]
+fn two_clones_that_change_different_goals_merge_cleanly() {
+    let origin = repository();
+    origin.add_goal("alpha");
+    origin.add_goal("beta");
+    let clone = tempfile::tempdir().unwrap();
+    let clone_path = clone.path().join("c");
+    git(
+        origin.root(),
+        &[
+            "clone",
+            "-q",
+            origin.root().to_str().unwrap(),
+            clone_path.to_str().unwrap(),
+        ],
+    );
+    git(&clone_path, &["config", "user.name", "Clone User"]);
+    git(&clone_path, &["config", "user.email", "clone@example.com"]);
+    // Each side changes a different goal and appends to the event log.
+    origin
+        .steward()
+        .args(["update", "alpha", "--note", "from origin"])
+        .assert()
+        .success();
+    origin
+        .steward()
+        .current_dir(&clone_path)
+        .env_remove("STEWARD_ROOT")
+        .args(["update", "beta", "--note", "from the clone"])
+        .assert()
+        .success();
+    git(
+        &clone_path,
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    let events = std::fs::read_to_string(clone_path.join("state/events.jsonl")).unwrap();
+    assert!(
+        events.contains("from origin") && events.contains("from the clone"),
+        "{events}"
+    );
+    assert!(!events.contains("<<<<<<<"));
+    origin
+        .steward()
+        .current_dir(&clone_path)
+        .arg("doctor")
+        .assert()
+        .success();
+}
+
+#[test]
+fn log_falls_back_to_the_event_log_without_git() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward()
+        .args(["update", "g", "--note", "hello"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["log", "g"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "2026-11-21T04:00:00Z  user     note         note: hello\n",
+        ));
+}
