@@ -29,14 +29,28 @@ fn main() {
         ];
         for (name, args, baseline) in cases {
             let time = median(runs, || run(&steward, store.root(), args));
-            println!(
-                "| {size} | {} | `{name}` | {} | {} | {:.1}× |",
-                store.open.len(),
-                millis(time),
-                millis(baseline),
-                time.as_secs_f64() / baseline.as_secs_f64()
-            );
+            row(size, store.open.len(), name, time, Some(baseline));
         }
+        // Writes: each run assesses the next open goal, so no budget runs out.
+        let labels: Vec<String> = (0..size).step_by(10).map(|n| format!("goal-{n:05}")).collect();
+        let mut next = labels.iter().cycle();
+        let assess = median(runs, || run(&steward, store.root(), &["assess", next.next().unwrap(), "--summary", "bench"]));
+        row(size, store.open.len(), "assess", assess, None);
+        store.commit_all();
+        let committed = median(runs, || run(&steward, store.root(), &["--commit", "assess", next.next().unwrap(), "--summary", "bench"]));
+        row(size, store.open.len(), "assess --commit (git)", committed, None);
+    }
+}
+
+fn row(size: usize, open: usize, name: &str, time: Duration, baseline: Option<Duration>) {
+    match baseline {
+        Some(baseline) => println!(
+            "| {size} | {open} | `{name}` | {} | {} | {:.1}× |",
+            millis(time),
+            millis(baseline),
+            time.as_secs_f64() / baseline.as_secs_f64()
+        ),
+        None => println!("| {size} | {open} | `{name}` | {} | | |", millis(time)),
     }
 }
 
@@ -83,6 +97,24 @@ impl Store {
 
     fn root(&self) -> &Path {
         self.dir.path()
+    }
+
+    /// Puts every file in a git repository, as a versioned store would be.
+    fn commit_all(&self) {
+        for args in [&["init", "-q"][..], &["add", "-A"], &["commit", "-q", "-m", "store"]] {
+            let status = Command::new("git")
+                .args(args)
+                .current_dir(self.root())
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_AUTHOR_NAME", "bench")
+                .env("GIT_AUTHOR_EMAIL", "bench@localhost")
+                .env("GIT_COMMITTER_NAME", "bench")
+                .env("GIT_COMMITTER_EMAIL", "bench@localhost")
+                .stdout(Stdio::null())
+                .status()
+                .expect("git runs");
+            assert!(status.success(), "git {args:?}");
+        }
     }
 }
 
