@@ -32,13 +32,40 @@ fn main() {
             row(size, store.open.len(), name, time, Some(baseline));
         }
         // Writes: each run assesses the next open goal, so no budget runs out.
-        let labels: Vec<String> = (0..size).step_by(10).map(|n| format!("goal-{n:05}")).collect();
+        let labels: Vec<String> = (0..size)
+            .step_by(10)
+            .map(|n| format!("goal-{n:05}"))
+            .collect();
         let mut next = labels.iter().cycle();
-        let assess = median(runs, || run(&steward, store.root(), &["assess", next.next().unwrap(), "--summary", "bench"]));
+        let assess = median(runs, || {
+            run(
+                &steward,
+                store.root(),
+                &["assess", next.next().unwrap(), "--summary", "bench"],
+            )
+        });
         row(size, store.open.len(), "assess", assess, None);
         store.commit_all();
-        let committed = median(runs, || run(&steward, store.root(), &["--commit", "assess", next.next().unwrap(), "--summary", "bench"]));
-        row(size, store.open.len(), "assess --commit (git)", committed, None);
+        let committed = median(runs, || {
+            run(
+                &steward,
+                store.root(),
+                &[
+                    "--commit",
+                    "assess",
+                    next.next().unwrap(),
+                    "--summary",
+                    "bench",
+                ],
+            )
+        });
+        row(
+            size,
+            store.open.len(),
+            "assess --commit (git)",
+            committed,
+            None,
+        );
     }
 }
 
@@ -101,7 +128,11 @@ impl Store {
 
     /// Puts every file in a git repository, as a versioned store would be.
     fn commit_all(&self) {
-        for args in [&["init", "-q"][..], &["add", "-A"], &["commit", "-q", "-m", "store"]] {
+        for args in [
+            &["init", "-q"][..],
+            &["add", "-A"],
+            &["commit", "-q", "-m", "store"],
+        ] {
             let status = Command::new("git")
                 .args(args)
                 .current_dir(self.root())

@@ -41,7 +41,14 @@ pub struct BodyLayout {
 }
 
 impl BodyLayout {
+    /// Where things are in `body`: a line scan for plain bodies, comrak for
+    /// anything a line scan could misread.
     pub fn parse(body: &str) -> BodyLayout {
+        plain::scan(body).unwrap_or_else(|| BodyLayout::parse_markdown(body))
+    }
+
+    /// The full CommonMark reading.
+    fn parse_markdown(body: &str) -> BodyLayout {
         let lines = LineIndex::new(body);
         let arena = Arena::new();
         let mut options = Options::default();
@@ -245,6 +252,237 @@ fn line_end(text: &str, offset: usize) -> usize {
     match text[offset..].find('\n') {
         Some(index) => offset + index + 1,
         None => text.len(),
+    }
+}
+
+/// The fast path: bodies made of paragraphs, ATX headings at the start of a
+/// line and flat task lists, which is what steward writes and most people
+/// do. Anything else (code fences, indented or nested blocks, HTML, block
+/// quotes, setext underlines and thematic breaks, lazy continuation lines)
+/// returns `None` and comrak reads the body.
+mod plain {
+    use super::{BodyLayout, CRITERIA_HEADING, CriterionSpan, Section, heading_title, is_heading};
+
+    /// A line of the body: its bytes without the line ending, and where it
+    /// starts and ends (line ending included).
+    struct Line<'b> {
+        text: &'b str,
+        start: usize,
+        end: usize,
+    }
+
+    fn lines(body: &str) -> Option<Vec<Line<'_>>> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        for chunk in body.split_inclusive('\n') {
+            let text = chunk.strip_suffix('\n').unwrap_or(chunk);
+            let text = text.strip_suffix('\r').unwrap_or(text);
+            if text.contains('\r') {
+                return None;
+            }
+            out.push(Line {
+                text,
+                start,
+                end: start + chunk.len(),
+            });
+            start += chunk.len();
+        }
+        Some(out)
+    }
+
+    /// The level of an ATX heading starting at column 0.
+    fn heading_level(text: &str) -> Option<usize> {
+        let level = text.bytes().take_while(|b| *b == b'#').count();
+        let rest = &text[level..];
+        ((1..=6).contains(&level) && (rest.is_empty() || rest.starts_with(' '))).then_some(level)
+    }
+
+    /// Lines a line scan could misread.
+    fn is_tricky(text: &str) -> bool {
+        let trimmed = text.trim_start_matches(' ');
+        let indent = text.len() - trimmed.len();
+        if text.contains('\t')
+            || text.contains('\0')
+            || (indent > 0 && !trimmed.is_empty() && indent < 2)
+        {
+            return true;
+        }
+        if indent == 0
+            && (trimmed.starts_with("```")
+                || trimmed.starts_with("~~~")
+                || trimmed.starts_with('<')
+                || trimmed.starts_with('>'))
+        {
+            return true;
+        }
+        if trimmed.starts_with("```")
+            || trimmed.starts_with("~~~")
+            || trimmed.starts_with('<')
+            || trimmed.starts_with('>')
+        {
+            return true;
+        }
+        // Setext underlines and thematic breaks: a line of only - = * _.
+        let marks = trimmed.trim_end();
+        if !marks.is_empty()
+            && marks
+                .chars()
+                .all(|c| matches!(c, '-' | '=' | '*' | '_' | ' '))
+        {
+            return true;
+        }
+        // A heading or list marker not at column 0.
+        indent > 0 && (trimmed.starts_with('#') || list_marker(trimmed).is_some())
+    }
+
+    /// The width of a list marker and its one space (`- `, `* `, `+ `,
+    /// `1. `, `12) `).
+    fn list_marker(text: &str) -> Option<usize> {
+        let bytes = text.as_bytes();
+        if matches!(bytes.first(), Some(b'-' | b'*' | b'+')) {
+            return match bytes.get(1) {
+                Some(b' ') if bytes.get(2) != Some(&b' ') => Some(2),
+                None => Some(1),
+                _ => None,
+            };
+        }
+        let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+        if (1..=9).contains(&digits) && matches!(bytes.get(digits), Some(b'.' | b')')) {
+            return match bytes.get(digits + 1) {
+                Some(b' ') if bytes.get(digits + 2) != Some(&b' ') => Some(digits + 2),
+                None => Some(digits + 1),
+                _ => None,
+            };
+        }
+        None
+    }
+
+    /// The task box after a list marker: the symbol's offset in the line
+    /// and whether it is ticked.
+    fn task_box(text: &str, marker: usize) -> Option<(usize, bool)> {
+        let rest = text.get(marker..)?;
+        let bytes = rest.as_bytes();
+        if bytes.len() < 3
+            || bytes[0] != b'['
+            || bytes[2] != b']'
+            || !matches!(bytes.get(3), None | Some(b' '))
+        {
+            return None;
+        }
+        match bytes[1] {
+            b' ' => Some((marker + 1, false)),
+            b'x' | b'X' => Some((marker + 1, true)),
+            _ => None,
+        }
+    }
+
+    pub(super) fn scan(body: &str) -> Option<BodyLayout> {
+        let lines = lines(body)?;
+        if lines.iter().any(|l| is_tricky(l.text)) {
+            return None;
+        }
+        // Headings, and which lines belong to a list item (its first line
+        // and the indented lines after it).
+        let mut boundaries: Vec<(usize, usize, String)> = Vec::new();
+        let mut items: Vec<(usize, usize)> = Vec::new();
+        let mut in_item = false;
+        let mut marker_width = 0;
+        let mut after_blank = true;
+        for (index, line) in lines.iter().enumerate() {
+            let text = line.text;
+            if text.trim().is_empty() {
+                after_blank = true;
+                continue;
+            }
+            if let Some(level) = heading_level(text) {
+                if level <= 2 {
+                    boundaries.push((index, level, heading_title(text)));
+                }
+                in_item = false;
+            } else if let Some(width) = list_marker(text) {
+                items.push((index, index));
+                in_item = true;
+                marker_width = width;
+            } else if text.starts_with(' ') {
+                // Continuation of an item when indented to its content;
+                // anything less indented is for comrak to place.
+                let indent = text.len() - text.trim_start_matches(' ').len();
+                if in_item && indent < marker_width {
+                    return None;
+                }
+                if in_item && let Some(item) = items.last_mut() {
+                    item.1 = index;
+                }
+            } else if in_item && !after_blank {
+                // A lazy continuation line: comrak decides.
+                return None;
+            } else {
+                in_item = false;
+            }
+            after_blank = false;
+        }
+        let start = |index: usize| lines.get(index).map_or(body.len(), |l| l.start);
+        let mut sections = Vec::new();
+        for (position, (index, level, title)) in boundaries.iter().enumerate() {
+            if *level != 2 {
+                continue;
+            }
+            let end = boundaries
+                .get(position + 1)
+                .map_or(body.len(), |(next, _, _)| start(*next));
+            sections.push(Section {
+                title: title.clone(),
+                range: start(*index)..end,
+                content_start: lines[*index].end,
+            });
+        }
+        let description_end = sections.first().map_or(body.len(), |s| s.range.start);
+        let mut criteria = Vec::new();
+        if let Some(section) = sections
+            .iter()
+            .find(|s| is_heading(&s.title, CRITERIA_HEADING))
+        {
+            for (first, last) in items
+                .iter()
+                .copied()
+                .filter(|(first, _)| section.range.contains(&start(*first)))
+            {
+                let line = &lines[first];
+                let marker = list_marker(line.text)?;
+                let Some((symbol, met)) = task_box(line.text, marker) else {
+                    continue;
+                };
+                if line.text[symbol + 2..].trim().is_empty() {
+                    // An empty task item: comrak takes its text from later
+                    // lines in ways a line scan should not guess.
+                    return None;
+                }
+                // The criterion is the item's first paragraph.
+                let mut text: Vec<&str> = vec![line.text.get(symbol + 2..).unwrap_or_default()];
+                text.extend(
+                    lines[first + 1..=last]
+                        .iter()
+                        .map(|l| l.text)
+                        .take_while(|t| !t.trim().is_empty()),
+                );
+                let text = text
+                    .iter()
+                    .flat_map(|t| t.split_whitespace())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                criteria.push(CriterionSpan {
+                    text,
+                    met,
+                    symbol: line.start + symbol,
+                    lines: line.start..lines[last].end,
+                });
+            }
+        }
+        Some(BodyLayout {
+            description_end,
+            sections,
+            criteria,
+        })
     }
 }
 
@@ -571,6 +809,61 @@ mod tests {
             append_history("## History\n", "one", "\n", 100),
             "## History\n\n- one\n"
         );
+    }
+
+    mod differential {
+        use proptest::prelude::*;
+
+        use super::super::BodyLayout;
+
+        fn line() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just("## Acceptance criteria".to_string()),
+                Just("## History".to_string()),
+                Just("# Title".to_string()),
+                Just("### Deeper".to_string()),
+                Just(String::new()),
+                "[a-z ]{0,12}".prop_map(|t| format!("- [ ] {t}")),
+                "[a-z ]{0,12}".prop_map(|t| format!("* [x] {t}")),
+                "[a-z ]{0,12}".prop_map(|t| format!("1. [X] {t}")),
+                "[a-z ]{0,12}".prop_map(|t| format!("- {t}")),
+                "[a-z ]{1,12}".prop_map(|t| format!("  {t}")),
+                "[a-zA-Z .,:*_]{1,20}",
+                Just("- [ ]".to_string()),
+                Just("-[ ] no space".to_string()),
+                Just("- [y] odd box".to_string()),
+                Just("```".to_string()),
+                Just("    code".to_string()),
+                Just("---".to_string()),
+                Just("> quote".to_string()),
+                Just("<div>".to_string()),
+                Just("  - nested".to_string()),
+                Just("- 2026-11-21T04:00:00Z user note: x".to_string()),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(1000))]
+
+            /// The line scan reads what comrak reads, whenever it answers.
+            #[test]
+            fn the_fast_path_agrees_with_comrak(lines in prop::collection::vec(line(), 0..14), crlf in any::<bool>()) {
+                let newline = if crlf { "\r\n" } else { "\n" };
+                let body = lines.join(newline) + newline;
+                if let Some(fast) = super::super::plain::scan(&body) {
+                    prop_assert_eq!(fast, BodyLayout::parse_markdown(&body), "body: {:?}", body);
+                }
+            }
+        }
+
+        #[test]
+        fn bodies_steward_writes_take_the_fast_path() {
+            let body = "Run all tests.\n\n## Acceptance criteria\n\n- [ ] One\n- [x] Two\n  more\n\n## History\n\n- 2026-11-21T04:00:00Z user created: x\n";
+            assert_eq!(
+                super::super::plain::scan(body),
+                Some(BodyLayout::parse_markdown(body))
+            );
+        }
     }
 
     #[test]
