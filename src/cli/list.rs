@@ -1,9 +1,8 @@
 //! `steward list`: one line per goal.
 
 use clap::Args;
-use serde_json::json;
 
-use super::render::{self, SCHEMA_VERSION, goal_json, paint};
+use super::render::{self, GoalJson, SCHEMA_VERSION, goal_json, paint};
 use super::{Output, args};
 use crate::context::Context;
 use crate::error::Result;
@@ -56,16 +55,18 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
 
     if ctx.json {
         let book = ctx.store.obligations()?;
-        let errors: Vec<_> = scan
-            .problems
-            .iter()
-            .map(|p| json!({"path": p.path, "message": p.to_string()}))
-            .collect();
-        out.json(&json!({
-            "schema_version": SCHEMA_VERSION,
-            "goals": goals.iter().map(|g| goal_json(ctx, g, &book)).collect::<Vec<_>>(),
-            "errors": errors,
-        }));
+        out.json(&ListJson {
+            schema_version: SCHEMA_VERSION,
+            goals: goals.iter().map(|g| goal_json(ctx, g, &book)).collect(),
+            errors: scan
+                .problems
+                .iter()
+                .map(|p| ErrorJson {
+                    path: &p.path,
+                    message: p.to_string(),
+                })
+                .collect(),
+        });
     } else {
         print_table(ctx, &goals, out);
     }
@@ -73,6 +74,19 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
         out.warn(problem.to_string());
     }
     Ok(if scan.problems.is_empty() { 0 } else { 1 })
+}
+
+#[derive(serde::Serialize)]
+struct ListJson<'g> {
+    schema_version: u32,
+    goals: Vec<GoalJson<'g>>,
+    errors: Vec<ErrorJson<'g>>,
+}
+
+#[derive(serde::Serialize)]
+struct ErrorJson<'p> {
+    path: &'p str,
+    message: String,
 }
 
 fn print_table(ctx: &Context, goals: &[&LoadedGoal], out: &mut Output) {

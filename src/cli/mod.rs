@@ -191,7 +191,7 @@ impl Output {
         self.stderr.push(text.into());
     }
 
-    pub fn json(&mut self, value: &serde_json::Value) {
+    pub fn json(&mut self, value: &impl serde::Serialize) {
         self.line(serde_json::to_string(value).expect("JSON values serialize"));
     }
 }

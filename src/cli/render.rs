@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use chrono::{DateTime, Utc};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::context::Context;
@@ -12,82 +13,196 @@ use crate::store::{LoadedGoal, format_time};
 
 pub const SCHEMA_VERSION: u32 = 1;
 
-fn time(at: Option<DateTime<Utc>>) -> Value {
-    at.map_or(Value::Null, |t| Value::String(format_time(t)))
+fn time(at: Option<DateTime<Utc>>) -> Option<String> {
+    at.map(format_time)
 }
 
-/// A goal as JSON, fields mirroring the front matter; `tasks` are the
-/// obligations linked to it.
-pub fn goal_json(ctx: &Context, loaded: &LoadedGoal, book: &Book) -> Value {
-    let goal = &loaded.goal;
-    let tasks: Vec<Value> = if goal.id.is_empty() {
-        Vec::new()
-    } else {
-        book.of_goal(&goal.id).map(obligation_json).collect()
-    };
-    json!({
-        "id": goal.id,
-        "label": goal.label,
-        "title": goal.title,
-        "description": goal.description,
-        "status": goal.status.as_str(),
-        "priority": goal.priority.as_str(),
-        "confirmed": goal.confirmed,
-        "tags": goal.tags,
-        "criteria": goal.criteria.iter().map(|c| json!({"n": c.n, "text": c.text, "met": c.met})).collect::<Vec<_>>(),
-        "verification": goal.verification.iter().map(|c| json!({"type": c.kind.as_str(), "target": c.target, "criterion": c.criterion})).collect::<Vec<_>>(),
-        "budget": {
-            "max_dispatches": goal.budget.max_dispatches,
-            "max_assessments": goal.budget.max_assessments,
-            "cooldown": goal.budget.cooldown.to_string(),
-            "escalate_after_failures": goal.budget.escalate_after_failures,
-        },
-        "bounds": {
-            "max_iterations": goal.bounds.max_iterations,
-            "deadline": time(goal.bounds.deadline),
-            "max_cost_usd": goal.bounds.max_cost_usd,
-        },
-        "progress": {
-            "assessments": goal.progress.assessments,
-            "dispatches": goal.progress.dispatches,
-            "iterations": goal.progress.iterations(),
-            "consecutive_failures": goal.progress.consecutive_failures,
-            "cost_usd": goal.progress.cost_usd,
-            "last_assessed_at": time(goal.progress.last_assessed_at),
-            "last_dispatched_at": time(goal.progress.last_dispatched_at),
-            "last_outcome": goal.progress.last_outcome,
-        },
-        "blockers": goal.blockers,
-        "escalation": goal.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason, "at": time(e.at)})),
-        "tasks": tasks,
-        "created_at": time(goal.created_at),
-        "updated_at": time(goal.updated_at),
-        "closed_at": time(goal.closed_at),
-        "closed_reason": goal.closed_reason,
-        "extra": goal.extra,
-        "path": relative(ctx, &loaded.file.path),
-    })
+/// A goal as JSON, fields mirroring the front matter (SPEC 3).
+#[derive(Serialize)]
+pub struct GoalJson<'g> {
+    id: &'g str,
+    label: &'g str,
+    title: &'g str,
+    description: &'g str,
+    status: &'g str,
+    priority: &'g str,
+    confirmed: bool,
+    tags: &'g [String],
+    criteria: Vec<CriterionJson<'g>>,
+    verification: Vec<CheckJson<'g>>,
+    budget: BudgetJson,
+    bounds: BoundsJson,
+    progress: ProgressJson<'g>,
+    blockers: &'g [String],
+    escalation: Option<EscalationJson<'g>>,
+    tasks: Vec<ObligationJson<'g>>,
+    created_at: Option<String>,
+    updated_at: Option<String>,
+    closed_at: Option<String>,
+    closed_reason: Option<&'g str>,
+    extra: &'g serde_json::Map<String, Value>,
+    path: String,
+}
+
+#[derive(Serialize)]
+struct CriterionJson<'g> {
+    n: usize,
+    text: &'g str,
+    met: bool,
+}
+
+#[derive(Serialize)]
+struct CheckJson<'g> {
+    #[serde(rename = "type")]
+    kind: &'g str,
+    target: &'g str,
+    criterion: Option<usize>,
+}
+
+#[derive(Serialize)]
+struct BudgetJson {
+    max_dispatches: u64,
+    max_assessments: u64,
+    cooldown: String,
+    escalate_after_failures: u64,
+}
+
+#[derive(Serialize)]
+struct BoundsJson {
+    max_iterations: Option<u64>,
+    deadline: Option<String>,
+    max_cost_usd: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct ProgressJson<'g> {
+    assessments: u64,
+    dispatches: u64,
+    iterations: u64,
+    consecutive_failures: u64,
+    cost_usd: f64,
+    last_assessed_at: Option<String>,
+    last_dispatched_at: Option<String>,
+    last_outcome: Option<&'g str>,
+}
+
+#[derive(Serialize)]
+struct EscalationJson<'g> {
+    kind: &'g str,
+    reason: &'g str,
+    at: Option<String>,
 }
 
 /// An obligation as JSON.
-pub fn obligation_json(obligation: &Obligation) -> Value {
-    json!({
-        "id": obligation.id,
-        "label": obligation.label,
-        "status": obligation.status.as_str(),
-        "goal_id": obligation.goal_id,
-        "goal_label": obligation.goal_label,
-        "agent": obligation.agent,
-        "session": obligation.session,
-        "pid": obligation.pid,
-        "summary": obligation.summary,
-        "spawned_at": format_time(obligation.spawned_at),
-        "timeout_secs": obligation.timeout_secs,
-        "ended_at": time(obligation.ended_at),
-        "detail": obligation.detail,
-        "resolved_at": time(obligation.resolved_at),
-        "retry_count": obligation.retry_count,
-    })
+#[derive(Serialize)]
+pub struct ObligationJson<'o> {
+    id: &'o str,
+    label: &'o str,
+    status: &'o str,
+    goal_id: Option<&'o str>,
+    goal_label: Option<&'o str>,
+    agent: Option<&'o str>,
+    session: Option<&'o str>,
+    pid: Option<u32>,
+    summary: Option<&'o str>,
+    spawned_at: String,
+    timeout_secs: u64,
+    ended_at: Option<String>,
+    detail: Option<&'o str>,
+    resolved_at: Option<String>,
+    retry_count: u32,
+}
+
+pub fn obligation_json(obligation: &Obligation) -> ObligationJson<'_> {
+    ObligationJson {
+        id: &obligation.id,
+        label: &obligation.label,
+        status: obligation.status.as_str(),
+        goal_id: obligation.goal_id.as_deref(),
+        goal_label: obligation.goal_label.as_deref(),
+        agent: obligation.agent.as_deref(),
+        session: obligation.session.as_deref(),
+        pid: obligation.pid,
+        summary: obligation.summary.as_deref(),
+        spawned_at: format_time(obligation.spawned_at),
+        timeout_secs: obligation.timeout_secs,
+        ended_at: time(obligation.ended_at),
+        detail: obligation.detail.as_deref(),
+        resolved_at: time(obligation.resolved_at),
+        retry_count: obligation.retry_count,
+    }
+}
+
+/// A goal as JSON; `book` supplies the obligations linked to it.
+pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> GoalJson<'g> {
+    let goal = &loaded.goal;
+    let progress = &goal.progress;
+    GoalJson {
+        id: &goal.id,
+        label: &goal.label,
+        title: &goal.title,
+        description: &goal.description,
+        status: goal.status.as_str(),
+        priority: goal.priority.as_str(),
+        confirmed: goal.confirmed,
+        tags: &goal.tags,
+        criteria: goal
+            .criteria
+            .iter()
+            .map(|c| CriterionJson {
+                n: c.n,
+                text: &c.text,
+                met: c.met,
+            })
+            .collect(),
+        verification: goal
+            .verification
+            .iter()
+            .map(|c| CheckJson {
+                kind: c.kind.as_str(),
+                target: &c.target,
+                criterion: c.criterion,
+            })
+            .collect(),
+        budget: BudgetJson {
+            max_dispatches: goal.budget.max_dispatches,
+            max_assessments: goal.budget.max_assessments,
+            cooldown: goal.budget.cooldown.to_string(),
+            escalate_after_failures: goal.budget.escalate_after_failures,
+        },
+        bounds: BoundsJson {
+            max_iterations: goal.bounds.max_iterations,
+            deadline: time(goal.bounds.deadline),
+            max_cost_usd: goal.bounds.max_cost_usd,
+        },
+        progress: ProgressJson {
+            assessments: progress.assessments,
+            dispatches: progress.dispatches,
+            iterations: progress.iterations(),
+            consecutive_failures: progress.consecutive_failures,
+            cost_usd: progress.cost_usd,
+            last_assessed_at: time(progress.last_assessed_at),
+            last_dispatched_at: time(progress.last_dispatched_at),
+            last_outcome: progress.last_outcome.as_deref(),
+        },
+        blockers: &goal.blockers,
+        escalation: goal.escalation.as_ref().map(|e| EscalationJson {
+            kind: &e.kind,
+            reason: &e.reason,
+            at: time(e.at),
+        }),
+        tasks: if goal.id.is_empty() {
+            Vec::new()
+        } else {
+            book.of_goal(&goal.id).map(obligation_json).collect()
+        },
+        created_at: time(goal.created_at),
+        updated_at: time(goal.updated_at),
+        closed_at: time(goal.closed_at),
+        closed_reason: goal.closed_reason.as_deref(),
+        extra: &goal.extra,
+        path: relative(ctx, &loaded.file.path),
+    }
 }
 
 /// `{"schema_version":1,"goal":{…}}`.
