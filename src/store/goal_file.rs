@@ -66,8 +66,9 @@ impl GoalFile {
             column,
             message,
         };
-        let metadata =
-            std::fs::metadata(path).map_err(|err| problem(1, 1, format!("cannot read: {err}")))?;
+        let cannot_read = |err: std::io::Error| problem(1, 1, format!("cannot read: {err}"));
+        let mut file = std::fs::File::open(path).map_err(cannot_read)?;
+        let metadata = file.metadata().map_err(cannot_read)?;
         if metadata.len() > MAX_FILE_BYTES {
             return Err(problem(
                 1,
@@ -78,8 +79,8 @@ impl GoalFile {
                 ),
             ));
         }
-        let bytes =
-            std::fs::read(path).map_err(|err| problem(1, 1, format!("cannot read: {err}")))?;
+        let mut bytes = Vec::with_capacity(metadata.len() as usize + 1);
+        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(cannot_read)?;
         let text = String::from_utf8(bytes).map_err(|err| {
             let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
             let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
@@ -422,8 +423,12 @@ pub fn strings_value(items: &[String]) -> YamlValue {
 
 /// The first line (1-based) that starts a git conflict.
 fn conflict_marker_line(text: &str) -> Option<usize> {
+    // A substring search first: nearly every file has no marker at all.
+    if !text.starts_with("<<<<<<<") && !text.contains("\n<<<<<<<") {
+        return None;
+    }
     text.lines()
-        .position(|line| line.starts_with("<<<<<<< ") || line == "<<<<<<<")
+        .position(|line| line.starts_with("<<<<<<< ") || line.trim_end() == "<<<<<<<")
         .map(|index| index + 1)
 }
 
