@@ -548,6 +548,13 @@ impl Layers {
     }
 
     fn apply_file(&mut self, path: &Path, text: &str) -> Result<()> {
+        if let Some((line, column)) = crate::yaml_locate::excessive_nesting(text) {
+            return Err(Error::usage(format!(
+                "{}:{line}:{column}: flow collections nest deeper than {} levels",
+                path.display(),
+                crate::yaml_locate::MAX_FLOW_DEPTH
+            )));
+        }
         let document: serde_yaml::Value = serde_yaml::from_str(text).map_err(|err| {
             let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
             Error::usage(format!(

@@ -46,6 +46,57 @@ fn locate(text: &str, path: &[&str]) -> Option<(usize, (usize, usize))> {
     found
 }
 
+/// Where `key` appears a second time at the same indentation as its first
+/// appearance, for duplicate-key errors (the parser reports the mapping).
+pub fn duplicate_key_position(text: &str, key: &str) -> Option<(usize, usize)> {
+    let mut first_indent = None;
+    for (index, line) in text.lines().enumerate() {
+        let content = line.trim_start_matches(' ');
+        let indent = line.len() - content.len();
+        if key_of(content) != Some(key) || content.starts_with("- ") {
+            continue;
+        }
+        match first_indent {
+            None => first_indent = Some(indent),
+            Some(first) if first == indent => return Some((index + 1, indent + 1)),
+            Some(_) => {}
+        }
+    }
+    None
+}
+
+/// Deeper `[` / `{` nesting than this is refused before parsing: the
+/// parser's time grows with the square of the depth.
+pub const MAX_FLOW_DEPTH: usize = 100;
+
+/// Where flow collections first nest deeper than [`MAX_FLOW_DEPTH`]
+/// (1-based line and column), outside quotes and comments.
+pub fn excessive_nesting(text: &str) -> Option<(usize, usize)> {
+    let mut depth = 0usize;
+    for (index, line) in text.lines().enumerate() {
+        let mut quote: Option<char> = None;
+        let mut previous = ' ';
+        for (column, ch) in line.char_indices() {
+            match (quote, ch) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '#') if previous.is_whitespace() => break,
+                (None, '\'' | '"') => quote = Some(ch),
+                (None, '[' | '{') => {
+                    depth += 1;
+                    if depth > MAX_FLOW_DEPTH {
+                        return Some((index + 1, column + 1));
+                    }
+                }
+                (None, ']' | '}') => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            previous = ch;
+        }
+    }
+    None
+}
+
 /// The key of a `key: value` line, unquoted.
 fn key_of(content: &str) -> Option<&str> {
     let content = content.strip_prefix("- ").unwrap_or(content);
@@ -64,6 +115,21 @@ mod tests {
     use super::*;
 
     const TEXT: &str = "enabled: true\n# comment\ndefaults:\n  cooldown: 10m\n  priority: high\ngit: {commit: true}\n";
+
+    #[test]
+    fn deep_flow_nesting_is_found_but_quotes_and_comments_do_not_count() {
+        let deep = format!("a: {}{}", "[".repeat(150), "]".repeat(150));
+        assert_eq!(excessive_nesting(&deep), Some((1, 104)));
+        assert_eq!(
+            excessive_nesting(&format!("a: '{}'", "[".repeat(150))),
+            None
+        );
+        assert_eq!(
+            excessive_nesting(&format!("a: b # {}", "[".repeat(150))),
+            None
+        );
+        assert_eq!(excessive_nesting("a: {b: [1, [2]]}\n"), None);
+    }
 
     #[test]
     fn finds_top_level_and_nested_keys() {

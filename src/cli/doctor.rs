@@ -11,7 +11,6 @@ use super::render::SCHEMA_VERSION;
 use crate::checks;
 use crate::context::Context;
 use crate::error::{FileProblem, Result};
-use crate::label;
 use crate::model::{CheckKind, Priority, Status};
 use crate::stewardship::heartbeat::HeartbeatPatterns;
 use crate::store::{LoadedGoal, Scope, StoreLock};
@@ -114,9 +113,6 @@ fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem
             &["id"],
             "no id: steward adds one on the next change".to_string(),
         );
-    }
-    if let Err(why) = label::validate(&goal.label) {
-        at(&["label"], why);
     }
     if let Status::Unknown(status) = &goal.status {
         at(

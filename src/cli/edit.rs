@@ -9,7 +9,6 @@ use clap::Args;
 use super::Output;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::label;
 use crate::model::{CheckKind, Goal, Priority, Status};
 use crate::store::{Change, GoalFile, LoadedGoal, Scope};
 
@@ -120,9 +119,7 @@ fn validate(
     let mut at = |key: &[&str], message: String| {
         problems.push(parsed.problem_at_key(key, message).to_string())
     };
-    if let Err(why) = label::validate(&goal.label) {
-        at(&["label"], why);
-    } else if goal.label != loaded.goal.label && label_taken(ctx, &goal.label) {
+    if goal.label != loaded.goal.label && label_taken(ctx, &goal.label) {
         at(&["label"], format!("goal `{}` is already open", goal.label));
     }
     match &goal.status {

@@ -67,8 +67,16 @@ impl GoalFile {
             message,
         };
         let cannot_read = |err: std::io::Error| problem(1, 1, format!("cannot read: {err}"));
+        // Checked before opening: opening a FIFO would wait for a writer.
+        let metadata = std::fs::metadata(path).map_err(cannot_read)?;
+        if !metadata.is_file() {
+            return Err(problem(
+                1,
+                1,
+                "not a regular file: steward reads only files".to_string(),
+            ));
+        }
         let mut file = std::fs::File::open(path).map_err(cannot_read)?;
-        let metadata = file.metadata().map_err(cannot_read)?;
         if metadata.len() > MAX_FILE_BYTES {
             return Err(problem(
                 1,
@@ -192,6 +200,10 @@ impl GoalFile {
             .text(&["label"])?
             .unwrap_or(stem)
             .to_ascii_lowercase();
+        // The label names the file steward writes: never a path.
+        if let Err(why) = crate::label::validate(&label) {
+            return Err(self.problem_at_key(&["label"], why));
+        }
         let budget = Budget {
             max_dispatches: reader
                 .count(&["budget", "max_dispatches"])?
@@ -286,8 +298,27 @@ impl GoalFile {
     }
 
     fn mapping(&self) -> Result<Mapping, FileProblem> {
+        if let Some((line, column)) = crate::yaml_locate::excessive_nesting(self.front_matter()) {
+            return Err(self.problem(
+                line,
+                column,
+                format!(
+                    "front matter: flow collections nest deeper than {} levels",
+                    crate::yaml_locate::MAX_FLOW_DEPTH
+                ),
+            ));
+        }
         let value: Value = serde_yaml::from_str(self.front_matter()).map_err(|err| {
-            let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
+            let mut position = err.location().map_or((1, 1), |l| (l.line(), l.column()));
+            let message = err.to_string();
+            if let Some(key) = message
+                .strip_prefix("duplicate entry with key \"")
+                .and_then(|rest| rest.split('"').next())
+            {
+                position = crate::yaml_locate::duplicate_key_position(self.front_matter(), key)
+                    .unwrap_or(position);
+            }
+            let (line, column) = position;
             self.problem(
                 line,
                 column,

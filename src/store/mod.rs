@@ -155,9 +155,9 @@ impl Store {
     /// Reads the goals in `scope`, in file-name order.
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         let mut scan = Scan::default();
-        let mut paths = goal_paths(&self.goals_dir)?;
+        let mut paths = goal_paths(&self.goals_dir, &mut scan.problems)?;
         if scope == Scope::All {
-            paths.extend(goal_paths(&self.closed_dir)?);
+            paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
         for path in paths {
             match self.load(&path) {
@@ -176,7 +176,8 @@ impl Store {
         let wanted = reference.trim().to_ascii_lowercase();
         // Fast path: the file named after the label.
         let direct = self.open_path(&wanted);
-        if crate::label::validate(&wanted).is_ok() && direct.is_file() {
+        let is_plain_file = direct.symlink_metadata().is_ok_and(|m| m.is_file());
+        if crate::label::validate(&wanted).is_ok() && is_plain_file {
             let loaded = self.load(&direct)?;
             if loaded.goal.label == wanted && !loaded.goal.status.is_terminal() {
                 return Ok(loaded);
@@ -241,8 +242,9 @@ impl Store {
 }
 
 /// `*.md` files directly in `dir`, sorted; hidden and temporary files are
-/// skipped. A missing directory holds no goals.
-fn goal_paths(dir: &Path) -> Result<Vec<PathBuf>> {
+/// skipped. A symbolic link that leads out of `dir` is reported in
+/// `problems`, not followed. A missing directory holds no goals.
+fn goal_paths(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf>> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -256,11 +258,32 @@ fn goal_paths(dir: &Path) -> Result<Vec<PathBuf>> {
         if name.starts_with('.') || !name.ends_with(".md") {
             continue;
         }
-        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        if file_type.is_dir() {
+            continue;
+        }
+        if file_type.is_symlink() && !links_inside(dir, &entry.path()) {
+            problems.push(FileProblem {
+                path: entry.path().display().to_string(),
+                line: 1,
+                column: 1,
+                message: "symbolic link to a file outside the goals directory: not read"
+                    .to_string(),
+            });
             continue;
         }
         paths.push(entry.path());
     }
     paths.sort();
     Ok(paths)
+}
+
+/// Whether a symbolic link resolves to a file inside `dir`.
+fn links_inside(dir: &Path, link: &Path) -> bool {
+    match (dir.canonicalize(), link.canonicalize()) {
+        (Ok(dir), Ok(target)) => target.starts_with(dir),
+        _ => false,
+    }
 }

@@ -7,6 +7,7 @@ mod doctor_config;
 mod edit;
 mod generated;
 mod git;
+mod hostile;
 mod init;
 mod list_show;
 mod lock;
