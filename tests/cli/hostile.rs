@@ -155,10 +155,10 @@ proptest! {
         let mut data = prefix.as_bytes().to_vec();
         data.extend(bytes);
         let defaults = steward::config::Config::default().defaults;
-        if let Ok(text) = String::from_utf8(data.clone()) {
-            if let Ok(file) = steward::store::GoalFile::parse(Path::new("x.md"), text) {
-                let _ = file.goal(&defaults);
-            }
+        if let Ok(text) = String::from_utf8(data.clone())
+            && let Ok(file) = steward::store::GoalFile::parse(Path::new("x.md"), text)
+        {
+            let _ = file.goal(&defaults);
         }
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.md");
