@@ -13,6 +13,7 @@ mod list_show;
 mod lock;
 mod mirror_audit;
 mod readme;
+mod robustness;
 mod roundtrip;
 mod stewardship;
 mod tasks;
