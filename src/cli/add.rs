@@ -8,7 +8,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{Bounds, Check, Priority};
 use crate::store::{
-    Change, GoalFile, LoadedGoal, Scope, YamlValue, body, checks_value, strings_value, time_value,
+    Change, GoalFile, YamlValue, body, checks_value, strings_value, time_value,
 };
 
 /// Register a goal: what must be achieved and how to tell it is done.
@@ -76,35 +76,34 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
     }
 
     let mut tx = ctx.transaction()?;
-    let open = tx.scan(Scope::All)?;
-    let is_open = |g: &&LoadedGoal| !g.goal.status.is_terminal();
-    if let Some(existing) = open
-        .goals
-        .iter()
-        .filter(is_open)
-        .find(|g| g.goal.label == args.label)
-    {
-        return Err(Error::refused(format!(
-            "goal `{}` is already open ({}); choose another label, or complete or abandon that goal first",
-            args.label,
-            relative(ctx, &existing.file.path)
-        )));
-    }
-    let open_count = open.goals.iter().filter(is_open).count() as u64;
-    if open_count >= ctx.config.global_limits.max_active_goals {
-        return Err(Error::refused(format!(
-            "{open_count} goals are open and global_limits.max_active_goals is {}: complete or abandon one first, or raise the limit",
-            ctx.config.global_limits.max_active_goals
-        )));
-    }
+    // Goals live under their label's name, so the label is checked by file
+    // name (`doctor` reports a file whose label differs from its name).
     let path = ctx.store.open_path(&args.label);
-    // A goal closed by hand still sits under its open name: move it aside.
-    if let Some(closed) = open
-        .goals
-        .iter()
-        .find(|g| g.file.path == path && g.goal.status.is_terminal())
-    {
-        tx.archive(closed)?;
+    if path.symlink_metadata().is_ok() {
+        match ctx.store.load(&path) {
+            // A goal closed by hand still sits under its open name: move it aside.
+            Ok(existing) if existing.goal.status.is_terminal() => tx.archive(&existing)?,
+            Ok(_) => {
+                return Err(Error::refused(format!(
+                    "goal `{}` is already open ({}); choose another label, or complete or abandon that goal first",
+                    args.label,
+                    relative(ctx, &path)
+                )));
+            }
+            Err(problem) => {
+                return Err(Error::refused(format!(
+                    "{problem}\nthe label `{}` is taken by that file, which steward cannot read; fix it or choose another label",
+                    args.label
+                )));
+            }
+        }
+    }
+    let limit = ctx.config.global_limits.max_active_goals;
+    let open_count = tx.store().count_open(limit)?;
+    if open_count >= limit {
+        return Err(Error::refused(format!(
+            "{open_count} goals are open and global_limits.max_active_goals is {limit}: complete or abandon one first, or raise the limit"
+        )));
     }
 
     let file = new_goal_file(ctx, &args, &priority, &bounds)?;

@@ -10,7 +10,7 @@ use super::Output;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{CheckKind, Goal, Priority, Status};
-use crate::store::{Change, GoalFile, LoadedGoal, Scope};
+use crate::store::{Change, GoalFile, LoadedGoal};
 
 /// Open a goal in $VISUAL or $EDITOR (else vi) and validate it when the
 /// editor exits.
@@ -119,7 +119,7 @@ fn validate(
     let mut at = |key: &[&str], message: String| {
         problems.push(parsed.problem_at_key(key, message).to_string())
     };
-    if goal.label != loaded.goal.label && label_taken(ctx, &goal.label) {
+    if goal.label != loaded.goal.label && ctx.store.label_taken(&goal.label) {
         at(&["label"], format!("goal `{}` is already open", goal.label));
     }
     match &goal.status {
@@ -154,12 +154,6 @@ fn validate(
         return Err(problems);
     }
     Ok(GoalFile::parse(&loaded.file.path, parsed.text().to_string()).expect("the draft parsed"))
-}
-
-fn label_taken(ctx: &Context, label: &str) -> bool {
-    ctx.store
-        .scan(Scope::Open)
-        .is_ok_and(|scan| scan.goals.iter().any(|g| g.goal.label == label))
 }
 
 fn save(

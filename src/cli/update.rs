@@ -6,7 +6,7 @@ use super::{Output, args};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{Check, Goal, Priority};
-use crate::store::{Change, GoalFile, Scope, YamlValue, body, checks_value, strings_value};
+use crate::store::{Change, GoalFile, YamlValue, body, checks_value, strings_value};
 
 /// Change a goal's title, description, priority, criteria, blockers, checks,
 /// budget, bounds, label or tags, or add a note to its history.
@@ -137,8 +137,7 @@ pub fn run(ctx: &Context, args: UpdateArgs, out: &mut Output) -> Result<u8> {
     if let Some(label) = &args.new_label
         && *label != goal.label
     {
-        let scan = tx.scan(Scope::Open)?;
-        if scan.goals.iter().any(|g| g.goal.label == *label) {
+        if tx.store().label_taken(label) {
             return Err(Error::refused(format!(
                 "goal `{label}` is already open; choose another label"
             )));

@@ -169,6 +169,24 @@ impl Store {
         Ok(scan)
     }
 
+    /// Whether a goal file already uses `label`'s name (goals live under
+    /// their label; `doctor` reports a file whose label differs).
+    pub fn label_taken(&self, label: &str) -> bool {
+        self.open_path(label).symlink_metadata().is_ok()
+    }
+
+    /// How many goals are open, exactly when the answer matters: goal files
+    /// in the open directory are counted without reading them, and read only
+    /// when there are at least `limit` (one might be closed by hand).
+    pub fn count_open(&self, limit: u64) -> Result<u64> {
+        let mut problems = Vec::new();
+        let files = goal_paths(&self.goals_dir, &mut problems)?.len() as u64;
+        if files < limit {
+            return Ok(files);
+        }
+        Ok(self.scan(Scope::Open)?.goals.len() as u64)
+    }
+
     /// Finds one goal by label, full id, or a unique id prefix of at least 4
     /// characters. Open goals win over terminal ones; among terminal goals
     /// with the same label the most recently closed wins.
