@@ -7,9 +7,7 @@ use super::{Output, args};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{Bounds, Check, Priority};
-use crate::store::{
-    Change, GoalFile, YamlValue, body, checks_value, strings_value, time_value,
-};
+use crate::store::{Change, GoalFile, YamlValue, body, checks_value, strings_value, time_value};
 
 /// Register a goal: what must be achieved and how to tell it is done.
 ///

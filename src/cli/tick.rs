@@ -68,12 +68,13 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
     }
     // The checks can take seconds: run them before taking the lock, so
     // agents recording progress are not kept waiting.
-    let outcomes = run_due_checks(ctx, &ctx.store.scan(Scope::Open)?.goals);
+    let before = ctx.store.scan(Scope::Open)?;
+    let outcomes = run_due_checks(ctx, &before.goals);
     let mut report = Report::default();
     if args.dry_run {
         let mut book = ctx.store.obligations()?;
         report.note_tasks(&expire(ctx, &mut book));
-        let scan = ctx.store.scan(Scope::Open)?;
+        let scan = before;
         report.errors.extend(
             scan.problems
                 .iter()
@@ -92,7 +93,7 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
         report.note_tasks(&transitions);
         tx.save_obligations(&book, &transitions)?;
         super::task::apply_to_goals(ctx, &mut tx, &book, &transitions, Actor::Watchdog)?;
-        let scan = tx.scan(Scope::Open)?;
+        let scan = tx.store().rescan_open(&before)?;
         report.errors.extend(
             scan.problems
                 .iter()

@@ -47,6 +47,9 @@ const KNOWN_KEYS: [&str; 17] = [
 #[derive(Debug, Clone)]
 pub struct GoalFile {
     pub path: PathBuf,
+    /// Size and modification time when read, to tell whether the file
+    /// changed since (`None` for files not read from disk).
+    pub stamp: Option<(u64, std::time::SystemTime)>,
     text: String,
     /// The front matter between the `---` lines, line endings included.
     front_matter: Range<usize>,
@@ -96,7 +99,12 @@ impl GoalFile {
                 valid.len() - valid.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
             problem(line, column, "not valid UTF-8".to_string())
         })?;
-        GoalFile::parse(path, text)
+        let mut file = GoalFile::parse(path, text)?;
+        file.stamp = metadata
+            .modified()
+            .ok()
+            .map(|modified| (metadata.len(), modified));
+        Ok(file)
     }
 
     /// An empty goal file at `path`, to be filled by edits.
@@ -157,6 +165,7 @@ impl GoalFile {
         };
         Ok(GoalFile {
             path: path.to_path_buf(),
+            stamp: None,
             front_matter: front_start..closing.start,
             body_start: closing.end,
             front_matter_line: 2,

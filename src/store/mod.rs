@@ -175,6 +175,33 @@ impl Store {
         self.open_path(label).symlink_metadata().is_ok()
     }
 
+    /// The open goals again, reading only files whose size or modification
+    /// time changed since `previous` (a scan made before taking the lock).
+    pub fn rescan_open(&self, previous: &Scan) -> Result<Scan> {
+        let mut scan = Scan::default();
+        for path in goal_paths(&self.goals_dir, &mut scan.problems)? {
+            let unchanged = previous
+                .goals
+                .iter()
+                .find(|g| g.file.path == path)
+                .filter(|g| {
+                    let now = std::fs::metadata(&path)
+                        .ok()
+                        .and_then(|m| Some((m.len(), m.modified().ok()?)));
+                    g.file.stamp.is_some() && g.file.stamp == now
+                });
+            match unchanged {
+                Some(loaded) => scan.goals.push(loaded.clone()),
+                None => match self.load(&path) {
+                    Ok(loaded) if loaded.goal.status.is_terminal() => {}
+                    Ok(loaded) => scan.goals.push(loaded),
+                    Err(problem) => scan.problems.push(problem),
+                },
+            }
+        }
+        Ok(scan)
+    }
+
     /// How many goals are open, exactly when the answer matters: goal files
     /// in the open directory are counted without reading them, and read only
     /// when there are at least `limit` (one might be closed by hand).
