@@ -206,8 +206,7 @@ impl Store {
     /// in the open directory are counted without reading them, and read only
     /// when there are at least `limit` (one might be closed by hand).
     pub fn count_open(&self, limit: u64) -> Result<u64> {
-        let mut problems = Vec::new();
-        let files = goal_paths(&self.goals_dir, &mut problems)?.len() as u64;
+        let files = count_goal_files(&self.goals_dir)?;
         if files < limit {
             return Ok(files);
         }
@@ -298,18 +297,10 @@ fn goal_paths(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf
     let mut paths = Vec::new();
     for entry in entries {
         let entry = entry.map_err(|err| Error::io(dir, "cannot list goals", err))?;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') || !name.ends_with(".md") {
-            continue;
-        }
-        let Ok(file_type) = entry.file_type() else {
+        let Some(is_link) = goal_entry(&entry) else {
             continue;
         };
-        if file_type.is_dir() {
-            continue;
-        }
-        if file_type.is_symlink() && !links_inside(dir, &entry.path()) {
+        if is_link && !links_inside(dir, &entry.path()) {
             problems.push(FileProblem {
                 path: entry.path().display().to_string(),
                 line: 1,
@@ -323,6 +314,35 @@ fn goal_paths(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf
     }
     paths.sort();
     Ok(paths)
+}
+
+/// How many entries of `dir` look like goal files, without reading them.
+fn count_goal_files(dir: &Path) -> Result<u64> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(err) => return Err(Error::io(dir, "cannot list goals", err)),
+    };
+    let mut count = 0;
+    for entry in entries {
+        let entry = entry.map_err(|err| Error::io(dir, "cannot list goals", err))?;
+        if goal_entry(&entry).is_some() {
+            count += 1;
+        }
+    }
+    Ok(count)
+}
+
+/// Whether a directory entry is a goal file (`*.md`, not hidden, not a
+/// directory), and if so whether it is a symbolic link.
+fn goal_entry(entry: &std::fs::DirEntry) -> Option<bool> {
+    let name = entry.file_name();
+    let name = name.as_encoded_bytes();
+    if name.starts_with(b".") || !name.ends_with(b".md") {
+        return None;
+    }
+    let file_type = entry.file_type().ok()?;
+    (!file_type.is_dir()).then(|| file_type.is_symlink())
 }
 
 /// Whether a symbolic link resolves to a file inside `dir`.

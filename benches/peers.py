@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Times steward beside Taskwarrior (`task`) and minibeads (`mb`) on stores of
+the same size, 10% open, and prints a Markdown table with the ratios.
+
+Usage: benches/peers.py [N ...]   (default: 1000 10000)
+
+Needs `task` (Debian package taskwarrior) and `mb` (`cargo install
+minibeads`) on PATH; a missing peer is skipped. steward is the release
+binary ($STEWARD, else target/release/steward, built when missing).
+"""
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNS = 21
+NOW = "2026-11-21T04:00:00Z"
+
+
+def steward_binary():
+    path = Path(os.environ.get("STEWARD", ROOT / "target/release/steward"))
+    if not path.exists():
+        subprocess.run(["cargo", "build", "--release", "--manifest-path", str(ROOT / "Cargo.toml")], check=True)
+    return str(path)
+
+
+def median_ms(make_args, env=None, runs=RUNS):
+    times = []
+    for run in range(runs + 1):
+        args = make_args(run)
+        start = time.perf_counter()
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        elapsed = time.perf_counter() - start
+        if run > 0:  # the first run warms the page cache
+            times.append(elapsed * 1000)
+    return statistics.median(times)
+
+
+def steward_store(base, n):
+    root = base / "steward"
+    goals = root / "state/goals"
+    (goals / "closed").mkdir(parents=True)
+    (root / "steward.yaml").write_text(f"global_limits:\n  max_active_goals: {n * 10}\n")
+    for i in range(n):
+        label, gid = f"goal-{i:05}", str(uuid.UUID(int=i))
+        is_open = i % 10 == 0
+        path = goals / f"{label}.md" if is_open else goals / "closed" / f"{label}-{gid[:8]}.md"
+        status = "active" if is_open else "completed"
+        path.write_text(
+            f"---\nid: {gid}\nlabel: {label}\ntitle: Keep {label} healthy\nstatus: {status}\npriority: normal\n"
+            "confirmed: true\ncreated_at: 2026-11-20T04:00:00Z\nupdated_at: 2026-11-21T03:55:00Z\nverification: []\n"
+            "budget:\n  max_dispatches: 20\n  max_assessments: 50\n  cooldown: 10m\n  escalate_after_failures: 3\n"
+            "progress:\n  assessments: 3\n  dispatches: 2\n  consecutive_failures: 0\n  cost_usd: 1.25\n"
+            "  last_assessed_at: 2026-11-21T03:55:00Z\n  last_dispatched_at: null\n  last_outcome: tests pass\n"
+            "blockers: []\n---\nRun the tests, fix what fails, deploy.\n\n## Acceptance criteria\n\n"
+            "- [x] Tests pass\n- [ ] Deployed\n\n## History\n\n- 2026-11-20T04:00:00Z user created: priority normal\n"
+        )
+    return root
+
+
+def taskwarrior_store(base, n):
+    data = base / "task"
+    data.mkdir()
+    rc = base / "taskrc"
+    rc.write_text(f"data.location={data}\nconfirmation=off\nverbose=nothing\nhooks=off\n")
+    tasks = []
+    for i in range(n):
+        task = {"uuid": str(uuid.UUID(int=i)), "description": f"Keep goal {i} healthy", "entry": "20261120T040000Z",
+                "status": "pending" if i % 10 == 0 else "completed"}
+        if task["status"] == "completed":
+            task["end"] = "20261121T035500Z"
+        tasks.append(task)
+    env = dict(os.environ, TASKRC=str(rc))
+    subprocess.run(["task", "import", "-"], input=json.dumps(tasks).encode(), env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return env
+
+
+def minibeads_store(base, n):
+    root = base / "mb"
+    root.mkdir()
+    subprocess.run(["mb", "init"], cwd=root, stdout=subprocess.DEVNULL, check=True)
+    issues = root / ".minibeads/issues"
+    for i in range(1, n + 1):
+        status = "open" if i % 10 == 0 else "closed"
+        (issues / f"bd-{i}.md").write_text(
+            f"---\ntitle: Keep goal {i} healthy\nstatus: {status}\npriority: 2\nissue_type: task\n"
+            "created_at: 2026-11-20T04:00:00+00:00\nupdated_at: 2026-11-21T03:55:00+00:00\n---\nRun the tests.\n"
+        )
+    return root
+
+
+def main():
+    sizes = [int(a) for a in sys.argv[1:]] or [1000, 10000]
+    steward = steward_binary()
+    env = dict(os.environ, STEWARD_NOW=NOW)
+    print("| items | command | median | ratio to steward |")
+    print("|---:|---|---:|---:|")
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            base = Path(tmp)
+            root = steward_store(base, n)
+            rows = []
+            list_time = median_ms(lambda _: [steward, "-C", str(root), "list", "--json"], env)
+            add_time = median_ms(lambda r: [steward, "-C", str(root), "add", f"bench-{r}", "--title", "Bench",
+                                            "--criterion", "done"], env)
+            rows.append(("`steward list --json`", list_time, list_time))
+            rows.append(("`steward add`", add_time, add_time))
+            if shutil.which("task"):
+                task_env = taskwarrior_store(base, n)
+                rows.append(("`task list`", median_ms(lambda _: ["task", "list"], task_env), list_time))
+                rows.append(("`task add`", median_ms(lambda r: ["task", "add", f"bench {r}"], task_env), add_time))
+            if shutil.which("mb"):
+                mb_root = minibeads_store(base, n)
+                mb = ["mb", "--mb-beads-dir", str(mb_root / ".minibeads")]
+                rows.append(("`mb list`", median_ms(lambda _: mb + ["list"]), list_time))
+                rows.append(("`mb create`", median_ms(lambda r: mb + ["create", f"bench {r}"]), add_time))
+            for name, ms, baseline in rows:
+                print(f"| {n} | {name} | {ms:.1f} ms | {ms / baseline:.1f}× |")
+
+
+if __name__ == "__main__":
+    main()
