@@ -54,11 +54,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     match result {
         Ok(code) => {
             let code = if out.failed { 1 } else { code };
+            let stream_error = out.finish_stream();
             let mut stdout = std::io::stdout().lock();
-            match stdout
-                .write_all(out.stdout.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
+            let written = match stream_error {
+                Some(err) => Err(err),
+                None => stdout
+                    .write_all(out.stdout.as_bytes())
+                    .and_then(|()| stdout.flush()),
+            };
+            match written {
                 Ok(()) => code,
                 // The reader went away (`steward list | head`): not an error.
                 Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => code,

@@ -2,11 +2,12 @@
 
 use clap::Args;
 
-use super::render::{self, GoalJson, SCHEMA_VERSION, goal_json, paint};
+use super::render::{self, SCHEMA_VERSION, goal_json, paint};
 use super::{Output, args};
 use crate::context::Context;
 use crate::error::Result;
-use crate::model::{Priority, Status};
+use crate::model::{Goal, Priority, Status};
+use crate::obligations::Book;
 use crate::store::{LoadedGoal, Scope};
 
 /// List goals: open ones by default, sorted by priority then label.
@@ -31,17 +32,14 @@ pub struct ListArgs {
 
 pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
     let wants_terminal = args.all || args.statuses.iter().any(Status::is_terminal);
-    let scan = ctx.store.scan(if wants_terminal {
-        Scope::All
-    } else {
-        Scope::Open
-    })?;
-    let mut goals: Vec<&LoadedGoal> = scan
-        .goals
-        .iter()
-        .filter(|g| args.statuses.is_empty() || args.statuses.contains(&g.goal.status))
-        .filter(|g| args.priority.as_ref().is_none_or(|p| *p == g.goal.priority))
-        .collect();
+    let wanted = |goal: &Goal| {
+        (args.statuses.is_empty() || args.statuses.contains(&goal.status))
+            && (wants_terminal || !goal.status.is_terminal())
+            && args.priority.as_ref().is_none_or(|p| *p == goal.priority)
+    };
+    let scan = ctx.store.scan(Scope::OpenDirectory)?;
+    let mut problems = scan.problems.clone();
+    let mut goals: Vec<&LoadedGoal> = scan.goals.iter().filter(|g| wanted(&g.goal)).collect();
     goals.sort_by(|a, b| {
         let key = |g: &LoadedGoal| {
             (
@@ -52,35 +50,97 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
         };
         key(a).cmp(&key(b))
     });
+    let book = if ctx.json {
+        ctx.store.obligations()?
+    } else {
+        Book::default()
+    };
+    let mut listing = Listing::start(ctx, &goals, wants_terminal, out);
+    for loaded in &goals {
+        listing.goal(ctx, loaded, &book, out);
+    }
+    if wants_terminal {
+        // Closed goals can be many: each is read, written and dropped.
+        for path in ctx.store.closed_paths(&mut problems)? {
+            match ctx.store.load(&path) {
+                Ok(loaded) if wanted(&loaded.goal) => listing.goal(ctx, &loaded, &book, out),
+                Ok(_) => {}
+                Err(problem) => problems.push(problem),
+            }
+        }
+    }
+    listing.finish(&problems, out);
+    for problem in &problems {
+        out.warn(problem.to_string());
+    }
+    Ok(if problems.is_empty() { 0 } else { 1 })
+}
 
-    if ctx.json {
-        let book = ctx.store.obligations()?;
-        out.json(&ListJson {
-            schema_version: SCHEMA_VERSION,
-            goals: goals.iter().map(|g| goal_json(ctx, g, &book)).collect(),
-            errors: scan
-                .problems
+/// Writes the listing one goal at a time: JSON, or a table whose columns
+/// are sized by the open goals.
+struct Listing {
+    json: bool,
+    first: bool,
+    widths: (usize, usize, usize),
+}
+
+impl Listing {
+    fn start(ctx: &Context, open: &[&LoadedGoal], streaming: bool, out: &mut Output) -> Listing {
+        if streaming {
+            out.stream();
+        }
+        let width = |f: fn(&Goal) -> usize, floor: usize| {
+            open.iter()
+                .map(|g| f(&g.goal))
+                .max()
+                .unwrap_or(0)
+                .max(if streaming { floor } else { 0 })
+        };
+        let widths = (
+            width(|g| g.label.len(), 20),
+            width(|g| g.status.as_str().len(), 9),
+            width(|g| g.priority.as_str().len(), 8),
+        );
+        if ctx.json {
+            out.text(&format!(
+                "{{\"schema_version\":{SCHEMA_VERSION},\"goals\":["
+            ));
+        }
+        Listing {
+            json: ctx.json,
+            first: true,
+            widths,
+        }
+    }
+
+    fn goal(&mut self, ctx: &Context, loaded: &LoadedGoal, book: &Book, out: &mut Output) {
+        if self.json {
+            if !self.first {
+                out.text(",");
+            }
+            out.text(
+                &serde_json::to_string(&goal_json(ctx, loaded, book)).expect("goals serialize"),
+            );
+        } else {
+            out.line(table_line(ctx, &loaded.goal, self.widths));
+        }
+        self.first = false;
+    }
+
+    fn finish(self, problems: &[crate::error::FileProblem], out: &mut Output) {
+        if self.json {
+            let errors: Vec<ErrorJson<'_>> = problems
                 .iter()
                 .map(|p| ErrorJson {
                     path: &p.path,
                     message: p.to_string(),
                 })
-                .collect(),
-        });
-    } else {
-        print_table(ctx, &goals, out);
+                .collect();
+            out.text("],\"errors\":");
+            out.text(&serde_json::to_string(&errors).expect("errors serialize"));
+            out.text("}\n");
+        }
     }
-    for problem in &scan.problems {
-        out.warn(problem.to_string());
-    }
-    Ok(if scan.problems.is_empty() { 0 } else { 1 })
-}
-
-#[derive(serde::Serialize)]
-struct ListJson<'g> {
-    schema_version: u32,
-    goals: Vec<GoalJson<'g>>,
-    errors: Vec<ErrorJson<'g>>,
 }
 
 #[derive(serde::Serialize)]
@@ -89,32 +149,22 @@ struct ErrorJson<'p> {
     message: String,
 }
 
-fn print_table(ctx: &Context, goals: &[&LoadedGoal], out: &mut Output) {
-    let label_width = goals.iter().map(|g| g.goal.label.len()).max().unwrap_or(0);
-    let status_width = goals
-        .iter()
-        .map(|g| g.goal.status.as_str().len())
-        .max()
-        .unwrap_or(0);
-    let priority_width = goals
-        .iter()
-        .map(|g| g.goal.priority.as_str().len())
-        .max()
-        .unwrap_or(0);
-    for loaded in goals {
-        let goal = &loaded.goal;
-        let criteria = format!("{}/{}", goal.criteria_met(), goal.criteria.len());
-        out.line(format!(
-            "{}  {}  {:<priority_width$}  {:>5}  {}",
-            paint(
-                ctx,
-                &format!("{:<label_width$}", goal.label),
-                render::Color::Bold
-            ),
-            render::status_cell(ctx, &goal.status, status_width),
-            goal.priority.as_str(),
-            criteria,
-            goal.title
-        ));
-    }
+fn table_line(
+    ctx: &Context,
+    goal: &Goal,
+    (label_width, status_width, priority_width): (usize, usize, usize),
+) -> String {
+    let criteria = format!("{}/{}", goal.criteria_met(), goal.criteria.len());
+    format!(
+        "{}  {}  {:<priority_width$}  {:>5}  {}",
+        paint(
+            ctx,
+            &format!("{:<label_width$}", goal.label),
+            render::Color::Bold
+        ),
+        render::status_cell(ctx, &goal.status, status_width),
+        goal.priority.as_str(),
+        criteria,
+        goal.title
+    )
 }

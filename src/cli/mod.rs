@@ -170,8 +170,9 @@ impl Command {
 }
 
 /// What a command printed and the exit code it chose. On an error nothing of
-/// `stdout` is printed (SPEC 3: stdout stays empty).
-#[derive(Debug, Default)]
+/// `stdout` is printed (SPEC 3: stdout stays empty), unless the command
+/// chose to stream a long listing as it goes.
+#[derive(Default)]
 pub struct Output {
     pub stdout: String,
     /// Diagnostics printed even when the command succeeds.
@@ -179,12 +180,39 @@ pub struct Output {
     /// The command did its job but something after it failed (the git
     /// commit): print the output, then exit 1.
     pub failed: bool,
+    /// Set by [`Output::stream`]: lines go to stdout at once.
+    streaming: Option<std::io::BufWriter<std::io::Stdout>>,
+    /// The first error writing to stdout while streaming.
+    pub stream_error: Option<std::io::Error>,
+}
+
+impl std::fmt::Debug for Output {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Output")
+            .field("stdout", &self.stdout)
+            .field("stderr", &self.stderr)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Output {
     pub fn line(&mut self, text: impl AsRef<str>) {
-        self.stdout.push_str(text.as_ref());
-        self.stdout.push('\n');
+        self.text(text.as_ref());
+        self.text("\n");
+    }
+
+    /// Text without a line ending.
+    pub fn text(&mut self, text: &str) {
+        use std::io::Write;
+        match &mut self.streaming {
+            Some(writer) if self.stream_error.is_none() => {
+                if let Err(err) = writer.write_all(text.as_bytes()) {
+                    self.stream_error = Some(err);
+                }
+            }
+            Some(_) => {}
+            None => self.stdout.push_str(text),
+        }
     }
 
     pub fn warn(&mut self, text: impl Into<String>) {
@@ -193,6 +221,28 @@ impl Output {
 
     pub fn json(&mut self, value: &impl serde::Serialize) {
         self.line(serde_json::to_string(value).expect("JSON values serialize"));
+    }
+
+    /// From now on, write lines to stdout as they come rather than holding
+    /// them: for listings too long to keep in memory.
+    pub fn stream(&mut self) {
+        let mut writer = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout());
+        let held = std::mem::take(&mut self.stdout);
+        if let Err(err) = std::io::Write::write_all(&mut writer, held.as_bytes()) {
+            self.stream_error = Some(err);
+        }
+        self.streaming = Some(writer);
+    }
+
+    /// Flushes a stream; the error, if writing failed.
+    pub fn finish_stream(&mut self) -> Option<std::io::Error> {
+        if let Some(mut writer) = self.streaming.take()
+            && self.stream_error.is_none()
+            && let Err(err) = std::io::Write::flush(&mut writer)
+        {
+            self.stream_error = Some(err);
+        }
+        self.stream_error.take()
     }
 }
 

@@ -49,6 +49,9 @@ pub struct Scan {
 pub enum Scope {
     /// Goals that are not terminal.
     Open,
+    /// Every goal in the open goals' directory, including ones closed by
+    /// hand that still sit there.
+    OpenDirectory,
     /// Every goal, terminal ones included.
     All,
 }
@@ -86,6 +89,11 @@ impl Store {
             }),
             defaults: config.defaults.clone(),
         }
+    }
+
+    /// The files of closed goals, for reading one at a time.
+    pub fn closed_paths(&self, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf>> {
+        goal_paths(&self.closed_dir, problems)
     }
 
     /// Where `edit` keeps a draft that did not validate.
