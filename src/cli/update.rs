@@ -136,12 +136,11 @@ pub fn run(ctx: &Context, args: UpdateArgs, out: &mut Output) -> Result<u8> {
     super::refuse_terminal(goal)?;
     if let Some(label) = &args.new_label
         && *label != goal.label
+        && tx.store().label_taken(label)
     {
-        if tx.store().label_taken(label) {
-            return Err(Error::refused(format!(
-                "goal `{label}` is already open; choose another label"
-            )));
-        }
+        return Err(Error::refused(format!(
+            "goal `{label}` is already open; choose another label"
+        )));
     }
     if let Some(priority) = &args.priority {
         let required = &ctx.config.require_confirmation_for;
