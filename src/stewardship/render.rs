@@ -283,18 +283,28 @@ pub fn attention_section(goals: &[&Goal], now: DateTime<Utc>, max: usize) -> Str
     if lines.is_empty() {
         return String::new();
     }
-    let open = format!(
-        "<{ATTENTION_TAG}>\nThese goals need attention. Do not answer HEARTBEAT_OK as if all is well: tell the human about the blocked and unconfirmed ones.\n"
-    );
-    let close = format!("</{ATTENTION_TAG}>\n");
-    let mut out = open.clone();
-    let room = max.saturating_sub(char_len(&open) + char_len(&close));
+    let header = "These goals need attention. Do not answer HEARTBEAT_OK as if all is well: tell the human about the blocked and unconfirmed ones.";
+    fitted_section(ATTENTION_TAG, header, &lines, "`steward list`", max)
+}
+
+/// `<tag>`, a header line, as many of `lines` as fit, and `</tag>`, in at
+/// most `max` characters; when lines are left out, a last line says how
+/// many and where to see them (`see`). Empty when not even the frame fits.
+fn fitted_section(tag: &str, header: &str, lines: &[String], see: &str, max: usize) -> String {
+    let mut out = format!("<{tag}>\n");
+    if !header.is_empty() {
+        out.push_str(header);
+        out.push('\n');
+    }
+    let close = format!("</{tag}>\n");
+    let room = max.saturating_sub(char_len(&out) + char_len(&close));
     let mut used = 0;
     for (index, line) in lines.iter().enumerate() {
-        let more = format!("- … and {} more: `steward list`\n", lines.len() - index);
+        let more = format!("- … and {} more: {see}\n", lines.len() - index);
         let line = format!("{line}\n");
-        if used + char_len(&line) + char_len(&more) > room && index + 1 < lines.len()
-            || used + char_len(&line) > room
+        let is_last = index + 1 == lines.len();
+        if used + char_len(&line) > room
+            || (!is_last && used + char_len(&line) + char_len(&more) > room)
         {
             if used + char_len(&more) <= room {
                 out.push_str(&more);
@@ -374,28 +384,7 @@ pub fn pending_block(book: &Book, now: DateTime<Utc>, max: usize) -> String {
             ));
         }
     }
-    let open = format!("<{OBLIGATIONS_TAG}>\n");
-    let close = format!("</{OBLIGATIONS_TAG}>\n");
-    let mut out = open.clone();
-    let room = max.saturating_sub(char_len(&open) + char_len(&close));
-    let mut used = 0;
-    for line in lines {
-        let line = format!("{line}\n");
-        const MORE: &str = "… more: `steward tasks`\n";
-        if used + char_len(&line) + MORE.len() > room {
-            if used + MORE.len() <= room {
-                out.push_str(MORE);
-            }
-            break;
-        }
-        used += char_len(&line);
-        out.push_str(&line);
-    }
-    if char_len(&out) + char_len(&close) > max {
-        return String::new();
-    }
-    out.push_str(&close);
-    out
+    fitted_section(OBLIGATIONS_TAG, "", &lines, "`steward tasks`", max)
 }
 
 fn describe(obligation: &Obligation, now: DateTime<Utc>) -> String {
@@ -505,6 +494,30 @@ mod tests {
         assert_eq!(block.matches("<goal-stewardship").count(), 1);
         assert!(block.contains("&lt;/goal-stewardship>"));
         assert_eq!(neutralise("a < b and <b>bold</b>"), "a < b and <b>bold</b>");
+    }
+
+    #[test]
+    fn the_pending_block_fits_its_cap_and_says_what_was_left_out() {
+        let mut book = Book::default();
+        for n in 0..40 {
+            let spawn = crate::obligations::Spawn {
+                label: format!("task-{n}"),
+                timeout_secs: 600,
+                ..Default::default()
+            };
+            book.spawn(spawn, now(), |_| format!("obl-{n:08}"));
+        }
+        let full = pending_block(&book, now(), 100_000);
+        assert_eq!(full.matches("- [RUNNING]").count(), 40);
+        let capped = pending_block(&book, now(), 1_000);
+        assert!(char_len(&capped) <= 1_000);
+        assert!(
+            capped.contains("more: `steward tasks`")
+                && capped.ends_with("</pending-obligations>\n"),
+            "{capped}"
+        );
+        assert_eq!(pending_block(&book, now(), 10), "");
+        assert_eq!(pending_block(&Book::default(), now(), 1_000), "");
     }
 
     #[test]
