@@ -317,7 +317,11 @@ impl GoalFile {
                 ),
             ));
         }
-        let value: Value = serde_yaml::from_str(self.front_matter()).map_err(|err| {
+        // The plain YAML goal files use takes the fast path; anything else,
+        // and every error message, comes from yaml_serde.
+        let parsed = super::fast_yaml::parse(self.front_matter())
+            .map_or_else(|| serde_yaml::from_str(self.front_matter()), Ok);
+        let value: Value = parsed.map_err(|err| {
             let mut position = err.location().map_or((1, 1), |l| (l.line(), l.column()));
             let message = err.to_string();
             if let Some(key) = message

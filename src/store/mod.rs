@@ -4,6 +4,7 @@
 mod atomic;
 pub mod body;
 pub mod events;
+mod fast_yaml;
 pub mod frontmatter;
 mod goal_file;
 mod lock;
