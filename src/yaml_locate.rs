@@ -72,6 +72,11 @@ pub const MAX_FLOW_DEPTH: usize = 100;
 /// Where flow collections first nest deeper than [`MAX_FLOW_DEPTH`]
 /// (1-based line and column), outside quotes and comments.
 pub fn excessive_nesting(text: &str) -> Option<(usize, usize)> {
+    // Too few opening brackets to nest that deep: the common case, found
+    // with a byte count.
+    if text.bytes().filter(|b| matches!(b, b'[' | b'{')).count() <= MAX_FLOW_DEPTH {
+        return None;
+    }
     let mut depth = 0usize;
     for (index, line) in text.lines().enumerate() {
         let mut quote: Option<char> = None;

@@ -188,11 +188,12 @@ impl Store {
     /// time changed since `previous` (a scan made before taking the lock).
     pub fn rescan_open(&self, previous: &Scan) -> Result<Scan> {
         let mut scan = Scan::default();
+        let by_path: std::collections::HashMap<&Path, &LoadedGoal> =
+            previous.goals.iter().map(|g| (g.file.path.as_path(), g)).collect();
         for path in goal_paths(&self.goals_dir, &mut scan.problems)? {
-            let unchanged = previous
-                .goals
-                .iter()
-                .find(|g| g.file.path == path)
+            let unchanged = by_path
+                .get(path.as_path())
+                .copied()
                 .filter(|g| {
                     let now = std::fs::metadata(&path)
                         .ok()
