@@ -3,7 +3,8 @@
 //! `cargo bench` builds stores of 100, 1,000 and 10,000 goal files with 10%
 //! open (the rest completed, where steward keeps them: state/goals/closed/)
 //! and prints the median of repeated runs of each command beside the time
-//! `cat` takes to read the same goal files.
+//! `cat` takes to read the same goal files, then the peak memory of the
+//! largest runs.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -22,10 +23,12 @@ fn main() {
         let cat_open = median(runs, || cat(&store.open));
         let all: Vec<PathBuf> = store.open.iter().chain(&store.closed).cloned().collect();
         let cat_all = median(runs, || cat(&all));
-        let cases: [(&str, &[&str], Duration); 3] = [
+        let cases: [(&str, &[&str], Duration); 5] = [
             ("list --json", &["list", "--json"], cat_open),
             ("list --all --json", &["list", "--all", "--json"], cat_all),
             ("tick", &["tick", "-q"], cat_open),
+            ("prompt --heartbeat", &["prompt", "--heartbeat"], cat_open),
+            ("show", &["show", "goal-00010"], cat_open),
         ];
         for (name, args, baseline) in cases {
             let time = median(runs, || run(&steward, store.root(), args));
@@ -45,6 +48,39 @@ fn main() {
             )
         });
         row(size, store.open.len(), "assess", assess, None);
+        let update = median(runs, || {
+            run(
+                &steward,
+                store.root(),
+                &["update", next.next().unwrap(), "--note", "bench"],
+            )
+        });
+        row(size, store.open.len(), "update", update, None);
+        let mut added = 0;
+        let add = median(runs, || {
+            added += 1;
+            let label = format!("bench-{added}");
+            run(
+                &steward,
+                store.root(),
+                &["add", &label, "--title", "Bench", "--criterion", "done"],
+            );
+        });
+        row(size, store.open.len(), "add", add, None);
+        if size == SIZES[SIZES.len() - 1] {
+            for args in [
+                &["list", "--all", "--json"][..],
+                &["tick", "-q"],
+                &["list", "--json"],
+            ] {
+                let memory = peak_memory(&steward, store.root(), args);
+                println!(
+                    "| {size} | {} | peak memory of `{}` | {memory} | | |",
+                    store.open.len(),
+                    args.join(" ")
+                );
+            }
+        }
         store.commit_all();
         let committed = median(runs, || {
             run(
@@ -208,6 +244,33 @@ fn run(steward: &Path, root: &Path, args: &[&str]) {
         status.code().is_some_and(|c| c == 0 || c == 3),
         "steward {args:?} failed: {status}"
     );
+}
+
+/// Peak resident memory of one run, from GNU time.
+fn peak_memory(steward: &Path, root: &Path, args: &[&str]) -> String {
+    let output = Command::new("/usr/bin/time")
+        .arg("-f")
+        .arg("%M")
+        .arg(steward)
+        .args(args)
+        .current_dir(root)
+        .env_clear()
+        .env("STEWARD_NOW", NOW)
+        .stdout(Stdio::null())
+        .output();
+    match output {
+        Ok(output) => {
+            let kib: f64 = String::from_utf8_lossy(&output.stderr)
+                .trim()
+                .lines()
+                .last()
+                .unwrap_or("0")
+                .parse()
+                .unwrap_or(0.0);
+            format!("{:.1} MiB", kib / 1024.0)
+        }
+        Err(_) => "(needs /usr/bin/time)".to_string(),
+    }
 }
 
 fn cat(files: &[PathBuf]) {

@@ -2,7 +2,7 @@
 //! decides and writes.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -70,10 +70,11 @@ impl Drop for StoreLock {
     }
 }
 
+/// Writes the holder's pid over the previous one: a fixed width, so no
+/// truncation (a slow call on some file systems) is needed.
 fn record_holder(file: &mut File) -> std::io::Result<()> {
-    file.set_len(0)?;
-    file.seek(SeekFrom::Start(0))?;
-    writeln!(file, "{}", std::process::id())
+    use std::os::unix::fs::FileExt;
+    file.write_all_at(format!("{:<10}\n", std::process::id()).as_bytes(), 0)
 }
 
 fn locked_error(path: &Path, file: &mut File, timeout: Duration) -> Error {
