@@ -242,12 +242,7 @@ fn outcome_text(report: &Report) -> String {
         Some(next) => format!("{} | next: {next}", report.summary),
         None => report.summary.clone(),
     };
-    if text.chars().count() <= OUTCOME_CHARS {
-        return text;
-    }
-    let mut cut: String = text.chars().take(OUTCOME_CHARS - 1).collect();
-    cut.push('…');
-    cut
+    crate::text::head(&text, OUTCOME_CHARS)
 }
 
 fn round_cents(usd: f64) -> f64 {

@@ -19,6 +19,7 @@ pub mod obligations;
 pub mod process;
 pub mod stewardship;
 pub mod store;
+pub mod text;
 pub mod watchdog;
 pub(crate) mod yaml_locate;
 

@@ -75,9 +75,7 @@ fn sort_key<'a>(priority: &Priority, label: &'a str) -> (u8, &'a str) {
 /// Goal text is written by agents: keep it on one line and unable to forge
 /// the markers or HTML.
 fn inline(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    crate::text::one_line(text)
         .replace('<', "&lt;")
         .replace('>', "&gt;")
 }

@@ -46,7 +46,7 @@ pub fn usd(text: &str) -> Result<f64, String> {
 
 /// Text that becomes one line: a criterion, a blocker, a title.
 pub fn one_line(text: &str) -> Result<String, String> {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = crate::text::one_line(text);
     if text.is_empty() {
         Err("must not be empty".to_string())
     } else {

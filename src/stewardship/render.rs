@@ -36,21 +36,11 @@ pub fn neutralise(text: &str) -> String {
 }
 
 fn one_line(text: &str) -> String {
-    neutralise(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+    neutralise(&crate::text::one_line(text))
 }
 
 pub fn char_len(text: &str) -> usize {
     text.chars().count()
-}
-
-/// The first `max` characters of `text`, ending in "…" when cut.
-fn cut(text: &str, max: usize) -> String {
-    if char_len(text) <= max {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
 }
 
 fn ago(now: DateTime<Utc>, at: DateTime<Utc>) -> String {
@@ -92,7 +82,10 @@ pub fn goal_block(goal: &Goal, book: &Book, now: DateTime<Utc>, share: usize) ->
                 goal.label
             )
         } else {
-            format!("\nDescription:\n{}\n", cut(&description, room))
+            format!(
+                "\nDescription:\n{}\n",
+                crate::text::head(&description, room)
+            )
         }
     };
     let block = format!("{open}{head}{description_part}{rest}{close}");
@@ -397,7 +390,7 @@ fn describe(obligation: &Obligation, now: DateTime<Utc>) -> String {
     }
     text.push_str(&format!(", spawned {})", ago(now, obligation.spawned_at)));
     if let Some(summary) = &obligation.summary {
-        text.push_str(&format!(": {}", cut(&one_line(summary), 200)));
+        text.push_str(&format!(": {}", crate::text::head(&one_line(summary), 200)));
     }
     text
 }

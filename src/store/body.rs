@@ -9,6 +9,9 @@ use std::ops::Range;
 use comrak::nodes::{AstNode, NodeValue};
 use comrak::{Arena, Options, parse_document};
 
+// History lines and criteria are single lines.
+use crate::text::one_line;
+
 pub const CRITERIA_HEADING: &str = "Acceptance criteria";
 pub const HISTORY_HEADING: &str = "History";
 
@@ -677,11 +680,6 @@ fn append_block(body: &str, block: &str, newline: &str) -> String {
         out.truncate(out.len() - newline.len());
     }
     out
-}
-
-/// History lines and criteria are single lines.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn normalize_newlines(text: &str, newline: &str) -> String {

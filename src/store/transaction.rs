@@ -421,7 +421,7 @@ fn commit_message(command: &str, actor: Actor, events: &[Event]) -> String {
         [] => format!("steward {command}"),
         many => format!("{command}: {} goals changed", many.len()),
     };
-    let mut message = shorten(&subject, SUBJECT_CHARS);
+    let mut message = crate::text::head(&crate::text::one_line(&subject), SUBJECT_CHARS);
     message.push_str("\n\n");
     for event in events {
         let who = if event.label.is_empty() {
@@ -447,16 +447,6 @@ fn commit_message(command: &str, actor: Actor, events: &[Event]) -> String {
         actor.as_str()
     ));
     message
-}
-
-fn shorten(text: &str, max: usize) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.chars().count() <= max {
-        return line;
-    }
-    let mut cut: String = line.chars().take(max - 1).collect();
-    cut.push('…');
-    cut
 }
 
 #[cfg(test)]

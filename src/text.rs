@@ -1,0 +1,51 @@
+//! Text that must stay on one line: goal text in history lines, the
+//! mirror and the stewardship block, and details from untrusted sources.
+
+/// Collapses every run of whitespace to one space and replaces other control
+/// characters, so that a detail cannot break a line of a goal file or send
+/// escape sequences to the terminal that prints it.
+pub fn one_line(text: &str) -> String {
+    let mut line = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.extend(
+            word.chars()
+                .map(|c| if c.is_control() { '\u{FFFD}' } else { c }),
+        );
+    }
+    line
+}
+
+/// Keeps the first `max` characters, ending a shortened text with `…`.
+pub fn head(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    kept.push('…');
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_collapses_whitespace_and_defuses_control_characters() {
+        assert_eq!(one_line("  a\n\n b\t\r\nc  "), "a b c");
+        assert_eq!(
+            one_line("red \x1b[31mtext\x07"),
+            "red \u{FFFD}[31mtext\u{FFFD}"
+        );
+        assert_eq!(one_line(" \n "), "");
+    }
+
+    #[test]
+    fn head_keeps_at_most_max_characters() {
+        assert_eq!(head("abcdef", 6), "abcdef");
+        assert_eq!(head("abcdef", 4), "abc…");
+        assert_eq!(head("ééééé", 3), "éé…");
+    }
+}
