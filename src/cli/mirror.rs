@@ -63,7 +63,11 @@ pub fn run(ctx: &Context, args: MirrorArgs, out: &mut Output) -> Result<u8> {
     }
     let mut tx = ctx.transaction()?;
     let scan = tx.scan(Scope::Open)?;
-    tx.render_mirror(&scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>());
+    let book = tx.store().obligations()?;
+    tx.render_mirror(
+        &scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>(),
+        &book,
+    );
     let finished = tx.finish()?;
     if let Some(warning) = finished.warnings.into_iter().next() {
         return Err(Error::failure(warning));

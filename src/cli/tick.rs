@@ -75,11 +75,7 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
         let mut book = ctx.store.obligations()?;
         report.note_tasks(&expire(ctx, &mut book));
         let scan = before;
-        report.errors.extend(
-            scan.problems
-                .iter()
-                .map(|p| (p.path.clone(), p.to_string())),
-        );
+        report.note_problems(&scan.problems);
         let mut after = Vec::new();
         for loaded in &scan.goals {
             let verdict = decide(ctx, loaded, &outcomes, &mut report);
@@ -94,11 +90,7 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
         tx.save_obligations(&book, &transitions)?;
         super::task::apply_to_goals(ctx, &mut tx, &book, &transitions, Actor::Watchdog)?;
         let scan = tx.store().rescan_open(&before)?;
-        report.errors.extend(
-            scan.problems
-                .iter()
-                .map(|p| (p.path.clone(), p.to_string())),
-        );
+        report.note_problems(&scan.problems);
         let mut after = Vec::new();
         for loaded in &scan.goals {
             let goal = match decide(ctx, loaded, &outcomes, &mut report) {
@@ -117,7 +109,7 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
             after.push(goal);
         }
         report.needs_attention_from(&after);
-        tx.render_mirror(&after.iter().collect::<Vec<_>>());
+        tx.render_mirror(&after.iter().collect::<Vec<_>>(), &book);
         super::finish(tx, out)?;
     }
     print(ctx, &report, args.dry_run, out);
@@ -143,6 +135,12 @@ fn expire(ctx: &Context, book: &mut Book) -> Vec<Transition> {
 }
 
 impl Report {
+    /// Goal files that could not be read are errors of the pass.
+    fn note_problems(&mut self, problems: &[crate::error::FileProblem]) {
+        self.errors
+            .extend(problems.iter().map(|p| (p.path.clone(), p.to_string())));
+    }
+
     /// Timeouts and dead processes are findings; dropping old resolved
     /// obligations is housekeeping.
     fn note_tasks(&mut self, transitions: &[Transition]) {

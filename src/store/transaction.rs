@@ -284,9 +284,8 @@ impl<'s> Transaction<'s> {
 
     /// Sets the mirror block from every open goal, for commands that read
     /// them all anyway (`tick`, `mirror`).
-    pub fn render_mirror(&mut self, goals: &[&Goal]) {
-        let book = self.store.obligations().unwrap_or_default();
-        self.mirror_block = Some(mirror::render_block(goals, &book));
+    pub fn render_mirror(&mut self, goals: &[&Goal], book: &Book) {
+        self.mirror_block = Some(mirror::render_block(goals, book));
     }
 
     /// Ends the transaction: appends the events, refreshes the mirror, then
@@ -350,10 +349,11 @@ impl<'s> Transaction<'s> {
             Some(text) => mirror::current_content(text).map_err(broken)?,
             None => None,
         };
-        let book = self.store.obligations().map_err(|err| err.to_string())?;
+        let book = || self.store.obligations().map_err(|err| err.to_string());
         let content = match (self.mirror_block.take(), current) {
             (Some(full), _) => full,
             (None, Some(mut content)) if !self.obligations_changed => {
+                let book = book()?;
                 for (old_label, goal) in &self.mirror_changes {
                     if *old_label != goal.label {
                         content = mirror::upsert(&content, old_label, None);
@@ -376,7 +376,7 @@ impl<'s> Transaction<'s> {
                     .map_err(|err| err.to_string())?;
                 mirror::render_block(
                     &scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>(),
-                    &book,
+                    &book()?,
                 )
             }
         };
