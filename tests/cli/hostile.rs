@@ -67,6 +67,8 @@ fn the_corpus_is_reported_and_left_alone() {
             );
         }
     }
+    // `state/goals/../../outside.md` would be the root's own outside.md.
+    assert!(!env.path("outside.md").exists());
     assert!(!env.root().parent().unwrap().join("outside.md").exists());
 }
 

@@ -126,6 +126,7 @@ fn a_writer_killed_at_any_moment_leaves_every_file_whole() {
         .assert()
         .success();
     let mut random = Lcg(42);
+    let mut killed = 0;
     for round in 0..60 {
         let args = match round % 3 {
             0 => vec!["assess", "g", "--summary", "killed maybe"],
@@ -136,8 +137,17 @@ fn a_writer_killed_at_any_moment_leaves_every_file_whole() {
         std::thread::sleep(Duration::from_micros(random.next(4000)));
         // SIGKILL: no chance to clean up.
         let _ = child.kill();
-        let _ = child.wait();
+        if child
+            .wait()
+            .is_ok_and(|status| std::os::unix::process::ExitStatusExt::signal(&status).is_some())
+        {
+            killed += 1;
+        }
     }
+    assert!(
+        killed >= 10,
+        "only {killed} of 60 runs were killed before they finished"
+    );
     // Every file parses: the goal, the mirror, the event log, the obligations.
     env.steward().args(["show", "g"]).assert().success();
     env.steward().args(["--json", "list"]).assert().success();
