@@ -65,9 +65,12 @@ pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
             request.root.display()
         ))
     })?;
-    let workdir = repo
-        .workdir()
-        .ok_or_else(|| Error::failure("git.commit: the repository is bare".to_string()))?;
+    let workdir = repo.workdir().ok_or_else(|| {
+        Error::failure(format!(
+            "{}: git.commit is on but the repository is bare (it has no work tree to commit from)",
+            repo.path().display()
+        ))
+    })?;
     let workdir = workdir
         .canonicalize()
         .map_err(|err| Error::io(workdir, "cannot resolve the work tree", err))?;
