@@ -12,7 +12,7 @@ use crate::model::{Escalation, Goal, Progress, Status};
 const OUTCOME_CHARS: usize = 500;
 
 /// How the work since the last assessment went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     Ok,
     Failed,
@@ -59,10 +59,12 @@ pub fn assess(
     let budget = &goal.budget;
     let mut progress = goal.progress.clone();
     if progress.assessments >= budget.max_assessments {
-        return Err(Error::refused(format!(
-            "`{}`: assessment budget exhausted ({}/{}); a human must run `steward reset-budget {}`",
-            goal.label, progress.assessments, budget.max_assessments, goal.label
-        )));
+        return Err(Error::BudgetExhausted {
+            label: goal.label.clone(),
+            what: "assessment",
+            used: progress.assessments,
+            max: budget.max_assessments,
+        });
     }
     if report.dispatched {
         refuse_dispatch(goal, config, now, dispatches_last_hour)?;
@@ -70,11 +72,12 @@ pub fn assess(
     let mut met = Vec::new();
     for &n in &report.met {
         let Some(criterion) = n.checked_sub(1).and_then(|i| goal.criteria.get(i)) else {
-            return Err(Error::usage(format!(
-                "--met {n}: criterion {n} does not exist (`{}` has {} criteria)",
-                goal.label,
-                goal.criteria.len()
-            )));
+            return Err(Error::NoSuchCriterion {
+                option: "--met",
+                n,
+                label: goal.label.clone(),
+                count: goal.criteria.len(),
+            });
         };
         if !criterion.met && !met.contains(&n) {
             met.push(n);
@@ -176,7 +179,10 @@ fn refuse_unless_assessable(goal: &Goal) -> Result<()> {
         }
         status => format!("has the unknown status `{status}`; fix it by hand"),
     };
-    Err(Error::refused(format!("`{}` {why}", goal.label)))
+    Err(Error::WrongStatus {
+        label: goal.label.clone(),
+        why,
+    })
 }
 
 /// A dispatch needs room in the goal's budget and in the global hourly
@@ -188,17 +194,20 @@ fn refuse_dispatch(
     dispatches_last_hour: u64,
 ) -> Result<()> {
     if goal.progress.dispatches >= goal.budget.max_dispatches {
-        return Err(Error::refused(format!(
-            "`{}`: dispatch budget exhausted ({}/{}); a human must run `steward reset-budget {}`",
-            goal.label, goal.progress.dispatches, goal.budget.max_dispatches, goal.label
-        )));
+        return Err(Error::BudgetExhausted {
+            label: goal.label.clone(),
+            what: "dispatch",
+            used: goal.progress.dispatches,
+            max: goal.budget.max_dispatches,
+        });
     }
     let limit = config.global_limits.max_dispatches_per_hour;
     if dispatches_last_hour >= limit {
-        return Err(Error::refused(format!(
-            "{dispatches_last_hour} dispatches in the hour before {} and global_limits.max_dispatches_per_hour is {limit}: do not dispatch now; assess without --dispatched or wait",
-            crate::store::format_time(now)
-        )));
+        return Err(Error::WindowFull {
+            used: dispatches_last_hour,
+            limit,
+            at: crate::model::format_time(now),
+        });
     }
     Ok(())
 }
@@ -374,9 +383,8 @@ mod tests {
         );
         let err = refused(&goal(""), &dispatch, 6);
         assert!(
-            err.message.contains("max_dispatches_per_hour is 6"),
-            "{}",
-            err.message
+            err.to_string().contains("max_dispatches_per_hour is 6"),
+            "{err}"
         );
         assert!(assess(&goal(""), &dispatch, &config, now(), 5).is_ok());
         assert_eq!(

@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use crate::duration::HumanDuration;
-use crate::error::{Error, Result};
+use crate::error::{Error, FileProblem, Result};
 use crate::model::Priority;
 use crate::yaml_locate::key_position;
 
@@ -503,18 +503,17 @@ fn read_config_file(path: &Path) -> Result<Option<String>> {
         Err(err) => return Err(Error::io(path, "cannot read configuration", err)),
     };
     if metadata.len() > MAX_FILE_BYTES {
-        return Err(Error::usage(format!(
-            "{}:1:1: configuration file is larger than 1 MiB",
-            path.display()
+        return Err(Error::Config(FileProblem::whole_file(
+            path,
+            "configuration file is larger than 1 MiB",
         )));
     }
     let bytes =
         std::fs::read(path).map_err(|err| Error::io(path, "cannot read configuration", err))?;
     let text = String::from_utf8(bytes).map_err(|err| {
-        Error::usage(format!(
-            "{}: not valid UTF-8 (byte {})",
-            path.display(),
-            err.utf8_error().valid_up_to()
+        Error::Config(FileProblem::whole_file(
+            path,
+            format!("not valid UTF-8 (byte {})", err.utf8_error().valid_up_to()),
         ))
     })?;
     Ok(Some(text))
@@ -549,52 +548,54 @@ impl Layers {
 
     fn apply_file(&mut self, path: &Path, text: &str) -> Result<()> {
         if let Some((line, column)) = crate::yaml_locate::excessive_nesting(text) {
-            return Err(Error::usage(format!(
-                "{}:{line}:{column}: flow collections nest deeper than {} levels",
-                path.display(),
-                crate::yaml_locate::MAX_FLOW_DEPTH
-            )));
+            return Err(Error::Config(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message: format!(
+                    "flow collections nest deeper than {} levels",
+                    crate::yaml_locate::MAX_FLOW_DEPTH
+                ),
+            }));
         }
         let document: serde_yaml::Value = serde_yaml::from_str(text).map_err(|err| {
             let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
-            Error::usage(format!(
-                "{}:{line}:{column}: {}",
-                path.display(),
-                yaml_message(&err, 0)
-            ))
+            Error::Config(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message: yaml_message(&err, 0),
+            })
         })?;
-        let at = |key: &str| {
+        let at = |key: &str, message: String| {
             let parts: Vec<&str> = key.split('.').collect();
             let (line, column) = key_position(text, &parts).unwrap_or((1, 1));
-            format!("{}:{line}:{column}", path.display())
+            Error::Config(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message,
+            })
         };
         let mapping = match document {
             serde_yaml::Value::Null => return Ok(()),
             serde_yaml::Value::Mapping(mapping) => mapping,
             _ => {
-                return Err(Error::usage(format!(
-                    "{}:1:1: configuration must be a mapping of keys to values",
-                    path.display()
+                return Err(Error::Config(FileProblem::whole_file(
+                    path,
+                    "configuration must be a mapping of keys to values",
                 )));
             }
         };
         let mut pending = Vec::new();
-        flatten(&mapping, "", &mut pending).map_err(|key| {
-            Error::usage(format!(
-                "{}: keys must be plain strings (near `{key}`)",
-                at(&key)
-            ))
-        })?;
+        flatten(&mapping, "", &mut pending)
+            .map_err(|key| at(&key, format!("keys must be plain strings (near `{key}`)")))?;
         for (key, yaml) in pending {
             let Some(setting) = SETTINGS.iter().find(|s| s.key == key) else {
-                return Err(Error::usage(format!(
-                    "{}: unknown key `{key}`{}",
-                    at(&key),
-                    suggest(&key)
-                )));
+                return Err(at(&key, format!("unknown key `{key}`{}", suggest(&key))));
             };
             let value = parse_value(setting.kind, &yaml)
-                .map_err(|why| Error::usage(format!("{}: {key}: {why}", at(&key))))?;
+                .map_err(|why| at(&key, format!("{key}: {why}")))?;
             let line =
                 key_position(text, &key.split('.').collect::<Vec<_>>()).map_or(1, |(l, _)| l);
             self.set(
@@ -615,8 +616,8 @@ impl Layers {
             let Some(raw) = env.get(&name) else { continue };
             let yaml: serde_yaml::Value = serde_yaml::from_str(raw)
                 .unwrap_or_else(|_| serde_yaml::Value::String(raw.clone()));
-            let value = parse_value(setting.kind, &yaml)
-                .map_err(|why| Error::usage(format!("{name}: {why}")))?;
+            let value =
+                parse_value(setting.kind, &yaml).map_err(|why| Error::bad_value(&name, why))?;
             self.set(setting.key, value, Source::Env(name));
         }
         Ok(())
@@ -1000,15 +1001,15 @@ mod tests {
     #[test]
     fn unknown_keys_and_bad_values_name_key_and_line() {
         let err = load("enabled: true\ndefaults:\n  max_dispachtes: 3\n", &[]).unwrap_err();
-        assert!(err.message.ends_with(
+        assert!(err.to_string().ends_with(
             "steward.yaml:3:3: unknown key `defaults.max_dispachtes` (did you mean `defaults.max_dispatches`?)"
-        ), "{}", err.message);
+        ), "{}", err.to_string());
         let err = load("defaults:\n  cooldown: soon\n", &[]).unwrap_err();
         assert!(
-            err.message
+            err.to_string()
                 .contains("steward.yaml:2:3: defaults.cooldown: invalid duration `soon`"),
             "{}",
-            err.message
+            err.to_string()
         );
         assert_eq!(err.exit_code(), 2);
     }
@@ -1023,7 +1024,7 @@ mod tests {
     fn bad_environment_values_name_the_variable() {
         let err = load("", &[("STEWARD_ENABLED", "maybe")]).unwrap_err();
         assert_eq!(
-            err.message,
+            err.to_string(),
             "STEWARD_ENABLED: expected true or false, found `maybe`"
         );
     }

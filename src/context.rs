@@ -27,7 +27,7 @@ impl Environment {
     pub fn capture() -> Result<Environment> {
         use std::io::IsTerminal;
         let cwd = std::env::current_dir()
-            .map_err(|err| Error::failure(format!("cannot read the working directory: {err}")))?;
+            .map_err(|err| Error::io(Path::new("."), "cannot read the working directory", err))?;
         Ok(Environment {
             vars: std::env::vars_os()
                 .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
@@ -45,16 +45,8 @@ impl Environment {
     }
 }
 
-/// `--color`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
 /// Everything a command needs to know about this run.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Context {
     pub root: PathBuf,
     pub config: Config,
@@ -62,9 +54,6 @@ pub struct Context {
     pub store: Store,
     pub now: DateTime<Utc>,
     pub actor: Actor,
-    pub json: bool,
-    pub quiet: bool,
-    pub color: bool,
     pub lock_timeout: Duration,
     pub env: Environment,
     /// Why the configuration could not be loaded, when the command asked to
@@ -74,13 +63,10 @@ pub struct Context {
     pub command: &'static str,
 }
 
-/// The global options, as typed.
-#[derive(Debug, Clone)]
+/// The global options that decide the context, as typed.
+#[derive(Debug, Clone, Default)]
 pub struct GlobalOptions {
     pub root: Option<PathBuf>,
-    pub json: bool,
-    pub quiet: bool,
-    pub color: ColorChoice,
     pub actor: Option<String>,
     pub lock_timeout: Option<String>,
     pub flags: FlagOverrides,
@@ -102,15 +88,16 @@ impl Context {
             Some(text) => DateTime::parse_from_rfc3339(text)
                 .map(|t| t.with_timezone(&Utc))
                 .map_err(|err| {
-                    Error::usage(format!(
-                        "STEWARD_NOW: `{text}` is not an RFC 3339 time ({err})"
-                    ))
+                    Error::bad_value(
+                        "STEWARD_NOW",
+                        format!("`{text}` is not an RFC 3339 time ({err})"),
+                    )
                 })?,
             None => Utc::now(),
         };
         let actor_text = options.actor.as_deref().or(env.var("STEWARD_ACTOR"));
         let actor = match actor_text {
-            Some(text) => Actor::parse_cli(text).map_err(Error::usage)?,
+            Some(text) => Actor::parse_cli(text).map_err(|why| Error::bad_value("--actor", why))?,
             None => Actor::User,
         };
         let lock_timeout = match options
@@ -119,18 +106,9 @@ impl Context {
             .or(env.var("STEWARD_LOCK_TIMEOUT"))
         {
             Some(text) => crate::duration::HumanDuration::parse(text)
-                .map_err(|why| Error::usage(format!("--lock-timeout: {why}")))?
+                .map_err(|why| Error::bad_value("--lock-timeout", why))?
                 .to_std(),
             None => Duration::from_secs(10),
-        };
-        let color = match options.color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                env.stdout_is_terminal
-                    && env.var("NO_COLOR").is_none()
-                    && env.var("TERM") != Some("dumb")
-            }
         };
         // Paths in messages read best relative to where the user is.
         let store_root = match root.strip_prefix(&env.cwd) {
@@ -151,9 +129,6 @@ impl Context {
             store,
             now,
             actor,
-            json: options.json,
-            quiet: options.quiet,
-            color,
             lock_timeout,
             env,
             config_error,

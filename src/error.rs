@@ -1,78 +1,263 @@
 //! Error kinds and the exit codes they map to (SPEC 3, "Exit codes").
+//!
+//! Each kind carries what the message needs (the path, the line, the
+//! goal, the command to run next); [`Error::exit_code`] is the one place a
+//! kind becomes an exit code.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-/// What went wrong, which decides the exit code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// I/O, an unreadable goal file, not found, git failure: exit 1.
-    Failure,
-    /// A bad option or value on the command line or in configuration: exit 2.
-    Usage,
-    /// Refused by a rule (budget, confirmation, terminal goal, limits): exit 4.
-    Refused,
-    /// The store lock is held by another run past the timeout: exit 75.
-    Locked,
-}
+/// Everything that can go wrong, one variant per kind of failure.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    // ---- exit 1: I/O, unreadable files, not found, git ----
+    /// An operating-system call on `path` failed.
+    #[error("{}: {doing}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        doing: String,
+        #[source]
+        source: std::io::Error,
+    },
 
-impl ErrorKind {
-    pub fn exit_code(self) -> u8 {
-        match self {
-            ErrorKind::Failure => 1,
-            ErrorKind::Usage => 2,
-            ErrorKind::Refused => 4,
-            ErrorKind::Locked => 75,
-        }
-    }
-}
+    /// A file steward cannot read (a goal, the obligations, the event log),
+    /// located as `path:line:col`. The file is never rewritten.
+    #[error("{0}")]
+    Unreadable(FileProblem),
 
-/// An error with a message that already says what and where.
-#[derive(Debug, Clone)]
-pub struct Error {
-    pub kind: ErrorKind,
-    pub message: String,
+    /// No goal answers to a label, id or id prefix.
+    #[error(
+        "no goal matches `{reference}` (give a label, an id, or at least 4 characters of an id){}",
+        unreadable_note(*unreadable)
+    )]
+    GoalNotFound {
+        reference: String,
+        unreadable: usize,
+    },
+
+    /// No obligation answers to an id or a key.
+    #[error("{what}; nothing changed")]
+    ObligationNotFound { what: String },
+
+    /// A file changed under a command that read it earlier.
+    #[error("{}: {what}; {hint}", path.display())]
+    ChangedMeanwhile {
+        path: PathBuf,
+        what: String,
+        hint: String,
+    },
+
+    /// `edit` kept a draft that did not validate; the goal is unchanged.
+    #[error("the goal was not changed; your draft is kept at {} (run `steward edit {label}` to reopen it, or delete it to start over)", path.display())]
+    DraftKept { path: PathBuf, label: String },
+
+    /// A git operation failed.
+    #[error("{0}")]
+    Git(String),
+
+    /// A program steward starts (the editor) failed.
+    #[error("{0}")]
+    Program(String),
+
+    /// The mirror's markers are broken; it is left alone.
+    #[error("{}:{line}:1: {message}; fix the markers by hand", path.display())]
+    BrokenMirror {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+
+    /// The mirror could not be written.
+    #[error("{0}")]
+    MirrorNotUpdated(String),
+
+    /// A bug: steward refused to write something it could not read back.
+    #[error("internal error: {0}")]
+    Internal(String),
+
+    // ---- exit 2: usage ----
+    /// `steward.yaml` is invalid, located as `path:line:col`.
+    #[error("{0}")]
+    Config(FileProblem),
+
+    /// A bad value of an option, an environment variable or a setting.
+    #[error("{name}: {why}")]
+    BadValue { name: String, why: String },
+
+    /// The command line asks for nothing, or for two things that exclude
+    /// each other.
+    #[error("{0}")]
+    BadRequest(String),
+
+    /// A criterion number that the goal does not have.
+    #[error("{option} {n}: criterion {n} does not exist (`{label}` has {count} criteria)")]
+    NoSuchCriterion {
+        option: &'static str,
+        n: usize,
+        label: String,
+        count: usize,
+    },
+
+    /// An id prefix that more than one goal starts with.
+    #[error("`{reference}` matches {} goals: {}; give more of the id", matches.len(), matches.join(", "))]
+    AmbiguousGoal {
+        reference: String,
+        matches: Vec<String>,
+    },
+
+    // ---- exit 4: refused by a rule ----
+    /// Terminal goals never change.
+    #[error("goal `{label}` is {status}: {hint}")]
+    Terminal {
+        label: String,
+        status: String,
+        hint: &'static str,
+    },
+
+    /// The goal's status does not allow the command.
+    #[error("goal `{label}` {why}")]
+    WrongStatus { label: String, why: String },
+
+    /// A budget of the goal is used up.
+    #[error(
+        "`{label}`: {what} budget exhausted ({used}/{max}); a human must run `steward reset-budget {label}`"
+    )]
+    BudgetExhausted {
+        label: String,
+        what: &'static str,
+        used: u64,
+        max: u64,
+    },
+
+    /// The store-wide hourly dispatch window is full.
+    #[error(
+        "{used} dispatches in the hour before {at} and global_limits.max_dispatches_per_hour is {limit}: do not dispatch now; assess without --dispatched or wait"
+    )]
+    WindowFull { used: u64, limit: u64, at: String },
+
+    /// Only a person may do this.
+    #[error("{what} needs a human's confirmation: {hint}")]
+    NeedsConfirmation { what: String, hint: String },
+
+    /// `requires_bounds: true` and the goal has none.
+    #[error(
+        "this store requires bounds (requires_bounds: true): give --max-iterations, --deadline or --max-cost-usd"
+    )]
+    BoundsRequired,
+
+    /// `global_limits.max_active_goals` goals are open.
+    #[error(
+        "{open} goals are open and global_limits.max_active_goals is {limit}: complete or abandon one first, or raise the limit"
+    )]
+    TooManyGoals { open: u64, limit: u64 },
+
+    /// An open goal already has the label.
+    #[error("goal `{label}` is already open{}; {hint}", at.as_ref().map(|p| format!(" ({p})")).unwrap_or_default())]
+    LabelTaken {
+        label: String,
+        at: Option<String>,
+        hint: &'static str,
+    },
+
+    /// A label's file is there but cannot be read.
+    #[error(
+        "{problem}\nthe label `{label}` is taken by that file, which steward cannot read; fix it or choose another label"
+    )]
+    LabelUnreadable { label: String, problem: FileProblem },
+
+    /// steward never overwrites a file it did not mean to write.
+    #[error("{}: {what}", path.display())]
+    PathTaken { path: PathBuf, what: String },
+
+    /// `complete` judged the goal not done.
+    #[error("`{label}` is not done, nothing was changed:\n  - {}", missing.join("\n  - "))]
+    NotDone { label: String, missing: Vec<String> },
+
+    /// `task deliver` of an obligation that has no result yet.
+    #[error(
+        "{id} is {status}: there is no result to deliver yet; wait for it, or `steward task dismiss {id}`"
+    )]
+    NotArrived { id: String, status: String },
+
+    /// A task cannot be linked to the goal.
+    #[error("goal `{label}` is {status}: it takes no new tasks")]
+    GoalTakesNoTasks { label: String, status: String },
+
+    // ---- exit 75: the lock ----
+    /// Another steward run holds the store lock past the timeout.
+    #[error("{}: store is locked by {holder}; gave up after {waited:?} (retry later or raise --lock-timeout)", path.display())]
+    Locked {
+        path: PathBuf,
+        holder: String,
+        waited: Duration,
+    },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+fn unreadable_note(count: usize) -> String {
+    if count == 0 {
+        String::new()
+    } else {
+        format!("; {count} goal file(s) could not be read, see `steward doctor`")
+    }
+}
+
 impl Error {
-    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Error {
-            kind,
-            message: message.into(),
+    /// An I/O error on `path`, worded as "path: what failed: why".
+    pub fn io(path: &Path, doing: &str, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.to_path_buf(),
+            doing: doing.to_string(),
+            source,
         }
     }
 
-    pub fn failure(message: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Failure, message)
+    /// A bad value of the option, variable or setting `name`.
+    pub fn bad_value(name: impl Into<String>, why: impl Into<String>) -> Self {
+        Error::BadValue {
+            name: name.into(),
+            why: why.into(),
+        }
     }
 
-    pub fn usage(message: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Usage, message)
-    }
-
-    pub fn refused(message: impl Into<String>) -> Self {
-        Error::new(ErrorKind::Refused, message)
-    }
-
-    /// An I/O error on `path`, worded as "path: what failed: why".
-    pub fn io(path: &Path, doing: &str, err: std::io::Error) -> Self {
-        Error::failure(format!("{}: {doing}: {err}", path.display()))
-    }
-
+    /// The exit code of SPEC 3 for this kind of error.
     pub fn exit_code(&self) -> u8 {
-        self.kind.exit_code()
+        match self {
+            Error::Io { .. }
+            | Error::Unreadable(_)
+            | Error::GoalNotFound { .. }
+            | Error::ObligationNotFound { .. }
+            | Error::ChangedMeanwhile { .. }
+            | Error::DraftKept { .. }
+            | Error::Git(_)
+            | Error::Program(_)
+            | Error::BrokenMirror { .. }
+            | Error::MirrorNotUpdated(_)
+            | Error::Internal(_) => 1,
+            Error::Config(_)
+            | Error::BadValue { .. }
+            | Error::BadRequest(_)
+            | Error::NoSuchCriterion { .. }
+            | Error::AmbiguousGoal { .. } => 2,
+            Error::Terminal { .. }
+            | Error::WrongStatus { .. }
+            | Error::BudgetExhausted { .. }
+            | Error::WindowFull { .. }
+            | Error::NeedsConfirmation { .. }
+            | Error::BoundsRequired
+            | Error::TooManyGoals { .. }
+            | Error::LabelTaken { .. }
+            | Error::LabelUnreadable { .. }
+            | Error::PathTaken { .. }
+            | Error::NotDone { .. }
+            | Error::NotArrived { .. }
+            | Error::GoalTakesNoTasks { .. } => 4,
+            Error::Locked { .. } => 75,
+        }
     }
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// A problem found in a file, located as `path:line:col: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +266,18 @@ pub struct FileProblem {
     pub line: usize,
     pub column: usize,
     pub message: String,
+}
+
+impl FileProblem {
+    /// A problem with the whole file, reported at its first line.
+    pub fn whole_file(path: &Path, message: impl Into<String>) -> FileProblem {
+        FileProblem {
+            path: path.display().to_string(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+        }
+    }
 }
 
 impl fmt::Display for FileProblem {
@@ -95,6 +292,52 @@ impl fmt::Display for FileProblem {
 
 impl From<FileProblem> for Error {
     fn from(problem: FileProblem) -> Self {
-        Error::failure(problem.to_string())
+        Error::Unreadable(problem)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_map_to_the_exit_codes_of_the_contract() {
+        let problem = FileProblem::whole_file(Path::new("g.md"), "bad");
+        assert_eq!(Error::Unreadable(problem.clone()).exit_code(), 1);
+        assert_eq!(Error::Config(problem).exit_code(), 2);
+        assert_eq!(Error::BoundsRequired.exit_code(), 4);
+        let locked = Error::Locked {
+            path: PathBuf::from("state/lock"),
+            holder: "steward pid 7".into(),
+            waited: Duration::from_secs(1),
+        };
+        assert_eq!(locked.exit_code(), 75);
+        assert!(
+            locked
+                .to_string()
+                .starts_with("state/lock: store is locked by steward pid 7")
+        );
+    }
+
+    #[test]
+    fn messages_say_what_and_where() {
+        let err = Error::NoSuchCriterion {
+            option: "--met",
+            n: 4,
+            label: "deploy".into(),
+            count: 3,
+        };
+        assert_eq!(
+            err.to_string(),
+            "--met 4: criterion 4 does not exist (`deploy` has 3 criteria)"
+        );
+        let err = Error::GoalNotFound {
+            reference: "nope".into(),
+            unreadable: 2,
+        };
+        assert!(
+            err.to_string()
+                .ends_with("2 goal file(s) could not be read, see `steward doctor`")
+        );
     }
 }

@@ -60,13 +60,13 @@ pub struct Committed {
 /// HEAD. Nothing to commit is not an error.
 pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
     let repo = Repository::discover(request.root).map_err(|_| {
-        Error::failure(format!(
+        Error::Git(format!(
             "{}: git.commit is on but this is not inside a git repository (run `steward init --git`)",
             request.root.display()
         ))
     })?;
     let workdir = repo.workdir().ok_or_else(|| {
-        Error::failure(format!(
+        Error::Git(format!(
             "{}: git.commit is on but the repository is bare (it has no work tree to commit from)",
             repo.path().display()
         ))
@@ -228,14 +228,15 @@ fn signature(
         },
     };
     Signature::new(&name, &email, &time)
-        .map_err(|err| Error::usage(format!("git.author: {}", err.message())))
+        .map_err(|err| Error::bad_value("git.author", err.message()))
 }
 
 fn parse_author(author: &str) -> Result<(String, String)> {
     let invalid = || {
-        Error::usage(format!(
-            "git.author `{author}` is not of the form \"Name <email>\""
-        ))
+        Error::bad_value(
+            "git.author",
+            format!("`{author}` is not of the form \"Name <email>\""),
+        )
     };
     let (name, rest) = author.split_once('<').ok_or_else(invalid)?;
     let email = rest.strip_suffix('>').ok_or_else(invalid)?;
@@ -246,7 +247,7 @@ fn parse_author(author: &str) -> Result<(String, String)> {
 }
 
 fn git_error(path: &Path, doing: &str, err: &git2::Error) -> Error {
-    Error::failure(format!("{}: {doing}: {}", path.display(), err.message()))
+    Error::Git(format!("{}: {doing}: {}", path.display(), err.message()))
 }
 
 /// One commit that carries a `Steward-Goal` trailer.

@@ -71,7 +71,7 @@ pub struct Spawn {
 }
 
 /// How a subagent ended, as the harness reports it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
     Ok,
     Error,

@@ -10,8 +10,8 @@ use chrono::{DateTime, Utc};
 
 use crate::checks::CheckOutcome;
 use crate::duration::HumanDuration;
+use crate::model::format_time;
 use crate::model::{Escalation, Goal, LastCheck, Status};
-use crate::store::format_time;
 
 /// What the watchdog decided about one goal.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,9 +4,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::duration::HumanDuration;
-use crate::error::Error;
 use crate::model::{Bounds, Check, Priority};
-use crate::store::{YamlValue, format_time, time_value};
 
 pub fn label(text: &str) -> Result<String, String> {
     crate::label::normalize(text)
@@ -112,50 +110,12 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    /// Checks what a parser alone cannot: a deadline must be in the future.
-    pub fn validate(&self, now: DateTime<Utc>) -> Result<(), Error> {
-        match self.deadline {
-            Some(deadline) if deadline <= now => Err(Error::usage(format!(
-                "--deadline {} is not in the future (now is {})",
-                format_time(deadline),
-                format_time(now)
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    /// `base` with the bounds given on the command line.
-    pub fn bounds(&self, base: &Bounds) -> Bounds {
+    /// The bounds given on the command line.
+    pub fn bounds(&self) -> Bounds {
         Bounds {
-            max_iterations: self.max_iterations.or(base.max_iterations),
-            deadline: self.deadline.or(base.deadline),
-            max_cost_usd: self.max_cost_usd.or(base.max_cost_usd),
+            max_iterations: self.max_iterations,
+            deadline: self.deadline,
+            max_cost_usd: self.max_cost_usd,
         }
-    }
-}
-
-/// The `bounds` mapping with the bounds that are set.
-pub fn bounds_value(bounds: &Bounds) -> YamlValue {
-    let mut entries = Vec::new();
-    if let Some(n) = bounds.max_iterations {
-        entries.push(("max_iterations".to_string(), YamlValue::Int(n as i64)));
-    }
-    if let Some(deadline) = bounds.deadline {
-        entries.push(("deadline".to_string(), time_value(deadline)));
-    }
-    if let Some(usd) = bounds.max_cost_usd {
-        entries.push(("max_cost_usd".to_string(), YamlValue::Float(usd)));
-    }
-    YamlValue::Map(entries)
-}
-
-/// A check tied to a criterion must name one that exists.
-pub fn check_criterion_in_range(check: &Check, criteria: usize) -> Result<(), Error> {
-    match check.criterion {
-        Some(n) if n > criteria => Err(Error::usage(format!(
-            "--verify {}:{}@{n}: criterion {n} does not exist (the goal has {criteria} criteria)",
-            check.kind, check.target
-        ))),
-        _ => Ok(()),
     }
 }

@@ -4,11 +4,11 @@
 use clap::Args;
 
 use super::{Output, args};
-use crate::assessment::{self, Outcome, Report};
+use crate::assessment::{Outcome, Report};
 use crate::context::Context;
+use crate::engine;
 use crate::error::Result;
-use crate::model::{Goal, Progress};
-use crate::store::{Change, GoalFile, YamlValue, body, strings_value, time_value};
+use crate::model::Goal;
 
 /// Record one assessment of a goal: what the agent found, what comes next,
 /// and what it did.
@@ -56,11 +56,18 @@ pub struct AssessArgs {
     /// How the work since the last assessment went: failed counts a
     /// consecutive failure, ok clears them
     #[arg(long, value_enum)]
-    outcome: Option<Outcome>,
+    outcome: Option<OutcomeArg>,
 
     /// The agent cannot go on without a human: block the goal
     #[arg(long)]
     stuck: bool,
+}
+
+/// How the work since the last assessment went.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum OutcomeArg {
+    Ok,
+    Failed,
 }
 
 pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
@@ -75,123 +82,16 @@ pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
         met: args.met,
         dispatched: args.dispatched,
         cost_usd: args.cost_usd,
-        outcome: args.outcome,
+        outcome: args.outcome.map(|outcome| match outcome {
+            OutcomeArg::Ok => Outcome::Ok,
+            OutcomeArg::Failed => Outcome::Failed,
+        }),
         stuck: args.stuck,
     };
-    let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(&args.goal)?;
-    let window = if report.dispatched {
-        super::budget::dispatches_last_hour(ctx)? as u64
-    } else {
-        0
-    };
-    let effects = assessment::assess(&loaded.goal, &report, &ctx.config, ctx.now, window)?;
-
-    let mut file = loaded.file.clone();
-    write_progress(&mut file, &loaded.goal.progress, &effects.progress)?;
-    if let Some(blockers) = &effects.blockers
-        && *blockers != loaded.goal.blockers
-    {
-        file.set(&["blockers"], strings_value(blockers))?;
-    }
-    for &n in &effects.met {
-        file.edit_body(|body, _| body::set_met(body, n, true))?;
-    }
-    if let Some(status) = &effects.status {
-        file.set(&["status"], YamlValue::Str(status.as_str().to_string()))?;
-    }
-    if let Some(escalation) = &effects.escalation {
-        file.set(&["escalation"], super::tick::escalation_value(escalation))?;
-    }
-    let saved = tx
-        .save(
-            Some(&loaded),
-            file,
-            Change::new("assessed", effects.detail.clone()).always(),
-        )?
-        .expect("always saved");
-    if report.dispatched {
-        tx.record_event(&saved.goal, "dispatched", &report.summary);
-    }
-    let saved = super::tick::enforce_limits(ctx, &mut tx, saved)?;
-    super::finish(tx, out)?;
-    if ctx.json {
-        out.json(&super::render::goal_document(ctx, &saved)?);
-    } else if !ctx.quiet {
-        out.line(super::render::confirmation(
-            ctx,
-            &saved.goal,
-            &summary(&saved.goal),
-        ));
-    }
+    let saved = engine::assess(ctx, &args.goal, &report)?;
+    let what = summary(&saved.goal.goal);
+    super::report(ctx, out, saved, &what)?;
     Ok(0)
-}
-
-/// Writes the progress keys that changed.
-fn write_progress(file: &mut GoalFile, old: &Progress, new: &Progress) -> Result<()> {
-    let count = |n: u64| YamlValue::Int(n as i64);
-    let counters = [
-        ("assessments", old.assessments, new.assessments),
-        ("dispatches", old.dispatches, new.dispatches),
-        (
-            "consecutive_failures",
-            old.consecutive_failures,
-            new.consecutive_failures,
-        ),
-        ("blocker_streak", old.blocker_streak, new.blocker_streak),
-        (
-            "assessments_without_progress",
-            old.assessments_without_progress,
-            new.assessments_without_progress,
-        ),
-    ];
-    for (key, before, after) in counters {
-        if before != after {
-            file.set(&["progress", key], count(after))?;
-        }
-    }
-    if old.recorded_iterations != new.recorded_iterations
-        && let Some(iterations) = new.recorded_iterations
-    {
-        file.set(&["progress", "iterations"], count(iterations))?;
-    }
-    if old.cost_usd != new.cost_usd {
-        file.set(&["progress", "cost_usd"], YamlValue::Float(new.cost_usd))?;
-    }
-    for (key, before, after) in [
-        (
-            "last_assessed_at",
-            old.last_assessed_at,
-            new.last_assessed_at,
-        ),
-        (
-            "last_dispatched_at",
-            old.last_dispatched_at,
-            new.last_dispatched_at,
-        ),
-    ] {
-        if before != after
-            && let Some(at) = after
-        {
-            file.set(&["progress", key], time_value(at))?;
-        }
-    }
-    if old.last_outcome != new.last_outcome
-        && let Some(outcome) = &new.last_outcome
-    {
-        file.set(
-            &["progress", "last_outcome"],
-            YamlValue::Str(outcome.clone()),
-        )?;
-    }
-    if old.blocker_fingerprint != new.blocker_fingerprint {
-        let value = new
-            .blocker_fingerprint
-            .clone()
-            .map_or(YamlValue::Null, YamlValue::Str);
-        file.set(&["progress", "blocker_fingerprint"], value)?;
-    }
-    Ok(())
 }
 
 fn summary(goal: &Goal) -> String {

@@ -7,8 +7,8 @@ use serde::Serialize;
 use super::{Output, args};
 use crate::context::Context;
 use crate::error::Result;
+use crate::model::format_time;
 use crate::store::events::{self, Event};
-use crate::store::format_time;
 
 /// Print the event log as JSON lines {ts, goal_id, label, actor, action,
 /// from, to, detail}, oldest first.
@@ -78,7 +78,7 @@ fn since_time(now: DateTime<Utc>, text: &str) -> Result<DateTime<Utc>> {
         return Ok(now - duration.to_chrono());
     }
     args::time(text).map_err(|why| {
-        crate::error::Error::usage(format!("--since: {why}, or a duration such as 24h"))
+        crate::error::Error::bad_value("--since", format!("{why}, or a duration such as 24h"))
     })
 }
 

@@ -7,9 +7,11 @@ use serde_json::{Value, json};
 use super::Output;
 use super::render::SCHEMA_VERSION;
 use crate::context::Context;
+use crate::engine;
 use crate::error::Result;
 use crate::model::Goal;
-use crate::store::{Scope, events, format_time};
+use crate::model::format_time;
+use crate::store::Scope;
 
 /// Show dispatches and assessments against each open goal's budget,
 /// iterations, cost and deadline against its bounds, and the dispatches of
@@ -20,11 +22,11 @@ pub struct BudgetArgs {}
 
 pub fn run(ctx: &Context, _args: BudgetArgs, out: &mut Output) -> Result<u8> {
     let scan = ctx.store.scan(Scope::Open)?;
-    let window = dispatches_last_hour(ctx)?;
+    let window = engine::limits::dispatches_last_hour(ctx)?;
     let limit = ctx.config.global_limits.max_dispatches_per_hour;
     let mut goals: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
     goals.sort_by(|a, b| (a.priority.rank(), &a.label).cmp(&(b.priority.rank(), &b.label)));
-    if ctx.json {
+    if out.json {
         out.json(&json!({
             "schema_version": SCHEMA_VERSION,
             "goals": goals.iter().map(|g| goal_usage(g)).collect::<Vec<_>>(),
@@ -40,16 +42,6 @@ pub fn run(ctx: &Context, _args: BudgetArgs, out: &mut Output) -> Result<u8> {
         out.warn(problem.to_string());
     }
     Ok(if scan.problems.is_empty() { 0 } else { 1 })
-}
-
-/// Dispatches recorded in the hour before now.
-pub fn dispatches_last_hour(ctx: &Context) -> Result<usize> {
-    let since = format_time(ctx.now - chrono::Duration::hours(1));
-    let recent = events::read_since(&ctx.store.events_path(), &since)?;
-    Ok(recent
-        .iter()
-        .filter(|e| e.action == "dispatched" && e.ts <= format_time(ctx.now))
-        .count())
 }
 
 fn goal_usage(goal: &Goal) -> Value {

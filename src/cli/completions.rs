@@ -16,7 +16,7 @@ pub struct CompletionsArgs {
 
 pub fn run(args: CompletionsArgs, out: &mut Output) -> Result<u8> {
     out.stdout
-        .push_str(&String::from_utf8_lossy(&crate::generate::completion(
+        .push_str(&String::from_utf8_lossy(&super::generate::completion(
             args.shell,
         )));
     Ok(0)

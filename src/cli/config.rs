@@ -17,7 +17,7 @@ pub struct ConfigArgs {}
 
 pub fn run(ctx: &Context, _args: ConfigArgs, out: &mut Output) -> Result<u8> {
     let entries = &ctx.config_entries;
-    if ctx.json {
+    if out.json {
         let settings: Vec<_> = entries
             .iter()
             .map(|e| json!({"key": e.key, "value": e.value, "source": e.source.to_string()}))

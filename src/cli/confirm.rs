@@ -4,8 +4,8 @@ use clap::Args;
 
 use super::Output;
 use crate::context::Context;
+use crate::engine;
 use crate::error::Result;
-use crate::store::{Change, YamlValue};
 
 /// Confirm a goal: unconfirmed goals are not offered to the agent.
 #[derive(Debug, Args)]
@@ -15,15 +15,7 @@ pub struct ConfirmArgs {
 }
 
 pub fn run(ctx: &Context, args: ConfirmArgs, out: &mut Output) -> Result<u8> {
-    let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(&args.goal)?;
-    super::refuse_terminal(&loaded.goal)?;
-    let mut file = loaded.file.clone();
-    if !loaded.goal.confirmed {
-        file.set(&["confirmed"], YamlValue::Bool(true))?;
-    }
-    let saved = tx.save(Some(&loaded), file, Change::new("confirmed", ""))?;
-    super::finish(tx, out)?;
-    super::report(ctx, out, saved, &loaded, "confirmed")?;
+    let saved = engine::confirm(ctx, &args.goal)?;
+    super::report(ctx, out, saved, "confirmed")?;
     Ok(0)
 }

@@ -1,20 +1,13 @@
 //! `steward doctor`: check configuration, every goal file and the lock.
 
-use std::collections::BTreeMap;
-use std::path::Path;
-
 use clap::Args;
 use serde_json::json;
 
 use super::Output;
 use super::render::SCHEMA_VERSION;
-use crate::checks;
 use crate::context::Context;
-use crate::error::{FileProblem, Result};
-use crate::model::{CheckKind, Priority, Status};
-use crate::stewardship::heartbeat::HeartbeatPatterns;
-use crate::store::{LoadedGoal, Scope, StoreLock};
-use crate::yaml_locate::key_position;
+use crate::engine;
+use crate::error::Result;
 
 /// Check the configuration, every goal file (open and closed), the lock and
 /// leftovers; print each problem as path:line:col: message. Exit 0 when all
@@ -23,224 +16,27 @@ use crate::yaml_locate::key_position;
 pub struct DoctorArgs {}
 
 pub fn run(ctx: &Context, _args: DoctorArgs, out: &mut Output) -> Result<u8> {
-    let mut problems: Vec<FileProblem> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
-    if let Some(err) = &ctx.config_error {
-        problems.push(located(
-            &err.message,
-            &ctx.root.join(crate::config::FILE_NAME),
-        ));
-    }
-    let patterns = HeartbeatPatterns::compile(&ctx.config.heartbeat_patterns);
-    let config_path = ctx.store.root.join(crate::config::FILE_NAME);
-    let config_text = std::fs::read_to_string(&config_path).unwrap_or_default();
-    let (line, column) = key_position(&config_text, &["heartbeat_patterns"]).unwrap_or((1, 1));
-    for message in patterns.problems {
-        problems.push(FileProblem {
-            path: config_path.display().to_string(),
-            line,
-            column,
-            message,
-        });
-    }
-    let scan = ctx.store.scan(Scope::All)?;
-    problems.extend(scan.problems.iter().cloned());
-    for loaded in &scan.goals {
-        check_goal(ctx, loaded, &mut problems);
-    }
-    check_duplicates(&scan.goals, &mut problems);
-    for dir in [&ctx.store.goals_dir, &ctx.store.closed_dir] {
-        check_leftovers(dir, &mut problems);
-    }
-    check_drafts(ctx, &mut problems);
-    check_lock(ctx, &mut notes);
-
-    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
-    if ctx.json {
+    let diagnosis = engine::doctor(ctx)?;
+    let problems = &diagnosis.problems;
+    if out.json {
         let list: Vec<_> = problems
             .iter()
             .map(|p| json!({"path": p.path, "line": p.line, "column": p.column, "message": p.message}))
             .collect();
-        out.json(&json!({"schema_version": SCHEMA_VERSION, "checked": scan.goals.len() + scan.problems.len(), "problems": list, "notes": notes}));
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "checked": diagnosis.checked, "problems": list, "notes": diagnosis.notes}));
     } else {
-        for problem in &problems {
+        for problem in problems {
             out.line(problem.to_string());
         }
-        for note in &notes {
+        for note in &diagnosis.notes {
             out.line(format!("note: {note}"));
         }
-        if problems.is_empty() && !ctx.quiet {
+        if problems.is_empty() && !out.quiet {
             out.line(format!(
                 "ok: {} goal files checked, no problems",
-                scan.goals.len()
+                diagnosis.readable
             ));
         }
     }
     Ok(if problems.is_empty() { 0 } else { 1 })
-}
-
-/// A configuration error message already reads `path:line:col: ...`; keep
-/// it as it is.
-fn located(message: &str, path: &Path) -> FileProblem {
-    let mut parts = message.splitn(4, ':');
-    let (file, line, column, rest) = (parts.next(), parts.next(), parts.next(), parts.next());
-    match (
-        line.and_then(|l| l.parse().ok()),
-        column.and_then(|c| c.parse().ok()),
-        rest,
-    ) {
-        (Some(line), Some(column), Some(rest)) => FileProblem {
-            path: file.unwrap_or_default().to_string(),
-            line,
-            column,
-            message: rest.trim().to_string(),
-        },
-        _ => FileProblem {
-            path: path.display().to_string(),
-            line: 1,
-            column: 1,
-            message: message.to_string(),
-        },
-    }
-}
-
-fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem>) {
-    let goal = &loaded.goal;
-    let file = &loaded.file;
-    let mut at = |key: &[&str], message: String| problems.push(file.problem_at_key(key, message));
-    if goal.id.is_empty() {
-        at(
-            &["id"],
-            "no id: steward adds one on the next change".to_string(),
-        );
-    }
-    if let Status::Unknown(status) = &goal.status {
-        at(
-            &["status"],
-            format!("unknown status `{status}`: nothing automatic touches this goal"),
-        );
-    }
-    if let Priority::Unknown(priority) = &goal.priority {
-        at(
-            &["priority"],
-            format!("unknown priority `{priority}`: treated as normal"),
-        );
-    }
-    let policy = super::tick::check_policy(ctx);
-    for check in &goal.verification {
-        let name = format!("check {} {}", check.kind, check.target);
-        if let Err(why) = checks::validate(check, &policy) {
-            at(&["verification"], format!("{name} cannot run: {why}"));
-        } else if check.kind == CheckKind::CommandExitZero && !policy.allow_commands {
-            at(
-                &["verification"],
-                format!("{name} never runs: verification.allow_commands is false in steward.yaml"),
-            );
-        }
-        if let Some(n) = check.criterion.filter(|n| *n > goal.criteria.len()) {
-            at(
-                &["verification"],
-                format!(
-                    "check tied to criterion {n}, but the goal has {} criteria",
-                    goal.criteria.len()
-                ),
-            );
-        }
-    }
-    let in_closed = file.path.parent() == Some(ctx.store.closed_dir.as_path());
-    if in_closed && !goal.status.is_terminal() {
-        at(
-            &["status"],
-            format!(
-                "{} goal among closed goals: steward does not see it as open; move it to {}",
-                goal.status,
-                ctx.store.goals_dir.display()
-            ),
-        );
-    }
-    let stem = file
-        .path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if !in_closed && !goal.status.is_terminal() && stem != goal.label {
-        at(
-            &["label"],
-            format!(
-                "label `{}` does not match the file name `{stem}.md`",
-                goal.label
-            ),
-        );
-    }
-}
-
-fn check_duplicates(goals: &[LoadedGoal], problems: &mut Vec<FileProblem>) {
-    let mut by_label: BTreeMap<&str, Vec<&LoadedGoal>> = BTreeMap::new();
-    let mut by_id: BTreeMap<&str, Vec<&LoadedGoal>> = BTreeMap::new();
-    for loaded in goals {
-        if !loaded.goal.status.is_terminal() {
-            by_label.entry(&loaded.goal.label).or_default().push(loaded);
-        }
-        if !loaded.goal.id.is_empty() {
-            by_id.entry(&loaded.goal.id).or_default().push(loaded);
-        }
-    }
-    for (key, name, groups) in [("label", "label", &by_label), ("id", "id", &by_id)] {
-        for (value, holders) in groups.iter().filter(|(_, holders)| holders.len() > 1) {
-            for holder in holders {
-                let others: Vec<String> = holders
-                    .iter()
-                    .filter(|h| h.file.path != holder.file.path)
-                    .map(|h| h.file.path.display().to_string())
-                    .collect();
-                problems.push(holder.file.problem_at_key(
-                    &[key],
-                    format!("{name} `{value}` is also used by {}", others.join(", ")),
-                ));
-            }
-        }
-    }
-}
-
-/// Temporary files left by a run that was killed mid-write.
-fn check_leftovers(dir: &Path, problems: &mut Vec<FileProblem>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(".steward-tmp-") {
-            problems.push(FileProblem {
-                path: entry.path().display().to_string(),
-                line: 1,
-                column: 1,
-                message: "temporary file left by an interrupted write; safe to delete".to_string(),
-            });
-        }
-    }
-}
-
-fn check_drafts(ctx: &Context, problems: &mut Vec<FileProblem>) {
-    let Ok(entries) = std::fs::read_dir(ctx.store.drafts_dir()) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        problems.push(FileProblem {
-            path: entry.path().display().to_string(),
-            line: 1,
-            column: 1,
-            message:
-                "unsaved draft from `steward edit`: reopen it with `steward edit`, or delete it"
-                    .to_string(),
-        });
-    }
-}
-
-fn check_lock(ctx: &Context, notes: &mut Vec<String>) {
-    let path = ctx.store.lock_path();
-    if StoreLock::is_held(&path) {
-        let holder = StoreLock::holder(&path)
-            .map_or_else(|| "unknown pid".to_string(), |pid| format!("pid {pid}"));
-        notes.push(format!("{}: held right now by {holder}", path.display()));
-    }
 }

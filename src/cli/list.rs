@@ -50,12 +50,12 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
         };
         key(a).cmp(&key(b))
     });
-    let book = if ctx.json {
+    let book = if out.json {
         ctx.store.obligations()?
     } else {
         Book::default()
     };
-    let mut listing = Listing::start(ctx, &goals, wants_terminal, out);
+    let mut listing = Listing::start(&goals, wants_terminal, out);
     for loaded in &goals {
         listing.goal(ctx, loaded, &book, out);
     }
@@ -85,7 +85,7 @@ struct Listing {
 }
 
 impl Listing {
-    fn start(ctx: &Context, open: &[&LoadedGoal], streaming: bool, out: &mut Output) -> Listing {
+    fn start(open: &[&LoadedGoal], streaming: bool, out: &mut Output) -> Listing {
         if streaming {
             out.stream();
         }
@@ -101,13 +101,13 @@ impl Listing {
             width(|g| g.status.as_str().len(), 9),
             width(|g| g.priority.as_str().len(), 8),
         );
-        if ctx.json {
+        if out.json {
             out.text(&format!(
                 "{{\"schema_version\":{SCHEMA_VERSION},\"goals\":["
             ));
         }
         Listing {
-            json: ctx.json,
+            json: out.json,
             first: true,
             widths,
         }
@@ -122,7 +122,8 @@ impl Listing {
                 &serde_json::to_string(&goal_json(ctx, loaded, book)).expect("goals serialize"),
             );
         } else {
-            out.line(table_line(ctx, &loaded.goal, self.widths));
+            let line = table_line(out, &loaded.goal, self.widths);
+            out.line(line);
         }
         self.first = false;
     }
@@ -150,7 +151,7 @@ struct ErrorJson<'p> {
 }
 
 fn table_line(
-    ctx: &Context,
+    out: &Output,
     goal: &Goal,
     (label_width, status_width, priority_width): (usize, usize, usize),
 ) -> String {
@@ -158,11 +159,11 @@ fn table_line(
     format!(
         "{}  {}  {:<priority_width$}  {:>5}  {}",
         paint(
-            ctx,
+            out,
             &format!("{:<label_width$}", goal.label),
             render::Color::Bold
         ),
-        render::status_cell(ctx, &goal.status, status_width),
+        render::status_cell(out, &goal.status, status_width),
         goal.priority.as_str(),
         criteria,
         goal.title

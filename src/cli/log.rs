@@ -8,7 +8,8 @@ use super::Output;
 use super::render::SCHEMA_VERSION;
 use crate::context::Context;
 use crate::error::Result;
-use crate::store::{events, format_time};
+use crate::model::format_time;
+use crate::store::events;
 
 /// Show a goal's history, newest first: date, actor, action and subject of
 /// every commit that names the goal in its Steward-Goal trailer, or, when
@@ -45,7 +46,7 @@ pub fn run(ctx: &Context, args: LogArgs, out: &mut Output) -> Result<u8> {
                 from_log
             }
         };
-    if ctx.json {
+    if out.json {
         let list: Vec<_> = entries.iter().map(|(at, actor, action, subject)| json!({"at": at, "actor": actor, "action": action, "subject": subject})).collect();
         out.json(&json!({"schema_version": SCHEMA_VERSION, "goal": goal.label, "log": list}));
         return Ok(0);

@@ -14,11 +14,11 @@ pub struct ManArgs {
 }
 
 pub fn run(args: ManArgs, out: &mut Output) -> Result<u8> {
-    let page = crate::generate::man_page(args.command.as_deref()).ok_or_else(|| {
-        Error::usage(format!(
-            "no man page for `{}`: not a steward command",
-            args.command.unwrap_or_default()
-        ))
+    let page = super::generate::man_page(args.command.as_deref()).ok_or_else(|| {
+        Error::bad_value(
+            args.command.clone().unwrap_or_default(),
+            "no man page for it: not a steward command",
+        )
     })?;
     out.stdout.push_str(&String::from_utf8_lossy(&page));
     Ok(0)

@@ -13,6 +13,7 @@ mod config;
 mod confirm;
 mod doctor;
 mod edit;
+pub mod generate;
 mod init;
 mod list;
 mod log;
@@ -35,10 +36,9 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::FlagOverrides;
-use crate::context::{ColorChoice, Context, Environment, GlobalOptions};
-use crate::error::{Error, Result};
-use crate::model::Goal;
-use crate::store::{LoadedGoal, Transaction};
+use crate::context::{Context, Environment, GlobalOptions};
+use crate::engine::{Notices, Saved};
+use crate::error::Result;
 
 /// Durable goals for autonomous agents, kept in plain text.
 ///
@@ -169,11 +169,25 @@ impl Command {
     }
 }
 
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
 /// What a command printed and the exit code it chose. On an error nothing of
 /// `stdout` is printed (SPEC 3: stdout stays empty), unless the command
 /// chose to stream a long listing as it goes.
 #[derive(Default)]
 pub struct Output {
+    /// `--json`: one JSON document instead of text.
+    pub json: bool,
+    /// `-q`: nothing on success but what was asked for.
+    pub quiet: bool,
+    /// Whether to colour text (`--color`, `NO_COLOR`, a terminal).
+    pub color: bool,
     pub stdout: String,
     /// Diagnostics printed even when the command succeeds.
     pub stderr: Vec<String>,
@@ -249,14 +263,22 @@ impl Output {
 /// Runs the parsed command line; returns the exit code.
 pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
     // `init` works where it is started; everything else searches upwards.
+    out.json = cli.global.json;
+    out.quiet = cli.global.quiet;
+    out.color = match cli.global.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            env.stdout_is_terminal
+                && env.var("NO_COLOR").is_none()
+                && env.var("TERM") != Some("dumb")
+        }
+    };
     let options = GlobalOptions {
         root: cli.global.root.clone().or_else(|| match &cli.command {
             Command::Init(_) if env.var("STEWARD_ROOT").is_none() => Some(env.cwd.clone()),
             _ => None,
         }),
-        json: cli.global.json,
-        quiet: cli.global.quiet,
-        color: cli.global.color,
         actor: cli.global.actor.clone(),
         lock_timeout: cli.global.lock_timeout.clone(),
         flags: FlagOverrides {
@@ -303,49 +325,33 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
     }
 }
 
-/// Terminal goals never change: refused with exit 4.
-fn refuse_terminal(goal: &Goal) -> Result<()> {
-    if goal.status.is_terminal() {
-        return Err(Error::refused(format!(
-            "goal `{}` is {}: terminal goals do not change (add a new goal instead)",
-            goal.label, goal.status
-        )));
+/// Passes on what a finished write could not do: warnings on stderr, and
+/// exit 1 when the commit failed.
+fn notices(out: &mut Output, notices: Notices) {
+    for warning in notices.warnings {
+        out.warn(warning);
     }
-    Ok(())
+    if let Some(error) = notices.commit_error {
+        out.warn(error);
+        out.failed = true;
+    }
 }
 
 /// Prints the goal after a change: the JSON document, or `label: what`
-/// (or "nothing changed" when the save wrote nothing).
-fn report(
-    ctx: &Context,
-    out: &mut Output,
-    saved: Option<LoadedGoal>,
-    before: &LoadedGoal,
-    what: &str,
-) -> Result<()> {
-    let changed = saved.is_some();
-    let loaded = saved.unwrap_or_else(|| before.clone());
-    if ctx.json {
-        out.json(&render::goal_document(ctx, &loaded)?);
-    } else if !ctx.quiet {
-        out.line(render::confirmation(
-            ctx,
-            &loaded.goal,
-            if changed { what } else { "nothing changed" },
-        ));
-    }
-    Ok(())
-}
-
-/// Ends a transaction, passing on what it could not do as warnings.
-fn finish(tx: Transaction<'_>, out: &mut Output) -> Result<()> {
-    let finished = tx.finish()?;
-    for warning in finished.warnings {
-        out.warn(warning);
-    }
-    if let Some(error) = finished.commit_error {
-        out.warn(error);
-        out.failed = true;
+/// (or "nothing changed" when the verb wrote nothing).
+fn report(ctx: &Context, out: &mut Output, saved: Saved, what: &str) -> Result<()> {
+    notices(out, saved.notices);
+    if out.json {
+        let document = render::goal_document(ctx, &saved.goal)?;
+        out.json(&document);
+    } else if !out.quiet {
+        let what = if saved.changed {
+            what
+        } else {
+            "nothing changed"
+        };
+        let line = render::confirmation(out, &saved.goal.goal, what);
+        out.line(line);
     }
     Ok(())
 }

@@ -1,15 +1,15 @@
 //! How goals look: the JSON document fields (SPEC 3) and text for people.
 
-use std::path::Path;
-
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use super::Output;
 use crate::context::Context;
+use crate::model::format_time;
 use crate::model::{Goal, Obligation, Status};
 use crate::obligations::Book;
-use crate::store::{LoadedGoal, format_time};
+use crate::store::LoadedGoal;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -201,7 +201,7 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         closed_at: time(goal.closed_at),
         closed_reason: goal.closed_reason.as_deref(),
         extra: &goal.extra,
-        path: relative(ctx, &loaded.file.path),
+        path: ctx.store.relative(&loaded.file.path),
     }
 }
 
@@ -209,14 +209,6 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
 pub fn goal_document(ctx: &Context, loaded: &LoadedGoal) -> crate::error::Result<Value> {
     let book = ctx.store.obligations()?;
     Ok(json!({"schema_version": SCHEMA_VERSION, "goal": goal_json(ctx, loaded, &book)}))
-}
-
-/// A path relative to the store root when it is inside it.
-pub fn relative(ctx: &Context, path: &Path) -> String {
-    path.strip_prefix(&ctx.store.root)
-        .unwrap_or(path)
-        .display()
-        .to_string()
 }
 
 /// ANSI colours, used only when the context says so.
@@ -231,8 +223,8 @@ pub enum Color {
     Bold,
 }
 
-pub fn paint(ctx: &Context, text: &str, color: Color) -> String {
-    if !ctx.color {
+pub fn paint(out: &Output, text: &str, color: Color) -> String {
+    if !out.color {
         return text.to_string();
     }
     let code = match color {
@@ -259,12 +251,12 @@ pub fn status_color(status: &Status) -> Color {
 }
 
 /// A status padded to `width` then coloured, so columns stay aligned.
-pub fn status_cell(ctx: &Context, status: &Status, width: usize) -> String {
+pub fn status_cell(out: &Output, status: &Status, width: usize) -> String {
     let padded = format!("{:<width$}", status.as_str());
-    paint(ctx, &padded, status_color(status))
+    paint(out, &padded, status_color(status))
 }
 
 /// A one-line summary of a change for people: "deploy-api: paused".
-pub fn confirmation(ctx: &Context, goal: &Goal, what: &str) -> String {
-    format!("{}: {what}", paint(ctx, &goal.label, Color::Bold))
+pub fn confirmation(out: &Output, goal: &Goal, what: &str) -> String {
+    format!("{}: {what}", paint(out, &goal.label, Color::Bold))
 }

@@ -4,9 +4,8 @@ use clap::Args;
 
 use super::Output;
 use crate::context::Context;
+use crate::engine;
 use crate::error::Result;
-use crate::model::Status;
-use crate::store::{Change, YamlValue};
 
 /// Reset a goal's dispatch and assessment counters. A goal blocked by its
 /// budget becomes active. Hard bounds still count every assessment ever
@@ -18,33 +17,7 @@ pub struct ResetBudgetArgs {
 }
 
 pub fn run(ctx: &Context, args: ResetBudgetArgs, out: &mut Output) -> Result<u8> {
-    let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(&args.goal)?;
-    let goal = &loaded.goal;
-    super::refuse_terminal(goal)?;
-    let progress = &goal.progress;
-    let mut file = loaded.file.clone();
-    if progress.assessments != 0 || progress.dispatches != 0 {
-        // Keep the lifetime count before clearing the budget counter.
-        file.set(
-            &["progress", "iterations"],
-            YamlValue::Int(progress.iterations() as i64),
-        )?;
-        file.set(&["progress", "assessments"], YamlValue::Int(0))?;
-        file.set(&["progress", "dispatches"], YamlValue::Int(0))?;
-    }
-    let blocked_by_budget = goal.status == Status::Blocked
-        && goal.escalation.as_ref().is_some_and(|e| e.kind == "budget");
-    if blocked_by_budget {
-        file.set(&["status"], YamlValue::Str("active".into()))?;
-        file.set(&["escalation"], YamlValue::Null)?;
-    }
-    let detail = format!(
-        "was dispatches {}, assessments {}",
-        progress.dispatches, progress.assessments
-    );
-    let saved = tx.save(Some(&loaded), file, Change::new("budget reset", detail))?;
-    super::finish(tx, out)?;
-    super::report(ctx, out, saved, &loaded, "budget reset")?;
+    let saved = engine::reset_budget(ctx, &args.goal)?;
+    super::report(ctx, out, saved, "budget reset")?;
     Ok(0)
 }

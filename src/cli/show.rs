@@ -3,11 +3,12 @@
 use clap::Args;
 
 use super::Output;
-use super::render::{self, Color, goal_document, paint, relative};
+use super::render::{self, Color, goal_document, paint};
 use crate::context::Context;
 use crate::error::Result;
+use crate::model::format_time;
 use crate::model::{Goal, Status};
-use crate::store::{LoadedGoal, format_time};
+use crate::store::LoadedGoal;
 
 /// How many history lines `show` prints.
 const RECENT_HISTORY: usize = 10;
@@ -28,9 +29,9 @@ pub struct ShowArgs {
 
 pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<u8> {
     let loaded = ctx.store.resolve(&args.goal)?;
-    if ctx.json {
+    if out.json {
         out.json(&goal_document(ctx, &loaded)?);
-    } else if !ctx.quiet {
+    } else if !out.quiet {
         print_goal(ctx, &loaded, out);
         print_tasks(ctx, &loaded.goal, out)?;
     }
@@ -48,7 +49,7 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
     let goal = &loaded.goal;
     out.line(format!(
         "{} — {}",
-        paint(ctx, &goal.label, Color::Bold),
+        paint(out, &goal.label, Color::Bold),
         goal.title
     ));
     let confirmed = if goal.confirmed {
@@ -59,14 +60,17 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
     out.line(format!(
         "status:    {} (priority {}, {confirmed})",
         paint(
-            ctx,
+            out,
             goal.status.as_str(),
             render::status_color(&goal.status)
         ),
         goal.priority
     ));
     out.line(format!("id:        {}", goal.id));
-    out.line(format!("file:      {}", relative(ctx, &loaded.file.path)));
+    out.line(format!(
+        "file:      {}",
+        ctx.store.relative(&loaded.file.path)
+    ));
     out.line(format!(
         "created:   {}   updated: {}",
         when(goal.created_at),
@@ -92,7 +96,7 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
     ));
     for criterion in &goal.criteria {
         let mark = if criterion.met {
-            paint(ctx, "[x]", Color::Green)
+            paint(out, "[x]", Color::Green)
         } else {
             "[ ]".to_string()
         };
@@ -112,7 +116,7 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
     if let Some(escalation) = &goal.escalation {
         out.line(format!(
             "{} {} — {} ({})",
-            paint(ctx, "Escalation:", Color::Red),
+            paint(out, "Escalation:", Color::Red),
             escalation.kind,
             escalation.reason,
             when(escalation.at)

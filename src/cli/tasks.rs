@@ -37,7 +37,7 @@ pub fn run(ctx: &Context, args: TasksArgs, out: &mut Output) -> Result<u8> {
         .filter(|o| args.all || !o.status.is_resolved())
         .filter(|o| goal_id.is_none() || o.goal_id == goal_id)
         .collect();
-    if ctx.json {
+    if out.json {
         out.json(&json!({"schema_version": SCHEMA_VERSION, "obligations": shown.iter().map(|o| obligation_json(o)).collect::<Vec<_>>()}));
         return Ok(0);
     }

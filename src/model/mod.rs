@@ -1,14 +1,21 @@
 //! Goals as data: no I/O here.
 
+mod change;
 mod check;
 mod goal;
 mod obligation;
 mod status;
 
+pub use change::{BoundField, BudgetField, Edit, GoalChange, ProgressField, progress_edits};
 pub use check::{Check, CheckKind};
 pub use goal::{Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress};
 pub use obligation::{Obligation, ObligationStatus};
 pub use status::{Priority, Status};
+
+/// RFC 3339 in UTC with whole seconds, as goal files store times.
+pub fn format_time(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
 
 /// Who did something; recorded in history lines and events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

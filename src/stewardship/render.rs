@@ -5,9 +5,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::duration::HumanDuration;
+use crate::model::format_time;
 use crate::model::{Goal, Obligation, ObligationStatus, Status};
 use crate::obligations::Book;
-use crate::store::format_time;
 
 pub const GOAL_TAG: &str = "goal-stewardship";
 pub const ATTENTION_TAG: &str = "goals-needing-attention";

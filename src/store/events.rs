@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, FileProblem, Result};
 
 /// One change, as `audit` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,7 +82,10 @@ pub fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
                 continue;
             }
             let event: Event = serde_json::from_slice(line).map_err(|err| {
-                Error::failure(format!("{}: a line does not parse: {err}", path.display()))
+                Error::Unreadable(FileProblem::whole_file(
+                    path,
+                    format!("a line does not parse: {err}"),
+                ))
             })?;
             if event.ts.as_str() < since {
                 events.reverse();
@@ -110,12 +113,12 @@ pub fn read_all(path: &Path) -> Result<Vec<Event>> {
             continue;
         }
         let event = serde_json::from_str(&line).map_err(|err| {
-            Error::failure(format!(
-                "{}:{}:{}: {err}",
-                path.display(),
-                index + 1,
-                err.column()
-            ))
+            Error::Unreadable(FileProblem {
+                path: path.display().to_string(),
+                line: index + 1,
+                column: err.column(),
+                message: err.to_string(),
+            })
         })?;
         events.push(event);
     }

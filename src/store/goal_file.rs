@@ -4,7 +4,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde_yaml::{Mapping, Value};
 
 use super::body::{self, BodyError, BodyLayout};
@@ -14,9 +14,31 @@ use crate::duration::HumanDuration;
 use crate::error::{Error, FileProblem};
 use crate::model::{
     Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, LastCheck,
-    Priority, Progress, Status,
+    Priority, Progress, Status, format_time,
 };
 use crate::yaml_locate::key_position;
+
+/// A top-level field of a goal, to locate a problem at its key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Id,
+    Label,
+    Status,
+    Priority,
+    Verification,
+}
+
+impl Field {
+    fn key(self) -> &'static str {
+        match self {
+            Field::Id => "id",
+            Field::Label => "label",
+            Field::Status => "status",
+            Field::Priority => "priority",
+            Field::Verification => "verification",
+        }
+    }
+}
 
 /// History lines a goal file keeps; the event log keeps all.
 pub const HISTORY_KEEP: usize = 100;
@@ -362,30 +384,24 @@ impl GoalFile {
         }
     }
 
+    /// A problem located at one of the goal's fields (or line 1 when it is
+    /// absent), for `doctor` and `edit`.
+    pub fn problem_at(&self, field: Field, message: String) -> FileProblem {
+        self.problem_at_key(&[field.key()], message)
+    }
+
     /// A problem located at a front-matter key (or line 1 when absent).
-    pub fn problem_at_key(&self, path: &[&str], message: String) -> FileProblem {
+    fn problem_at_key(&self, path: &[&str], message: String) -> FileProblem {
         let (line, column) = key_position(self.front_matter(), path).unwrap_or((1, 1));
         self.problem(line, column, message)
     }
 
-    /// Sets a front-matter value, changing only its bytes.
-    pub fn set(&mut self, path: &[&str], value: YamlValue) -> Result<(), Error> {
+    /// Sets a front-matter value, changing only its bytes (for `edit.rs`,
+    /// the one writer of keys).
+    pub(super) fn set(&mut self, path: &[&str], value: YamlValue) -> Result<(), Error> {
         let edited = frontmatter::set(self.front_matter(), path, &value).map_err(|err| {
-            Error::failure(format!(
+            Error::Internal(format!(
                 "{}: cannot set {}: {err}",
-                self.path.display(),
-                path.join(".")
-            ))
-        })?;
-        self.replace_front_matter(edited);
-        Ok(())
-    }
-
-    /// Removes a front-matter key with its value.
-    pub fn remove(&mut self, path: &[&str]) -> Result<(), Error> {
-        let edited = frontmatter::remove(self.front_matter(), path).map_err(|err| {
-            Error::failure(format!(
-                "{}: cannot remove {}: {err}",
                 self.path.display(),
                 path.join(".")
             ))
@@ -401,13 +417,13 @@ impl GoalFile {
         self.body_start = self.body_start + edited.len() - old_len;
     }
 
-    /// Applies a body edit.
-    pub fn edit_body(
+    /// Applies a body edit (for `edit.rs`).
+    pub(super) fn edit_body(
         &mut self,
         edit: impl FnOnce(&str, &'static str) -> Result<String, BodyError>,
     ) -> Result<(), Error> {
         let edited =
-            edit(self.body(), self.newline).map_err(|err| Error::usage(err.to_string()))?;
+            edit(self.body(), self.newline).map_err(|err| Error::BadRequest(err.to_string()))?;
         self.text.replace_range(self.body_start.., &edited);
         Ok(())
     }
@@ -429,40 +445,8 @@ impl GoalFile {
     }
 }
 
-/// RFC 3339 in UTC with whole seconds, as goal files store times.
-pub fn format_time(at: DateTime<Utc>) -> String {
-    at.to_rfc3339_opts(SecondsFormat::Secs, true)
-}
-
 pub fn time_value(at: DateTime<Utc>) -> YamlValue {
     YamlValue::Str(format_time(at))
-}
-
-/// The `verification` list as written in front matter.
-pub fn checks_value(checks: &[Check]) -> YamlValue {
-    YamlValue::Seq(
-        checks
-            .iter()
-            .map(|check| {
-                let mut entries = vec![
-                    (
-                        "type".to_string(),
-                        YamlValue::Str(check.kind.as_str().to_string()),
-                    ),
-                    ("target".to_string(), YamlValue::Str(check.target.clone())),
-                ];
-                if let Some(n) = check.criterion {
-                    entries.push(("criterion".to_string(), YamlValue::Int(n as i64)));
-                }
-                YamlValue::Map(entries)
-            })
-            .collect(),
-    )
-}
-
-/// A list of strings (blockers, tags) as written in front matter.
-pub fn strings_value(items: &[String]) -> YamlValue {
-    YamlValue::Seq(items.iter().cloned().map(YamlValue::Str).collect())
 }
 
 /// The first line (1-based) that starts a git conflict.

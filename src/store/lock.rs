@@ -6,7 +6,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// Held until dropped; the kernel releases it if the process dies.
 #[derive(Debug)]
@@ -86,14 +86,11 @@ fn locked_error(path: &Path, file: &mut File, timeout: Duration) -> Error {
         "" => "another steward run".to_string(),
         pid => format!("steward pid {pid}"),
     };
-    Error::new(
-        ErrorKind::Locked,
-        format!(
-            "{}: store is locked by {holder}; gave up after {:?} (retry later or raise --lock-timeout)",
-            path.display(),
-            timeout
-        ),
-    )
+    Error::Locked {
+        path: path.to_path_buf(),
+        holder,
+        waited: timeout,
+    }
 }
 
 /// Where the lock lives under a state directory.

@@ -3,6 +3,7 @@
 
 mod atomic;
 pub mod body;
+mod edit;
 pub mod events;
 mod fast_yaml;
 pub mod frontmatter;
@@ -13,12 +14,12 @@ mod transaction;
 use std::path::{Path, PathBuf};
 
 pub use frontmatter::YamlValue;
-pub use goal_file::{GoalFile, HISTORY_KEEP, checks_value, format_time, strings_value, time_value};
+pub use goal_file::{Field, GoalFile, HISTORY_KEEP};
 pub use lock::StoreLock;
-pub use transaction::{Change, Finished, Transaction};
+pub use transaction::{Finished, Transaction};
 
 use crate::config::{Config, GoalDefaults};
-use crate::error::{Error, ErrorKind, FileProblem, Result};
+use crate::error::{Error, FileProblem, Result};
 use crate::model::Goal;
 use crate::obligations::Book;
 
@@ -117,12 +118,12 @@ impl Store {
             Err(err) => return Err(Error::io(&path, "cannot read obligations", err)),
         };
         serde_json::from_str(&text).map_err(|err| {
-            Error::failure(format!(
-                "{}:{}:{}: {err}; fix or remove the file (steward does not overwrite it)",
-                path.display(),
-                err.line(),
-                err.column()
-            ))
+            Error::Unreadable(FileProblem {
+                path: path.display().to_string(),
+                line: err.line(),
+                column: err.column(),
+                message: format!("{err}; fix or remove the file (steward does not overwrite it)"),
+            })
         })
     }
 
@@ -144,6 +145,14 @@ impl Store {
     pub fn closed_path(&self, goal: &Goal) -> PathBuf {
         let short: String = goal.id.chars().take(8).collect();
         self.closed_dir.join(format!("{}-{short}.md", goal.label))
+    }
+
+    /// `path` relative to the store root when it is inside it, for messages.
+    pub fn relative(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root)
+            .unwrap_or(path)
+            .display()
+            .to_string()
     }
 
     /// Where `goal` belongs given its status.
@@ -281,15 +290,13 @@ impl Store {
                 [one] => return Ok((*one).clone()),
                 [] => {}
                 many => {
-                    let names: Vec<String> = many
-                        .iter()
-                        .map(|g| format!("{} ({})", g.goal.label, g.goal.id))
-                        .collect();
-                    return Err(Error::usage(format!(
-                        "`{reference}` matches {} goals: {}; give more of the id",
-                        many.len(),
-                        names.join(", ")
-                    )));
+                    return Err(Error::AmbiguousGoal {
+                        reference: reference.to_string(),
+                        matches: many
+                            .iter()
+                            .map(|g| format!("{} ({})", g.goal.label, g.goal.id))
+                            .collect(),
+                    });
                 }
             }
         }
@@ -308,16 +315,10 @@ impl Store {
         }) {
             return Err(problem.clone().into());
         }
-        let mut message = format!(
-            "no goal matches `{reference}` (give a label, an id, or at least 4 characters of an id)"
-        );
-        if !scan.problems.is_empty() {
-            message.push_str(&format!(
-                "; {} goal file(s) could not be read, see `steward doctor`",
-                scan.problems.len()
-            ));
-        }
-        Err(Error::new(ErrorKind::Failure, message))
+        Err(Error::GoalNotFound {
+            reference: reference.to_string(),
+            unreadable: scan.problems.len(),
+        })
     }
 }
 

@@ -7,58 +7,11 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 
 use super::events::{self, Event};
-use super::{
-    GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, YamlValue, atomic, format_time, time_value,
-};
+use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic};
 use crate::error::{Error, Result};
 use crate::mirror;
-use crate::model::{Actor, Goal};
+use crate::model::{Actor, Edit, Goal, GoalChange, format_time};
 use crate::obligations::{Book, Transition};
-
-/// What a change to one goal records in its history and the event log.
-#[derive(Debug, Clone)]
-pub struct Change {
-    pub action: String,
-    pub detail: String,
-    pub actor: Option<Actor>,
-    /// Record it even when no other byte changes (a note).
-    pub always: bool,
-    /// Machine state only (`progress.last_check`): no history line, no
-    /// event, `updated_at` untouched.
-    pub silent: bool,
-}
-
-impl Change {
-    pub fn new(action: &str, detail: impl Into<String>) -> Change {
-        Change {
-            action: action.to_string(),
-            detail: detail.into(),
-            actor: None,
-            always: false,
-            silent: false,
-        }
-    }
-
-    /// A change of machine state that people need not read about.
-    pub fn silent() -> Change {
-        Change {
-            silent: true,
-            ..Change::new("", "")
-        }
-    }
-
-    /// Records the change even when it changes nothing else, as a note does.
-    pub fn always(mut self) -> Change {
-        self.always = true;
-        self
-    }
-
-    /// Records the change as made by `actor` rather than the command's actor.
-    pub fn by(mut self, actor: Actor) -> Change {
-        self.actor = Some(actor);
-        self
-    }
-}
 
 /// Holds the store lock from `begin` to `finish`.
 pub struct Transaction<'s> {
@@ -126,16 +79,47 @@ impl<'s> Transaction<'s> {
         self.store.scan(scope)
     }
 
-    /// Writes `file` when its bytes differ from `original` (or when
-    /// `original` is `None`: a new goal), stamping `updated_at`, appending a
-    /// history line and recording an event. Moves the file where its status
-    /// says it belongs. Returns the goal as written (with its file where it
-    /// now lives), or `None` when nothing changed.
+    /// Applies `change` to `original` and writes it when its bytes differ
+    /// (or always, for a note), stamping `updated_at`, appending a history
+    /// line and recording an event. Moves the file where its status says
+    /// it belongs. Returns the goal as written (with its file where it now
+    /// lives), or `None` when nothing changed.
     pub fn save(
+        &mut self,
+        original: &LoadedGoal,
+        change: GoalChange,
+    ) -> Result<Option<LoadedGoal>> {
+        let mut file = original.file.clone();
+        file.apply(&change.edits)?;
+        self.write(Some(original), file, change)
+    }
+
+    /// Writes a new goal at `path` from `change` (its edits fill an empty
+    /// file); refuses when a file is already there.
+    pub fn create(&mut self, path: &Path, change: GoalChange) -> Result<LoadedGoal> {
+        let mut file = GoalFile::empty(path);
+        file.apply(&change.edits)?;
+        Ok(self
+            .write(None, file, change)?
+            .expect("a new goal is always written"))
+    }
+
+    /// Writes a goal file a person edited by hand (`steward edit`), recording
+    /// `change` (which carries no edits of its own).
+    pub fn save_edited(
+        &mut self,
+        original: &LoadedGoal,
+        file: GoalFile,
+        change: GoalChange,
+    ) -> Result<Option<LoadedGoal>> {
+        self.write(Some(original), file, change)
+    }
+
+    fn write(
         &mut self,
         original: Option<&LoadedGoal>,
         mut file: GoalFile,
-        change: Change,
+        change: GoalChange,
     ) -> Result<Option<LoadedGoal>> {
         if let Some(original) = original
             && !change.always
@@ -145,10 +129,12 @@ impl<'s> Transaction<'s> {
         }
         let actor = change.actor.unwrap_or(self.actor);
         if !change.silent {
+            let mut stamps = Vec::new();
             if self.read_back(&file)?.id.is_empty() {
-                file.set(&["id"], YamlValue::Str(uuid::Uuid::new_v4().to_string()))?;
+                stamps.push(Edit::Id(uuid::Uuid::new_v4().to_string()));
             }
-            file.set(&["updated_at"], time_value(self.now))?;
+            stamps.push(Edit::UpdatedAt(self.now));
+            file.apply(&stamps)?;
             file.append_history(self.now, actor.as_str(), &change.action, &change.detail);
         }
         let goal = self.read_back(&file)?;
@@ -179,17 +165,19 @@ impl<'s> Transaction<'s> {
     fn write_goal(&mut self, is_new: bool, file: &GoalFile, goal: &Goal) -> Result<PathBuf> {
         let home = self.store.home_of(goal);
         if is_new && file.path.exists() {
-            return Err(Error::refused(format!(
-                "{}: a file is already there; steward does not overwrite it",
-                file.path.display()
-            )));
+            return Err(Error::PathTaken {
+                path: file.path.clone(),
+                what: "a file is already there; steward does not overwrite it".to_string(),
+            });
         }
         if home != file.path && home.exists() {
-            return Err(Error::refused(format!(
-                "{}: cannot move goal `{}` there: the file already exists",
-                home.display(),
-                goal.label
-            )));
+            return Err(Error::PathTaken {
+                path: home,
+                what: format!(
+                    "cannot move goal `{}` there: the file already exists",
+                    goal.label
+                ),
+            });
         }
         atomic::write(&file.path, file.text().as_bytes())?;
         self.written.push(file.path.clone());
@@ -251,8 +239,8 @@ impl<'s> Transaction<'s> {
     /// could not read back.
     fn read_back(&self, file: &GoalFile) -> Result<Goal> {
         file.goal(&self.store.defaults).map_err(|problem| {
-            Error::failure(format!(
-                "internal error: the edited goal would not parse ({problem}); nothing was written"
+            Error::Internal(format!(
+                "the edited goal would not parse ({problem}); nothing was written"
             ))
         })
     }
@@ -262,11 +250,13 @@ impl<'s> Transaction<'s> {
     pub fn archive(&mut self, loaded: &LoadedGoal) -> Result<()> {
         let home = self.store.closed_path(&loaded.goal);
         if home.exists() {
-            return Err(Error::refused(format!(
-                "{}: cannot move {} there: the file already exists",
-                home.display(),
-                loaded.file.path.display()
-            )));
+            return Err(Error::PathTaken {
+                what: format!(
+                    "cannot move {} there: the file already exists",
+                    loaded.file.path.display()
+                ),
+                path: home,
+            });
         }
         atomic::rename(&loaded.file.path, &home)?;
         self.written.push(loaded.file.path.clone());

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use steward::generate;
+use steward::cli::generate;
 
 fn check_or_write(expected: &[(PathBuf, Vec<u8>)], dir: &Path) {
     let regenerate = std::env::var_os("STEWARD_REGENERATE").is_some();

@@ -9,9 +9,11 @@
 
 use std::path::{Path, PathBuf};
 
+use chrono::DateTime;
 use proptest::prelude::*;
 use steward::config::Config;
-use steward::store::{GoalFile, YamlValue, body};
+use steward::model::{Edit, ProgressField};
+use steward::store::GoalFile;
 
 use crate::common::TestEnv;
 
@@ -130,8 +132,8 @@ proptest! {
             return Ok(());
         };
         let mut edited = file.clone();
-        edited.set(&["progress", "assessments"], YamlValue::Int(assessments)).unwrap();
-        edited.edit_body(|body, newline| Ok(body::append_history(body, "2026-11-21T04:00:00Z user note: x", newline, 100))).unwrap();
+        edited.apply(&[Edit::Progress(ProgressField::Assessments(assessments as u64))]).unwrap();
+        edited.append_history(DateTime::parse_from_rfc3339("2026-11-21T04:00:00Z").unwrap().to_utc(), "user", "note", "x");
         let after = edited.goal(&defaults).unwrap();
 
         let mut expected = before.clone();

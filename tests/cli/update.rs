@@ -150,7 +150,7 @@ fn criterion_numbers_out_of_range_exit_2() {
         .args(["update", "deploy", "--check", "4"])
         .assert()
         .stderr(predicate::str::contains(
-            "criterion 4 does not exist: `deploy` has 3 criteria",
+            "--check 4: criterion 4 does not exist (`deploy` has 3 criteria)",
         ));
     env.steward()
         .args(["update", "deploy", "--verify", "file_exists:x@5"])

@@ -4,7 +4,7 @@
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::Cli;
+use super::Cli;
 
 /// The shells whose completions are checked in.
 pub const SHELLS: [Shell; 3] = [Shell::Bash, Shell::Zsh, Shell::Fish];

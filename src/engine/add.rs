@@ -1,0 +1,146 @@
+//! `add`: register a goal (seed tool `goal_register`).
+
+use super::Saved;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::{Bounds, Budget, Check, Edit, GoalChange, Priority, Status};
+
+/// A new goal as the caller describes it; `None` takes the configured
+/// default.
+#[derive(Debug, Clone, Default)]
+pub struct AddRequest {
+    pub label: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub criteria: Vec<String>,
+    pub priority: Option<Priority>,
+    pub checks: Vec<Check>,
+    pub max_dispatches: Option<u64>,
+    pub max_assessments: Option<u64>,
+    pub cooldown: Option<crate::duration::HumanDuration>,
+    pub escalate_after: Option<u64>,
+    pub bounds: Bounds,
+    pub confirmed: bool,
+    pub tags: Vec<String>,
+}
+
+/// Registers the goal. Refused (exit 4) when it needs a confirmation it
+/// lacks, the store requires bounds it lacks, its label is taken or too
+/// many goals are open.
+pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
+    let priority = request
+        .priority
+        .clone()
+        .unwrap_or_else(|| ctx.config.defaults.priority.clone());
+    for check in &request.checks {
+        check_criterion_in_range(check, request.criteria.len())?;
+    }
+    if let Some(deadline) = request.bounds.deadline
+        && deadline <= ctx.now
+    {
+        return Err(Error::bad_value(
+            "--deadline",
+            format!(
+                "{} is not in the future (now is {})",
+                crate::model::format_time(deadline),
+                crate::model::format_time(ctx.now)
+            ),
+        ));
+    }
+    if ctx.config.requires_bounds && request.bounds.is_empty() {
+        return Err(Error::BoundsRequired);
+    }
+    if ctx.config.require_confirmation_for.contains(&priority) && !request.confirmed {
+        return Err(Error::NeedsConfirmation {
+            what: format!("a {priority} goal"),
+            hint: "ask the human, then run the same command with --confirmed".to_string(),
+        });
+    }
+
+    let mut tx = ctx.transaction()?;
+    // Goals live under their label's name, so the label is checked by file
+    // name (`doctor` reports a file whose label differs from its name).
+    let path = ctx.store.open_path(&request.label);
+    if path.symlink_metadata().is_ok() {
+        match ctx.store.load(&path) {
+            // A goal closed by hand still sits under its open name: move it aside.
+            Ok(existing) if existing.goal.status.is_terminal() => tx.archive(&existing)?,
+            Ok(_) => {
+                return Err(Error::LabelTaken {
+                    label: request.label.clone(),
+                    at: Some(ctx.store.relative(&path)),
+                    hint: "choose another label, or complete or abandon that goal first",
+                });
+            }
+            Err(problem) => {
+                return Err(Error::LabelUnreadable {
+                    label: request.label.clone(),
+                    problem,
+                });
+            }
+        }
+    }
+    let limit = ctx.config.global_limits.max_active_goals;
+    let open = tx.store().count_open(limit)?;
+    if open >= limit {
+        return Err(Error::TooManyGoals { open, limit });
+    }
+
+    let change = new_goal(ctx, request, &priority);
+    let written = tx.create(&path, change)?;
+    let notices = super::finish(tx)?;
+    Ok(Saved {
+        goal: written,
+        changed: true,
+        notices,
+    })
+}
+
+/// A check tied to a criterion must name one that exists.
+pub fn check_criterion_in_range(check: &Check, criteria: usize) -> Result<()> {
+    match check.criterion {
+        Some(n) if n > criteria => Err(Error::bad_value(
+            format!("--verify {}:{}@{n}", check.kind, check.target),
+            format!("criterion {n} does not exist (the goal has {criteria} criteria)"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn new_goal(ctx: &Context, request: &AddRequest, priority: &Priority) -> GoalChange {
+    let defaults = &ctx.config.defaults;
+    let budget = Budget {
+        max_dispatches: request.max_dispatches.unwrap_or(defaults.max_dispatches),
+        max_assessments: request.max_assessments.unwrap_or(defaults.max_assessments),
+        cooldown: request.cooldown.unwrap_or(defaults.cooldown),
+        escalate_after_failures: request
+            .escalate_after
+            .unwrap_or(defaults.escalate_after_failures),
+    };
+    let mut change = GoalChange::new(
+        "created",
+        format!("priority {priority}, {} criteria", request.criteria.len()),
+    )
+    .with(Edit::Id(uuid::Uuid::new_v4().to_string()))
+    .with(Edit::Label(request.label.clone()))
+    .with(Edit::Title(request.title.clone()))
+    .with(Edit::Status(Status::Active))
+    .with(Edit::Priority(priority.clone()))
+    .with(Edit::Confirmed(true));
+    if !request.tags.is_empty() {
+        change.push(Edit::Tags(request.tags.clone()));
+    }
+    change.push(Edit::CreatedAt(ctx.now));
+    change.push(Edit::UpdatedAt(ctx.now));
+    change.push(Edit::Verification(request.checks.clone()));
+    change.push(Edit::Budget(budget));
+    if !request.bounds.is_empty() {
+        change.push(Edit::Bounds(request.bounds.clone()));
+    }
+    change.push(Edit::FreshProgress);
+    change.push(Edit::Blockers(Vec::new()));
+    change.push(Edit::Description(
+        request.description.clone().unwrap_or_default(),
+    ));
+    change.with_all(request.criteria.iter().cloned().map(Edit::AddCriterion))
+}

@@ -1,0 +1,94 @@
+//! `assess`: the agent records one stewardship assessment (seed tool
+//! `goal_assess`). The rules are in `crate::assessment`; this applies them
+//! under the lock.
+
+use super::{Saved, limits};
+use crate::assessment::{self, Report};
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::{Edit, GoalChange, progress_edits};
+
+/// Records `report` on the goal `reference` names. A budget or bound the
+/// assessment uses up takes effect at once.
+pub fn assess(ctx: &Context, reference: &str, report: &Report) -> Result<Saved> {
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    let window = if report.dispatched {
+        limits::dispatches_last_hour(ctx)?
+    } else {
+        0
+    };
+    let effects = assessment::assess(&loaded.goal, report, &ctx.config, ctx.now, window)?;
+
+    let mut change = GoalChange::new("assessed", effects.detail.clone())
+        .always()
+        .with_all(progress_edits(&loaded.goal.progress, &effects.progress));
+    if let Some(blockers) = &effects.blockers
+        && *blockers != loaded.goal.blockers
+    {
+        change.push(Edit::Blockers(blockers.clone()));
+    }
+    for &n in &effects.met {
+        change.push(Edit::CriterionMet { n, met: true });
+    }
+    if let Some(status) = &effects.status {
+        change.push(Edit::Status(status.clone()));
+    }
+    if let Some(escalation) = &effects.escalation {
+        change.push(Edit::Escalation(Some(escalation.clone())));
+    }
+    let saved = tx
+        .save(&loaded, change)?
+        .expect("an assessment is always saved");
+    if report.dispatched {
+        tx.record_event(&saved.goal, "dispatched", &report.summary);
+    }
+    let saved = limits::enforce(ctx, &mut tx, saved)?;
+    let notices = super::finish(tx)?;
+    Ok(Saved {
+        goal: saved,
+        changed: true,
+        notices,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::Store;
+    use crate::model::Status;
+
+    #[test]
+    fn an_assessment_is_written_with_its_history_line() {
+        let store = Store::new();
+        store.goal("ship", "", &["a", "b"]);
+        let report = Report {
+            summary: "tests pass".into(),
+            met: vec![1],
+            ..Report::default()
+        };
+        let saved = assess(&store.ctx(), "ship", &report).unwrap();
+        assert_eq!(saved.goal.goal.progress.assessments, 1);
+        assert!(saved.goal.goal.criteria[0].met);
+        let text = store.read("state/goals/ship.md");
+        assert!(text.contains("- [x] a\n"), "{text}");
+        assert!(
+            text.contains("2026-11-21T04:00:00Z agent assessed: tests pass; met 1"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn an_assessment_that_uses_up_the_budget_blocks_at_once() {
+        let store = Store::new();
+        store.goal("ship", "budget: {max_assessments: 1}", &["a"]);
+        let report = Report {
+            summary: "x".into(),
+            ..Report::default()
+        };
+        let saved = assess(&store.ctx(), "ship", &report).unwrap();
+        assert_eq!(saved.goal.goal.status, Status::Blocked);
+        let err = assess(&store.ctx(), "ship", &report).unwrap_err();
+        assert_eq!(err.exit_code(), 4, "{err}");
+    }
+}

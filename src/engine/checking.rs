@@ -1,0 +1,63 @@
+//! Running mechanical checks for `tick`, `complete` and `doctor`: the
+//! policy the operator's configuration allows, and a few checks at a time.
+
+use std::sync::Mutex;
+
+use crate::checks::{self, CheckOutcome, CheckPolicy};
+use crate::context::Context;
+use crate::model::Check;
+
+/// How many checks run at once.
+const CHECK_WORKERS: usize = 8;
+
+/// What checks may do here: from `steward.yaml` and the token in the
+/// environment.
+pub fn policy(ctx: &Context) -> CheckPolicy {
+    let verification = &ctx.config.verification;
+    CheckPolicy {
+        root: ctx.root.clone(),
+        allow_commands: verification.allow_commands,
+        command_timeout: verification.command_timeout.to_std(),
+        allow_private_hosts: verification.allow_private_hosts,
+        http_timeout: verification.http_timeout.to_std(),
+        github_api: verification.github_api.clone(),
+        github_token: ctx
+            .env
+            .var("GITHUB_TOKEN")
+            .or(ctx.env.var("GH_TOKEN"))
+            .map(str::to_string),
+    }
+}
+
+/// Runs `checks` on a few threads, in order; each is bounded by its own
+/// timeout.
+pub fn run(ctx: &Context, checks: &[&Check]) -> Vec<CheckOutcome> {
+    let policy = policy(ctx);
+    let results: Mutex<Vec<Option<CheckOutcome>>> = Mutex::new(vec![None; checks.len()]);
+    let next = Mutex::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..CHECK_WORKERS.min(checks.len()) {
+            scope.spawn(|| {
+                loop {
+                    let index = {
+                        let mut next = next.lock().expect("no worker panics holding it");
+                        let index = *next;
+                        *next += 1;
+                        index
+                    };
+                    let Some(check) = checks.get(index) else {
+                        break;
+                    };
+                    let outcome = checks::run(check, &policy);
+                    results.lock().expect("no worker panics holding it")[index] = Some(outcome);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .expect("workers are done")
+        .into_iter()
+        .map(|o| o.expect("every check ran"))
+        .collect()
+}

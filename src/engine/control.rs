@@ -1,0 +1,160 @@
+//! The controls a person uses on one goal: pause, resume, confirm, unblock,
+//! reset the budget, abandon.
+
+use super::{Saved, refuse_terminal};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::{Edit, GoalChange, ProgressField, Status};
+
+/// Nothing automatic touches a paused goal until it is resumed.
+pub fn pause(ctx: &Context, reference: &str) -> Result<Saved> {
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    refuse_terminal(&loaded.goal)?;
+    let mut change = GoalChange::new("paused", format!("was {}", loaded.goal.status));
+    if loaded.goal.status != Status::Paused {
+        change.push(Edit::Status(Status::Paused));
+    }
+    let written = tx.save(&loaded, change)?;
+    super::saved(tx, written, loaded)
+}
+
+/// A paused goal becomes active again.
+pub fn resume(ctx: &Context, reference: &str) -> Result<Saved> {
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    let goal = &loaded.goal;
+    refuse_terminal(goal)?;
+    let mut change = GoalChange::new("resumed", "");
+    match &goal.status {
+        Status::Paused => change.push(Edit::Status(Status::Active)),
+        Status::Active => {}
+        Status::Blocked => {
+            return Err(Error::WrongStatus {
+                label: goal.label.clone(),
+                why: format!(
+                    "is blocked, not paused: use `steward unblock {} --reason ...`",
+                    goal.label
+                ),
+            });
+        }
+        other => {
+            return Err(Error::WrongStatus {
+                label: goal.label.clone(),
+                why: format!("is {other}, not paused"),
+            });
+        }
+    }
+    let written = tx.save(&loaded, change)?;
+    super::saved(tx, written, loaded)
+}
+
+/// A person says yes: unconfirmed goals are not offered to the agent.
+pub fn confirm(ctx: &Context, reference: &str) -> Result<Saved> {
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    refuse_terminal(&loaded.goal)?;
+    let mut change = GoalChange::new("confirmed", "");
+    if !loaded.goal.confirmed {
+        change.push(Edit::Confirmed(true));
+    }
+    let written = tx.save(&loaded, change)?;
+    super::saved(tx, written, loaded)
+}
+
+/// A person clears an escalation: the goal becomes active and its failure
+/// count and circuit-breaker streaks start over. A goal whose budget is used
+/// up needs `reset_budget` instead.
+pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    let goal = &loaded.goal;
+    refuse_terminal(goal)?;
+    if goal.status != Status::Blocked {
+        return Err(Error::WrongStatus {
+            label: goal.label.clone(),
+            why: format!("is {}, not blocked", goal.status),
+        });
+    }
+    if let Some(exhausted) = goal.exhausted_budget() {
+        return Err(Error::WrongStatus {
+            label: goal.label.clone(),
+            why: format!(
+                "has its {exhausted}; run `steward reset-budget {}` or raise the budget with `steward update`",
+                goal.label
+            ),
+        });
+    }
+    let mut change = GoalChange::new("unblocked", reason).with(Edit::Status(Status::Active));
+    if goal.escalation.is_some() {
+        change.push(Edit::Escalation(None));
+    }
+    let progress = &goal.progress;
+    for (value, field) in [
+        (
+            progress.consecutive_failures,
+            ProgressField::ConsecutiveFailures(0),
+        ),
+        (progress.blocker_streak, ProgressField::BlockerStreak(0)),
+        (
+            progress.assessments_without_progress,
+            ProgressField::AssessmentsWithoutProgress(0),
+        ),
+    ] {
+        if value != 0 {
+            change.push(Edit::Progress(field));
+        }
+    }
+    let written = tx.save(&loaded, change)?;
+    super::saved(tx, written, loaded)
+}
+
+/// A person grants a fresh budget: the dispatch and assessment counters
+/// start over, and a goal blocked by its budget becomes active. The bounds
+/// still count every assessment ever made (`progress.iterations`).
+pub fn reset_budget(ctx: &Context, reference: &str) -> Result<Saved> {
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    let goal = &loaded.goal;
+    refuse_terminal(goal)?;
+    let progress = &goal.progress;
+    let mut change = GoalChange::new(
+        "budget reset",
+        format!(
+            "was dispatches {}, assessments {}",
+            progress.dispatches, progress.assessments
+        ),
+    );
+    if progress.assessments != 0 || progress.dispatches != 0 {
+        // Keep the lifetime count before clearing the budget counter.
+        change.push(Edit::Progress(ProgressField::Iterations(
+            progress.iterations(),
+        )));
+        change.push(Edit::Progress(ProgressField::Assessments(0)));
+        change.push(Edit::Progress(ProgressField::Dispatches(0)));
+    }
+    let blocked_by_budget = goal.status == Status::Blocked
+        && goal.escalation.as_ref().is_some_and(|e| e.kind == "budget");
+    if blocked_by_budget {
+        change.push(Edit::Status(Status::Active));
+        change.push(Edit::Escalation(None));
+    }
+    let written = tx.save(&loaded, change)?;
+    super::saved(tx, written, loaded)
+}
+
+/// The kill switch for one goal: it becomes terminal and moves to the
+/// closed goals.
+pub fn abandon(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    refuse_terminal(&loaded.goal)?;
+    let change = GoalChange::new("abandoned", reason)
+        .with(Edit::Status(Status::Abandoned))
+        .with(Edit::Closed {
+            reason: reason.to_string(),
+            at: ctx.now,
+        });
+    let written = tx.save(&loaded, change)?;
+    super::saved(tx, written, loaded)
+}

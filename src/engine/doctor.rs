@@ -1,0 +1,214 @@
+//! `doctor`: check the configuration, every goal file, the lock and what
+//! interrupted runs left behind. Reads only; changes nothing.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::checking;
+use crate::checks;
+use crate::context::Context;
+use crate::error::{Error, FileProblem, Result};
+use crate::model::{CheckKind, Priority, Status};
+use crate::stewardship::heartbeat::HeartbeatPatterns;
+use crate::store::{Field, LoadedGoal, Scope, StoreLock};
+use crate::yaml_locate::key_position;
+
+/// What `doctor` found.
+#[derive(Debug, Default)]
+pub struct Diagnosis {
+    /// Every problem, by path and line.
+    pub problems: Vec<FileProblem>,
+    /// Facts worth knowing that are not problems (the lock is held).
+    pub notes: Vec<String>,
+    /// Goal files looked at, readable or not.
+    pub checked: usize,
+    /// Goal files that could be read.
+    pub readable: usize,
+}
+
+pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
+    let mut problems: Vec<FileProblem> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(err) = &ctx.config_error {
+        problems.push(match err {
+            Error::Config(problem) => problem.clone(),
+            other => {
+                FileProblem::whole_file(&ctx.root.join(crate::config::FILE_NAME), other.to_string())
+            }
+        });
+    }
+    let patterns = HeartbeatPatterns::compile(&ctx.config.heartbeat_patterns);
+    let config_path = ctx.store.root.join(crate::config::FILE_NAME);
+    let config_text = std::fs::read_to_string(&config_path).unwrap_or_default();
+    let (line, column) = key_position(&config_text, &["heartbeat_patterns"]).unwrap_or((1, 1));
+    for message in patterns.problems {
+        problems.push(FileProblem {
+            path: config_path.display().to_string(),
+            line,
+            column,
+            message,
+        });
+    }
+    let scan = ctx.store.scan(Scope::All)?;
+    problems.extend(scan.problems.iter().cloned());
+    for loaded in &scan.goals {
+        check_goal(ctx, loaded, &mut problems);
+    }
+    check_duplicates(&scan.goals, &mut problems);
+    for dir in [&ctx.store.goals_dir, &ctx.store.closed_dir] {
+        check_leftovers(dir, &mut problems);
+    }
+    check_drafts(ctx, &mut problems);
+    check_lock(ctx, &mut notes);
+    problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
+    Ok(Diagnosis {
+        problems,
+        notes,
+        checked: scan.goals.len() + scan.problems.len(),
+        readable: scan.goals.len(),
+    })
+}
+
+fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem>) {
+    let goal = &loaded.goal;
+    let file = &loaded.file;
+    let mut at = |field: Field, message: String| problems.push(file.problem_at(field, message));
+    if goal.id.is_empty() {
+        at(
+            Field::Id,
+            "no id: steward adds one on the next change".to_string(),
+        );
+    }
+    if let Status::Unknown(status) = &goal.status {
+        at(
+            Field::Status,
+            format!("unknown status `{status}`: nothing automatic touches this goal"),
+        );
+    }
+    if let Priority::Unknown(priority) = &goal.priority {
+        at(
+            Field::Priority,
+            format!("unknown priority `{priority}`: treated as normal"),
+        );
+    }
+    let policy = checking::policy(ctx);
+    for check in &goal.verification {
+        let name = format!("check {} {}", check.kind, check.target);
+        if let Err(why) = checks::validate(check, &policy) {
+            at(Field::Verification, format!("{name} cannot run: {why}"));
+        } else if check.kind == CheckKind::CommandExitZero && !policy.allow_commands {
+            at(
+                Field::Verification,
+                format!("{name} never runs: verification.allow_commands is false in steward.yaml"),
+            );
+        }
+        if let Some(n) = check.criterion.filter(|n| *n > goal.criteria.len()) {
+            at(
+                Field::Verification,
+                format!(
+                    "check tied to criterion {n}, but the goal has {} criteria",
+                    goal.criteria.len()
+                ),
+            );
+        }
+    }
+    let in_closed = file.path.parent() == Some(ctx.store.closed_dir.as_path());
+    if in_closed && !goal.status.is_terminal() {
+        at(
+            Field::Status,
+            format!(
+                "{} goal among closed goals: steward does not see it as open; move it to {}",
+                goal.status,
+                ctx.store.goals_dir.display()
+            ),
+        );
+    }
+    let stem = file
+        .path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !in_closed && !goal.status.is_terminal() && stem != goal.label {
+        at(
+            Field::Label,
+            format!(
+                "label `{}` does not match the file name `{stem}.md`",
+                goal.label
+            ),
+        );
+    }
+}
+
+fn check_duplicates(goals: &[LoadedGoal], problems: &mut Vec<FileProblem>) {
+    let mut by_label: BTreeMap<&str, Vec<&LoadedGoal>> = BTreeMap::new();
+    let mut by_id: BTreeMap<&str, Vec<&LoadedGoal>> = BTreeMap::new();
+    for loaded in goals {
+        if !loaded.goal.status.is_terminal() {
+            by_label.entry(&loaded.goal.label).or_default().push(loaded);
+        }
+        if !loaded.goal.id.is_empty() {
+            by_id.entry(&loaded.goal.id).or_default().push(loaded);
+        }
+    }
+    for (field, name, groups) in [
+        (Field::Label, "label", &by_label),
+        (Field::Id, "id", &by_id),
+    ] {
+        for (value, holders) in groups.iter().filter(|(_, holders)| holders.len() > 1) {
+            for holder in holders {
+                let others: Vec<String> = holders
+                    .iter()
+                    .filter(|h| h.file.path != holder.file.path)
+                    .map(|h| h.file.path.display().to_string())
+                    .collect();
+                problems.push(holder.file.problem_at(
+                    field,
+                    format!("{name} `{value}` is also used by {}", others.join(", ")),
+                ));
+            }
+        }
+    }
+}
+
+/// Temporary files left by a run that was killed mid-write.
+fn check_leftovers(dir: &Path, problems: &mut Vec<FileProblem>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(".steward-tmp-") {
+            problems.push(FileProblem {
+                path: entry.path().display().to_string(),
+                line: 1,
+                column: 1,
+                message: "temporary file left by an interrupted write; safe to delete".to_string(),
+            });
+        }
+    }
+}
+
+fn check_drafts(ctx: &Context, problems: &mut Vec<FileProblem>) {
+    let Ok(entries) = std::fs::read_dir(ctx.store.drafts_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        problems.push(FileProblem {
+            path: entry.path().display().to_string(),
+            line: 1,
+            column: 1,
+            message:
+                "unsaved draft from `steward edit`: reopen it with `steward edit`, or delete it"
+                    .to_string(),
+        });
+    }
+}
+
+fn check_lock(ctx: &Context, notes: &mut Vec<String>) {
+    let path = ctx.store.lock_path();
+    if StoreLock::is_held(&path) {
+        let holder = StoreLock::holder(&path)
+            .map_or_else(|| "unknown pid".to_string(), |pid| format!("pid {pid}"));
+        notes.push(format!("{}: held right now by {holder}", path.display()));
+    }
+}

@@ -1,0 +1,189 @@
+//! `edit`: a person changes a goal by hand. The editor runs in the command
+//! layer; this keeps the draft, validates it and saves it.
+
+use std::path::PathBuf;
+
+use super::{Saved, refuse_terminal};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::{CheckKind, Goal, GoalChange, Priority, Status};
+use crate::store::{Field, GoalFile, LoadedGoal};
+
+/// A goal opened for editing, with the draft the person edits.
+#[derive(Debug)]
+pub struct Draft {
+    pub goal: LoadedGoal,
+    pub path: PathBuf,
+    /// The draft was left by an earlier edit that did not validate.
+    pub reopened: bool,
+}
+
+/// Opens a draft copy of the goal under `state/edits/`, or the draft an
+/// earlier edit kept.
+pub fn open(ctx: &Context, reference: &str) -> Result<Draft> {
+    let goal = ctx.store.resolve(reference)?;
+    refuse_terminal(&goal.goal)?;
+    let drafts = ctx.store.drafts_dir();
+    let path = drafts.join(format!("{}.md", goal.goal.label));
+    let reopened = path.exists();
+    if !reopened {
+        std::fs::create_dir_all(&drafts)
+            .map_err(|err| Error::io(&drafts, "cannot create directory", err))?;
+        std::fs::write(&path, goal.file.text())
+            .map_err(|err| Error::io(&path, "cannot write draft", err))?;
+    }
+    Ok(Draft {
+        goal,
+        path,
+        reopened,
+    })
+}
+
+/// What the person's draft amounts to.
+#[derive(Debug)]
+pub enum Reviewed {
+    /// The draft is the goal as it was.
+    Unchanged,
+    /// A valid edit, ready to save.
+    Valid(GoalFile),
+    /// What is wrong, as `path:line:col: message` in the draft.
+    Invalid(Vec<String>),
+}
+
+/// Reads the draft and checks what a hand edit may not do. Problems are
+/// located in the draft, where the line numbers apply.
+pub fn review(ctx: &Context, draft: &Draft) -> Result<Reviewed> {
+    let text = std::fs::read_to_string(&draft.path)
+        .map_err(|err| Error::io(&draft.path, "cannot read draft", err))?;
+    if text == draft.goal.file.text() {
+        remove(draft)?;
+        return Ok(Reviewed::Unchanged);
+    }
+    let parsed = match GoalFile::parse(&draft.path, text) {
+        Ok(parsed) => parsed,
+        Err(problem) => return Ok(Reviewed::Invalid(vec![problem.to_string()])),
+    };
+    let goal = match parsed.goal(&ctx.config.defaults) {
+        Ok(goal) => goal,
+        Err(problem) => return Ok(Reviewed::Invalid(vec![problem.to_string()])),
+    };
+    let before = &draft.goal.goal;
+    let mut problems = Vec::new();
+    let mut at = |field: Field, message: String| {
+        problems.push(parsed.problem_at(field, message).to_string())
+    };
+    if goal.label != before.label && ctx.store.label_taken(&goal.label) {
+        at(
+            Field::Label,
+            format!("goal `{}` is already open", goal.label),
+        );
+    }
+    match &goal.status {
+        Status::Unknown(status) => at(Field::Status, format!("unknown status `{status}`")),
+        Status::Completed if before.status != Status::Completed => at(
+            Field::Status,
+            "a goal is completed only by `steward complete`, which checks it".to_string(),
+        ),
+        _ => {}
+    }
+    if let Priority::Unknown(priority) = &goal.priority {
+        at(
+            Field::Priority,
+            format!("unknown priority `{priority}`: expected critical, high, normal or low"),
+        );
+    }
+    for check in &goal.verification {
+        if let CheckKind::Unknown(kind) = &check.kind {
+            at(Field::Verification, format!("unknown check type `{kind}`"));
+        }
+        if let Some(n) = check.criterion.filter(|n| *n > goal.criteria.len()) {
+            at(
+                Field::Verification,
+                format!(
+                    "check tied to criterion {n}, but there are {} criteria",
+                    goal.criteria.len()
+                ),
+            );
+        }
+    }
+    if !problems.is_empty() {
+        return Ok(Reviewed::Invalid(problems));
+    }
+    let file = GoalFile::parse(&draft.goal.file.path, parsed.text().to_string())
+        .expect("the draft parsed");
+    Ok(Reviewed::Valid(file))
+}
+
+/// Saves a valid draft over the goal, unless the goal changed since the
+/// draft was taken; then the draft is kept and nothing is written.
+pub fn save(ctx: &Context, draft: &Draft, file: GoalFile) -> Result<Saved> {
+    let mut tx = ctx.transaction()?;
+    let current = tx.resolve(&draft.goal.goal.id)?;
+    if current.file.text() != draft.goal.file.text() {
+        return Err(Error::ChangedMeanwhile {
+            path: current.file.path.clone(),
+            what: format!(
+                "changed while you were editing; your draft is kept at {}",
+                draft.path.display()
+            ),
+            hint: format!(
+                "merge it by hand, then run `steward edit {}` again",
+                draft.goal.goal.label
+            ),
+        });
+    }
+    let edited = file.goal(&ctx.config.defaults)?;
+    let detail = changed_fields(&draft.goal.goal, &edited).join(", ");
+    let written = tx.save_edited(&current, file, GoalChange::new("edited", detail))?;
+    let saved = super::saved(tx, written, current)?;
+    remove(draft)?;
+    Ok(saved)
+}
+
+/// The person gave up on an invalid draft: the goal is unchanged and the
+/// draft kept for the next `edit`.
+pub fn kept(draft: &Draft) -> Error {
+    Error::DraftKept {
+        path: draft.path.clone(),
+        label: draft.goal.goal.label.clone(),
+    }
+}
+
+fn remove(draft: &Draft) -> Result<()> {
+    std::fs::remove_file(&draft.path)
+        .map_err(|err| Error::io(&draft.path, "cannot remove draft", err))
+}
+
+/// Names of what a hand edit changed, for the history line.
+fn changed_fields(before: &Goal, after: &Goal) -> Vec<&'static str> {
+    let fields: [(&str, bool); 13] = [
+        ("label", before.label != after.label),
+        ("title", before.title != after.title),
+        ("status", before.status != after.status),
+        ("priority", before.priority != after.priority),
+        ("confirmed", before.confirmed != after.confirmed),
+        ("tags", before.tags != after.tags),
+        ("description", before.description != after.description),
+        ("criteria", before.criteria != after.criteria),
+        ("verification", before.verification != after.verification),
+        ("budget", before.budget != after.budget),
+        ("bounds", before.bounds != after.bounds),
+        ("blockers", before.blockers != after.blockers),
+        (
+            "other keys",
+            before.extra != after.extra
+                || before.progress != after.progress
+                || before.escalation != after.escalation,
+        ),
+    ];
+    let changed: Vec<&str> = fields
+        .iter()
+        .filter(|(_, changed)| *changed)
+        .map(|(name, _)| *name)
+        .collect();
+    if changed.is_empty() {
+        vec!["formatting"]
+    } else {
+        changed
+    }
+}

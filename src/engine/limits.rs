@@ -1,0 +1,70 @@
+//! Limits that every verb respects: a budget or bound crossed by a change
+//! takes effect at once, and the store-wide hourly dispatch window.
+
+use chrono::{DateTime, Utc};
+
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::format_time;
+use crate::model::{Actor, Edit, GoalChange, Status};
+use crate::store::{LoadedGoal, Transaction, events};
+use crate::watchdog::{self, Evaluation, Verdict};
+
+/// Applies the watchdog's blocking and failing rules right after another
+/// verb changed a goal, so a budget or bound that change crossed takes
+/// effect at once rather than at the next pass.
+pub fn enforce(ctx: &Context, tx: &mut Transaction<'_>, loaded: LoadedGoal) -> Result<LoadedGoal> {
+    match watchdog::evaluate(&loaded.goal, ctx.now, None) {
+        Evaluation::Change(verdict)
+            if matches!(verdict.status, Some(Status::Blocked | Status::Failed)) =>
+        {
+            let change = verdict_change(&verdict, ctx.now);
+            Ok(tx.save(&loaded, change)?.unwrap_or(loaded))
+        }
+        _ => Ok(loaded),
+    }
+}
+
+/// The change a watchdog verdict makes, recorded as the watchdog's.
+pub fn verdict_change(verdict: &Verdict, now: DateTime<Utc>) -> GoalChange {
+    let mut edits = Vec::new();
+    if let Some(status) = &verdict.status {
+        edits.push(Edit::Status(status.clone()));
+    }
+    if let Some(escalation) = &verdict.escalation {
+        edits.push(Edit::Escalation(Some(escalation.clone())));
+    }
+    if let Some(reason) = &verdict.closed_reason {
+        edits.push(Edit::Closed {
+            reason: reason.clone(),
+            at: now,
+        });
+    }
+    edits.extend(
+        verdict
+            .met
+            .iter()
+            .map(|&n| Edit::CriterionMet { n, met: true }),
+    );
+    if let Some(result) = &verdict.last_check {
+        edits.push(Edit::LastCheck(result.clone()));
+    }
+    if verdict.is_silent() {
+        GoalChange::silent(edits)
+    } else {
+        GoalChange::new(verdict.action, verdict.reason.clone())
+            .by(Actor::Watchdog)
+            .with_all(edits)
+    }
+}
+
+/// Dispatches recorded in the hour before now, store-wide.
+pub fn dispatches_last_hour(ctx: &Context) -> Result<u64> {
+    let since = format_time(ctx.now - chrono::Duration::hours(1));
+    let until = format_time(ctx.now);
+    let recent = events::read_since(&ctx.store.events_path(), &since)?;
+    Ok(recent
+        .iter()
+        .filter(|e| e.action == "dispatched" && e.ts <= until)
+        .count() as u64)
+}

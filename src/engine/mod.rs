@@ -1,0 +1,98 @@
+//! The verbs of steward, callable without a command line: one function per
+//! verb, taking the resolved [`Context`] (root, configuration, clock, actor)
+//! and a typed request, returning a typed outcome or an [`Error`]. The
+//! command line (`cli/`), and later the agent runs, the harness hooks and
+//! the MCP server, are front doors to these functions; none of them
+//! prints or exits.
+//!
+//! Where a rule lives:
+//! - what an assessment does to a goal: `crate::assessment` (pure), applied
+//!   by [`assess`];
+//! - the watchdog's rules: `crate::watchdog` (pure), applied by [`tick`];
+//! - budgets crossed by a change, the hourly dispatch window: [`limits`];
+//! - running mechanical checks: [`checking`];
+//! - what finished subagent tasks do to their goals: [`task`];
+//! - how a change becomes bytes of a goal file: `crate::store` (`edit.rs`).
+
+mod add;
+mod assess;
+pub mod checking;
+mod complete;
+mod control;
+mod doctor;
+pub mod edit;
+mod init;
+pub mod limits;
+mod mirror;
+mod prompt;
+pub mod task;
+mod tick;
+mod update;
+
+pub use add::{AddRequest, add};
+pub use assess::assess;
+pub use complete::{CompleteRequest, complete};
+pub use control::{abandon, confirm, pause, reset_budget, resume, unblock};
+pub use doctor::{Diagnosis, doctor};
+pub use init::{Initialized, init};
+pub use mirror::{MirrorCheck, MirrorRefresh, check_mirror, refresh_mirror};
+pub use prompt::{PromptOutcome, PromptRequest, Turn, prompt};
+pub use tick::{Finding, TickOutcome, TickRequest, tick};
+pub use update::{UpdateRequest, Updated, update};
+
+use crate::error::{Error, Result};
+use crate::model::Goal;
+use crate::store::{LoadedGoal, Transaction};
+
+/// What a finished write could not do, for the front door to report: a
+/// mirror left alone, a path git ignores, a commit that failed.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Notices {
+    pub warnings: Vec<String>,
+    /// The change is written but not committed: the command exits 1.
+    pub commit_error: Option<String>,
+}
+
+/// A goal after a verb: as written, or as it was when nothing changed.
+#[derive(Debug)]
+pub struct Saved {
+    pub goal: LoadedGoal,
+    pub changed: bool,
+    pub notices: Notices,
+}
+
+/// Ends a transaction, keeping what it could not do as notices.
+fn finish(tx: Transaction<'_>) -> Result<Notices> {
+    let finished = tx.finish()?;
+    Ok(Notices {
+        warnings: finished.warnings,
+        commit_error: finished
+            .commit_error
+            .map(|err| format!("the change is written but not committed: {err}")),
+    })
+}
+
+/// Finishes `tx` and reports `saved` (or `before`, when nothing was written).
+fn saved(tx: Transaction<'_>, written: Option<LoadedGoal>, before: LoadedGoal) -> Result<Saved> {
+    let notices = finish(tx)?;
+    Ok(Saved {
+        changed: written.is_some(),
+        goal: written.unwrap_or(before),
+        notices,
+    })
+}
+
+/// Terminal goals never change: refused with exit 4.
+fn refuse_terminal(goal: &Goal) -> Result<()> {
+    if goal.status.is_terminal() {
+        return Err(Error::Terminal {
+            label: goal.label.clone(),
+            status: goal.status.to_string(),
+            hint: "terminal goals do not change (add a new goal instead)",
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod testing;

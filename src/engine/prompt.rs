@@ -1,0 +1,164 @@
+//! `prompt`: what the agent reads on its turn (SPEC 6). The block is
+//! composed by `crate::stewardship` (pure); this reads the goals, the
+//! obligations and the rotation, and advances the rotation.
+
+use std::path::Path;
+
+use super::Notices;
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::Goal;
+use crate::stewardship::heartbeat::HeartbeatPatterns;
+use crate::stewardship::render::{char_len, pending_block, summary_lines};
+use crate::stewardship::select::Rotation;
+use crate::stewardship::{self};
+use crate::store::Scope;
+
+/// Which kind of turn the agent is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Turn {
+    /// A heartbeat: offer the goals due for work.
+    Heartbeat,
+    /// The person's last message, which may be a heartbeat.
+    Message(String),
+    /// An ordinary turn: one-line summaries.
+    Ordinary,
+}
+
+#[derive(Debug, Clone)]
+pub struct PromptRequest {
+    pub turn: Turn,
+    /// Cap on the characters; `None`: `multi_goal_max_chars`.
+    pub max_chars: Option<usize>,
+}
+
+/// The text for the agent and what it offered.
+#[derive(Debug, Default)]
+pub struct PromptOutcome {
+    pub heartbeat: bool,
+    pub text: String,
+    /// Goals with a block, in order.
+    pub offered: Vec<String>,
+    /// Candidates that wait for a later turn (no room this time).
+    pub waiting: Vec<String>,
+    /// Goals listed as needing a person.
+    pub attention: Vec<String>,
+    /// Goal files that could not be read, a rotation that started over.
+    pub warnings: Vec<String>,
+    pub notices: Notices,
+}
+
+pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
+    let mut outcome = PromptOutcome::default();
+    if !ctx.config.enabled {
+        return Ok(outcome);
+    }
+    let max_chars = request
+        .max_chars
+        .unwrap_or(ctx.config.multi_goal_max_chars as usize);
+    outcome.heartbeat = match &request.turn {
+        Turn::Heartbeat => true,
+        Turn::Message(text) => {
+            HeartbeatPatterns::compile(&ctx.config.heartbeat_patterns).matches(text)
+        }
+        Turn::Ordinary => false,
+    };
+    let scan = ctx.store.scan(Scope::Open)?;
+    outcome
+        .warnings
+        .extend(scan.problems.iter().map(ToString::to_string));
+    let open: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
+    let book = ctx.store.obligations()?;
+    // What subagents owe is shown on every turn, heartbeat or not.
+    let pending = pending_block(&book, ctx.now, max_chars);
+    if !outcome.heartbeat {
+        outcome.text = summary_lines(&open, max_chars.saturating_sub(char_len(&pending)));
+        outcome.text.push_str(&pending);
+        return Ok(outcome);
+    }
+    let rotation_path = ctx.store.state_dir.join("rotation.json");
+    let rotation = read_rotation(&rotation_path, &mut outcome.warnings);
+    let composition = stewardship::compose(
+        &open,
+        &book,
+        &ctx.config,
+        ctx.now,
+        &rotation,
+        max_chars,
+        &pending,
+    );
+    if !composition.offered.is_empty() {
+        let mut tx = ctx.transaction()?;
+        // Another prompt may have advanced it meanwhile: start from the file.
+        let mut rotation = read_rotation(&rotation_path, &mut outcome.warnings);
+        rotation.advance(&composition.offered, &open);
+        tx.write_file(
+            &rotation_path,
+            &(serde_json::to_string(&rotation).expect("rotation serializes") + "\n"),
+        )?;
+        outcome.notices = super::finish(tx)?;
+    }
+    let labels = |goals: &[&Goal]| goals.iter().map(|g| g.label.clone()).collect();
+    outcome.offered = labels(&composition.offered);
+    outcome.waiting = labels(&composition.waiting);
+    outcome.attention = labels(&composition.attention);
+    outcome.text = composition.text;
+    Ok(outcome)
+}
+
+/// The rotation so far; a file steward cannot read starts it over.
+fn read_rotation(path: &Path, warnings: &mut Vec<String>) -> Rotation {
+    match std::fs::read_to_string(path) {
+        Ok(text) => serde_json::from_str(&text).unwrap_or_else(|err| {
+            warnings.push(format!(
+                "{}: {err}; the rotation starts over",
+                path.display()
+            ));
+            Rotation::default()
+        }),
+        Err(_) => Rotation::default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::Store;
+
+    #[test]
+    fn a_heartbeat_offers_the_goal_with_its_commands_and_rotates() {
+        let store = Store::new();
+        store.goal("ship", "", &["tests pass"]);
+        let request = PromptRequest {
+            turn: Turn::Message("heartbeat".into()),
+            max_chars: None,
+        };
+        let outcome = prompt(&store.ctx(), &request).unwrap();
+        assert!(outcome.heartbeat);
+        assert_eq!(outcome.offered, ["ship"]);
+        assert!(
+            outcome.text.contains("<goal-stewardship goal=\"ship\">"),
+            "{}",
+            outcome.text
+        );
+        assert!(
+            outcome.text.contains("steward assess ship"),
+            "{}",
+            outcome.text
+        );
+        assert!(store.read("state/rotation.json").contains("ship"));
+    }
+
+    #[test]
+    fn an_ordinary_turn_gets_one_line_per_goal() {
+        let store = Store::new();
+        store.goal("ship", "", &["tests pass"]);
+        let request = PromptRequest {
+            turn: Turn::Ordinary,
+            max_chars: None,
+        };
+        let outcome = prompt(&store.ctx(), &request).unwrap();
+        assert!(!outcome.heartbeat);
+        assert_eq!(outcome.text.lines().count(), 1, "{}", outcome.text);
+    }
+}

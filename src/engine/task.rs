@@ -1,0 +1,324 @@
+//! Obligations of spawned subagents (SPEC 7): spawned, ended, delivered,
+//! dismissed, resolved from a message; and what their transitions do to
+//! linked goals.
+
+use super::{Notices, limits};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::{
+    Actor, Edit, Goal, GoalChange, Obligation, ObligationStatus, ProgressField, Status,
+};
+use crate::obligations::{self, Book, BookError, Ending, Key, Spawn, Transition};
+use crate::store::{LoadedGoal, Transaction};
+
+/// What the harness says about a spawned subagent.
+#[derive(Debug, Clone, Default)]
+pub struct SpawnRequest {
+    pub label: String,
+    /// The goal it serves; else linked by its label's prefix.
+    pub goal: Option<String>,
+    pub agent: Option<String>,
+    pub session: Option<String>,
+    pub pid: Option<u32>,
+    /// How long it may run; `None`: `obligations.default_timeout`.
+    pub timeout_secs: Option<u64>,
+    pub summary: Option<String>,
+}
+
+/// The obligations after a task verb, and the transitions it made.
+#[derive(Debug)]
+pub struct TaskOutcome {
+    pub book: Book,
+    pub transitions: Vec<Transition>,
+    /// What could not be done and did not stop the verb (an ambiguous
+    /// link, a tag naming no obligation), then the transaction's notices.
+    pub warnings: Vec<String>,
+    pub notices: Notices,
+}
+
+impl TaskOutcome {
+    pub fn obligations(&self) -> impl Iterator<Item = &Obligation> {
+        self.transitions.iter().filter_map(|t| self.book.get(&t.id))
+    }
+}
+
+/// A subagent was spawned: it now owes a result. Returns its id with the
+/// outcome.
+pub fn spawned(ctx: &Context, request: &SpawnRequest) -> Result<(String, TaskOutcome)> {
+    let mut tx = ctx.transaction()?;
+    let mut warnings = Vec::new();
+    let goal = match &request.goal {
+        Some(reference) => {
+            let loaded = tx.resolve(reference)?;
+            if loaded.goal.status.is_terminal() {
+                return Err(Error::GoalTakesNoTasks {
+                    label: loaded.goal.label,
+                    status: loaded.goal.status.to_string(),
+                });
+            }
+            Some(loaded.goal)
+        }
+        None => link_by_label(ctx, &request.label, &mut warnings),
+    };
+    let mut book = tx.store().obligations()?;
+    let spawn = Spawn {
+        label: request.label.clone(),
+        goal: goal.as_ref().map(|g| (g.id.clone(), g.label.clone())),
+        agent: request.agent.clone(),
+        session: request.session.clone(),
+        pid: request.pid,
+        timeout_secs: request
+            .timeout_secs
+            .unwrap_or(ctx.config.obligations.default_timeout.as_secs()),
+        summary: request.summary.clone(),
+    };
+    let (id, transition) = book.spawn(spawn, ctx.now, obligations::new_id);
+    let transitions: Vec<Transition> = transition.into_iter().collect();
+    tx.save_obligations(&book, &transitions)?;
+    apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
+    let notices = super::finish(tx)?;
+    Ok((
+        id,
+        TaskOutcome {
+            book,
+            transitions,
+            warnings,
+            notices,
+        },
+    ))
+}
+
+/// The one open goal whose label, followed by `-` or `/`, starts the task
+/// label. Goals are found by their file name, so this stays cheap.
+fn link_by_label(ctx: &Context, label: &str, warnings: &mut Vec<String>) -> Option<Goal> {
+    let mut matches = Vec::new();
+    for (index, _) in label.match_indices(['-', '/']) {
+        let prefix = &label[..index];
+        if crate::label::validate(prefix).is_err() {
+            continue;
+        }
+        if let Ok(loaded) = ctx.store.load(&ctx.store.open_path(prefix))
+            && loaded.goal.label == prefix
+            && !loaded.goal.status.is_terminal()
+        {
+            matches.push(loaded.goal);
+        }
+    }
+    if matches.len() > 1 {
+        let labels: Vec<&str> = matches.iter().map(|g| g.label.as_str()).collect();
+        warnings.push(format!(
+            "task `{label}` matches the goals {}: not linked to any; pass --goal",
+            labels.join(" and ")
+        ));
+        return None;
+    }
+    matches.pop()
+}
+
+/// A subagent ended: its result arrived (ok), or it failed.
+pub fn ended(
+    ctx: &Context,
+    key: &Key,
+    ending: Ending,
+    detail: Option<String>,
+) -> Result<TaskOutcome> {
+    let mut tx = ctx.transaction()?;
+    let mut book = tx.store().obligations()?;
+    let transition = book.end(key, ending, detail, ctx.now).map_err(book_error)?;
+    let transitions: Vec<Transition> = transition.into_iter().collect();
+    tx.save_obligations(&book, &transitions)?;
+    apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
+    let notices = super::finish(tx)?;
+    Ok(TaskOutcome {
+        book,
+        transitions,
+        warnings: Vec::new(),
+        notices,
+    })
+}
+
+/// Marks one obligation delivered or dismissed.
+pub fn resolve(ctx: &Context, id: &str, to: ObligationStatus) -> Result<TaskOutcome> {
+    let mut tx = ctx.transaction()?;
+    let mut book = tx.store().obligations()?;
+    let transition = book.resolve(id, to, ctx.now).map_err(book_error)?;
+    let transitions: Vec<Transition> = transition.into_iter().collect();
+    tx.save_obligations(&book, &transitions)?;
+    let notices = super::finish(tx)?;
+    Ok(TaskOutcome {
+        book,
+        transitions,
+        warnings: Vec::new(),
+        notices,
+    })
+}
+
+/// Resolves the obligations an outgoing message names with `[DELIVER:id]`
+/// and `[DISMISS:id]` tags. `None` when the message has no tags (nothing
+/// is read or locked).
+pub fn resolve_message(ctx: &Context, message: &str) -> Result<Option<TaskOutcome>> {
+    let tags = obligations::tags(message);
+    if tags.is_empty() {
+        return Ok(None);
+    }
+    let mut tx = ctx.transaction()?;
+    let mut book = tx.store().obligations()?;
+    let mut transitions = Vec::new();
+    let mut warnings = Vec::new();
+    for (to, id) in tags {
+        match book.resolve(&id, to, ctx.now) {
+            Ok(transition) => transitions.extend(transition),
+            // The message went out anyway; say what could not be resolved.
+            Err(err) => warnings.push(book_error(err).to_string()),
+        }
+    }
+    tx.save_obligations(&book, &transitions)?;
+    let notices = super::finish(tx)?;
+    Ok(Some(TaskOutcome {
+        book,
+        transitions,
+        warnings,
+        notices,
+    }))
+}
+
+fn book_error(err: BookError) -> Error {
+    match err {
+        BookError::NotFound(what) => Error::ObligationNotFound { what },
+        BookError::NotArrived { id, status } => Error::NotArrived {
+            id,
+            status: status.to_string(),
+        },
+    }
+}
+
+/// What task transitions do to their linked goals (SPEC 7): a success
+/// clears the goal's consecutive failures, a failure or timeout adds one,
+/// new work moves a verifying goal back to active, and a goal whose linked
+/// tasks have all succeeded becomes verifying. Goals that are blocked,
+/// paused or closed are left alone. Each goal gets one history line.
+pub fn apply_to_goals(
+    ctx: &Context,
+    tx: &mut Transaction<'_>,
+    book: &Book,
+    transitions: &[Transition],
+    actor: Actor,
+) -> Result<()> {
+    let mut goal_ids: Vec<&str> = transitions
+        .iter()
+        .filter_map(|t| t.goal_id.as_deref())
+        .collect();
+    goal_ids.dedup();
+    for goal_id in goal_ids {
+        let Ok(loaded) = tx.resolve(goal_id) else {
+            continue;
+        };
+        if !matches!(
+            loaded.goal.status,
+            Status::Active | Status::Stalled | Status::Verifying
+        ) {
+            continue;
+        }
+        let mine: Vec<&Transition> = transitions
+            .iter()
+            .filter(|t| t.goal_id.as_deref() == Some(goal_id))
+            .collect();
+        if let Some(change) = goal_change(book, &loaded, &mine, actor)
+            && let Some(saved) = tx.save(&loaded, change)?
+        {
+            limits::enforce(ctx, tx, saved)?;
+        }
+    }
+    Ok(())
+}
+
+fn goal_change(
+    book: &Book,
+    loaded: &LoadedGoal,
+    transitions: &[&Transition],
+    actor: Actor,
+) -> Option<GoalChange> {
+    let goal = &loaded.goal;
+    let mut failures = goal.progress.consecutive_failures;
+    let mut status = goal.status.clone();
+    let mut parts = Vec::new();
+    for t in transitions {
+        let name = format!("{} ({})", t.label, t.id);
+        if t.is_success() {
+            failures = 0;
+            parts.push(format!("{name} succeeded"));
+        } else if t.is_failure() {
+            failures += 1;
+            parts.push(format!("{name} {}", t.to.map_or("ended", |s| s.as_str())));
+        } else if matches!(t.action, "task_spawned" | "task_retried") {
+            parts.push(format!("{name} spawned"));
+            if status == Status::Verifying {
+                status = Status::Active;
+            }
+        }
+    }
+    let linked: Vec<_> = book.of_goal(&goal.id).collect();
+    if !linked.is_empty()
+        && linked.iter().all(|o| o.status.succeeded())
+        && matches!(status, Status::Active | Status::Stalled)
+    {
+        status = Status::Verifying;
+        parts.push("every linked task succeeded".to_string());
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let mut change = GoalChange::new("task", parts.join("; ")).by(actor).always();
+    if failures != goal.progress.consecutive_failures {
+        change.push(Edit::Progress(ProgressField::ConsecutiveFailures(failures)));
+    }
+    if status != goal.status {
+        change.push(Edit::Status(status));
+    }
+    Some(change)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::Store;
+
+    #[test]
+    fn a_failed_task_counts_a_failure_and_a_success_clears_it() {
+        let store = Store::new();
+        store.goal("ship", "", &["a"]);
+        let spawn = SpawnRequest {
+            label: "ship-tests".into(),
+            ..SpawnRequest::default()
+        };
+        let (id, first) = spawned(&store.ctx(), &spawn).unwrap();
+        assert_eq!(
+            first.obligations().next().unwrap().goal_label.as_deref(),
+            Some("ship"),
+            "linked by its label's prefix"
+        );
+        let key = Key::Label("ship-tests".into());
+        let outcome = ended(&store.ctx(), &key, Ending::Error, Some("red".into())).unwrap();
+        assert_eq!(outcome.transitions[0].id, id);
+        let goal = store.read("state/goals/ship.md");
+        assert!(goal.contains("consecutive_failures: 1"), "{goal}");
+
+        spawned(&store.ctx(), &spawn).unwrap();
+        ended(&store.ctx(), &key, Ending::Ok, None).unwrap();
+        let goal = store.read("state/goals/ship.md");
+        assert!(goal.contains("consecutive_failures: 0"), "{goal}");
+        assert!(goal.contains("status: verifying"), "{goal}");
+    }
+
+    #[test]
+    fn delivering_a_running_task_is_refused() {
+        let store = Store::new();
+        let spawn = SpawnRequest {
+            label: "lonely".into(),
+            ..SpawnRequest::default()
+        };
+        let (id, _) = spawned(&store.ctx(), &spawn).unwrap();
+        let err = resolve(&store.ctx(), &id, ObligationStatus::Delivered).unwrap_err();
+        assert_eq!(err.exit_code(), 4);
+    }
+}

@@ -1,0 +1,282 @@
+//! `tick`: one deterministic watchdog pass (SPEC 5), then the mirror. The
+//! rules are in `crate::watchdog`; this runs the checks, applies the
+//! verdicts under the lock and reports what changed.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use super::{Notices, checking, limits, task};
+use crate::checks::CheckOutcome;
+use crate::context::Context;
+use crate::error::{FileProblem, Result};
+use crate::model::{Actor, Check, Goal, Status};
+use crate::obligations::{Book, Transition};
+use crate::store::{LoadedGoal, Scope};
+use crate::watchdog::{self, Evaluation, Verdict};
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TickRequest {
+    /// Decide and report, write nothing.
+    pub dry_run: bool,
+}
+
+/// One change the pass made (or would make), to a goal or an obligation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub label: String,
+    pub action: &'static str,
+    pub from: String,
+    pub to: String,
+    pub reason: String,
+}
+
+/// What the pass found.
+#[derive(Debug, Default)]
+pub struct TickOutcome {
+    /// `enabled: false`: the pass did nothing.
+    pub disabled: bool,
+    pub checked: usize,
+    pub findings: Vec<Finding>,
+    /// Blocked open goals and goals failed in this pass.
+    pub needs_attention: Vec<String>,
+    /// Goal files that could not be read and checks that cannot run, as
+    /// (path, message).
+    pub errors: Vec<(String, String)>,
+    pub notices: Notices,
+}
+
+impl TickOutcome {
+    /// 0 when nothing needs a human, 3 when something does, 1 when a goal
+    /// file or a check is broken.
+    pub fn exit_code(&self) -> u8 {
+        if !self.errors.is_empty() {
+            1
+        } else if self.needs_attention.is_empty() {
+            0
+        } else {
+            3
+        }
+    }
+}
+
+pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
+    let mut outcome = TickOutcome::default();
+    if !ctx.config.enabled {
+        outcome.disabled = true;
+        return Ok(outcome);
+    }
+    // The checks can take seconds: run them before taking the lock, so
+    // agents recording progress are not kept waiting.
+    let before = ctx.store.scan(Scope::Open)?;
+    let outcomes = run_due_checks(ctx, &before.goals);
+    if request.dry_run {
+        let mut book = ctx.store.obligations()?;
+        outcome.note_tasks(&expire(ctx, &mut book));
+        outcome.note_problems(&before.problems);
+        let mut after = Vec::new();
+        for loaded in &before.goals {
+            let verdict = decide(ctx, loaded, &outcomes, &mut outcome);
+            after.push(verdict.map_or_else(|| loaded.goal.clone(), |v| preview(&loaded.goal, &v)));
+        }
+        outcome.needs_attention_from(&after);
+        return Ok(outcome);
+    }
+    let mut tx = ctx.transaction()?;
+    let mut book = tx.store().obligations()?;
+    let transitions = expire(ctx, &mut book);
+    outcome.note_tasks(&transitions);
+    tx.save_obligations(&book, &transitions)?;
+    task::apply_to_goals(ctx, &mut tx, &book, &transitions, Actor::Watchdog)?;
+    let scan = tx.store().rescan_open(&before)?;
+    outcome.note_problems(&scan.problems);
+    let mut after = Vec::new();
+    for loaded in &scan.goals {
+        let goal = match decide(ctx, loaded, &outcomes, &mut outcome) {
+            Some(verdict) => tx
+                .save(loaded, limits::verdict_change(&verdict, ctx.now))?
+                .map_or_else(|| loaded.goal.clone(), |saved| saved.goal),
+            None => loaded.goal.clone(),
+        };
+        after.push(goal);
+    }
+    outcome.needs_attention_from(&after);
+    tx.render_mirror(&after.iter().collect::<Vec<_>>(), &book);
+    outcome.notices = super::finish(tx)?;
+    Ok(outcome)
+}
+
+/// Obligations past their time: timed out, process gone, or resolved long
+/// enough ago to drop.
+fn expire(ctx: &Context, book: &mut Book) -> Vec<Transition> {
+    let obligations = &ctx.config.obligations;
+    book.expire(
+        ctx.now,
+        obligations.grace.as_secs(),
+        obligations.delivered_ttl.as_secs(),
+        crate::process::is_alive,
+    )
+}
+
+impl TickOutcome {
+    /// Goal files that could not be read are errors of the pass.
+    fn note_problems(&mut self, problems: &[FileProblem]) {
+        self.errors
+            .extend(problems.iter().map(|p| (p.path.clone(), p.to_string())));
+    }
+
+    /// Timeouts and dead processes are findings; dropping old resolved
+    /// obligations is housekeeping.
+    fn note_tasks(&mut self, transitions: &[Transition]) {
+        for t in transitions.iter().filter(|t| t.to.is_some()) {
+            self.findings.push(Finding {
+                label: t.goal_label.clone().unwrap_or_else(|| t.label.clone()),
+                action: t.action,
+                from: t.from.map_or_else(String::new, |s| s.to_string()),
+                to: t.to.map_or_else(String::new, |s| s.to_string()),
+                reason: format!("task {} ({})", t.label, t.id),
+            });
+        }
+    }
+
+    fn needs_attention_from(&mut self, after: &[Goal]) {
+        let mut labels: Vec<String> = after
+            .iter()
+            .filter(|g| g.status == Status::Blocked)
+            .map(|g| g.label.clone())
+            .collect();
+        labels.extend(
+            self.findings
+                .iter()
+                .filter(|f| f.action == "failed")
+                .map(|f| f.label.clone()),
+        );
+        labels.sort();
+        labels.dedup();
+        self.needs_attention = labels;
+    }
+}
+
+/// The checks' outcomes per goal file, with the checks they are for: a goal
+/// whose checks changed before the lock was taken is judged next pass.
+type Outcomes = HashMap<PathBuf, (Vec<Check>, Vec<CheckOutcome>)>;
+
+fn run_due_checks(ctx: &Context, goals: &[LoadedGoal]) -> Outcomes {
+    let due: Vec<&LoadedGoal> = goals
+        .iter()
+        .filter(|g| watchdog::evaluate(&g.goal, ctx.now, None) == Evaluation::NeedsChecks)
+        .collect();
+    let checks: Vec<&Check> = due.iter().flat_map(|g| &g.goal.verification).collect();
+    let mut outcomes = checking::run(ctx, &checks).into_iter();
+    due.iter()
+        .map(|loaded| {
+            let mine = (&mut outcomes)
+                .take(loaded.goal.verification.len())
+                .collect();
+            (
+                loaded.file.path.clone(),
+                (loaded.goal.verification.clone(), mine),
+            )
+        })
+        .collect()
+}
+
+/// The watchdog's verdict on one goal, noting findings and errors.
+fn decide(
+    ctx: &Context,
+    loaded: &LoadedGoal,
+    outcomes: &Outcomes,
+    report: &mut TickOutcome,
+) -> Option<Verdict> {
+    report.checked += 1;
+    let goal = &loaded.goal;
+    let ran = outcomes
+        .get(&loaded.file.path)
+        .filter(|(checks, _)| *checks == goal.verification)
+        .map(|(_, o)| o.as_slice());
+    match watchdog::evaluate(goal, ctx.now, ran) {
+        Evaluation::Unchanged | Evaluation::NeedsChecks => None,
+        Evaluation::InvalidChecks(reasons) => {
+            for reason in reasons {
+                report.errors.push((
+                    ctx.store.relative(&loaded.file.path),
+                    format!("{}: check cannot run: {reason}", goal.label),
+                ));
+            }
+            None
+        }
+        Evaluation::Change(verdict) => {
+            if !verdict.is_silent() {
+                report.findings.push(Finding {
+                    label: goal.label.clone(),
+                    action: verdict.action,
+                    from: goal.status.to_string(),
+                    to: verdict.status.as_ref().unwrap_or(&goal.status).to_string(),
+                    reason: verdict.reason.clone(),
+                });
+            }
+            Some(*verdict)
+        }
+    }
+}
+
+/// The goal as a verdict would leave it, for a dry run.
+fn preview(goal: &Goal, verdict: &Verdict) -> Goal {
+    let mut goal = goal.clone();
+    if let Some(status) = &verdict.status {
+        goal.status = status.clone();
+    }
+    goal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::testing::Store;
+
+    #[test]
+    fn a_passing_check_ticks_its_criterion_and_a_second_pass_writes_nothing() {
+        let store = Store::new();
+        store.write("out/report.txt", "done");
+        store.goal(
+            "report",
+            "verification:\n  - type: file_exists\n    target: out/report.txt\n    criterion: 1",
+            &["report written"],
+        );
+        let outcome = tick(&store.ctx(), TickRequest::default()).unwrap();
+        assert_eq!(outcome.checked, 1);
+        assert_eq!(outcome.findings.len(), 1, "{:?}", outcome.findings);
+        assert_eq!(outcome.findings[0].to, "verifying");
+        assert_eq!(outcome.exit_code(), 0);
+        let written = store.read("state/goals/report.md");
+        assert!(written.contains("- [x] report written"), "{written}");
+
+        let again = tick(&store.ctx(), TickRequest::default()).unwrap();
+        assert!(again.findings.is_empty(), "{:?}", again.findings);
+        assert_eq!(store.read("state/goals/report.md"), written);
+    }
+
+    #[test]
+    fn a_crossed_budget_blocks_and_needs_a_person() {
+        let store = Store::new();
+        store.goal(
+            "spent",
+            "budget: {max_dispatches: 2}\nprogress: {dispatches: 2}",
+            &["a"],
+        );
+        let dry = tick(&store.ctx(), TickRequest { dry_run: true }).unwrap();
+        assert_eq!(dry.needs_attention, ["spent"]);
+        assert!(
+            !store
+                .read("state/goals/spent.md")
+                .contains("status: blocked")
+        );
+
+        let outcome = tick(&store.ctx(), TickRequest::default()).unwrap();
+        assert_eq!(outcome.exit_code(), 3);
+        assert!(
+            store
+                .read("state/goals/spent.md")
+                .contains("status: blocked")
+        );
+    }
+}

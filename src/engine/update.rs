@@ -1,0 +1,397 @@
+//! `update`: change what a goal says (seed tool `goal_update`).
+
+use chrono::{DateTime, Utc};
+
+use super::{Saved, add::check_criterion_in_range, refuse_terminal};
+use crate::context::Context;
+use crate::duration::HumanDuration;
+use crate::error::{Error, Result};
+use crate::model::{BoundField, BudgetField, Check, Edit, Goal, GoalChange, Priority};
+
+/// The changes asked for; criterion numbers refer to the goal as it is
+/// before the update. Ticks apply first, then removals, then additions.
+#[derive(Debug, Clone, Default)]
+pub struct UpdateRequest {
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub priority: Option<Priority>,
+    pub add_criteria: Vec<String>,
+    pub remove_criteria: Vec<usize>,
+    pub check: Vec<usize>,
+    pub uncheck: Vec<usize>,
+    /// `Some` replaces the blockers (empty: cleared).
+    pub blockers: Option<Vec<String>>,
+    pub verify: Vec<Check>,
+    pub clear_checks: bool,
+    pub max_dispatches: Option<u64>,
+    pub max_assessments: Option<u64>,
+    pub cooldown: Option<HumanDuration>,
+    pub escalate_after: Option<u64>,
+    pub max_iterations: Option<u64>,
+    pub deadline: Option<DateTime<Utc>>,
+    pub max_cost_usd: Option<f64>,
+    pub label: Option<String>,
+    pub tags: Vec<String>,
+    pub untags: Vec<String>,
+    pub confirmed: bool,
+    pub note: Option<String>,
+}
+
+impl UpdateRequest {
+    fn changes_nothing(&self) -> bool {
+        self.title.is_none()
+            && self.description.is_none()
+            && self.priority.is_none()
+            && self.add_criteria.is_empty()
+            && self.remove_criteria.is_empty()
+            && self.check.is_empty()
+            && self.uncheck.is_empty()
+            && self.blockers.is_none()
+            && self.verify.is_empty()
+            && !self.clear_checks
+            && self.max_dispatches.is_none()
+            && self.max_assessments.is_none()
+            && self.cooldown.is_none()
+            && self.escalate_after.is_none()
+            && self.max_iterations.is_none()
+            && self.deadline.is_none()
+            && self.max_cost_usd.is_none()
+            && self.label.is_none()
+            && self.tags.is_empty()
+            && self.untags.is_empty()
+            && !self.confirmed
+            && self.note.is_none()
+    }
+}
+
+/// What `update` did, for the person who asked.
+#[derive(Debug)]
+pub struct Updated {
+    pub saved: Saved,
+    /// One phrase per change ("title changed", "criterion 2 met").
+    pub parts: Vec<String>,
+}
+
+/// Applies `request` to the goal `reference` names.
+pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result<Updated> {
+    if request.changes_nothing() {
+        return Err(Error::BadRequest(
+            "nothing to update: give at least one option (see `steward update --help`)".to_string(),
+        ));
+    }
+    if let Some(n) = request.check.iter().find(|n| request.uncheck.contains(n)) {
+        return Err(Error::BadRequest(format!(
+            "criterion {n} is given to both --check and --uncheck"
+        )));
+    }
+    if let Some(deadline) = request.deadline
+        && deadline <= ctx.now
+    {
+        return Err(Error::bad_value(
+            "--deadline",
+            format!(
+                "{} is not in the future (now is {})",
+                crate::model::format_time(deadline),
+                crate::model::format_time(ctx.now)
+            ),
+        ));
+    }
+
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    let goal = &loaded.goal;
+    refuse_terminal(goal)?;
+    if let Some(label) = &request.label
+        && *label != goal.label
+        && tx.store().label_taken(label)
+    {
+        return Err(Error::LabelTaken {
+            label: label.clone(),
+            at: None,
+            hint: "choose another label",
+        });
+    }
+    if let Some(priority) = &request.priority {
+        let required = &ctx.config.require_confirmation_for;
+        if required.contains(priority) && !required.contains(&goal.priority) && !request.confirmed {
+            return Err(Error::NeedsConfirmation {
+                what: format!("raising `{}` to {priority}", goal.label),
+                hint: "ask the human, then run again with --confirmed".to_string(),
+            });
+        }
+    }
+
+    let mut planned = Planned::default();
+    planned.fields(request, goal);
+    planned.criteria(request, goal)?;
+    planned.checks(request, goal)?;
+    planned.blockers(request, goal);
+    planned.limits(request, goal);
+    planned.tags(request, goal);
+    if let Some(label) = &request.label
+        && *label != goal.label
+    {
+        planned.edit(
+            Edit::Label(label.clone()),
+            format!("label {} -> {label}", goal.label),
+        );
+    }
+    let Planned { edits, parts } = planned;
+    let (action, detail) = match (&request.note, parts.is_empty()) {
+        (Some(note), true) => ("note", note.clone()),
+        (Some(note), false) => ("updated", format!("{}; note: {note}", parts.join("; "))),
+        (None, _) => ("updated", parts.join("; ")),
+    };
+    let mut change = GoalChange::new(action, detail).with_all(edits);
+    if request.note.is_some() {
+        change = change.always();
+    }
+    let written = tx.save(&loaded, change)?;
+    Ok(Updated {
+        saved: super::saved(tx, written, loaded)?,
+        parts,
+    })
+}
+
+/// The edits an update makes, each with the phrase describing it.
+#[derive(Default)]
+struct Planned {
+    edits: Vec<Edit>,
+    parts: Vec<String>,
+}
+
+impl Planned {
+    fn edit(&mut self, edit: Edit, part: impl Into<String>) {
+        self.edits.push(edit);
+        self.parts.push(part.into());
+    }
+
+    fn fields(&mut self, request: &UpdateRequest, goal: &Goal) {
+        if let Some(title) = &request.title
+            && *title != goal.title
+        {
+            self.edit(Edit::Title(title.clone()), "title changed");
+        }
+        if let Some(description) = &request.description
+            && description.trim() != goal.description
+        {
+            self.edit(
+                Edit::Description(description.clone()),
+                "description changed",
+            );
+        }
+        if let Some(priority) = &request.priority
+            && *priority != goal.priority
+        {
+            self.edit(
+                Edit::Priority(priority.clone()),
+                format!("priority {} -> {priority}", goal.priority),
+            );
+        }
+        if request.confirmed && !goal.confirmed {
+            self.edit(Edit::Confirmed(true), "confirmed");
+        }
+    }
+
+    fn criteria(&mut self, request: &UpdateRequest, goal: &Goal) -> Result<()> {
+        let count = goal.criteria.len();
+        let numbers = [
+            ("--check", &request.check),
+            ("--uncheck", &request.uncheck),
+            ("--remove-criterion", &request.remove_criteria),
+        ];
+        for (option, list) in numbers {
+            if let Some(&n) = list.iter().find(|&&n| n == 0 || n > count) {
+                return Err(Error::NoSuchCriterion {
+                    option,
+                    n,
+                    label: goal.label.clone(),
+                    count,
+                });
+            }
+        }
+        for (numbers, met) in [(&request.check, true), (&request.uncheck, false)] {
+            for &n in numbers {
+                if goal.criteria[n - 1].met != met {
+                    let state = if met { "met" } else { "not met" };
+                    self.edit(
+                        Edit::CriterionMet { n, met },
+                        format!("criterion {n} {state}"),
+                    );
+                }
+            }
+        }
+        let removals = sorted_unique(&request.remove_criteria);
+        for &n in removals.iter().rev() {
+            self.edit(Edit::RemoveCriterion(n), format!("criterion {n} removed"));
+        }
+        if !removals.is_empty()
+            && !goal.verification.is_empty()
+            && request.verify.is_empty()
+            && !request.clear_checks
+        {
+            // Checks tied to criteria follow their renumbering.
+            let renumbered = renumber_checks(&goal.verification, &removals);
+            if renumbered != goal.verification {
+                self.edits.push(Edit::Verification(renumbered));
+            }
+        }
+        for criterion in &request.add_criteria {
+            self.edit(
+                Edit::AddCriterion(criterion.clone()),
+                format!("criterion added: {criterion}"),
+            );
+        }
+        Ok(())
+    }
+
+    fn checks(&mut self, request: &UpdateRequest, goal: &Goal) -> Result<()> {
+        if request.verify.is_empty() && !request.clear_checks {
+            return Ok(());
+        }
+        let removals = sorted_unique(&request.remove_criteria);
+        let final_count = goal.criteria.len() - removals.len() + request.add_criteria.len();
+        let mut checks = if request.clear_checks {
+            Vec::new()
+        } else {
+            renumber_checks(&goal.verification, &removals)
+        };
+        for check in &request.verify {
+            check_criterion_in_range(check, final_count)?;
+            checks.push(check.clone());
+        }
+        if checks != goal.verification {
+            let part = format!("checks: {}", checks.len());
+            self.edit(Edit::Verification(checks), part);
+        }
+        Ok(())
+    }
+
+    fn blockers(&mut self, request: &UpdateRequest, goal: &Goal) {
+        match &request.blockers {
+            Some(blockers) if blockers.is_empty() && !goal.blockers.is_empty() => {
+                self.edit(Edit::Blockers(Vec::new()), "blockers cleared");
+            }
+            Some(blockers) if !blockers.is_empty() && *blockers != goal.blockers => {
+                self.edit(
+                    Edit::Blockers(blockers.clone()),
+                    format!("blockers: {}", blockers.join("; ")),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn limits(&mut self, request: &UpdateRequest, goal: &Goal) {
+        let budget = &goal.budget;
+        let numbers = [
+            (
+                "max_dispatches",
+                request.max_dispatches,
+                budget.max_dispatches,
+                BudgetField::MaxDispatches as fn(u64) -> BudgetField,
+            ),
+            (
+                "max_assessments",
+                request.max_assessments,
+                budget.max_assessments,
+                BudgetField::MaxAssessments,
+            ),
+            (
+                "escalate_after_failures",
+                request.escalate_after,
+                budget.escalate_after_failures,
+                BudgetField::EscalateAfterFailures,
+            ),
+        ];
+        for (key, new, old, field) in numbers {
+            if let Some(new) = new
+                && new != old
+            {
+                self.edit(
+                    Edit::BudgetField(field(new)),
+                    format!("{key} {old} -> {new}"),
+                );
+            }
+        }
+        if let Some(cooldown) = request.cooldown
+            && cooldown != budget.cooldown
+        {
+            self.edit(
+                Edit::BudgetField(BudgetField::Cooldown(cooldown)),
+                format!("cooldown {} -> {cooldown}", budget.cooldown),
+            );
+        }
+        let bounds = &goal.bounds;
+        if let Some(n) = request.max_iterations
+            && Some(n) != bounds.max_iterations
+        {
+            self.edit(
+                Edit::Bound(BoundField::MaxIterations(n)),
+                format!("max_iterations {n}"),
+            );
+        }
+        if let Some(deadline) = request.deadline
+            && Some(deadline) != bounds.deadline
+        {
+            self.edit(
+                Edit::Bound(BoundField::Deadline(deadline)),
+                format!("deadline {}", crate::model::format_time(deadline)),
+            );
+        }
+        if let Some(usd) = request.max_cost_usd
+            && Some(usd) != bounds.max_cost_usd
+        {
+            self.edit(
+                Edit::Bound(BoundField::MaxCostUsd(usd)),
+                format!("max_cost_usd {usd}"),
+            );
+        }
+    }
+
+    fn tags(&mut self, request: &UpdateRequest, goal: &Goal) {
+        let mut tags = goal.tags.clone();
+        tags.retain(|t| !request.untags.contains(t));
+        for tag in &request.tags {
+            if !tags.contains(tag) {
+                tags.push(tag.clone());
+            }
+        }
+        if tags != goal.tags {
+            let shown = if tags.is_empty() {
+                "none".to_string()
+            } else {
+                tags.join(", ")
+            };
+            self.edit(Edit::Tags(tags), format!("tags: {shown}"));
+        }
+    }
+}
+
+fn sorted_unique(numbers: &[usize]) -> Vec<usize> {
+    let mut numbers = numbers.to_vec();
+    numbers.sort_unstable();
+    numbers.dedup();
+    numbers
+}
+
+/// Checks after criteria `removed` (ascending) are gone: later numbers move
+/// down; a check whose criterion was removed is no longer tied to one.
+fn renumber_checks(checks: &[Check], removed: &[usize]) -> Vec<Check> {
+    checks
+        .iter()
+        .map(|check| {
+            let criterion = check.criterion.and_then(|n| {
+                if removed.contains(&n) {
+                    None
+                } else {
+                    Some(n - removed.iter().filter(|r| **r < n).count())
+                }
+            });
+            Check {
+                criterion,
+                ..check.clone()
+            }
+        })
+        .collect()
+}
