@@ -30,6 +30,8 @@ enum Kind {
     Priority,
     PriorityList,
     TextList,
+    /// One of the listed words.
+    Choice(&'static [&'static str]),
 }
 
 struct Setting {
@@ -184,6 +186,15 @@ const SETTINGS: &[Setting] = &[
         "0",
         "0: off",
     ),
+    Setting {
+        file_only: true,
+        ..setting(
+            "judge.unchecked",
+            Kind::Choice(&["agent", "person"]),
+            "agent",
+            "criteria without a check: agent's word, or a person completes",
+        )
+    },
     Setting {
         file_only: true,
         ..setting(
@@ -366,6 +377,15 @@ pub struct CircuitBreaker {
     pub max_assessments_without_progress: u64,
 }
 
+/// Who may complete a goal whose criteria have no check (SPEC 11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unchecked {
+    /// An agent's `complete` accepts them, on its word.
+    Agent,
+    /// Such a goal waits in `verifying` for a person's `complete`.
+    Person,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verification {
     pub allow_commands: bool,
@@ -408,6 +428,7 @@ pub struct Config {
     pub multi_goal_max_goals: u64,
     pub require_confirmation_for: Vec<Priority>,
     pub circuit_breaker: CircuitBreaker,
+    pub judge_unchecked: Unchecked,
     pub verification: Verification,
     pub obligations: Obligations,
     pub mirror: Mirror,
@@ -728,6 +749,10 @@ impl Layers {
                 max_assessments_without_progress: self
                     .count("circuit_breaker.max_assessments_without_progress"),
             },
+            judge_unchecked: match self.text("judge.unchecked").as_str() {
+                "person" => Unchecked::Person,
+                _ => Unchecked::Agent,
+            },
             verification: Verification {
                 allow_commands: self.bool("verification.allow_commands"),
                 command_timeout: self.duration("verification.command_timeout"),
@@ -856,6 +881,14 @@ fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value, String> {
             .collect::<Result<_, _>>()
             .map(Value::PriorityList),
         Kind::TextList => string_list(yaml).map(Value::TextList),
+        Kind::Choice(words) => match yaml {
+            Y::String(s) if words.contains(&s.as_str()) => Ok(Value::Text(s.clone())),
+            _ => Err(format!(
+                "expected one of {}, found {}",
+                words.join(", "),
+                found()
+            )),
+        },
     }
 }
 

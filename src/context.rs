@@ -54,6 +54,9 @@ pub struct Context {
     pub store: Store,
     pub now: DateTime<Utc>,
     pub actor: Actor,
+    /// A person acts inside an agent's shell (`STEWARD_OVERRIDE_ACTOR=user`):
+    /// every change says so in its history line and event.
+    pub overridden: bool,
     pub lock_timeout: Duration,
     pub env: Environment,
     /// Why the configuration could not be loaded, when the command asked to
@@ -61,6 +64,80 @@ pub struct Context {
     pub config_error: Option<Error>,
     /// The command's name, for commit messages.
     pub command: &'static str,
+}
+
+/// Environment variables that say a process runs inside an agent harness
+/// (SPEC 11): the variable, and the value it must have (`None`: any).
+pub const AGENT_MARKERS: [(&str, Option<&str>); 6] = [
+    // Claude Code, in its shell tool and its hooks (an IDE extension may
+    // set CLAUDECODE in a person's terminal too: that person overrides).
+    ("CLAUDECODE", Some("1")),
+    ("CLAUDE_CODE_CHILD_SESSION", Some("1")),
+    // Codex CLI, in the shell commands its model runs (not in its hooks).
+    ("CODEX_CI", Some("1")),
+    ("CODEX_THREAD_ID", None),
+    // The cross-vendor convention (`claude-code_…_agent`, …).
+    ("AI_AGENT", None),
+    // An agent run steward started (`tick`, `dispatch`).
+    ("STEWARD_DISPATCH_ID", None),
+];
+
+/// Who is calling, as the flags and the environment say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caller {
+    pub actor: Actor,
+    pub overridden: bool,
+}
+
+impl Caller {
+    /// `STEWARD_ACTOR=agent` and the harness markers make the caller an
+    /// agent, and no flag raises an agent to a person; `--actor agent`
+    /// always lowers. Only `STEWARD_OVERRIDE_ACTOR=user` (a person in an
+    /// agent's shell) raises it, and that is recorded.
+    pub fn resolve(flag: Option<&str>, env: &Environment) -> Result<Caller> {
+        let parse = |name: &str, text: &str| {
+            Actor::parse_cli(text).map_err(|why| Error::bad_value(name, why))
+        };
+        let flag = flag.map(|text| parse("--actor", text)).transpose()?;
+        let variable = env
+            .var("STEWARD_ACTOR")
+            .map(|text| parse("STEWARD_ACTOR", text))
+            .transpose()?;
+        let marker = AGENT_MARKERS.iter().find_map(|(name, value)| {
+            env.var(name)
+                .filter(|v| value.is_none_or(|wanted| *v == wanted))
+                .map(|_| *name)
+        });
+        let agent_by_environment = variable == Some(Actor::Agent) || marker.is_some();
+        let overridden = agent_by_environment
+            && env
+                .var("STEWARD_OVERRIDE_ACTOR")
+                .is_some_and(|v| v.eq_ignore_ascii_case("user"));
+        if agent_by_environment && !overridden {
+            return match flag {
+                None | Some(Actor::Agent) => Ok(Caller {
+                    actor: Actor::Agent,
+                    overridden: false,
+                }),
+                Some(raised) => Err(Error::AgentCannotRaise {
+                    actor: raised.as_str(),
+                    because: marker.map_or_else(
+                        || "STEWARD_ACTOR=agent".to_string(),
+                        |m| format!("{m} is set"),
+                    ),
+                }),
+            };
+        }
+        let actor = match (flag, overridden) {
+            (Some(actor), _) => actor,
+            (None, true) => Actor::User,
+            (None, false) => variable.unwrap_or(Actor::User),
+        };
+        Ok(Caller {
+            overridden: overridden && actor == Actor::User,
+            actor,
+        })
+    }
 }
 
 /// The global options that decide the context, as typed.
@@ -95,11 +172,7 @@ impl Context {
                 })?,
             None => Utc::now(),
         };
-        let actor_text = options.actor.as_deref().or(env.var("STEWARD_ACTOR"));
-        let actor = match actor_text {
-            Some(text) => Actor::parse_cli(text).map_err(|why| Error::bad_value("--actor", why))?,
-            None => Actor::User,
-        };
+        let caller = Caller::resolve(options.actor.as_deref(), &env)?;
         let lock_timeout = match options
             .lock_timeout
             .as_deref()
@@ -128,7 +201,8 @@ impl Context {
             config_entries: entries,
             store,
             now,
-            actor,
+            actor: caller.actor,
+            overridden: caller.overridden,
             lock_timeout,
             env,
             config_error,
@@ -141,7 +215,7 @@ impl Context {
         crate::store::Transaction::begin(
             &self.store,
             self.now,
-            self.actor,
+            (self.actor, self.overridden),
             self.lock_timeout,
             self.command,
         )

@@ -140,6 +140,25 @@ pub enum Error {
     #[error("{what} needs a human's confirmation: {hint}")]
     NeedsConfirmation { what: String, hint: String },
 
+    /// An agent asked for what only a person may do (SPEC 11).
+    #[error("only a person may {what}; ask the person to run: {person_runs}")]
+    PersonOnly { what: String, person_runs: String },
+
+    /// A flag tried to raise an agent to a person.
+    #[error(
+        "this process runs as an agent ({because}): --actor {actor} cannot raise it; ask the person to run the command in their own shell"
+    )]
+    AgentCannotRaise {
+        actor: &'static str,
+        because: String,
+    },
+
+    /// A goal always keeps at least one criterion.
+    #[error(
+        "goal `{label}` must keep at least one acceptance criterion; add another before removing this one"
+    )]
+    LastCriterion { label: String },
+
     /// `requires_bounds: true` and the goal has none.
     #[error(
         "this store requires bounds (requires_bounds: true): give --max-iterations, --deadline or --max-cost-usd"
@@ -246,6 +265,9 @@ impl Error {
             | Error::BudgetExhausted { .. }
             | Error::WindowFull { .. }
             | Error::NeedsConfirmation { .. }
+            | Error::PersonOnly { .. }
+            | Error::LastCriterion { .. }
+            | Error::AgentCannotRaise { .. }
             | Error::BoundsRequired
             | Error::TooManyGoals { .. }
             | Error::LabelTaken { .. }

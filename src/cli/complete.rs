@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::{Output, args};
 use crate::context::Context;
-use crate::engine::{self, CompleteRequest};
+use crate::engine::{self, CompleteRequest, Judged};
 use crate::error::Result;
 
 /// Judge a goal done and close it: run every mechanical check now and
@@ -33,7 +33,20 @@ pub fn run(ctx: &Context, args: CompleteArgs, out: &mut Output) -> Result<u8> {
         reason: args.reason,
         met: args.met,
     };
-    let saved = engine::complete(ctx, &args.goal, &request)?;
-    super::report(ctx, out, saved, "completed")?;
-    Ok(0)
+    match engine::complete(ctx, &args.goal, &request)? {
+        Judged::Completed(saved) => {
+            super::report(ctx, out, saved, "completed")?;
+            Ok(0)
+        }
+        Judged::AwaitsPerson { saved, criteria } => {
+            let label = saved.goal.goal.label.clone();
+            let numbers: Vec<String> = criteria.iter().map(usize::to_string).collect();
+            super::report(ctx, out, saved, "verifying: waits for a person")?;
+            out.warn(format!(
+                "criteria {} of `{label}` rest on the agent's word and judge.unchecked is person: the goal waits in verifying; the person runs: steward complete {label} --reason \"...\"",
+                numbers.join(", ")
+            ));
+            Ok(4)
+        }
+    }
 }

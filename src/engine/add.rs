@@ -3,7 +3,7 @@
 use super::Saved;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::model::{Bounds, Budget, Check, Edit, GoalChange, Priority, Status};
+use crate::model::{Actor, Bounds, Budget, Check, Edit, GoalChange, Priority, Status};
 
 /// A new goal as the caller describes it; `None` takes the configured
 /// default.
@@ -24,14 +24,25 @@ pub struct AddRequest {
     pub tags: Vec<String>,
 }
 
-/// Registers the goal. Refused (exit 4) when it needs a confirmation it
-/// lacks, the store requires bounds it lacks, its label is taken or too
-/// many goals are open.
+/// Registers the goal. A goal whose priority needs a person's confirmation
+/// is added unconfirmed unless a person says `confirmed`. Refused (exit 4)
+/// when an agent claims the confirmation, the store requires bounds it
+/// lacks, its label is taken or too many goals are open.
 pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
     let priority = request
         .priority
         .clone()
         .unwrap_or_else(|| ctx.config.defaults.priority.clone());
+    if request.criteria.is_empty() {
+        return Err(Error::bad_value(
+            "--criterion",
+            "a goal needs at least one acceptance criterion",
+        ));
+    }
+    if let Some(description) = &request.description {
+        crate::store::body::check_description(description)
+            .map_err(|why| Error::bad_value("--description", why))?;
+    }
     for check in &request.checks {
         check_criterion_in_range(check, request.criteria.len())?;
     }
@@ -50,12 +61,22 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
     if ctx.config.requires_bounds && request.bounds.is_empty() {
         return Err(Error::BoundsRequired);
     }
-    if ctx.config.require_confirmation_for.contains(&priority) && !request.confirmed {
+    // Where a person must confirm, an agent's --confirmed is refused and
+    // a goal an agent adds without it waits, unconfirmed, for `steward
+    // confirm`; a person is asked to say --confirmed.
+    let needs_confirmation = ctx.config.require_confirmation_for.contains(&priority);
+    if needs_confirmation && request.confirmed {
+        super::authority::person_only(ctx, &format!("confirm a {priority} goal"), || {
+            format!("steward confirm {}", request.label)
+        })?;
+    }
+    if needs_confirmation && !request.confirmed && ctx.actor == Actor::User {
         return Err(Error::NeedsConfirmation {
             what: format!("a {priority} goal"),
-            hint: "ask the human, then run the same command with --confirmed".to_string(),
+            hint: "you are the human: run the same command with --confirmed".to_string(),
         });
     }
+    let confirmed = !needs_confirmation || request.confirmed;
 
     let mut tx = ctx.transaction()?;
     // Goals live under their label's name, so the label is checked by file
@@ -86,7 +107,7 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
         return Err(Error::TooManyGoals { open, limit });
     }
 
-    let change = new_goal(ctx, request, &priority);
+    let change = new_goal(ctx, request, &priority, confirmed);
     let written = tx.create(&path, change)?;
     let notices = super::finish(tx)?;
     Ok(Saved {
@@ -107,7 +128,12 @@ pub fn check_criterion_in_range(check: &Check, criteria: usize) -> Result<()> {
     }
 }
 
-fn new_goal(ctx: &Context, request: &AddRequest, priority: &Priority) -> GoalChange {
+fn new_goal(
+    ctx: &Context,
+    request: &AddRequest,
+    priority: &Priority,
+    confirmed: bool,
+) -> GoalChange {
     let defaults = &ctx.config.defaults;
     let budget = Budget {
         max_dispatches: request.max_dispatches.unwrap_or(defaults.max_dispatches),
@@ -126,7 +152,7 @@ fn new_goal(ctx: &Context, request: &AddRequest, priority: &Priority) -> GoalCha
     .with(Edit::Title(request.title.clone()))
     .with(Edit::Status(Status::Active))
     .with(Edit::Priority(priority.clone()))
-    .with(Edit::Confirmed(true));
+    .with(Edit::Confirmed(confirmed));
     if !request.tags.is_empty() {
         change.push(Edit::Tags(request.tags.clone()));
     }

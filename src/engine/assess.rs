@@ -6,7 +6,7 @@ use super::{Saved, limits};
 use crate::assessment::{self, Report};
 use crate::context::Context;
 use crate::error::Result;
-use crate::model::{Edit, GoalChange, progress_edits};
+use crate::model::{Edit, GoalChange, format_time, progress_edits, record_ticks};
 
 /// Records `report` on the goal `reference` names. A budget or bound the
 /// assessment uses up takes effect at once.
@@ -30,6 +30,14 @@ pub fn assess(ctx: &Context, reference: &str, report: &Report) -> Result<Saved> 
     }
     for &n in &effects.met {
         change.push(Edit::CriterionMet { n, met: true });
+    }
+    if !effects.met.is_empty() {
+        change.push(Edit::Ticks(record_ticks(
+            &loaded.goal.ticks,
+            &effects.met,
+            ctx.actor.as_str(),
+            &format_time(ctx.now),
+        )));
     }
     if let Some(status) = &effects.status {
         change.push(Edit::Status(status.clone()));

@@ -2,9 +2,13 @@
 
 use super::{Saved, checking};
 use crate::checks::CheckOutcome;
+use crate::config::Unchecked;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::model::{Actor, CheckKind, Edit, Goal, GoalChange, Status};
+use crate::model::{
+    Actor, Basis, CheckKind, CheckedCheck, Edit, Goal, GoalChange, JudgedCriterion, Receipt,
+    Status, format_time, record_ticks,
+};
 
 /// What the caller claims: why the goal is done, and criteria it says are
 /// met.
@@ -14,12 +18,34 @@ pub struct CompleteRequest {
     pub met: Vec<usize>,
 }
 
+/// What the judge decided.
+#[derive(Debug)]
+pub enum Judged {
+    /// The goal is completed, with its receipt.
+    Completed(Saved),
+    /// Everything holds but some criteria rest on an agent's word and
+    /// `judge.unchecked` is `person`: the goal waits in `verifying` for a
+    /// person's `complete`.
+    AwaitsPerson { saved: Saved, criteria: Vec<usize> },
+}
+
 /// Runs every mechanical check now and closes the goal when each passes
-/// and every criterion is met; otherwise refuses (exit 4) naming what is
-/// missing, and changes nothing. A `manual` check passes only for a person.
-pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Result<Saved> {
+/// and every criterion is met, recording a receipt of what was judged;
+/// otherwise refuses (exit 4) naming what is missing, and changes nothing.
+/// A goal with a `manual` check is a person's to complete.
+pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Result<Judged> {
     let before = ctx.store.resolve(reference)?;
     refuse_unless_open(&before.goal)?;
+    if before
+        .goal
+        .verification
+        .iter()
+        .any(|c| c.kind == CheckKind::Manual)
+    {
+        super::authority::person_only(ctx, "complete a goal with a manual check", || {
+            format!("steward complete {} --reason \"...\"", before.goal.label)
+        })?;
+    }
     // Checks can take a while: run them before taking the lock.
     let checks: Vec<_> = before.goal.verification.iter().collect();
     let outcomes = checking::run(ctx, &checks);
@@ -45,27 +71,56 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
             });
         }
     }
-    let judgement = judge(ctx.actor, goal, &outcomes, &request.met);
+    let judgement = judge(ctx, goal, &outcomes, &request.met);
     if !judgement.missing.is_empty() {
         return Err(Error::NotDone {
             label: goal.label.clone(),
             missing: judgement.missing,
         });
     }
-    let change = GoalChange::new("completed", request.reason.clone())
-        .with_all(
-            judgement
-                .newly_met
-                .iter()
-                .map(|&n| Edit::CriterionMet { n, met: true }),
+    let at = format_time(ctx.now);
+    let ticks = record_ticks(&goal.ticks, &judgement.newly_met, ctx.actor.as_str(), &at);
+    let mut change = GoalChange::new("completed", request.reason.clone()).with_all(
+        judgement
+            .newly_met
+            .iter()
+            .map(|&n| Edit::CriterionMet { n, met: true }),
+    );
+    if ticks != goal.ticks {
+        change.push(Edit::Ticks(ticks));
+    }
+    let unchecked: Vec<usize> = judgement.receipt.unchecked().map(|c| c.n).collect();
+    if ctx.config.judge_unchecked == Unchecked::Person
+        && ctx.actor != Actor::User
+        && !unchecked.is_empty()
+    {
+        let numbers: Vec<String> = unchecked.iter().map(usize::to_string).collect();
+        let mut change = GoalChange::new(
+            "awaiting a person",
+            format!(
+                "criteria {} rest on the agent's word (judge.unchecked: person); {}",
+                numbers.join(", "),
+                request.reason
+            ),
         )
-        .with(Edit::Status(Status::Completed))
-        .with(Edit::Closed {
-            reason: request.reason.clone(),
-            at: ctx.now,
+        .with_all(change.edits);
+        if goal.status != Status::Verifying {
+            change.push(Edit::Status(Status::Verifying));
+        }
+        let written = tx.save(&loaded, change)?;
+        return Ok(Judged::AwaitsPerson {
+            saved: super::saved(tx, written, loaded)?,
+            criteria: unchecked,
         });
+    }
+    change.push(Edit::Status(Status::Completed));
+    change.push(Edit::Closed {
+        reason: request.reason.clone(),
+        at: ctx.now,
+    });
+    change.push(Edit::Receipt(judgement.receipt));
     let written = tx.save(&loaded, change)?;
-    super::saved(tx, written, loaded)
+    Ok(Judged::Completed(super::saved(tx, written, loaded)?))
 }
 
 fn refuse_unless_open(goal: &Goal) -> Result<()> {
@@ -82,45 +137,69 @@ fn refuse_unless_open(goal: &Goal) -> Result<()> {
     }
 }
 
-/// What stands between the goal and `completed`, and the criteria the
-/// checks and `met` tick on the way.
+/// What stands between the goal and `completed`, the criteria the checks
+/// and `met` tick on the way, and the receipt if nothing does.
 struct Judgement {
     missing: Vec<String>,
     newly_met: Vec<usize>,
+    receipt: Receipt,
 }
 
-fn judge(actor: Actor, goal: &Goal, outcomes: &[CheckOutcome], met: &[usize]) -> Judgement {
+fn judge(ctx: &Context, goal: &Goal, outcomes: &[CheckOutcome], met: &[usize]) -> Judgement {
+    let person = ctx.actor == Actor::User;
     let mut missing = Vec::new();
     let mut newly_met: Vec<usize> = met
         .iter()
         .copied()
         .filter(|n| !goal.criteria[n - 1].met)
         .collect();
+    let mut checked_criteria = Vec::new();
+    let mut checks = Vec::new();
     for (check, outcome) in goal.verification.iter().zip(outcomes) {
         let name = format!("check {} {}", check.kind, check.target);
-        let passed = match (outcome, &check.kind) {
-            (_, CheckKind::Manual) if actor == Actor::User => true,
+        let result = match (outcome, &check.kind) {
+            (_, CheckKind::Manual) if person => Some(("person", "a person judged it".to_string())),
             (_, CheckKind::Manual) => {
-                missing.push(format!("{name}: a manual check needs a person; ask the human to run `steward complete {}`", goal.label));
-                false
+                missing.push(format!(
+                    "{name}: a manual check needs a person; ask the person to run `steward complete {}`",
+                    goal.label
+                ));
+                None
             }
-            (CheckOutcome::Passed { .. }, _) => true,
+            (CheckOutcome::Passed { detail }, _) => Some(("passed", detail.clone())),
             (CheckOutcome::Failed { detail }, _) => {
                 missing.push(format!("{name} fails: {detail}"));
-                false
+                None
             }
             (CheckOutcome::Invalid { reason }, _) => {
                 missing.push(format!("{name} cannot run: {reason}"));
-                false
+                None
             }
         };
-        if passed
-            && let Some(n) = check.criterion
-            && goal.criteria.get(n - 1).is_some_and(|c| !c.met)
-            && !newly_met.contains(&n)
+        let Some((result, detail)) = result else {
+            continue;
+        };
+        checks.push(CheckedCheck {
+            kind: check.kind.as_str().to_string(),
+            target: check.target.clone(),
+            criterion: check.criterion,
+            result: result.to_string(),
+            detail,
+        });
+        if let Some(n) = check.criterion
+            && goal.criteria.get(n - 1).is_some()
         {
-            newly_met.push(n);
+            checked_criteria.push(n);
+            if !goal.criteria[n - 1].met && !newly_met.contains(&n) {
+                newly_met.push(n);
+            }
         }
+    }
+    if goal.criteria.is_empty() {
+        missing.push(
+            "the goal has no acceptance criteria: a person adds one with `steward update --add-criterion`"
+                .to_string(),
+        );
     }
     for criterion in &goal.criteria {
         if !criterion.met && !newly_met.contains(&criterion.n) {
@@ -132,7 +211,46 @@ fn judge(actor: Actor, goal: &Goal, outcomes: &[CheckOutcome], met: &[usize]) ->
     }
     newly_met.sort_unstable();
     newly_met.dedup();
-    Judgement { missing, newly_met }
+    let at = format_time(ctx.now);
+    let criteria = goal
+        .criteria
+        .iter()
+        .map(|criterion| {
+            let n = criterion.n;
+            let tick = goal.ticks.iter().find(|t| t.n == n);
+            let (ticked_by, ticked_at) = match (tick, newly_met.contains(&n)) {
+                (_, true) => (Some(ctx.actor.as_str().to_string()), Some(at.clone())),
+                (Some(tick), false) => (Some(tick.by.clone()), Some(tick.at.clone())),
+                (None, false) => (None, None),
+            };
+            let basis = if checked_criteria.contains(&n) {
+                Basis::Check
+            } else if person || ticked_by.as_deref() == Some(Actor::User.as_str()) {
+                Basis::Person
+            } else if ticked_by.is_some() {
+                Basis::AgentsWord
+            } else {
+                Basis::ByHand
+            };
+            JudgedCriterion {
+                n,
+                text: criterion.text.clone(),
+                basis,
+                ticked_by,
+                ticked_at,
+            }
+        })
+        .collect();
+    Judgement {
+        missing,
+        newly_met,
+        receipt: Receipt {
+            judged_at: at,
+            judged_by: ctx.actor.as_str().to_string(),
+            checks,
+            criteria,
+        },
+    }
 }
 
 #[cfg(test)]
@@ -156,8 +274,16 @@ mod tests {
             "verification:\n  - type: file_exists\n    target: site/index.html\n    criterion: 1",
             &["built", "reviewed"],
         );
-        let saved = complete(&store.ctx(), "docs", &request(&[2])).unwrap();
+        let Judged::Completed(saved) = complete(&store.ctx(), "docs", &request(&[2])).unwrap()
+        else {
+            panic!("not completed");
+        };
         assert_eq!(saved.goal.goal.status, Status::Completed);
+        let receipt = saved.goal.goal.receipt.as_ref().expect("a receipt");
+        assert_eq!(receipt.checks[0].result, "passed");
+        assert_eq!(receipt.criteria[0].basis, Basis::Check);
+        assert_eq!(receipt.criteria[1].basis, Basis::AgentsWord);
+        assert_eq!(receipt.criteria[1].ticked_by.as_deref(), Some("agent"));
         assert!(saved.goal.goal.all_criteria_met());
         assert!(
             saved
@@ -196,8 +322,10 @@ mod tests {
             &["a"],
         );
         let err = complete(&store.ctx(), "ok", &request(&[1])).unwrap_err();
+        assert_eq!(err.exit_code(), 4);
         assert!(
-            err.to_string().contains("a manual check needs a person"),
+            err.to_string()
+                .contains("only a person may complete a goal with a manual check"),
             "{err}"
         );
         let person = store.ctx_at(NOW, "user");

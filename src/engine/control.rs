@@ -1,12 +1,14 @@
 //! The controls a person uses on one goal: pause, resume, confirm, unblock,
 //! reset the budget, abandon.
 
+use super::authority::person_only;
 use super::{Saved, refuse_terminal};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{Edit, GoalChange, ProgressField, Status};
 
-/// Nothing automatic touches a paused goal until it is resumed.
+/// Nothing automatic touches a paused goal until a person resumes it; it
+/// remembers its status (a block, with its escalation, stays a block).
 pub fn pause(ctx: &Context, reference: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
     let loaded = tx.resolve(reference)?;
@@ -14,20 +16,31 @@ pub fn pause(ctx: &Context, reference: &str) -> Result<Saved> {
     let mut change = GoalChange::new("paused", format!("was {}", loaded.goal.status));
     if loaded.goal.status != Status::Paused {
         change.push(Edit::Status(Status::Paused));
+        change.push(Edit::PausedFrom(Some(loaded.goal.status.clone())));
     }
     let written = tx.save(&loaded, change)?;
     super::saved(tx, written, loaded)
 }
 
-/// A paused goal becomes active again.
+/// A paused goal returns to the status it had before the pause; a pause
+/// never clears a block.
 pub fn resume(ctx: &Context, reference: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
     let loaded = tx.resolve(reference)?;
     let goal = &loaded.goal;
     refuse_terminal(goal)?;
-    let mut change = GoalChange::new("resumed", "");
+    person_only(ctx, "resume a goal", || {
+        format!("steward resume {}", goal.label)
+    })?;
+    let back = goal.paused_from.clone().unwrap_or(Status::Active);
+    let mut change = GoalChange::new("resumed", format!("back to {back}"));
     match &goal.status {
-        Status::Paused => change.push(Edit::Status(Status::Active)),
+        Status::Paused => {
+            change.push(Edit::Status(back));
+            if goal.paused_from.is_some() {
+                change.push(Edit::PausedFrom(None));
+            }
+        }
         Status::Active => {}
         Status::Blocked => {
             return Err(Error::WrongStatus {
@@ -54,6 +67,9 @@ pub fn confirm(ctx: &Context, reference: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
     let loaded = tx.resolve(reference)?;
     refuse_terminal(&loaded.goal)?;
+    person_only(ctx, "confirm a goal", || {
+        format!("steward confirm {}", loaded.goal.label)
+    })?;
     let mut change = GoalChange::new("confirmed", "");
     if !loaded.goal.confirmed {
         change.push(Edit::Confirmed(true));
@@ -70,6 +86,9 @@ pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
     let loaded = tx.resolve(reference)?;
     let goal = &loaded.goal;
     refuse_terminal(goal)?;
+    person_only(ctx, "unblock a goal", || {
+        format!("steward unblock {} --reason \"...\"", goal.label)
+    })?;
     if goal.status != Status::Blocked {
         return Err(Error::WrongStatus {
             label: goal.label.clone(),
@@ -117,6 +136,9 @@ pub fn reset_budget(ctx: &Context, reference: &str) -> Result<Saved> {
     let loaded = tx.resolve(reference)?;
     let goal = &loaded.goal;
     refuse_terminal(goal)?;
+    person_only(ctx, "reset a budget", || {
+        format!("steward reset-budget {}", goal.label)
+    })?;
     let progress = &goal.progress;
     let mut change = GoalChange::new(
         "budget reset",
@@ -149,6 +171,9 @@ pub fn abandon(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
     let loaded = tx.resolve(reference)?;
     refuse_terminal(&loaded.goal)?;
+    person_only(ctx, "abandon a goal", || {
+        format!("steward abandon {} --reason \"...\"", loaded.goal.label)
+    })?;
     let change = GoalChange::new("abandoned", reason)
         .with(Edit::Status(Status::Abandoned))
         .with(Edit::Closed {

@@ -23,6 +23,9 @@ pub struct Draft {
 pub fn open(ctx: &Context, reference: &str) -> Result<Draft> {
     let goal = ctx.store.resolve(reference)?;
     refuse_terminal(&goal.goal)?;
+    super::authority::person_only(ctx, "edit a goal by hand", || {
+        format!("steward edit {}", goal.goal.label)
+    })?;
     let drafts = ctx.store.drafts_dir();
     let path = drafts.join(format!("{}.md", goal.goal.label));
     let reopened = path.exists();

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
-use crate::model::{Actor, Edit, GoalChange, Status};
+use crate::model::{Actor, Edit, Goal, GoalChange, Status, record_ticks};
 use crate::store::{LoadedGoal, Transaction, events};
 use crate::watchdog::{self, Evaluation, Verdict};
 
@@ -18,15 +18,16 @@ pub fn enforce(ctx: &Context, tx: &mut Transaction<'_>, loaded: LoadedGoal) -> R
         Evaluation::Change(verdict)
             if matches!(verdict.status, Some(Status::Blocked | Status::Failed)) =>
         {
-            let change = verdict_change(&verdict, ctx.now);
+            let change = verdict_change(&loaded.goal, &verdict, ctx.now);
             Ok(tx.save(&loaded, change)?.unwrap_or(loaded))
         }
         _ => Ok(loaded),
     }
 }
 
-/// The change a watchdog verdict makes, recorded as the watchdog's.
-pub fn verdict_change(verdict: &Verdict, now: DateTime<Utc>) -> GoalChange {
+/// The change a watchdog verdict makes to `goal`, recorded as the
+/// watchdog's.
+pub fn verdict_change(goal: &Goal, verdict: &Verdict, now: DateTime<Utc>) -> GoalChange {
     let mut edits = Vec::new();
     if let Some(status) = &verdict.status {
         edits.push(Edit::Status(status.clone()));
@@ -46,6 +47,14 @@ pub fn verdict_change(verdict: &Verdict, now: DateTime<Utc>) -> GoalChange {
             .iter()
             .map(|&n| Edit::CriterionMet { n, met: true }),
     );
+    if !verdict.met.is_empty() {
+        edits.push(Edit::Ticks(record_ticks(
+            &goal.ticks,
+            &verdict.met,
+            Actor::Watchdog.as_str(),
+            &format_time(now),
+        )));
+    }
     if let Some(result) = &verdict.last_check {
         edits.push(Edit::LastCheck(result.clone()));
     }

@@ -16,6 +16,7 @@
 
 mod add;
 mod assess;
+pub mod authority;
 pub mod checking;
 mod complete;
 mod control;
@@ -31,7 +32,7 @@ mod update;
 
 pub use add::{AddRequest, add};
 pub use assess::assess;
-pub use complete::{CompleteRequest, complete};
+pub use complete::{CompleteRequest, Judged, complete};
 pub use control::{abandon, confirm, pause, reset_budget, resume, unblock};
 pub use doctor::{Diagnosis, doctor};
 pub use init::{Initialized, init};

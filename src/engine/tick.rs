@@ -93,7 +93,10 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     for loaded in &scan.goals {
         let goal = match decide(ctx, loaded, &outcomes, &mut outcome) {
             Some(verdict) => tx
-                .save(loaded, limits::verdict_change(&verdict, ctx.now))?
+                .save(
+                    loaded,
+                    limits::verdict_change(&loaded.goal, &verdict, ctx.now),
+                )?
                 .map_or_else(|| loaded.goal.clone(), |saved| saved.goal),
             None => loaded.goal.clone(),
         };

@@ -6,7 +6,10 @@ use super::{Saved, add::check_criterion_in_range, refuse_terminal};
 use crate::context::Context;
 use crate::duration::HumanDuration;
 use crate::error::{Error, Result};
-use crate::model::{BoundField, BudgetField, Check, Edit, Goal, GoalChange, Priority};
+use crate::model::{
+    BoundField, BudgetField, Check, Edit, Goal, GoalChange, Priority, forget_ticks, format_time,
+    record_ticks,
+};
 
 /// The changes asked for; criterion numbers refer to the goal as it is
 /// before the update. Ticks apply first, then removals, then additions.
@@ -121,9 +124,31 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
         }
     }
 
+    let reserved = person_only_options(request, goal);
+    if !reserved.is_empty() {
+        super::authority::person_only(
+            ctx,
+            "change what a goal means or loosen its limits",
+            || format!("steward update {} {}", goal.label, reserved.join(" ")),
+        )?;
+    }
+    if !request.remove_criteria.is_empty()
+        && sorted_unique(&request.remove_criteria).len() + 1
+            > goal.criteria.len() + request.add_criteria.len()
+    {
+        return Err(Error::LastCriterion {
+            label: goal.label.clone(),
+        });
+    }
+    if let Some(description) = &request.description {
+        crate::store::body::check_description(description)
+            .map_err(|why| Error::bad_value("--description", why))?;
+    }
+
     let mut planned = Planned::default();
     planned.fields(request, goal);
     planned.criteria(request, goal)?;
+    planned.ticks(request, goal, ctx);
     planned.checks(request, goal)?;
     planned.blockers(request, goal);
     planned.limits(request, goal);
@@ -151,6 +176,72 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
         saved: super::saved(tx, written, loaded)?,
         parts,
     })
+}
+
+/// The options of `request` that only a person may give (SPEC 11): what
+/// changes the objective (title, description, label, removing a criterion
+/// or the checks), raises a budget or loosens a bound, or confirms.
+fn person_only_options(request: &UpdateRequest, goal: &Goal) -> Vec<String> {
+    let mut options = Vec::new();
+    if request.title.as_ref().is_some_and(|t| *t != goal.title) {
+        options.push("--title \"...\"".to_string());
+    }
+    if request
+        .description
+        .as_ref()
+        .is_some_and(|d| d.trim() != goal.description)
+    {
+        options.push("--description \"...\"".to_string());
+    }
+    if request.label.as_ref().is_some_and(|l| *l != goal.label) {
+        options.push(format!(
+            "--label {}",
+            request.label.as_deref().unwrap_or_default()
+        ));
+    }
+    for n in sorted_unique(&request.remove_criteria) {
+        options.push(format!("--remove-criterion {n}"));
+    }
+    if request.clear_checks && !goal.verification.is_empty() {
+        options.push("--clear-checks".to_string());
+    }
+    let budget = &goal.budget;
+    let raised = |new: Option<u64>, old: u64| new.filter(|n| *n > old);
+    if let Some(n) = raised(request.max_dispatches, budget.max_dispatches) {
+        options.push(format!("--max-dispatches {n}"));
+    }
+    if let Some(n) = raised(request.max_assessments, budget.max_assessments) {
+        options.push(format!("--max-assessments {n}"));
+    }
+    if let Some(cooldown) = request.cooldown.filter(|c| *c < budget.cooldown) {
+        options.push(format!("--cooldown {cooldown}"));
+    }
+    // 0 turns escalation off: the loosest of all.
+    if let Some(n) = request.escalate_after.filter(|n| {
+        budget.escalate_after_failures != 0 && (*n == 0 || *n > budget.escalate_after_failures)
+    }) {
+        options.push(format!("--escalate-after {n}"));
+    }
+    let bounds = &goal.bounds;
+    if let (Some(new), Some(old)) = (request.max_iterations, bounds.max_iterations)
+        && new > old
+    {
+        options.push(format!("--max-iterations {new}"));
+    }
+    if let (Some(new), Some(old)) = (request.deadline, bounds.deadline)
+        && new > old
+    {
+        options.push(format!("--deadline {}", crate::model::format_time(new)));
+    }
+    if let (Some(new), Some(old)) = (request.max_cost_usd, bounds.max_cost_usd)
+        && new > old
+    {
+        options.push(format!("--max-cost-usd {new}"));
+    }
+    if request.confirmed && !goal.confirmed {
+        options.push("--confirmed".to_string());
+    }
+    options
 }
 
 /// The edits an update makes, each with the phrase describing it.
@@ -243,6 +334,30 @@ impl Planned {
             );
         }
         Ok(())
+    }
+
+    /// Who ticked what follows `--check`, `--uncheck` and removals.
+    fn ticks(&mut self, request: &UpdateRequest, goal: &Goal, ctx: &Context) {
+        let newly_met: Vec<usize> = request
+            .check
+            .iter()
+            .copied()
+            .filter(|&n| !goal.criteria[n - 1].met)
+            .collect();
+        let ticks = record_ticks(
+            &goal.ticks,
+            &newly_met,
+            ctx.actor.as_str(),
+            &format_time(ctx.now),
+        );
+        let ticks = forget_ticks(
+            &ticks,
+            &request.uncheck,
+            &sorted_unique(&request.remove_criteria),
+        );
+        if ticks != goal.ticks {
+            self.edits.push(Edit::Ticks(ticks));
+        }
     }
 
     fn checks(&mut self, request: &UpdateRequest, goal: &Goal) -> Result<()> {

@@ -4,7 +4,9 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Actor, Bounds, Budget, Check, Escalation, LastCheck, Priority, Progress, Status};
+use super::{
+    Actor, Bounds, Budget, Check, Escalation, LastCheck, Priority, Progress, Receipt, Status, Tick,
+};
 use crate::duration::HumanDuration;
 
 /// One edit of a goal file. Verbs emit an edit only for a value that
@@ -29,6 +31,11 @@ pub enum Edit {
     Blockers(Vec<String>),
     /// `None` clears the escalation.
     Escalation(Option<Escalation>),
+    /// The status to return to on `resume`; `None` removes the key.
+    PausedFrom(Option<Status>),
+    /// Who ticked which criterion, the whole list.
+    Ticks(Vec<Tick>),
+    Receipt(Receipt),
     /// The whole budget, as a new goal writes it.
     Budget(Budget),
     BudgetField(BudgetField),

@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Check, Priority, Status};
+use super::{Check, Priority, Receipt, Status, Tick};
 use crate::duration::HumanDuration;
 
 /// Soft limits: crossing one blocks the goal until a human resets it.
@@ -122,6 +122,12 @@ pub struct Goal {
     pub progress: Progress,
     pub blockers: Vec<String>,
     pub escalation: Option<Escalation>,
+    /// The status a paused goal returns to on `resume`.
+    pub paused_from: Option<Status>,
+    /// Who ticked which criterion.
+    pub ticks: Vec<Tick>,
+    /// What `complete` judged; `None` for a goal closed any other way.
+    pub receipt: Option<Receipt>,
     pub description: String,
     pub criteria: Vec<Criterion>,
     pub history: Vec<HistoryEntry>,

@@ -2,14 +2,20 @@
 
 mod change;
 mod check;
+mod digest;
 mod goal;
 mod obligation;
+mod receipt;
 mod status;
 
 pub use change::{BoundField, BudgetField, Edit, GoalChange, ProgressField, progress_edits};
 pub use check::{Check, CheckKind};
+pub use digest::Digest;
 pub use goal::{Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress};
 pub use obligation::{Obligation, ObligationStatus};
+pub use receipt::{
+    Basis, CheckedCheck, JudgedCriterion, Receipt, Tick, forget_ticks, record_ticks,
+};
 pub use status::{Priority, Status};
 
 /// RFC 3339 in UTC with whole seconds, as goal files store times.
@@ -24,6 +30,8 @@ pub enum Actor {
     Agent,
     Steward,
     Watchdog,
+    /// Someone who did not go through steward (a hand edit found later).
+    Unknown,
 }
 
 impl Actor {
@@ -33,6 +41,7 @@ impl Actor {
             Actor::Agent => "agent",
             Actor::Steward => "steward",
             Actor::Watchdog => "watchdog",
+            Actor::Unknown => "unknown",
         }
     }
 

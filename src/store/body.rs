@@ -611,6 +611,40 @@ pub fn set_description(body: &str, text: &str, newline: &str) -> String {
     out
 }
 
+/// Checks that `text` stays a description when written as one: no line of
+/// it may start a `## ` section, open a code block or an HTML block that
+/// runs on, or otherwise change what the rest of the body means (SPEC 11:
+/// text on the command line cannot create Markdown structure). `Err` says
+/// which line.
+pub fn check_description(text: &str) -> Result<(), String> {
+    let probe = format!("{}\n\n## Acceptance criteria\n\n- [ ] probe\n", text.trim());
+    let layout = BodyLayout::parse(&probe);
+    let read_back = layout.description(&probe);
+    let intact = read_back == text.trim()
+        && layout.criteria.len() == 1
+        && layout.criteria[0].text == "probe";
+    if intact {
+        return Ok(());
+    }
+    let culprit = text
+        .lines()
+        .enumerate()
+        .find(|(_, line)| {
+            let line = line.trim_start();
+            line.starts_with('#')
+                || line.starts_with("```")
+                || line.starts_with("~~~")
+                || line.starts_with('<')
+                || (!line.is_empty() && line.chars().all(|c| c == '=' || c == '-'))
+        })
+        .map_or_else(String::new, |(index, line)| {
+            format!(" (line {}: `{}`)", index + 1, crate::text::head(line, 60))
+        });
+    Err(format!(
+        "the description would change the goal's structure{culprit}: a line may not start a heading (`#`, `===`, `---`) or open a code or HTML block; indent such lines by four spaces or reword them"
+    ))
+}
+
 /// Appends `line` to `## History` (creating it at the end when missing) and
 /// drops the oldest entries beyond `keep`.
 pub fn append_history(body: &str, line: &str, newline: &str, keep: usize) -> String {

@@ -9,6 +9,7 @@ use super::goal_file::{GoalFile, time_value};
 use crate::error::Result;
 use crate::model::{
     BoundField, Bounds, Budget, BudgetField, Check, Edit, Escalation, LastCheck, ProgressField,
+    Receipt, Tick,
 };
 
 impl GoalFile {
@@ -45,6 +46,10 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
                 .as_ref()
                 .map_or(YamlValue::Null, escalation_value),
         ),
+        Edit::PausedFrom(Some(status)) => file.set(&["paused_from"], text(status.as_str())),
+        Edit::PausedFrom(None) => file.remove(&["paused_from"]),
+        Edit::Ticks(ticks) => file.set(&["ticks"], ticks_value(ticks)),
+        Edit::Receipt(receipt) => file.set(&["receipt"], receipt_value(receipt)),
         Edit::Budget(budget) => file.set(&["budget"], budget_value(budget)),
         Edit::BudgetField(field) => {
             let (key, value) = match field {
@@ -79,6 +84,69 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
             file.edit_body(|body, newline| Ok(body::add_criterion(body, criterion, newline)))
         }
     }
+}
+
+fn ticks_value(ticks: &[Tick]) -> YamlValue {
+    YamlValue::Seq(
+        ticks
+            .iter()
+            .map(|tick| {
+                YamlValue::Map(vec![
+                    ("criterion".into(), count(tick.n as u64)),
+                    ("by".into(), YamlValue::Str(tick.by.clone())),
+                    ("at".into(), YamlValue::Str(tick.at.clone())),
+                ])
+            })
+            .collect(),
+    )
+}
+
+fn receipt_value(receipt: &Receipt) -> YamlValue {
+    let optional = |text: &Option<String>| text.clone().map_or(YamlValue::Null, YamlValue::Str);
+    let checks = receipt
+        .checks
+        .iter()
+        .map(|check| {
+            let mut entries = vec![
+                ("type".into(), YamlValue::Str(check.kind.clone())),
+                ("target".into(), YamlValue::Str(check.target.clone())),
+            ];
+            if let Some(n) = check.criterion {
+                entries.push(("criterion".into(), count(n as u64)));
+            }
+            entries.push(("result".into(), YamlValue::Str(check.result.clone())));
+            entries.push(("detail".into(), YamlValue::Str(check.detail.clone())));
+            YamlValue::Map(entries)
+        })
+        .collect();
+    let criteria = receipt
+        .criteria
+        .iter()
+        .map(|criterion| {
+            YamlValue::Map(vec![
+                ("criterion".into(), count(criterion.n as u64)),
+                ("text".into(), YamlValue::Str(criterion.text.clone())),
+                (
+                    "basis".into(),
+                    YamlValue::Str(criterion.basis.as_str().to_string()),
+                ),
+                ("ticked_by".into(), optional(&criterion.ticked_by)),
+                ("ticked_at".into(), optional(&criterion.ticked_at)),
+            ])
+        })
+        .collect();
+    YamlValue::Map(vec![
+        (
+            "judged_at".into(),
+            YamlValue::Str(receipt.judged_at.clone()),
+        ),
+        (
+            "judged_by".into(),
+            YamlValue::Str(receipt.judged_by.clone()),
+        ),
+        ("checks".into(), YamlValue::Seq(checks)),
+        ("criteria".into(), YamlValue::Seq(criteria)),
+    ])
 }
 
 fn count(n: u64) -> YamlValue {

@@ -7,9 +7,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, FileProblem, Result};
+use crate::model::Digest;
 
 /// One change, as `audit` prints it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     pub ts: String,
     pub goal_id: String,
@@ -19,6 +20,19 @@ pub struct Event {
     pub from: Option<String>,
     pub to: Option<String>,
     pub detail: String,
+    /// A person acted inside an agent's shell (`STEWARD_OVERRIDE_ACTOR`).
+    #[serde(default, rename = "override", skip_serializing_if = "is_false")]
+    pub overridden: bool,
+    /// The goal's status, criteria and checks as this change left them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<Digest>,
+    /// What `complete` judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<serde_json::Value>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !value
 }
 
 /// Appends `events` in one write so lines from concurrent runs never mix.
@@ -136,9 +150,8 @@ mod tests {
             label: "g".into(),
             actor: "agent".into(),
             action: action.into(),
-            from: None,
-            to: None,
             detail: "x".repeat(300),
+            ..Event::default()
         }
     }
 

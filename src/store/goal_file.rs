@@ -46,7 +46,7 @@ pub const HISTORY_KEEP: usize = 100;
 const BOM: &str = "\u{feff}";
 
 /// Top-level keys steward reads; any other key is kept as `extra`.
-const KNOWN_KEYS: [&str; 17] = [
+const KNOWN_KEYS: [&str; 20] = [
     "id",
     "label",
     "title",
@@ -64,6 +64,9 @@ const KNOWN_KEYS: [&str; 17] = [
     "progress",
     "blockers",
     "escalation",
+    "paused_from",
+    "ticks",
+    "receipt",
 ];
 
 #[derive(Debug, Clone)]
@@ -303,6 +306,11 @@ impl GoalFile {
             progress,
             blockers: reader.texts(&["blockers"])?,
             escalation: reader.escalation()?,
+            paused_from: reader.text(&["paused_from"])?.map(|s| Status::parse(&s)),
+            ticks: reader
+                .structured(&["ticks"], "a list of {n, by, at}")?
+                .unwrap_or_default(),
+            receipt: reader.structured(&["receipt"], "a receipt written by `steward complete`")?,
             description: layout.description(body).to_string(),
             criteria,
             history: layout
@@ -402,6 +410,19 @@ impl GoalFile {
         let edited = frontmatter::set(self.front_matter(), path, &value).map_err(|err| {
             Error::Internal(format!(
                 "{}: cannot set {}: {err}",
+                self.path.display(),
+                path.join(".")
+            ))
+        })?;
+        self.replace_front_matter(edited);
+        Ok(())
+    }
+
+    /// Removes a front-matter key with its value (for `edit.rs`).
+    pub(super) fn remove(&mut self, path: &[&str]) -> Result<(), Error> {
+        let edited = frontmatter::remove(self.front_matter(), path).map_err(|err| {
+            Error::Internal(format!(
+                "{}: cannot remove {}: {err}",
                 self.path.display(),
                 path.join(".")
             ))
@@ -652,6 +673,22 @@ impl Reader<'_> {
                 .unwrap_or(0),
             failures: self.texts(&["progress", "last_check", "failures"])?,
         }))
+    }
+
+    /// A value steward writes as a whole structure (ticks, a receipt).
+    fn structured<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &[&str],
+        expected: &str,
+    ) -> Result<Option<T>, FileProblem> {
+        let Some(value) = self.value(path) else {
+            return Ok(None);
+        };
+        serde_json::to_value(value)
+            .ok()
+            .and_then(|json| serde_json::from_value(json).ok())
+            .map(Some)
+            .ok_or_else(|| self.wrong(path, expected))
     }
 
     fn escalation(&self) -> Result<Option<Escalation>, FileProblem> {

@@ -10,7 +10,7 @@ use super::events::{self, Event};
 use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic};
 use crate::error::{Error, Result};
 use crate::mirror;
-use crate::model::{Actor, Edit, Goal, GoalChange, format_time};
+use crate::model::{Actor, Digest, Edit, Goal, GoalChange, format_time};
 use crate::obligations::{Book, Transition};
 
 /// Holds the store lock from `begin` to `finish`.
@@ -19,6 +19,9 @@ pub struct Transaction<'s> {
     _lock: StoreLock,
     now: DateTime<Utc>,
     actor: Actor,
+    /// A person acts by override in an agent's shell: history and events
+    /// say so.
+    overridden: bool,
     events: Vec<Event>,
     written: Vec<PathBuf>,
     /// Goals saved, with the label they had before, for the mirror.
@@ -46,7 +49,7 @@ impl<'s> Transaction<'s> {
     pub fn begin(
         store: &'s Store,
         now: DateTime<Utc>,
-        actor: Actor,
+        (actor, overridden): (Actor, bool),
         lock_timeout: Duration,
         command: &'static str,
     ) -> Result<Self> {
@@ -56,6 +59,7 @@ impl<'s> Transaction<'s> {
             _lock: lock,
             now,
             actor,
+            overridden,
             events: Vec::new(),
             written: Vec::new(),
             mirror_changes: Vec::new(),
@@ -135,7 +139,12 @@ impl<'s> Transaction<'s> {
             }
             stamps.push(Edit::UpdatedAt(self.now));
             file.apply(&stamps)?;
-            file.append_history(self.now, actor.as_str(), &change.action, &change.detail);
+            let who = if self.overridden && actor == self.actor {
+                format!("{} (override)", actor.as_str())
+            } else {
+                actor.as_str().to_string()
+            };
+            file.append_history(self.now, &who, &change.action, &change.detail);
         }
         let goal = self.read_back(&file)?;
         file.path = self.write_goal(original.is_none(), &file, &goal)?;
@@ -154,6 +163,14 @@ impl<'s> Transaction<'s> {
             to: Some(goal.status.as_str().to_string())
                 .filter(|_| original.is_none_or(|o| o.goal.status != goal.status)),
             detail: change.detail,
+            overridden: self.overridden && actor == self.actor,
+            digest: Some(Digest::of(&goal)),
+            receipt: change.edits.iter().find_map(|edit| match edit {
+                Edit::Receipt(receipt) => {
+                    Some(serde_json::to_value(receipt).expect("receipts serialize"))
+                }
+                _ => None,
+            }),
         });
         let old_label = original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone());
         self.mirror_changes.push((old_label, goal.clone()));
@@ -214,6 +231,8 @@ impl<'s> Transaction<'s> {
                 from: transition.from.map(|s| s.as_str().to_string()),
                 to: Some(to),
                 detail: format!("{} {}", transition.id, transition.label),
+                overridden: self.overridden,
+                ..Event::default()
             });
         }
         self.obligations_changed = true;
@@ -229,9 +248,9 @@ impl<'s> Transaction<'s> {
             label: goal.label.clone(),
             actor: self.actor.as_str().to_string(),
             action: action.to_string(),
-            from: None,
-            to: None,
             detail: detail.to_string(),
+            overridden: self.overridden,
+            ..Event::default()
         });
     }
 
@@ -450,9 +469,8 @@ mod tests {
             label: label.into(),
             actor: "agent".into(),
             action: action.into(),
-            from: None,
-            to: None,
             detail: detail.into(),
+            ..Event::default()
         }
     }
 

@@ -161,7 +161,7 @@ fn high_and_critical_goals_need_confirmation() {
         .assert()
         .code(4)
         .stderr(
-            predicate::str::contains("ask the human").and(predicate::str::contains("--confirmed")),
+            predicate::str::contains("needs a human").and(predicate::str::contains("--confirmed")),
         );
     env.assert_unchanged(&before);
     env.steward()

@@ -380,7 +380,9 @@ fn a_manual_check_needs_a_person() {
         ])
         .assert()
         .code(4)
-        .stderr(predicate::str::contains("a manual check needs a person"));
+        .stderr(predicate::str::contains(
+            "only a person may complete a goal with a manual check",
+        ));
     env.steward()
         .args(["complete", "g", "--reason", "I looked", "--met", "1"])
         .assert()

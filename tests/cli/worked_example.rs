@@ -117,7 +117,8 @@ fn deploy_api_from_request_to_completion() {
         &format!("verification:\n  github_api: http://{api}\n"),
     );
 
-    // T=0: the user asks; the agent registers the goal (the user said yes).
+    // T=0: the user asks; the agent registers the goal, unconfirmed (a
+    // high goal is a person's to confirm), and the user confirms it.
     t.at(0);
     t.agent(&[
         "add",
@@ -138,11 +139,17 @@ fn deploy_api_from_request_to_completion() {
         "Deployed to production",
         "--priority",
         "high",
-        "--confirmed",
         "--verify",
         "pr_merged:acme/api#42@4",
     ]);
+    assert_eq!(t.goal()["confirmed"], false);
+    t.env
+        .steward()
+        .args(["confirm", "deploy-api"])
+        .assert()
+        .success();
     assert_eq!(t.goal()["status"], "active");
+    assert_eq!(t.goal()["confirmed"], true);
 
     // T=5: heartbeat. The goal was never assessed: the block offers it.
     t.at(5);

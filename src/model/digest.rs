@@ -1,0 +1,92 @@
+//! Tamper evidence (SPEC 11): a digest of what decides whether a goal is
+//! done — its status, its criteria and its checks. Every write records it
+//! in the event log; a goal file whose digest differs from the last one
+//! steward recorded was changed outside steward.
+
+use serde::{Deserialize, Serialize};
+
+use super::Goal;
+
+/// The status as written, and fingerprints of the criteria and the checks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Digest {
+    pub status: String,
+    pub criteria: String,
+    pub checks: String,
+}
+
+impl Digest {
+    pub fn of(goal: &Goal) -> Digest {
+        let mut criteria = Fnv::default();
+        for criterion in &goal.criteria {
+            criteria.write(if criterion.met { "[x] " } else { "[ ] " });
+            criteria.write(&criterion.text);
+            criteria.write("\n");
+        }
+        let mut checks = Fnv::default();
+        for check in &goal.verification {
+            checks.write(check.kind.as_str());
+            checks.write("\0");
+            checks.write(&check.target);
+            checks.write("\0");
+            checks.write(&check.criterion.map_or_else(String::new, |n| n.to_string()));
+            checks.write("\n");
+        }
+        Digest {
+            status: goal.status.as_str().to_string(),
+            criteria: criteria.hex(),
+            checks: checks.hex(),
+        }
+    }
+
+    /// The fields that differ from `other`, in a fixed order.
+    pub fn differing(&self, other: &Digest) -> Vec<&'static str> {
+        let mut fields = Vec::new();
+        if self.status != other.status {
+            fields.push("status");
+        }
+        if self.criteria != other.criteria {
+            fields.push("criteria");
+        }
+        if self.checks != other.checks {
+            fields.push("checks");
+        }
+        fields
+    }
+}
+
+/// 64-bit FNV-1a: stable across versions and machines, which a digest kept
+/// in a shared event log needs. Evidence, not a signature: whoever can
+/// write the log can forge it.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, text: &str) {
+        for byte in text.bytes() {
+            self.0 ^= u64::from(byte);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fnv_of_known_text_is_stable() {
+        let mut fnv = Fnv::default();
+        fnv.write("a");
+        assert_eq!(fnv.hex(), "af63dc4c8601ec8c");
+    }
+}
