@@ -142,7 +142,7 @@ mod tests {
             outcome.text
         );
         assert!(
-            outcome.text.contains("steward assess ship"),
+            outcome.text.contains("steward --actor agent assess ship"),
             "{}",
             outcome.text
         );

@@ -78,7 +78,7 @@ pub fn goal_block(goal: &Goal, book: &Book, now: DateTime<Utc>, share: usize) ->
         let room = share.saturating_sub(fixed + FRAME.len());
         if room < 40 {
             format!(
-                "\n(Description left out for space: `steward show {}`.)\n",
+                "\n(Description left out for space: `steward --actor agent show {}`.)\n",
                 goal.label
             )
         } else {
@@ -182,11 +182,11 @@ fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
     }
     out.push_str(&format!("\nDirective: {}\n", directive(goal, now)));
     out.push_str(&format!(
-        "Record your assessment: steward assess {} --summary \"<what you found>\" --next \"<next action>\" [--met N]... [--dispatched] [--outcome ok|failed] [--blocker \"<blocker>\"]... [--no-blockers] [--stuck]\n",
+        "Record your assessment: steward --actor agent assess {} --summary \"<what you found>\" --next \"<next action>\" [--met N]... [--dispatched] [--outcome ok|failed] [--blocker \"<blocker>\"]... [--no-blockers] [--stuck]\n",
         goal.label
     ));
     out.push_str(&format!(
-        "When every criterion is met: steward complete {} --reason \"<evidence>\"\n",
+        "When every criterion is met: steward --actor agent complete {} --reason \"<evidence>\"\n",
         goal.label
     ));
     out
@@ -249,7 +249,7 @@ pub fn attention_section(goals: &[&Goal], now: DateTime<Utc>, max: usize) -> Str
                     format!("steward unblock {} --reason \"...\"", goal.label)
                 };
                 format!(
-                    "- {} is blocked ({kind}): {reason}. The human decides, then runs: {fix}",
+                    "- {} is blocked ({kind}): {reason}. Tell the person; only they can decide, and then they run: {fix}",
                     goal.label
                 )
             }
@@ -259,13 +259,13 @@ pub fn attention_section(goals: &[&Goal], now: DateTime<Utc>, max: usize) -> Str
                     |at| format!("last assessed {}", ago(now, at)),
                 );
                 format!(
-                    "- {} is stalled ({since}): assess it now with `steward assess {} ...`",
+                    "- {} is stalled ({since}): assess it now with `steward --actor agent assess {} ...`",
                     goal.label, goal.label
                 )
             }
             _ if !goal.confirmed && !goal.status.is_terminal() && goal.status != Status::Paused => {
                 format!(
-                    "- {} ({}) is not confirmed: ask the human to run `steward confirm {}`",
+                    "- {} ({}) is not confirmed: ask the person to run `steward confirm {}`",
                     goal.label, goal.priority, goal.label
                 )
             }
@@ -277,7 +277,13 @@ pub fn attention_section(goals: &[&Goal], now: DateTime<Utc>, max: usize) -> Str
         return String::new();
     }
     let header = "These goals need attention. Do not answer HEARTBEAT_OK as if all is well: tell the human about the blocked and unconfirmed ones.";
-    fitted_section(ATTENTION_TAG, header, &lines, "`steward list`", max)
+    fitted_section(
+        ATTENTION_TAG,
+        header,
+        &lines,
+        "`steward --actor agent list`",
+        max,
+    )
 }
 
 /// `<tag>`, a header line, as many of `lines` as fit, and `</tag>`, in at
@@ -339,7 +345,7 @@ pub fn pending_block(book: &Book, now: DateTime<Utc>, max: usize) -> String {
         for o in &arrived {
             lines.push(format!("- [ARRIVED] {}", describe(o, now)));
             lines.push(format!(
-                "  Deliver it, then: steward task deliver {} (or put [DELIVER:{}] in your message)",
+                "  Deliver it, then: steward --actor agent task deliver {} (or put [DELIVER:{}] in your message)",
                 o.id, o.id
             ));
         }
@@ -372,12 +378,18 @@ pub fn pending_block(book: &Book, now: DateTime<Utc>, max: usize) -> String {
                 describe(o, now)
             ));
             lines.push(format!(
-                "  After reporting: steward task dismiss {} (or put [DISMISS:{}] in your message)",
+                "  After reporting: steward --actor agent task dismiss {} (or put [DISMISS:{}] in your message)",
                 o.id, o.id
             ));
         }
     }
-    fitted_section(OBLIGATIONS_TAG, "", &lines, "`steward tasks`", max)
+    fitted_section(
+        OBLIGATIONS_TAG,
+        "",
+        &lines,
+        "`steward --actor agent tasks`",
+        max,
+    )
 }
 
 fn describe(obligation: &Obligation, now: DateTime<Utc>) -> String {
@@ -456,8 +468,8 @@ mod tests {
             "1. [met] Tests pass\n2. [unmet] Deployed\n",
             "State: assessments 2/50 · dispatches 0/20",
             "Last assessment: 2026-11-21T11:30:00Z (30m ago) — tests pass\n",
-            "steward assess deploy-api --summary",
-            "steward complete deploy-api --reason",
+            "steward --actor agent assess deploy-api --summary",
+            "steward --actor agent complete deploy-api --reason",
         ] {
             assert!(block.contains(expected), "missing {expected:?} in\n{block}");
         }
@@ -505,7 +517,7 @@ mod tests {
         let capped = pending_block(&book, now(), 1_000);
         assert!(char_len(&capped) <= 1_000);
         assert!(
-            capped.contains("more: `steward tasks`")
+            capped.contains("more: `steward --actor agent tasks`")
                 && capped.ends_with("</pending-obligations>\n"),
             "{capped}"
         );
@@ -523,9 +535,9 @@ mod tests {
         let active = goal("", "");
         let text = attention_section(&[&blocked, &unconfirmed, &active], now(), 2000);
         assert!(text.contains("Do not answer HEARTBEAT_OK"));
-        assert!(text.contains("- deploy-api is blocked (budget): dispatch budget exhausted. The human decides, then runs: steward reset-budget deploy-api"));
+        assert!(text.contains("- deploy-api is blocked (budget): dispatch budget exhausted. Tell the person; only they can decide, and then they run: steward reset-budget deploy-api"));
         assert!(
-            text.contains("is not confirmed: ask the human to run `steward confirm deploy-api`")
+            text.contains("is not confirmed: ask the person to run `steward confirm deploy-api`")
         );
         assert_eq!(text.lines().filter(|l| l.starts_with("- ")).count(), 2);
         assert_eq!(attention_section(&[&active], now(), 2000), "");

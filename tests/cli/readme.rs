@@ -16,7 +16,7 @@ fn snippet(heading: &str) -> String {
 }
 
 /// A stand-in for an agent CLI: it does the work and asks the judge.
-const FAKE_AGENT: &str = "#!/bin/sh\ncase \"$2\" in *'steward complete deploy-api'*) steward --actor agent complete deploy-api --reason 'done by the fake agent' --met 1 --met 2 ;; esac\n";
+const FAKE_AGENT: &str = "#!/bin/sh\ncase \"$2\" in *'steward --actor agent complete deploy-api'*) steward --actor agent complete deploy-api --reason 'done by the fake agent' --met 1 --met 2 ;; esac\n";
 
 #[test]
 fn the_shell_loop_runs_until_the_goal_is_done() {

@@ -422,7 +422,10 @@ fn a_heartbeat_offers_due_goals_with_the_commands() {
         .success();
     let text = prompt(&env, &["--message", "HEARTBEAT: anything to do?"]);
     assert_eq!(offered(&text), ["g"]);
-    assert!(text.contains("steward assess g --summary"), "{text}");
+    assert!(
+        text.contains("steward --actor agent assess g --summary"),
+        "{text}"
+    );
     // Assessed now: the cooldown holds it back until exactly 10 minutes later.
     env.steward()
         .args(["assess", "g", "--summary", "started"])
@@ -549,7 +552,7 @@ fn goals_that_need_a_human_are_listed_apart() {
     let text = prompt(&env, &["--heartbeat"]);
     assert!(text.starts_with("<goals-needing-attention>\n"), "{text}");
     assert!(text.contains("Do not answer HEARTBEAT_OK"));
-    assert!(text.contains("- b is blocked (agent): need credentials. The human decides, then runs: steward unblock b --reason \"...\""));
+    assert!(text.contains("- b is blocked (agent): need credentials. Tell the person; only they can decide, and then they run: steward unblock b --reason \"...\""));
     assert!(offered(&text).is_empty());
 }
 

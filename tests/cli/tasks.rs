@@ -74,7 +74,7 @@ fn a_result_is_shown_until_it_is_delivered() {
         "{block}"
     );
     assert!(block.contains(&format!(
-        "steward task deliver {id} (or put [DELIVER:{id}] in your message)"
+        "steward --actor agent task deliver {id} (or put [DELIVER:{id}] in your message)"
     )));
     env.steward()
         .args(["task", "deliver", &id])

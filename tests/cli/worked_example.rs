@@ -363,7 +363,7 @@ fn deploy_api_from_request_to_completion() {
     t.at(75);
     let block = t.heartbeat();
     assert!(
-        block.contains("steward complete deploy-api --reason"),
+        block.contains("steward --actor agent complete deploy-api --reason"),
         "{block}"
     );
     t.env
