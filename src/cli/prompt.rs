@@ -40,11 +40,17 @@ pub struct PromptArgs {
     /// Cap on the characters printed [default: multi_goal_max_chars]
     #[arg(long, value_name = "N")]
     max_chars: Option<usize>,
+
+    /// Exit 0 when the output asks the agent to work, 3 when nothing is
+    /// workable and a goal waits for a person, 5 when there is nothing to
+    /// do now (for loops: see the README)
+    #[arg(long)]
+    exit_status: bool,
 }
 
 pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<u8> {
     if !ctx.config.enabled {
-        return Ok(0);
+        return Ok(if args.exit_status { 5 } else { 0 });
     }
     let turn = match args.message {
         _ if args.heartbeat => Turn::Heartbeat,
@@ -61,6 +67,11 @@ pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<u8> {
     for warning in &outcome.warnings {
         out.warn(warning.clone());
     }
+    let code = if args.exit_status {
+        outcome.status.exit_code()
+    } else {
+        0
+    };
     let PromptOutcome {
         heartbeat,
         text,
@@ -85,7 +96,7 @@ pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<u8> {
     } else {
         out.json(&json!({"schema_version": SCHEMA_VERSION, "heartbeat": false, "text": text}));
     }
-    Ok(0)
+    Ok(code)
 }
 
 /// The message as given, or read from stdin for "-".

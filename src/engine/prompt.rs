@@ -11,7 +11,7 @@ use crate::model::Goal;
 use crate::stewardship::heartbeat::HeartbeatPatterns;
 use crate::stewardship::render::{char_len, pending_block, summary_lines};
 use crate::stewardship::select::Rotation;
-use crate::stewardship::{self};
+use crate::stewardship::{self, LoopStatus};
 use crate::store::Scope;
 
 /// Which kind of turn the agent is on.
@@ -33,7 +33,7 @@ pub struct PromptRequest {
 }
 
 /// The text for the agent and what it offered.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PromptOutcome {
     pub heartbeat: bool,
     pub text: String,
@@ -43,13 +43,24 @@ pub struct PromptOutcome {
     pub waiting: Vec<String>,
     /// Goals listed as needing a person.
     pub attention: Vec<String>,
+    /// What a loop should do next: work, tell a person, or wait.
+    pub status: LoopStatus,
     /// Goal files that could not be read, a rotation that started over.
     pub warnings: Vec<String>,
     pub notices: Notices,
 }
 
 pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
-    let mut outcome = PromptOutcome::default();
+    let mut outcome = PromptOutcome {
+        heartbeat: false,
+        text: String::new(),
+        offered: Vec::new(),
+        waiting: Vec::new(),
+        attention: Vec::new(),
+        status: LoopStatus::Idle,
+        warnings: Vec::new(),
+        notices: Notices::default(),
+    };
     if !ctx.config.enabled {
         return Ok(outcome);
     }
@@ -69,6 +80,7 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
         .extend(scan.problems.iter().map(ToString::to_string));
     let open: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
     let book = ctx.store.obligations()?;
+    outcome.status = stewardship::loop_status(&open, &book, ctx.now);
     // What subagents owe is shown on every turn, heartbeat or not.
     let pending = pending_block(&book, ctx.now, max_chars);
     if !outcome.heartbeat {

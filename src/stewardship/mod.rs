@@ -78,6 +78,51 @@ pub fn compose<'g>(
     }
 }
 
+/// What a loop driving an agent should do next (SPEC 11, loop contract).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopStatus {
+    /// A goal is workable, or a subagent's result waits: call the agent.
+    Work,
+    /// Nothing is workable and a goal waits for a person: tell them.
+    NeedsPerson,
+    /// Nothing to do now: goals cool down, subagents run, nothing is open.
+    Idle,
+}
+
+impl LoopStatus {
+    /// `prompt --exit-status`: 0, 3 or 5.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            LoopStatus::Work => 0,
+            LoopStatus::NeedsPerson => 3,
+            LoopStatus::Idle => 5,
+        }
+    }
+}
+
+/// Work when a goal is a candidate or an obligation asks the agent to act
+/// (a result to deliver, a failure to report); else a person is needed when
+/// a goal is blocked or unconfirmed; else idle.
+pub fn loop_status(open: &[&Goal], book: &Book, now: DateTime<Utc>) -> LoopStatus {
+    let agent_owes = book
+        .obligations
+        .iter()
+        .any(|o| o.status == crate::model::ObligationStatus::Arrived || o.status.is_unsuccessful());
+    if agent_owes || open.iter().any(|g| select::is_candidate(g, now)) {
+        return LoopStatus::Work;
+    }
+    let waits_for_person = open.iter().any(|g| {
+        use crate::model::Status;
+        g.status == Status::Blocked
+            || (!g.confirmed && !g.status.is_terminal() && g.status != Status::Paused)
+    });
+    if waits_for_person {
+        LoopStatus::NeedsPerson
+    } else {
+        LoopStatus::Idle
+    }
+}
+
 fn needs_attention(goal: &Goal) -> bool {
     use crate::model::Status;
     match goal.status {

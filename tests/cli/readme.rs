@@ -16,11 +16,14 @@ fn snippet(heading: &str) -> String {
 }
 
 /// A stand-in for an agent CLI: it does the work and asks the judge.
-const FAKE_AGENT: &str = "#!/bin/sh\ncase \"$2\" in *'steward --actor agent complete deploy-api'*) steward --actor agent complete deploy-api --reason 'done by the fake agent' --met 1 --met 2 ;; esac\n";
+const FAKE_AGENT: &str = "#!/bin/sh\necho called >> agent-calls\ncase \"$2\" in *'steward --actor agent complete deploy-api'*) steward --actor agent complete deploy-api --reason 'done by the fake agent' --met 1 --met 2 ;; esac\n";
 
-#[test]
-fn the_shell_loop_runs_until_the_goal_is_done() {
-    let env = TestEnv::initialised();
+/// An agent that cannot go on without a person.
+const STUCK_AGENT: &str = "#!/bin/sh\necho called >> agent-calls\nsteward --actor agent assess deploy-api --summary 'need the prod token' --stuck\n";
+
+/// Runs the README's loop with `agent` as `my-agent-cli`; its exit status
+/// and stderr.
+fn run_loop(env: &TestEnv, agent: &str) -> std::process::Output {
     env.steward()
         .args([
             "add",
@@ -36,15 +39,15 @@ fn the_shell_loop_runs_until_the_goal_is_done() {
         .success();
     let bin = env.path("bin");
     std::fs::create_dir_all(&bin).unwrap();
-    let agent = bin.join("my-agent-cli");
-    std::fs::write(&agent, FAKE_AGENT).unwrap();
-    std::fs::set_permissions(&agent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = bin.join("my-agent-cli");
+    std::fs::write(&path, agent).unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let steward_dir = Path::new(env!("CARGO_BIN_EXE_steward"))
         .parent()
         .unwrap()
         .to_path_buf();
     let script = snippet("### A plain shell loop");
-    let status = std::process::Command::new("timeout")
+    std::process::Command::new("timeout")
         .args(["20", "sh", "-c", &script])
         .current_dir(env.root())
         .env_clear()
@@ -53,8 +56,41 @@ fn the_shell_loop_runs_until_the_goal_is_done() {
             format!("{}:{}:/usr/bin:/bin", bin.display(), steward_dir.display()),
         )
         .env("STEWARD_NOW", "2026-11-21T04:00:00Z")
-        .status()
-        .unwrap();
-    assert!(status.success(), "the loop exited with {status}");
+        .output()
+        .unwrap()
+}
+
+fn agent_calls(env: &TestEnv) -> usize {
+    std::fs::read_to_string(env.path("agent-calls"))
+        .unwrap_or_default()
+        .lines()
+        .count()
+}
+
+#[test]
+fn the_shell_loop_runs_until_the_goal_is_done() {
+    let env = TestEnv::initialised();
+    let output = run_loop(&env, FAKE_AGENT);
+    assert!(
+        output.status.success(),
+        "the loop exited with {}",
+        output.status
+    );
     assert_eq!(env.goal_json("deploy-api")["status"], "completed");
+    assert_eq!(agent_calls(&env), 1);
+}
+
+#[test]
+fn the_shell_loop_stops_and_tells_the_person_when_a_goal_blocks() {
+    let env = TestEnv::initialised();
+    let output = run_loop(&env, STUCK_AGENT);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    assert_eq!(env.goal_json("deploy-api")["status"], "blocked");
+    assert_eq!(agent_calls(&env), 1, "the agent is not called again");
+    let told = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        told.contains("deploy-api is blocked (agent)")
+            && told.contains("steward unblock deploy-api"),
+        "{told}"
+    );
 }

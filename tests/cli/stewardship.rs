@@ -594,3 +594,36 @@ fn huge_and_invalid_messages_are_handled() {
         .assert()
         .success();
 }
+
+#[test]
+fn exit_status_tells_a_loop_to_work_to_call_a_person_or_to_wait() {
+    let env = TestEnv::initialised();
+    let code = |env: &TestEnv| {
+        env.steward()
+            .args(["prompt", "--heartbeat", "--exit-status"])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(code(&env), Some(5), "nothing open: nothing to do");
+    env.add_goal("g");
+    assert_eq!(code(&env), Some(0), "a goal to work on");
+    env.steward()
+        .args(["--actor", "agent", "assess", "g", "--summary", "started"])
+        .assert()
+        .success();
+    assert_eq!(code(&env), Some(5), "cooling down");
+    env.steward().args(["pause", "g"]).assert().success();
+    env.write(
+        "state/goals/b.md",
+        "---\nlabel: b\nstatus: blocked\nescalation: {kind: agent, reason: need a token}\n---\n## Acceptance criteria\n\n- [ ] x\n",
+    );
+    let output = env
+        .steward()
+        .args(["prompt", "--heartbeat", "--exit-status"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3), "only a person can move b");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("b is blocked (agent): need a token"));
+}
