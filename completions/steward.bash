@@ -1417,7 +1417,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__prompt)
-            opts="-C -q -h -V --message --heartbeat --max-chars --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --message --heartbeat --max-chars --exit-status --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -296,6 +296,7 @@ never\t''"
 complete -c steward -n "__fish_steward_using_subcommand prompt" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
 complete -c steward -n "__fish_steward_using_subcommand prompt" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand prompt" -l heartbeat -d 'Treat this turn as a heartbeat'
+complete -c steward -n "__fish_steward_using_subcommand prompt" -l exit-status -d 'Exit 0 when the output asks the agent to work, 3 when nothing is workable and a goal waits for a person, 5 when there is nothing to do now (for loops: see the README)'
 complete -c steward -n "__fish_steward_using_subcommand prompt" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand prompt" -s q -l quiet -d 'Print nothing on success except what was asked for'
 complete -c steward -n "__fish_steward_using_subcommand prompt" -l commit -d 'Commit every change to git (overrides git.commit)'

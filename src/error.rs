@@ -52,6 +52,15 @@ pub enum Error {
     #[error("the goal was not changed; your draft is kept at {} (run `steward edit {label}` to reopen it, or delete it to start over)", path.display())]
     DraftKept { path: PathBuf, label: String },
 
+    /// `edit` found a kept draft of a goal that changed since the draft was
+    /// taken.
+    #[error("goal `{label}` changed since your draft was taken; your draft is kept at {} and the goal is unchanged. What changed in the goal since:\n{changes}Copy what you need from the draft, delete it, and run `steward edit {label}` again", draft.display())]
+    StaleDraft {
+        label: String,
+        draft: PathBuf,
+        changes: String,
+    },
+
     /// A git operation failed.
     #[error("{0}")]
     Git(String),
@@ -250,6 +259,7 @@ impl Error {
             | Error::ObligationNotFound { .. }
             | Error::ChangedMeanwhile { .. }
             | Error::DraftKept { .. }
+            | Error::StaleDraft { .. }
             | Error::Git(_)
             | Error::Program(_)
             | Error::BrokenMirror { .. }

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 
 /// Files steward writes that are runtime state of one machine, never
 /// history: the lock, the prompt rotation, unsaved drafts, obligations.
-const RUNTIME_FILES: [&str; 3] = ["lock", "rotation.json", "obligations.json"];
+const RUNTIME_FILES: [&str; 4] = ["lock", "rotation.json", "obligations.json", "digests.json"];
 
 /// Who commits when neither `git.author` nor the repository says.
 const FALLBACK_NAME: &str = "steward";

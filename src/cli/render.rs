@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::Output;
 use crate::context::Context;
 use crate::model::format_time;
-use crate::model::{Goal, Obligation, Status};
+use crate::model::{Goal, Obligation, Receipt, Status, Tick};
 use crate::obligations::Book;
 use crate::store::LoadedGoal;
 
@@ -40,6 +40,11 @@ pub struct GoalJson<'g> {
     updated_at: Option<String>,
     closed_at: Option<String>,
     closed_reason: Option<&'g str>,
+    /// A terminal goal steward did not close (no receipt, no reason).
+    closed_by_hand: bool,
+    paused_from: Option<&'g str>,
+    ticks: &'g [Tick],
+    receipt: Option<&'g Receipt>,
     extra: &'g serde_json::Map<String, Value>,
     path: String,
 }
@@ -84,6 +89,15 @@ struct ProgressJson<'g> {
     last_assessed_at: Option<String>,
     last_dispatched_at: Option<String>,
     last_outcome: Option<&'g str>,
+    last_check: Option<LastCheckJson<'g>>,
+}
+
+#[derive(Serialize)]
+struct LastCheckJson<'g> {
+    since: Option<String>,
+    passed: u64,
+    total: u64,
+    failures: &'g [String],
 }
 
 #[derive(Serialize)]
@@ -184,6 +198,12 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
             last_assessed_at: time(progress.last_assessed_at),
             last_dispatched_at: time(progress.last_dispatched_at),
             last_outcome: progress.last_outcome.as_deref(),
+            last_check: progress.last_check.as_ref().map(|check| LastCheckJson {
+                since: time(check.since),
+                passed: check.passed,
+                total: check.total,
+                failures: &check.failures,
+            }),
         },
         blockers: &goal.blockers,
         escalation: goal.escalation.as_ref().map(|e| EscalationJson {
@@ -200,6 +220,10 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         updated_at: time(goal.updated_at),
         closed_at: time(goal.closed_at),
         closed_reason: goal.closed_reason.as_deref(),
+        closed_by_hand: goal.closed_by_hand(),
+        paused_from: goal.paused_from.as_ref().map(|s| s.as_str()),
+        ticks: &goal.ticks,
+        receipt: goal.receipt.as_ref(),
         extra: &goal.extra,
         path: ctx.store.relative(&loaded.file.path),
     }

@@ -7,7 +7,7 @@ use super::render::{self, Color, goal_document, paint};
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
-use crate::model::{Goal, Status};
+use crate::model::{Goal, Receipt, Status};
 use crate::store::LoadedGoal;
 
 /// How many history lines `show` prints.
@@ -76,7 +76,9 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
         when(goal.created_at),
         when(goal.updated_at)
     ));
-    if let Some(reason) = &goal.closed_reason {
+    if goal.closed_by_hand() {
+        out.line("closed:    by hand, no receipt");
+    } else if let Some(reason) = &goal.closed_reason {
         out.line(format!("closed:    {} — {reason}", when(goal.closed_at)));
     }
     if !goal.tags.is_empty() {
@@ -100,7 +102,14 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
         } else {
             "[ ]".to_string()
         };
-        out.line(format!("  {}. {mark} {}", criterion.n, criterion.text));
+        let who = goal
+            .ticks
+            .iter()
+            .find(|t| t.n == criterion.n)
+            .filter(|_| criterion.met)
+            .map(|t| format!("  (ticked by {} {})", t.by, t.at))
+            .unwrap_or_default();
+        out.line(format!("  {}. {mark} {}{who}", criterion.n, criterion.text));
     }
     if !goal.verification.is_empty() {
         out.line("Checks:");
@@ -111,6 +120,19 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
                 .unwrap_or_default();
             out.line(format!("  {} {}{tie}", check.kind, check.target));
         }
+    }
+    if let Some(check) = &goal.progress.last_check {
+        let failing = if check.failures.is_empty() {
+            String::new()
+        } else {
+            format!("; failing: {}", check.failures.join("; "))
+        };
+        out.line(format!(
+            "Last check: {}/{} pass (since {}){failing}",
+            check.passed,
+            check.total,
+            when(check.since)
+        ));
     }
     print_limits(goal, out);
     if let Some(escalation) = &goal.escalation {
@@ -128,6 +150,9 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
         goal.blockers.join("; ")
     };
     out.line(format!("Blockers:  {blockers}"));
+    if let Some(receipt) = &goal.receipt {
+        print_receipt(receipt, out);
+    }
     for (key, value) in &goal.extra {
         out.line(format!("{key}: {value}"));
     }
@@ -207,6 +232,31 @@ fn print_limits(goal: &Goal, out: &mut Output) {
     ));
     if let Some(outcome) = &progress.last_outcome {
         out.line(format!("Last outcome: {outcome}"));
+    }
+}
+
+fn print_receipt(receipt: &Receipt, out: &mut Output) {
+    out.line(format!(
+        "Receipt:   judged {} by {}",
+        receipt.judged_at, receipt.judged_by
+    ));
+    for check in &receipt.checks {
+        out.line(format!(
+            "  check {} {}: {} ({})",
+            check.kind, check.target, check.result, check.detail
+        ));
+    }
+    for criterion in &receipt.criteria {
+        let who = match (&criterion.ticked_by, &criterion.ticked_at) {
+            (Some(by), Some(at)) => format!(", ticked by {by} {at}"),
+            _ => String::new(),
+        };
+        out.line(format!(
+            "  criterion {}: {}{who} — {}",
+            criterion.n,
+            criterion.basis.describe(),
+            criterion.text
+        ));
     }
 }
 

@@ -55,6 +55,7 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         check_goal(ctx, loaded, &mut problems);
     }
     check_duplicates(&scan.goals, &mut problems);
+    check_outside_changes(ctx, &scan.goals, &mut problems)?;
     for dir in [&ctx.store.goals_dir, &ctx.store.closed_dir] {
         check_leftovers(dir, &mut problems);
     }
@@ -170,6 +171,40 @@ fn check_duplicates(goals: &[LoadedGoal], problems: &mut Vec<FileProblem>) {
     }
 }
 
+/// Goals changed outside steward, and goals closed by hand that still sit
+/// among the open ones: `tick` records both.
+fn check_outside_changes(
+    ctx: &Context,
+    goals: &[LoadedGoal],
+    problems: &mut Vec<FileProblem>,
+) -> Result<()> {
+    let in_open_dir: Vec<LoadedGoal> = goals
+        .iter()
+        .filter(|g| g.file.path.parent() == Some(ctx.store.goals_dir.as_path()))
+        .cloned()
+        .collect();
+    let (edited, _) = super::tamper::find(ctx, &in_open_dir, &[])?;
+    for found in &edited {
+        problems.push(found.goal.file.problem_at(
+            Field::Status,
+            format!(
+                "{} changed outside steward (edited_outside); `steward tick` records it",
+                found.fields.join(", ")
+            ),
+        ));
+    }
+    for goal in in_open_dir.iter().filter(|g| g.goal.status.is_terminal()) {
+        problems.push(goal.file.problem_at(
+            Field::Status,
+            format!(
+                "{} by hand, no receipt; `steward tick` moves it to the closed goals",
+                goal.goal.status
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Temporary files left by a run that was killed mid-write.
 fn check_leftovers(dir: &Path, problems: &mut Vec<FileProblem>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -192,7 +227,11 @@ fn check_drafts(ctx: &Context, problems: &mut Vec<FileProblem>) {
     let Ok(entries) = std::fs::read_dir(ctx.store.drafts_dir()) else {
         return;
     };
-    for entry in entries.flatten() {
+    // `<label>.md.base`, the goal as the draft was taken, goes with its draft.
+    for entry in entries
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().ends_with(".base"))
+    {
         problems.push(FileProblem {
             path: entry.path().display().to_string(),
             line: 1,

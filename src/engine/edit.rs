@@ -14,12 +14,16 @@ use crate::store::{Field, GoalFile, LoadedGoal};
 pub struct Draft {
     pub goal: LoadedGoal,
     pub path: PathBuf,
+    /// The goal's text when the draft was taken, kept beside the draft.
+    base: PathBuf,
     /// The draft was left by an earlier edit that did not validate.
     pub reopened: bool,
 }
 
 /// Opens a draft copy of the goal under `state/edits/`, or the draft an
-/// earlier edit kept.
+/// earlier edit kept. A kept draft of a goal that changed since is never
+/// reopened as if nothing happened: the error shows what changed in the
+/// goal and keeps both.
 pub fn open(ctx: &Context, reference: &str) -> Result<Draft> {
     let goal = ctx.store.resolve(reference)?;
     refuse_terminal(&goal.goal)?;
@@ -28,16 +32,27 @@ pub fn open(ctx: &Context, reference: &str) -> Result<Draft> {
     })?;
     let drafts = ctx.store.drafts_dir();
     let path = drafts.join(format!("{}.md", goal.goal.label));
+    let base = drafts.join(format!("{}.md.base", goal.goal.label));
     let reopened = path.exists();
-    if !reopened {
-        std::fs::create_dir_all(&drafts)
-            .map_err(|err| Error::io(&drafts, "cannot create directory", err))?;
-        std::fs::write(&path, goal.file.text())
-            .map_err(|err| Error::io(&path, "cannot write draft", err))?;
+    if reopened {
+        // Drafts kept before the base was recorded are taken as current.
+        if let Ok(taken_from) = std::fs::read_to_string(&base)
+            && taken_from != goal.file.text()
+        {
+            return Err(Error::StaleDraft {
+                label: goal.goal.label.clone(),
+                draft: path,
+                changes: crate::text::line_diff(&taken_from, goal.file.text()),
+            });
+        }
+    } else {
+        ctx.store.write_private(&path, goal.file.text())?;
+        ctx.store.write_private(&base, goal.file.text())?;
     }
     Ok(Draft {
         goal,
         path,
+        base,
         reopened,
     })
 }
@@ -153,8 +168,14 @@ pub fn kept(draft: &Draft) -> Error {
 }
 
 fn remove(draft: &Draft) -> Result<()> {
-    std::fs::remove_file(&draft.path)
-        .map_err(|err| Error::io(&draft.path, "cannot remove draft", err))
+    for path in [&draft.path, &draft.base] {
+        match std::fs::remove_file(path) {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(Error::io(path, "cannot remove draft", err)),
+        }
+    }
+    Ok(())
 }
 
 /// Names of what a hand edit changed, for the history line.

@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 
 /// What git must not track: runtime state of this machine.
-const STATE_IGNORE: &str = "# runtime state of this machine, not history: the lock, the prompt rotation,\n# obligations of running subagents and unsaved edits\nlock\nrotation.json\nobligations.json\nedits/\n";
+const STATE_IGNORE: &str = "# runtime state of this machine, not history: the lock, the prompt rotation,\n# obligations of running subagents, unsaved edits and the digests tick last saw\nlock\nrotation.json\nobligations.json\ndigests.json\nedits/\n";
 const EVENT_LOG_ATTRIBUTE: &str = "state/events.jsonl merge=union";
 
 /// What `init` created, as paths relative to the root (directories end in

@@ -26,6 +26,7 @@ mod init;
 pub mod limits;
 mod mirror;
 mod prompt;
+pub mod tamper;
 pub mod task;
 mod tick;
 mod update;

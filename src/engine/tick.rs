@@ -5,13 +5,13 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::{Notices, checking, limits, task};
+use super::{Notices, checking, limits, tamper, task};
 use crate::checks::CheckOutcome;
 use crate::context::Context;
 use crate::error::{FileProblem, Result};
-use crate::model::{Actor, Check, Goal, Status};
+use crate::model::{Actor, Check, Goal, GoalChange, Status};
 use crate::obligations::{Book, Transition};
-use crate::store::{LoadedGoal, Scope};
+use crate::store::{LoadedGoal, Scope, Transaction};
 use crate::watchdog::{self, Evaluation, Verdict};
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -67,14 +67,20 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     }
     // The checks can take seconds: run them before taking the lock, so
     // agents recording progress are not kept waiting.
-    let before = ctx.store.scan(Scope::Open)?;
+    let before = ctx.store.scan(Scope::OpenDirectory)?;
     let outcomes = run_due_checks(ctx, &before.goals);
     if request.dry_run {
         let mut book = ctx.store.obligations()?;
         outcome.note_tasks(&expire(ctx, &mut book));
         outcome.note_problems(&before.problems);
+        let (edited, _) = tamper::find(ctx, &before.goals, &[])?;
+        for found in &edited {
+            outcome
+                .findings
+                .push(outside_finding(&found.goal.goal, &found.fields));
+        }
         let mut after = Vec::new();
-        for loaded in &before.goals {
+        for loaded in before.goals.iter().filter(|g| !g.goal.status.is_terminal()) {
             let verdict = decide(ctx, loaded, &outcomes, &mut outcome);
             after.push(verdict.map_or_else(|| loaded.goal.clone(), |v| preview(&loaded.goal, &v)));
         }
@@ -87,14 +93,24 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     outcome.note_tasks(&transitions);
     tx.save_obligations(&book, &transitions)?;
     task::apply_to_goals(ctx, &mut tx, &book, &transitions, Actor::Watchdog)?;
-    let scan = tx.store().rescan_open(&before)?;
+    let scan = tx.store().rescan_directory(&before)?;
     outcome.note_problems(&scan.problems);
+    let (edited, seen) = tamper::find(ctx, &scan.goals, tx.pending_events())?;
     let mut after = Vec::new();
     for loaded in &scan.goals {
-        let goal = match decide(ctx, loaded, &outcomes, &mut outcome) {
+        let fields = edited
+            .iter()
+            .find(|e| std::ptr::eq(e.goal, loaded))
+            .map(|e| e.fields.as_slice());
+        let loaded = record_outside_change(&mut tx, loaded, fields, &mut outcome)?
+            .unwrap_or_else(|| loaded.clone());
+        if loaded.goal.status.is_terminal() {
+            continue;
+        }
+        let goal = match decide(ctx, &loaded, &outcomes, &mut outcome) {
             Some(verdict) => tx
                 .save(
-                    loaded,
+                    &loaded,
                     limits::verdict_change(&loaded.goal, &verdict, ctx.now),
                 )?
                 .map_or_else(|| loaded.goal.clone(), |saved| saved.goal),
@@ -103,9 +119,76 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         after.push(goal);
     }
     outcome.needs_attention_from(&after);
-    tx.render_mirror(&after.iter().collect::<Vec<_>>(), &book);
+    let after: Vec<&Goal> = after.iter().collect();
+    tamper::remember(ctx, &mut tx, seen, &after)?;
+    tx.render_mirror(&after, &book);
     outcome.notices = super::finish(tx)?;
     Ok(outcome)
+}
+
+/// Records what happened to a goal outside steward: a history line and an
+/// event by `unknown` naming the fields that changed; a goal closed by
+/// hand also moves to the closed goals, marked as closed without a receipt.
+fn record_outside_change(
+    tx: &mut Transaction<'_>,
+    loaded: &LoadedGoal,
+    fields: Option<&[&'static str]>,
+    outcome: &mut TickOutcome,
+) -> Result<Option<LoadedGoal>> {
+    let goal = &loaded.goal;
+    let closed = goal.status.is_terminal();
+    // Without a receipt or a reason, or with its status changed behind
+    // steward's back, a person closed it by hand.
+    let by_steward = !goal.closed_by_hand();
+    let change = match (closed, fields) {
+        (false, None) => return Ok(None),
+        // Closed by steward, but the move to the closed goals was
+        // interrupted: finish it.
+        (true, None) if by_steward => GoalChange::silent(Vec::new()).always(),
+        (true, _) => {
+            let detail = match fields {
+                Some(fields) => format!(
+                    "closed by hand, no receipt ({} changed outside steward)",
+                    fields.join(", ")
+                ),
+                None => "closed by hand, no receipt".to_string(),
+            };
+            outcome.findings.push(Finding {
+                label: goal.label.clone(),
+                action: "closed_by_hand",
+                from: String::new(),
+                to: goal.status.to_string(),
+                reason: detail.clone(),
+            });
+            GoalChange::new("closed_by_hand", detail)
+                .by(Actor::Unknown)
+                .always()
+        }
+        (false, Some(fields)) => {
+            outcome.findings.push(outside_finding(goal, fields));
+            GoalChange::new(
+                "edited_outside",
+                format!("{} changed outside steward", fields.join(", ")),
+            )
+            .by(Actor::Unknown)
+            .always()
+        }
+    };
+    tx.save(loaded, change)
+}
+
+fn outside_finding(goal: &Goal, fields: &[&'static str]) -> Finding {
+    Finding {
+        label: goal.label.clone(),
+        action: if goal.status.is_terminal() {
+            "closed_by_hand"
+        } else {
+            "edited_outside"
+        },
+        from: String::new(),
+        to: goal.status.to_string(),
+        reason: format!("{} changed outside steward", fields.join(", ")),
+    }
 }
 
 /// Obligations past their time: timed out, process gone, or resolved long

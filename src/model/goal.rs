@@ -143,6 +143,16 @@ impl Goal {
         self.criteria.iter().all(|c| c.met)
     }
 
+    /// A terminal goal steward did not close: `complete` leaves a receipt and
+    /// every other close a reason (SPEC 11: "closed by hand, no receipt").
+    pub fn closed_by_hand(&self) -> bool {
+        match self.status {
+            Status::Completed => self.receipt.is_none(),
+            ref status if status.is_terminal() => self.closed_reason.is_none(),
+            _ => false,
+        }
+    }
+
     /// The budget that is used up, if any, as a sentence for people.
     pub fn exhausted_budget(&self) -> Option<String> {
         if self.progress.dispatches >= self.budget.max_dispatches {

@@ -23,6 +23,9 @@ pub struct Event {
     /// A person acted inside an agent's shell (`STEWARD_OVERRIDE_ACTOR`).
     #[serde(default, rename = "override", skip_serializing_if = "is_false")]
     pub overridden: bool,
+    /// The goal's status, criteria and checks as this change found them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_before: Option<Digest>,
     /// The goal's status, criteria and checks as this change left them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<Digest>,
@@ -35,16 +38,26 @@ fn is_false(value: &bool) -> bool {
     !value
 }
 
-/// Appends `events` in one write so lines from concurrent runs never mix.
-pub fn append(path: &Path, events: &[Event]) -> Result<()> {
-    if events.is_empty() {
-        return Ok(());
-    }
+fn encode(events: &[Event]) -> Vec<u8> {
     let mut buffer = Vec::new();
     for event in events {
         serde_json::to_writer(&mut buffer, event).expect("events serialize");
         buffer.push(b'\n');
     }
+    buffer
+}
+
+/// The bytes `events` take in the log.
+pub fn encoded_len(events: &[Event]) -> u64 {
+    encode(events).len() as u64
+}
+
+/// Appends `events` in one write so lines from concurrent runs never mix.
+pub fn append(path: &Path, events: &[Event]) -> Result<()> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let buffer = encode(events);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|err| Error::io(dir, "cannot create directory", err))?;
@@ -111,6 +124,40 @@ pub fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
     }
     events.reverse();
     Ok(events)
+}
+
+/// The events after byte `offset` (where an earlier read ended), and the
+/// offset after them. A log shorter than `offset` was replaced: it is read
+/// from the start.
+pub fn read_from(path: &Path, offset: u64) -> Result<(Vec<Event>, u64)> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(err) => return Err(Error::io(path, "cannot read event log", err)),
+    };
+    let read_error = |err| Error::io(path, "cannot read event log", err);
+    let len = file.metadata().map_err(read_error)?.len();
+    let start = if offset <= len { offset } else { 0 };
+    file.seek(SeekFrom::Start(start)).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(read_error)?;
+    // A line still being written by another run is left for next time.
+    let complete = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    let mut events = Vec::new();
+    for line in bytes[..complete].split(|b| *b == b'\n') {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let event = serde_json::from_slice(line).map_err(|err| {
+            Error::Unreadable(FileProblem::whole_file(
+                path,
+                format!("a line does not parse: {err}"),
+            ))
+        })?;
+        events.push(event);
+    }
+    Ok((events, start + complete as u64))
 }
 
 /// Reads every event; a line that does not parse is an error naming it.

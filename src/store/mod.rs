@@ -98,6 +98,12 @@ impl Store {
         goal_paths(&self.closed_dir, problems)
     }
 
+    /// Writes a file of steward's own under `state/` (a draft, a cache)
+    /// atomically; a symbolic link at `path` is replaced, never followed.
+    pub fn write_private(&self, path: &Path, contents: &str) -> Result<()> {
+        atomic::write(path, contents.as_bytes())
+    }
+
     /// Where `edit` keeps a draft that did not validate.
     pub fn drafts_dir(&self) -> PathBuf {
         self.state_dir.join("edits")
@@ -219,9 +225,10 @@ impl Store {
         self.open_path(label).symlink_metadata().is_ok()
     }
 
-    /// The open goals again, reading only files whose size or modification
-    /// time changed since `previous` (a scan made before taking the lock).
-    pub fn rescan_open(&self, previous: &Scan) -> Result<Scan> {
+    /// The goals of the open goals' directory again (those closed by hand
+    /// included), reading only files whose size or modification time
+    /// changed since `previous` (a scan made before taking the lock).
+    pub fn rescan_directory(&self, previous: &Scan) -> Result<Scan> {
         let mut scan = Scan::default();
         let by_path: std::collections::HashMap<&Path, &LoadedGoal> = previous
             .goals
@@ -238,7 +245,6 @@ impl Store {
             match unchanged {
                 Some(loaded) => scan.goals.push(loaded.clone()),
                 None => match self.load(&path) {
-                    Ok(loaded) if loaded.goal.status.is_terminal() => {}
                     Ok(loaded) => scan.goals.push(loaded),
                     Err(problem) => scan.problems.push(problem),
                 },

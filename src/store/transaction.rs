@@ -164,6 +164,7 @@ impl<'s> Transaction<'s> {
                 .filter(|_| original.is_none_or(|o| o.goal.status != goal.status)),
             detail: change.detail,
             overridden: self.overridden && actor == self.actor,
+            digest_before: original.map(|o| Digest::of(&o.goal)),
             digest: Some(Digest::of(&goal)),
             receipt: change.edits.iter().find_map(|edit| match edit {
                 Edit::Receipt(receipt) => {
@@ -252,6 +253,16 @@ impl<'s> Transaction<'s> {
             overridden: self.overridden,
             ..Event::default()
         });
+    }
+
+    /// The events this transaction will append when it finishes.
+    pub fn pending_events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// How many bytes the pending events take in the log.
+    pub fn pending_event_bytes(&self) -> u64 {
+        events::encoded_len(&self.events)
     }
 
     /// Parses a file about to be written: steward never writes a goal it

@@ -1,0 +1,168 @@
+//! Tamper evidence (SPEC 11): a goal whose status, criteria or checks no
+//! longer match what steward last recorded for it was changed outside
+//! steward. `tick` records that (history line and event, actor `unknown`)
+//! and `doctor` reports it.
+//!
+//! The digest steward last wrote is in the event log. To avoid reading the
+//! whole log on every pass, `state/digests.json` keeps the digest of each
+//! open goal as the last pass saw it and how far into the log that pass
+//! read; only goals whose digest moved send the pass to the log, and then
+//! only to its new lines. The file is machine state: delete it and the
+//! next pass rebuilds it from the log.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::Digest;
+use crate::store::{LoadedGoal, Store, events};
+
+/// What the last pass saw.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Seen {
+    /// Bytes of the event log read so far.
+    events_offset: u64,
+    /// Goal id → digest.
+    goals: BTreeMap<String, Digest>,
+}
+
+/// A goal changed outside steward.
+#[derive(Debug)]
+pub struct EditedOutside<'g> {
+    pub goal: &'g LoadedGoal,
+    /// Which of status, criteria and checks differ from steward's record.
+    pub fields: Vec<&'static str>,
+}
+
+fn seen_path(store: &Store) -> PathBuf {
+    store.state_dir.join("digests.json")
+}
+
+/// The goals among `goals` changed outside steward since the last pass, and
+/// what this pass saw (to keep with [`remember`]). Each event steward wrote
+/// since then carries the digest of the file before and after its change;
+/// a `before` that is not the previous `after`, or a file that is not the
+/// last `after`, means someone else changed it in between.
+/// `pending` are the events of the running transaction, not yet in the log.
+pub fn find<'g>(
+    ctx: &Context,
+    goals: &'g [LoadedGoal],
+    pending: &[events::Event],
+) -> Result<(Vec<EditedOutside<'g>>, Seen)> {
+    let seen: Seen = std::fs::read_to_string(seen_path(&ctx.store))
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let events_path = ctx.store.events_path();
+    let (mut tail, offset) = events::read_from(&events_path, seen.events_offset)?;
+    tail.extend_from_slice(pending);
+    let check = |events: &[events::Event], start: &BTreeMap<String, Digest>| {
+        let mut chains: BTreeMap<String, Chain> = BTreeMap::new();
+        for event in events {
+            let Some(after) = &event.digest else { continue };
+            let chain = chains
+                .entry(event.goal_id.clone())
+                .or_insert_with(|| Chain {
+                    last: start.get(&event.goal_id).cloned(),
+                    fields: Vec::new(),
+                    recorded: false,
+                });
+            if let (Some(last), Some(before)) = (&chain.last, &event.digest_before) {
+                add_fields(&mut chain.fields, before.differing(last));
+            }
+            chain.last = Some(after.clone());
+            chain.recorded = true;
+        }
+        chains
+    };
+    let from_tail = check(&tail, &seen.goals);
+    let mut edited = Vec::new();
+    let mut current = Vec::new();
+    let mut full_log: Option<BTreeMap<String, Chain>> = None;
+    for goal in goals.iter().filter(|g| !g.goal.id.is_empty()) {
+        let id = goal.goal.id.as_str();
+        let digest = Digest::of(&goal.goal);
+        let mut chain = from_tail.get(id).cloned().unwrap_or_else(|| Chain {
+            last: seen.goals.get(id).cloned(),
+            fields: Vec::new(),
+            recorded: false,
+        });
+        // Moved with nothing new in the log: a merge may have put its event
+        // before the offset. Read the whole log before saying so.
+        if !chain.recorded
+            && chain.last.as_ref().is_some_and(|last| *last != digest)
+            && seen.events_offset > 0
+        {
+            let whole = full_log.get_or_insert_with(|| {
+                events::read_all(&events_path)
+                    .map(|events| check(&events, &BTreeMap::new()))
+                    .unwrap_or_default()
+            });
+            if let Some(found) = whole.get(id) {
+                chain.last = found.last.clone();
+            }
+        }
+        // A goal steward never recorded (written by hand) is adopted.
+        if let Some(last) = &chain.last {
+            add_fields(&mut chain.fields, digest.differing(last));
+        }
+        if !chain.fields.is_empty() {
+            edited.push(EditedOutside {
+                goal,
+                fields: chain.fields.clone(),
+            });
+        }
+        current.push((id.to_string(), digest));
+    }
+    let seen = Seen {
+        events_offset: offset,
+        goals: current.into_iter().collect(),
+    };
+    Ok((edited, seen))
+}
+
+/// What the log says about one goal since the last pass.
+#[derive(Debug, Clone)]
+struct Chain {
+    /// The digest steward recorded last.
+    last: Option<Digest>,
+    /// Fields changed outside steward along the way.
+    fields: Vec<&'static str>,
+    /// Whether any event recorded it.
+    recorded: bool,
+}
+
+fn add_fields(fields: &mut Vec<&'static str>, more: Vec<&'static str>) {
+    for field in more {
+        if !fields.contains(&field) {
+            fields.push(field);
+        }
+    }
+    fields.sort_by_key(|f| ["status", "criteria", "checks"].iter().position(|x| x == f));
+}
+
+/// Keeps what this pass leaves: the digests of the goals as it wrote them,
+/// and the log's end once the transaction's own events are in it (they
+/// were checked already). Call it last, before the transaction finishes.
+pub fn remember(
+    ctx: &Context,
+    tx: &mut crate::store::Transaction<'_>,
+    mut seen: Seen,
+    after: &[&crate::model::Goal],
+) -> Result<()> {
+    seen.events_offset += tx.pending_event_bytes();
+    seen.goals = after
+        .iter()
+        .filter(|g| !g.id.is_empty() && !g.status.is_terminal())
+        .map(|g| (g.id.clone(), Digest::of(g)))
+        .collect();
+    let text = serde_json::to_string(&seen).expect("digests serialize") + "\n";
+    let path = seen_path(&ctx.store);
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        tx.write_file(&path, &text)?;
+    }
+    Ok(())
+}
