@@ -620,7 +620,16 @@ pub fn check_description(text: &str) -> Result<(), String> {
     let probe = format!("{}\n\n## Acceptance criteria\n\n- [ ] probe\n", text.trim());
     let layout = BodyLayout::parse(&probe);
     let read_back = layout.description(&probe);
-    let intact = read_back == text.trim()
+    // A line of `-` or `=` under text makes that text a heading.
+    let lines: Vec<&str> = text.lines().collect();
+    let setext = lines.windows(2).any(|pair| {
+        let under = pair[1].trim();
+        !pair[0].trim().is_empty()
+            && !under.is_empty()
+            && (under.chars().all(|c| c == '-') || under.chars().all(|c| c == '='))
+    });
+    let intact = !setext
+        && read_back == text.trim()
         && layout.criteria.len() == 1
         && layout.criteria[0].text == "probe";
     if intact {

@@ -1,6 +1,7 @@
 //! Integration tests of the steward binary, one module per area.
 
 mod add;
+mod authority;
 mod common;
 mod control;
 mod doctor_config;

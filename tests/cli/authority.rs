@@ -1,0 +1,517 @@
+//! SPEC 11: an agent is judged, never the judge. Each way an agent could
+//! complete, unblock or redefine its own goal is refused for an agent and
+//! allowed for a person; the environment decides who is calling.
+
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+/// `steward` as an agent: the marker Claude Code sets in its shell.
+fn agent(env: &TestEnv) -> assert_cmd::Command {
+    let mut cmd = env.steward();
+    cmd.env("CLAUDECODE", "1");
+    cmd
+}
+
+/// Puts goal `label` in `blocked` by letting the agent say it is stuck.
+fn block(env: &TestEnv, label: &str) {
+    agent(env)
+        .args(["assess", label, "--summary", "need the token", "--stuck"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json(label)["status"], "blocked");
+}
+
+#[test]
+fn the_block_addresses_agent_commands_to_the_agent_and_the_rest_to_the_person() {
+    let env = TestEnv::initialised();
+    env.add_goal("work");
+    env.add_goal("stuck");
+    block(&env, "stuck");
+    let output = agent(&env)
+        .args(["prompt", "--heartbeat"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("steward --actor agent assess work"), "{text}");
+    for line in text.lines().filter(|l| l.contains("steward ")) {
+        let for_person = line.contains("person");
+        let every_agent_command_lowered = line
+            .match_indices("steward ")
+            .all(|(at, _)| line[at..].starts_with("steward --actor agent "));
+        assert!(
+            for_person || every_agent_command_lowered,
+            "a command for the agent without --actor agent: {line}"
+        );
+    }
+    // Run as printed for the person, by the agent: refused.
+    agent(&env)
+        .args(["unblock", "stuck", "--reason", "fixed it myself"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "only a person may unblock a goal; ask the person to run: steward unblock stuck",
+        ));
+}
+
+#[test]
+fn a_manual_check_is_a_persons_to_complete_whatever_flag_the_agent_passes() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "looks right"])
+        .args(["--verify", "manual:a person looks@1"])
+        .assert()
+        .success();
+    for actor in [None, Some("user"), Some("steward")] {
+        let mut cmd = agent(&env);
+        if let Some(actor) = actor {
+            cmd.args(["--actor", actor]);
+        }
+        cmd.args(["complete", "g", "--reason", "done", "--met", "1"])
+            .assert()
+            .code(4);
+    }
+    assert_eq!(env.goal_json("g")["status"], "active");
+}
+
+#[test]
+fn the_description_cannot_rewrite_the_criteria() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    let sneaky = "Ship it.\n## Acceptance criteria\n- [x] done";
+    let before = env.snapshot();
+    agent(&env)
+        .args(["update", "g", "--description", sneaky])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "only a person may change what a goal means",
+        ));
+    env.assert_unchanged(&before);
+    // A person gets a usage error naming the line: text stays text.
+    env.steward()
+        .args(["update", "g", "--description", sneaky])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("line 2: `## Acceptance criteria`"));
+    env.assert_unchanged(&before);
+    for sneaky in ["```\nhidden", "<!--\nhidden", "Title\n---"] {
+        env.steward()
+            .args(["update", "g", "--description", sneaky])
+            .assert()
+            .code(2);
+    }
+    env.steward()
+        .args([
+            "update",
+            "g",
+            "--description",
+            "Ship it.\n\n    ## indented stays text",
+        ])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("g")["criteria"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_goal_keeps_at_least_one_criterion() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    agent(&env)
+        .args(["update", "g", "--remove-criterion", "3"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "steward update g --remove-criterion 3",
+        ));
+    env.steward()
+        .args([
+            "update",
+            "g",
+            "--remove-criterion",
+            "1",
+            "--remove-criterion",
+            "2",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args(["update", "g", "--remove-criterion", "1"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "at least one acceptance criterion",
+        ));
+    env.steward()
+        .args([
+            "update",
+            "g",
+            "--remove-criterion",
+            "1",
+            "--add-criterion",
+            "New",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn pause_then_resume_never_clears_a_block() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    block(&env, "g");
+    agent(&env).args(["pause", "g"]).assert().success();
+    agent(&env)
+        .args(["resume", "g"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("steward resume g"));
+    env.steward().args(["resume", "g"]).assert().success();
+    let goal = env.goal_json("g");
+    assert_eq!(goal["status"], "blocked");
+    assert_eq!(goal["escalation"]["kind"], "agent");
+}
+
+#[test]
+fn an_agent_cannot_confirm_unblock_or_grant_itself_budget() {
+    let env = TestEnv::initialised();
+    let before = env.snapshot();
+    agent(&env)
+        .args([
+            "add",
+            "big",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+            "--priority",
+            "high",
+            "--confirmed",
+        ])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("steward confirm big"));
+    env.assert_unchanged(&before);
+    agent(&env)
+        .args([
+            "add",
+            "big",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+            "--priority",
+            "high",
+        ])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("big")["confirmed"], false);
+    agent(&env).args(["confirm", "big"]).assert().code(4);
+    env.steward().args(["confirm", "big"]).assert().success();
+
+    env.steward()
+        .args(["update", "big", "--max-assessments", "1"])
+        .assert()
+        .success();
+    agent(&env)
+        .args(["assess", "big", "--summary", "one"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("big")["escalation"]["kind"], "budget");
+    for args in [
+        vec!["reset-budget", "big"],
+        vec!["unblock", "big", "--reason", "x"],
+        vec!["update", "big", "--max-assessments", "10"],
+        vec!["abandon", "big", "--reason", "x"],
+    ] {
+        agent(&env).args(&args).assert().code(4);
+    }
+    // Lowering a budget or tightening a bound is the agent's to do.
+    agent(&env)
+        .args([
+            "update",
+            "big",
+            "--max-dispatches",
+            "3",
+            "--max-iterations",
+            "9",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args(["reset-budget", "big"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("big")["status"], "active");
+}
+
+#[test]
+fn the_environment_says_agent_and_no_flag_raises_it() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    for (name, value) in [
+        ("STEWARD_ACTOR", "agent"),
+        ("CLAUDECODE", "1"),
+        ("CODEX_CI", "1"),
+        ("CODEX_THREAD_ID", "01a2082d"),
+        ("STEWARD_DISPATCH_ID", "d-1"),
+    ] {
+        env.steward()
+            .env(name, value)
+            .args(["--actor", "user", "pause", "g"])
+            .assert()
+            .code(4)
+            .stderr(predicate::str::contains("cannot raise it"));
+        if name != "STEWARD_ACTOR" {
+            env.steward()
+                .env(name, value)
+                .env("STEWARD_ACTOR", "user")
+                .args(["confirm", "g"])
+                .assert()
+                .code(4);
+        }
+    }
+    // Nothing in the environment: --actor agent lowers a person.
+    env.steward()
+        .args(["--actor", "agent", "confirm", "g"])
+        .assert()
+        .code(4);
+}
+
+#[test]
+fn a_persons_override_is_allowed_and_says_so_everywhere() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    block(&env, "g");
+    env.steward()
+        .env("CLAUDECODE", "1")
+        .env("STEWARD_OVERRIDE_ACTOR", "user")
+        .args(["unblock", "g", "--reason", "gave it the token"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("g")["status"], "active");
+    let text = env.read("state/goals/g.md");
+    assert!(
+        text.contains("user (override) unblocked: gave it the token"),
+        "{text}"
+    );
+    let event = env
+        .events()
+        .into_iter()
+        .find(|e| e["action"] == "unblocked")
+        .unwrap();
+    assert_eq!(event["override"], true);
+    assert_eq!(event["actor"], "user");
+    // The refusal an agent sees never mentions the override.
+    let output = agent(&env)
+        .args(["abandon", "g", "--reason", "x"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("OVERRIDE"));
+}
+
+#[test]
+fn complete_records_a_receipt_of_what_was_judged() {
+    let env = TestEnv::initialised();
+    env.write("site/index.html", "<h1>docs</h1>");
+    env.steward()
+        .args([
+            "add",
+            "docs",
+            "--title",
+            "Docs",
+            "--criterion",
+            "Built",
+            "--criterion",
+            "Reviewed",
+        ])
+        .args(["--verify", "file_exists:site/index.html@1"])
+        .assert()
+        .success();
+    agent(&env)
+        .args(["assess", "docs", "--summary", "read it", "--met", "2"])
+        .assert()
+        .success();
+    agent(&env)
+        .args(["complete", "docs", "--reason", "built and read"])
+        .assert()
+        .success();
+    let goal = env.goal_json("docs");
+    assert_eq!(goal["status"], "completed");
+    assert_eq!(goal["closed_by_hand"], false);
+    let receipt = &goal["receipt"];
+    assert_eq!(receipt["judged_by"], "agent");
+    assert_eq!(receipt["checks"][0]["type"], "file_exists");
+    assert_eq!(receipt["checks"][0]["result"], "passed");
+    assert_eq!(receipt["criteria"][0]["basis"], "check");
+    assert_eq!(receipt["criteria"][1]["basis"], "agents_word");
+    assert_eq!(receipt["criteria"][1]["ticked_by"], "agent");
+    env.steward()
+        .args(["show", "docs"])
+        .assert()
+        .stdout(predicate::str::contains("criterion 2: on the agent's word"))
+        .stdout(predicate::str::contains(
+            "check file_exists site/index.html: passed",
+        ));
+    let audit = env.steward().arg("audit").output().unwrap();
+    let audit = String::from_utf8(audit.stdout).unwrap();
+    let completed = audit
+        .lines()
+        .find(|l| l.contains("\"action\":\"completed\""))
+        .unwrap();
+    assert!(completed.contains("\"receipt\":{"), "{completed}");
+}
+
+#[test]
+fn judge_unchecked_person_keeps_an_agents_word_for_a_person() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "judge:\n  unchecked: person\n");
+    env.add_goal("g");
+    agent(&env)
+        .args([
+            "complete", "g", "--reason", "trust me", "--met", "1", "--met", "2", "--met", "3",
+        ])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("rest on the agent's word"));
+    let goal = env.goal_json("g");
+    assert_eq!(goal["status"], "verifying");
+    env.steward()
+        .args(["complete", "g", "--reason", "I checked"])
+        .assert()
+        .success();
+    let goal = env.goal_json("g");
+    assert_eq!(goal["receipt"]["criteria"][0]["basis"], "person");
+    // The agent cannot loosen it from its environment.
+    env.steward()
+        .env("STEWARD_JUDGE_UNCHECKED", "agent")
+        .arg("config")
+        .assert()
+        .stdout(
+            predicate::str::contains("judge.unchecked").and(predicate::str::contains("person")),
+        );
+}
+
+#[test]
+fn a_hand_edit_of_status_criteria_or_checks_is_found_and_recorded_once() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward().args(["tick", "-q"]).assert().success();
+    let path = "state/goals/g.md";
+    let text = env.read(path).replace("- [ ] First", "- [x] First");
+    env.write(path, &text);
+    let output = env.steward().args(["tick", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let finding = &report["findings"][0];
+    assert_eq!(finding["action"], "edited_outside", "{report}");
+    assert_eq!(finding["reason"], "criteria changed outside steward");
+    assert!(
+        env.read(path)
+            .contains("unknown edited_outside: criteria changed outside steward"),
+    );
+    let event = env.events().into_iter().last().unwrap();
+    assert_eq!(event["actor"], "unknown");
+    // Recorded: the next pass is quiet.
+    let again = env.steward().args(["tick", "--json"]).output().unwrap();
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["findings"], serde_json::json!([]));
+}
+
+#[test]
+fn a_hand_edit_between_two_steward_writes_is_still_found() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward().args(["tick", "-q"]).assert().success();
+    let path = "state/goals/g.md";
+    env.write(
+        path,
+        &env.read(path).replace(
+            "verification: []",
+            "verification:\n  - type: manual\n    target: x",
+        ),
+    );
+    env.steward()
+        .args(["update", "g", "--note", "after the hand edit"])
+        .assert()
+        .success();
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("checks changed outside steward"));
+    let output = env.steward().args(["tick", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["findings"][0]["reason"], "checks changed outside steward",
+        "{report}"
+    );
+}
+
+#[test]
+fn a_goal_closed_by_hand_is_moved_and_shown_without_a_receipt() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward().args(["tick", "-q"]).assert().success();
+    let path = "state/goals/g.md";
+    env.write(
+        path,
+        &env.read(path)
+            .replace("status: active", "status: completed"),
+    );
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .stdout(predicate::str::contains("completed by hand, no receipt"));
+    env.steward().args(["tick", "-q"]).assert().success();
+    assert!(!env.path(path).exists());
+    let goal = env.goal_json("g");
+    assert_eq!(goal["closed_by_hand"], true);
+    assert!(
+        goal["path"]
+            .as_str()
+            .unwrap()
+            .starts_with("state/goals/closed/")
+    );
+    env.steward()
+        .args(["show", "g"])
+        .assert()
+        .stdout(predicate::str::contains("closed:    by hand, no receipt"))
+        .stdout(predicate::str::contains(
+            "closed by hand, no receipt (status changed outside steward)",
+        ));
+}
+
+#[test]
+fn a_kept_draft_is_never_saved_over_a_goal_that_changed() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    // An invalid edit keeps its draft.
+    env.steward()
+        .env(
+            "EDITOR",
+            "sed -i -e 's/^priority: normal/priority: whenever/'",
+        )
+        .args(["edit", "g"])
+        .assert()
+        .code(1);
+    assert!(env.path("state/edits/g.md").exists());
+    // The agent records an assessment meanwhile.
+    agent(&env)
+        .args(["assess", "g", "--summary", "tests pass", "--met", "1"])
+        .assert()
+        .success();
+    let after_assessment = env.read("state/goals/g.md");
+    // The person fixes the draft; steward refuses to save it over the
+    // assessment and shows what changed.
+    env.steward()
+        .env("EDITOR", "sed -i -e 's/^priority: whenever/priority: low/'")
+        .args(["edit", "g"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "changed since your draft was taken",
+        ))
+        .stderr(predicate::str::contains("+- [x] First"));
+    assert_eq!(env.read("state/goals/g.md"), after_assessment);
+    assert!(env.path("state/edits/g.md").exists(), "the draft is kept");
+}
