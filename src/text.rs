@@ -28,6 +28,16 @@ pub fn head(text: &str, max: usize) -> String {
     kept
 }
 
+/// The lines that differ between `old` and `new`, as a unified diff with a
+/// line of context (for a person comparing two versions of a goal).
+pub fn line_diff(old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new)
+        .unified_diff()
+        .context_radius(1)
+        .header("when the draft was taken", "now")
+        .to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,14 +58,4 @@ mod tests {
         assert_eq!(head("abcdef", 4), "abc…");
         assert_eq!(head("ééééé", 3), "éé…");
     }
-}
-
-/// The lines that differ between `old` and `new`, as a unified diff with a
-/// line of context (for a person comparing two versions of a goal).
-pub fn line_diff(old: &str, new: &str) -> String {
-    similar::TextDiff::from_lines(old, new)
-        .unified_diff()
-        .context_radius(1)
-        .header("when the draft was taken", "now")
-        .to_string()
 }
