@@ -84,14 +84,14 @@ pub fn assess(
         }
     }
 
-    progress.assessments += 1;
+    progress.assessments = progress.assessments.saturating_add(1);
     if let Some(iterations) = progress.recorded_iterations {
-        progress.recorded_iterations = Some(iterations + 1);
+        progress.recorded_iterations = Some(iterations.saturating_add(1));
     }
     progress.last_assessed_at = Some(now);
     progress.last_outcome = Some(outcome_text(report));
     if report.dispatched {
-        progress.dispatches += 1;
+        progress.dispatches = progress.dispatches.saturating_add(1);
         progress.last_dispatched_at = Some(now);
     }
     if let Some(cost) = report.cost_usd {
@@ -99,7 +99,9 @@ pub fn assess(
     }
     match report.outcome {
         Some(Outcome::Ok) => progress.consecutive_failures = 0,
-        Some(Outcome::Failed) => progress.consecutive_failures += 1,
+        Some(Outcome::Failed) => {
+            progress.consecutive_failures = progress.consecutive_failures.saturating_add(1)
+        }
         None => {}
     }
     let mut escalation = None;
@@ -121,7 +123,7 @@ pub fn assess(
     }
     let without_progress_limit = config.circuit_breaker.max_assessments_without_progress;
     progress.assessments_without_progress = if met.is_empty() {
-        progress.assessments_without_progress + 1
+        progress.assessments_without_progress.saturating_add(1)
     } else {
         0
     };
@@ -230,7 +232,7 @@ fn track_blockers(progress: &mut Progress, blockers: &[String]) {
         progress.blocker_fingerprint = None;
         progress.blocker_streak = 0;
     } else if progress.blocker_fingerprint.as_deref() == Some(print.as_str()) {
-        progress.blocker_streak += 1;
+        progress.blocker_streak = progress.blocker_streak.saturating_add(1);
     } else {
         progress.blocker_fingerprint = Some(print);
         progress.blocker_streak = 1;

@@ -14,6 +14,10 @@ const UNITS: [(char, u64); 5] = [
     ('s', 1),
 ];
 
+/// The longest duration steward takes: about 100 years. Anything longer is
+/// a typo, and times that far out do not fit the clock's arithmetic.
+pub const MAX_SECS: u64 = 100 * 365 * 86_400;
+
 impl HumanDuration {
     pub fn from_secs(secs: u64) -> Self {
         HumanDuration(secs)
@@ -24,7 +28,7 @@ impl HumanDuration {
     }
 
     pub fn to_chrono(self) -> chrono::Duration {
-        chrono::Duration::seconds(i64::try_from(self.0).unwrap_or(i64::MAX / 1_000))
+        chrono::Duration::seconds(self.0.min(MAX_SECS) as i64)
     }
 
     pub fn to_std(self) -> std::time::Duration {
@@ -63,6 +67,11 @@ impl HumanDuration {
         }
         if !digits.is_empty() {
             return Err(invalid());
+        }
+        if total > MAX_SECS {
+            return Err(format!(
+                "duration `{text}` is too large: at most 100 years (5200w)"
+            ));
         }
         Ok(HumanDuration(total))
     }

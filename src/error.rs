@@ -81,6 +81,10 @@ pub enum Error {
     #[error("{0}")]
     MirrorNotUpdated(String),
 
+    /// A path steward will not use: a link out of the store.
+    #[error("{}: {why}; fix it by hand", path.display())]
+    UnsafePath { path: PathBuf, why: &'static str },
+
     /// A bug: steward refused to write something it could not read back.
     #[error("internal error: {0}")]
     Internal(String),
@@ -161,6 +165,10 @@ pub enum Error {
         actor: &'static str,
         because: String,
     },
+
+    /// A write would make a goal larger than steward reads.
+    #[error("{}: the change would make the goal {bytes} bytes, more than the 1 MiB steward reads; nothing was written (shorten the description or notes)", path.display())]
+    TooLarge { path: PathBuf, bytes: u64 },
 
     /// A goal always keeps at least one criterion.
     #[error(
@@ -264,6 +272,7 @@ impl Error {
             | Error::Program(_)
             | Error::BrokenMirror { .. }
             | Error::MirrorNotUpdated(_)
+            | Error::UnsafePath { .. }
             | Error::Internal(_) => 1,
             Error::Config(_)
             | Error::BadValue { .. }
@@ -277,6 +286,7 @@ impl Error {
             | Error::NeedsConfirmation { .. }
             | Error::PersonOnly { .. }
             | Error::LastCriterion { .. }
+            | Error::TooLarge { .. }
             | Error::AgentCannotRaise { .. }
             | Error::BoundsRequired
             | Error::TooManyGoals { .. }

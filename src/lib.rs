@@ -74,7 +74,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
             }
         }
         Err(err) => {
-            eprintln!("steward: {err}");
+            eprintln!("steward: {}", cli::clean(&err.to_string(), false));
             err.exit_code()
         }
     }

@@ -159,7 +159,10 @@ fn unknown_kind(name: &str) -> String {
 /// One line of at most `text::MAX_CHARS` characters: details end up in goal
 /// files and on terminals.
 fn tidy(text: &str) -> String {
-    text::head(&text::one_line(text), text::MAX_CHARS)
+    text::head(
+        &text::redact_secrets(&text::one_line(text)),
+        text::MAX_CHARS,
+    )
 }
 
 #[cfg(test)]

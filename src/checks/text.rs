@@ -21,6 +21,21 @@ pub fn tail(text: &str, max: usize) -> String {
         .collect()
 }
 
+/// Replaces token-shaped text with `<redacted>`: GitHub's tokens by their
+/// prefixes (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`, `github_pat_`), whole or
+/// cut short, and whatever follows `Bearer` or `token`. A server that echoes
+/// a fragment of the token gives none of it away.
+pub fn redact_secrets(text: &str) -> String {
+    static SECRET: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let secret = SECRET.get_or_init(|| {
+        regex::Regex::new(
+            r"(?i)\b(?:gh[pousr]_[A-Za-z0-9_]+|github_pat_[A-Za-z0-9_]+)|\b(?:bearer|token)\s+[A-Za-z0-9._~+/=-]{8,}",
+        )
+        .expect("the secret pattern compiles")
+    });
+    secret.replace_all(text, "<redacted>").into_owned()
+}
+
 /// `1s`, `90s` or `1500ms`: how long something was allowed to take.
 pub fn duration(span: Duration) -> String {
     if span.subsec_nanos() == 0 {
@@ -44,6 +59,22 @@ mod tests {
         assert_eq!(
             head(&"x".repeat(1000), MAX_CHARS).chars().count(),
             MAX_CHARS
+        );
+    }
+
+    #[test]
+    fn token_shaped_text_is_redacted_whole_or_cut_short() {
+        assert_eq!(
+            redact_secrets("bad credentials for ghp_abc123 (ghp_abc…) and github_pat_11AB_x"),
+            "bad credentials for <redacted> (<redacted>…) and <redacted>"
+        );
+        assert_eq!(
+            redact_secrets("Authorization: Bearer abcdefgh12345"),
+            "Authorization: <redacted>"
+        );
+        assert_eq!(
+            redact_secrets("ghost town, tokens of esteem"),
+            "ghost town, tokens of esteem"
         );
     }
 

@@ -4,7 +4,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::duration::HumanDuration;
-use crate::model::{Bounds, Check, Priority};
+use crate::model::{Bounds, Check, Priority, limits};
 
 pub fn label(text: &str) -> Result<String, String> {
     crate::label::normalize(text)
@@ -32,12 +32,24 @@ pub fn time(text: &str) -> Result<DateTime<Utc>, String> {
         .map_err(|_| format!("invalid time `{text}`: expected RFC 3339 such as 2026-12-01T00:00:00Z, or a date such as 2026-12-01"))
 }
 
-/// A non-negative amount of US dollars.
+/// A non-negative amount of US dollars, at most a billion.
 pub fn usd(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        Ok(x) if x.is_finite() && (0.0..=limits::MAX_USD).contains(&x) => Ok(x),
         _ => Err(format!(
-            "invalid amount `{text}`: expected a number of US dollars, at least 0"
+            "invalid amount `{text}`: expected a number of US dollars from 0 to {}",
+            limits::MAX_USD
+        )),
+    }
+}
+
+/// A whole number of at most a billion: a budget, a bound.
+pub fn count(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n <= limits::MAX_COUNT => Ok(n),
+        _ => Err(format!(
+            "invalid number `{text}`: expected a whole number from 0 to {}",
+            limits::MAX_COUNT
         )),
     }
 }
@@ -81,11 +93,11 @@ pub fn tag(text: &str) -> Result<String, String> {
 #[derive(Debug, Clone, clap::Args)]
 pub struct LimitArgs {
     /// Dispatch budget; the goal blocks when it is used up
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count)]
     pub max_dispatches: Option<u64>,
 
     /// Assessment budget; the goal blocks when it is used up
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count)]
     pub max_assessments: Option<u64>,
 
     /// Minimum time between assessments, such as 10m
@@ -93,11 +105,11 @@ pub struct LimitArgs {
     pub cooldown: Option<HumanDuration>,
 
     /// Consecutive failures after which the goal blocks
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count)]
     pub escalate_after: Option<u64>,
 
     /// Hard bound: the goal fails once this many assessments were made
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = count)]
     pub max_iterations: Option<u64>,
 
     /// Hard bound: the goal fails after this time (RFC 3339 or a date)

@@ -49,7 +49,7 @@ pub fn run(ctx: &Context, args: EditArgs, out: &mut Output) -> Result<u8> {
             }
             Reviewed::Invalid(problems) => {
                 for problem in &problems {
-                    eprintln!("{problem}");
+                    eprintln!("{}", super::clean(problem, false));
                 }
                 if std::io::stdin().is_terminal() && ask_again() {
                     continue;

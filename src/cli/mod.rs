@@ -215,9 +215,12 @@ impl Output {
         self.text("\n");
     }
 
-    /// Text without a line ending.
+    /// Text without a line ending. Goal files are written by agents and by
+    /// hand: control characters in them never reach the terminal (see
+    /// [`clean`]).
     pub fn text(&mut self, text: &str) {
         use std::io::Write;
+        let text = &clean(text, self.color);
         match &mut self.streaming {
             Some(writer) if self.stream_error.is_none() => {
                 if let Err(err) = writer.write_all(text.as_bytes()) {
@@ -230,7 +233,7 @@ impl Output {
     }
 
     pub fn warn(&mut self, text: impl Into<String>) {
-        self.stderr.push(text.into());
+        self.stderr.push(clean(&text.into(), false));
     }
 
     pub fn json(&mut self, value: &impl serde::Serialize) {
@@ -323,6 +326,36 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Completions(args) => completions::run(args, out),
         Command::Man(args) => man::run(args, out),
     }
+}
+
+/// `text` without the control characters a terminal acts on (escape
+/// sequences, BEL, carriage returns, C1 controls), each replaced by U+FFFD;
+/// line feeds and tabs stay. With `color`, the colour codes steward paints
+/// with (`ESC [ digits m`) stay too.
+pub fn clean(text: &str, color: bool) -> String {
+    let unsafe_char =
+        |c: char| (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c);
+    if !text.chars().any(unsafe_char) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c == '\x1b' && color {
+            let sgr = rest[1..].strip_prefix('[').and_then(|after| {
+                let digits = after.chars().take_while(char::is_ascii_digit).count();
+                (digits > 0 && after[digits..].starts_with('m')).then_some(digits + 3)
+            });
+            if let Some(len) = sgr {
+                out.push_str(&rest[..len]);
+                rest = &rest[len..];
+                continue;
+            }
+        }
+        out.push(if unsafe_char(c) { '\u{FFFD}' } else { c });
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// Passes on what a finished write could not do: warnings on stderr, and

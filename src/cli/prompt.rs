@@ -83,7 +83,7 @@ pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<u8> {
     } = outcome;
     super::notices(out, notices);
     if !out.json {
-        out.stdout.push_str(&text);
+        out.text(&text);
     } else if heartbeat {
         out.json(&json!({
             "schema_version": SCHEMA_VERSION,

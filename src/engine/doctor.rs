@@ -2,7 +2,6 @@
 //! interrupted runs left behind. Reads only; changes nothing.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use super::checking;
 use crate::checks;
@@ -49,16 +48,14 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
             message,
         });
     }
-    let scan = ctx.store.scan(Scope::All)?;
+    let scan = ctx.store.scan(Scope::Diagnose)?;
     problems.extend(scan.problems.iter().cloned());
     for loaded in &scan.goals {
         check_goal(ctx, loaded, &mut problems);
     }
     check_duplicates(&scan.goals, &mut problems);
     check_outside_changes(ctx, &scan.goals, &mut problems)?;
-    for dir in [&ctx.store.goals_dir, &ctx.store.closed_dir] {
-        check_leftovers(dir, &mut problems);
-    }
+    check_leftovers(ctx, &mut notes);
     check_drafts(ctx, &mut problems);
     check_lock(ctx, &mut notes);
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
@@ -206,20 +203,14 @@ fn check_outside_changes(
 }
 
 /// Temporary files left by a run that was killed mid-write.
-fn check_leftovers(dir: &Path, problems: &mut Vec<FileProblem>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with(".steward-tmp-") {
-            problems.push(FileProblem {
-                path: entry.path().display().to_string(),
-                line: 1,
-                column: 1,
-                message: "temporary file left by an interrupted write; safe to delete".to_string(),
-            });
-        }
+/// Temporary files whose writer is gone are harmless: noted, and removed
+/// by the next `tick`.
+fn check_leftovers(ctx: &Context, notes: &mut Vec<String>) {
+    for path in ctx.store.leftovers() {
+        notes.push(format!(
+            "{}: temporary file left by an interrupted write; `steward tick` removes it",
+            path.display()
+        ));
     }
 }
 

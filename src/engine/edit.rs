@@ -30,10 +30,17 @@ pub fn open(ctx: &Context, reference: &str) -> Result<Draft> {
     super::authority::person_only(ctx, "edit a goal by hand", || {
         format!("steward edit {}", goal.goal.label)
     })?;
+    ctx.store.check_own_directories()?;
     let drafts = ctx.store.drafts_dir();
     let path = drafts.join(format!("{}.md", goal.goal.label));
     let base = drafts.join(format!("{}.md.base", goal.goal.label));
-    let reopened = path.exists();
+    let reopened = path.symlink_metadata().is_ok();
+    if reopened && !path.symlink_metadata().is_ok_and(|m| m.is_file()) {
+        return Err(Error::UnsafePath {
+            path,
+            why: "not a plain file: steward does not follow links in its state",
+        });
+    }
     if reopened {
         // Drafts kept before the base was recorded are taken as current.
         if let Ok(taken_from) = std::fs::read_to_string(&base)

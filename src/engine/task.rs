@@ -248,7 +248,7 @@ fn goal_change(
             failures = 0;
             parts.push(format!("{name} succeeded"));
         } else if t.is_failure() {
-            failures += 1;
+            failures = failures.saturating_add(1);
             parts.push(format!("{name} {}", t.to.map_or("ended", |s| s.as_str())));
         } else if matches!(t.action, "task_spawned" | "task_retried") {
             parts.push(format!("{name} spawned"));

@@ -88,6 +88,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         return Ok(outcome);
     }
     let mut tx = ctx.transaction()?;
+    tx.remove_leftovers();
     let mut book = tx.store().obligations()?;
     let transitions = expire(ctx, &mut book);
     outcome.note_tasks(&transitions);

@@ -18,6 +18,18 @@ pub use receipt::{
 };
 pub use status::{Priority, Status};
 
+/// How big a number steward takes, so that counting up, adding costs and
+/// writing them back never overflows.
+pub mod limits {
+    /// The largest budget, bound or count given on a command line.
+    pub const MAX_COUNT: u64 = 1_000_000_000;
+    /// The largest amount of US dollars given on a command line.
+    pub const MAX_USD: f64 = 1e9;
+    /// The largest count or amount read from a file: room to count up from
+    /// any value a command accepts.
+    pub const MAX_STORED: u64 = 1_000_000_000_000_000;
+}
+
 /// RFC 3339 in UTC with whole seconds, as goal files store times.
 pub fn format_time(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)

@@ -70,6 +70,25 @@ fn temp_path(dir: &Path) -> PathBuf {
     ))
 }
 
+/// The temporary files in `dir` left by a write whose process is gone.
+pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name();
+            let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(TEMP_PREFIX)) else {
+                return false;
+            };
+            let pid = rest.split('-').next().and_then(|p| p.parse().ok());
+            !pid.is_some_and(crate::process::is_alive)
+        })
+        .map(|entry| entry.path())
+        .collect()
+}
+
 fn parent(path: &Path) -> &Path {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,

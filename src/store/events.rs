@@ -2,6 +2,7 @@
 
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -62,9 +63,16 @@ pub fn append(path: &Path, events: &[Event]) -> Result<()> {
         std::fs::create_dir_all(dir)
             .map_err(|err| Error::io(dir, "cannot create directory", err))?;
     }
+    if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+        return Err(Error::UnsafePath {
+            path: path.to_path_buf(),
+            why: "not a plain file (a symbolic link?): steward does not follow links in its state",
+        });
+    }
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(path)
         .map_err(|err| Error::io(path, "cannot open event log", err))?;
     file.write_all(&buffer)

@@ -12,6 +12,7 @@ use super::frontmatter::{self, YamlValue};
 use crate::config::{GoalDefaults, MAX_FILE_BYTES, describe_yaml as describe, yaml_message};
 use crate::duration::HumanDuration;
 use crate::error::{Error, FileProblem};
+use crate::model::limits;
 use crate::model::{
     Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, LastCheck,
     Priority, Progress, Status, format_time,
@@ -563,18 +564,21 @@ impl Reader<'_> {
     fn count(&self, path: &[&str]) -> Result<Option<u64>, FileProblem> {
         match self.value(path) {
             None => Ok(None),
-            Some(value) => value
-                .as_u64()
-                .map(Some)
-                .ok_or_else(|| self.wrong(path, "a whole number")),
+            Some(value) => match value.as_u64() {
+                Some(n) if n <= limits::MAX_STORED => Ok(Some(n)),
+                Some(_) => Err(self.wrong(path, "a whole number of at most 10^15")),
+                None => Err(self.wrong(path, "a whole number")),
+            },
         }
     }
 
     fn number(&self, path: &[&str]) -> Result<Option<f64>, FileProblem> {
         match self.value(path).map(|v| v.as_f64()) {
             None => Ok(None),
-            Some(Some(x)) if x.is_finite() && x >= 0.0 => Ok(Some(x)),
-            Some(_) => Err(self.wrong(path, "a number of at least 0")),
+            Some(Some(x)) if x.is_finite() && (0.0..=limits::MAX_STORED as f64).contains(&x) => {
+                Ok(Some(x))
+            }
+            Some(_) => Err(self.wrong(path, "a number from 0 to 10^15")),
         }
     }
 

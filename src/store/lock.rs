@@ -3,6 +3,7 @@
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -22,11 +23,18 @@ impl StoreLock {
             std::fs::create_dir_all(dir)
                 .map_err(|err| Error::io(dir, "cannot create directory", err))?;
         }
+        if path.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+            return Err(Error::UnsafePath {
+                path: path.to_path_buf(),
+                why: "not a plain file (a symbolic link?): steward does not follow links in its state",
+            });
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(path)
             .map_err(|err| Error::io(path, "cannot open lock file", err))?;
         let started = Instant::now();

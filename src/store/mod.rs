@@ -56,6 +56,9 @@ pub enum Scope {
     OpenDirectory,
     /// Every goal, terminal ones included.
     All,
+    /// Every goal, also open ones whose label is not their file name (which
+    /// every other scope reports and leaves alone), for `doctor`.
+    Diagnose,
 }
 
 #[derive(Debug, Clone)]
@@ -96,6 +99,54 @@ impl Store {
     /// The files of closed goals, for reading one at a time.
     pub fn closed_paths(&self, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf>> {
         goal_paths(&self.closed_dir, problems)
+    }
+
+    /// Refuses to work in a store whose own directories (`state/`, the goals,
+    /// the closed goals, the drafts) are symbolic links that lead out of the
+    /// root: whoever can write the store (an agent) could otherwise make the
+    /// operator's next run write elsewhere.
+    pub fn check_own_directories(&self) -> Result<()> {
+        let root = self.absolute_root.canonicalize().ok();
+        for dir in [
+            self.state_dir.clone(),
+            self.goals_dir.clone(),
+            self.closed_dir.clone(),
+            self.drafts_dir(),
+        ] {
+            let Ok(metadata) = dir.symlink_metadata() else {
+                continue;
+            };
+            if !metadata.file_type().is_symlink() {
+                continue;
+            }
+            let inside = match (&root, dir.canonicalize()) {
+                (Some(root), Ok(target)) => target.starts_with(root),
+                _ => false,
+            };
+            if !inside {
+                return Err(Error::UnsafePath {
+                    path: dir,
+                    why: "a symbolic link that leads out of the store",
+                });
+            }
+        }
+        for file in [self.events_path(), self.lock_path()] {
+            if file.symlink_metadata().is_ok_and(|m| !m.is_file()) {
+                return Err(Error::UnsafePath {
+                    path: file,
+                    why: "not a plain file (a symbolic link?): steward does not follow links in its state",
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Temporary files a killed write left behind (their writer is gone).
+    pub fn leftovers(&self) -> Vec<PathBuf> {
+        [&self.goals_dir, &self.closed_dir, &self.state_dir]
+            .into_iter()
+            .flat_map(|dir| atomic::leftovers(dir))
+            .collect()
     }
 
     /// Writes a file of steward's own under `state/` (a draft, a cache)
@@ -170,7 +221,29 @@ impl Store {
         }
     }
 
+    /// Reads one goal. An open goal is found by its file name, so one whose
+    /// label says otherwise is a problem, never acted on: two files that
+    /// claim one label can never both be it.
     pub fn load(&self, path: &Path) -> Result<LoadedGoal, FileProblem> {
+        let loaded = self.load_as_written(path)?;
+        let stem = path.file_stem().map(|s| s.to_string_lossy());
+        if path.parent() == Some(self.goals_dir.as_path())
+            && stem.as_deref() != Some(loaded.goal.label.as_str())
+        {
+            return Err(loaded.file.problem_at(
+                Field::Label,
+                format!(
+                    "label `{}` does not match the file name `{}.md`: steward finds an open goal by its file name and leaves this one alone; rename the file or fix the label",
+                    loaded.goal.label,
+                    stem.unwrap_or_default()
+                ),
+            ));
+        }
+        Ok(loaded)
+    }
+
+    /// Reads one goal as it is written, whatever its file name.
+    fn load_as_written(&self, path: &Path) -> Result<LoadedGoal, FileProblem> {
         let file = GoalFile::read(path)?;
         let goal = file.goal(&self.defaults)?;
         Ok(LoadedGoal { file, goal })
@@ -180,10 +253,15 @@ impl Store {
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         let mut scan = Scan::default();
         let mut paths = goal_paths(&self.goals_dir, &mut scan.problems)?;
-        if scope == Scope::All {
+        if matches!(scope, Scope::All | Scope::Diagnose) {
             paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
-        for result in self.load_all(&paths) {
+        let loader = if scope == Scope::Diagnose {
+            Store::load_as_written
+        } else {
+            Store::load
+        };
+        for result in self.load_all(&paths, loader) {
             match result {
                 Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {}
                 Ok(loaded) => scan.goals.push(loaded),
@@ -195,21 +273,26 @@ impl Store {
 
     /// Loads `paths` in order, sharing the work among the machine's cores
     /// when there are enough files to be worth a thread.
-    fn load_all(&self, paths: &[PathBuf]) -> Vec<Result<LoadedGoal, FileProblem>> {
+    fn load_all(
+        &self,
+        paths: &[PathBuf],
+        load: fn(&Store, &Path) -> Result<LoadedGoal, FileProblem>,
+    ) -> Vec<Result<LoadedGoal, FileProblem>> {
         const PER_THREAD: usize = 64;
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(paths.len() / PER_THREAD)
             .max(1);
         if threads == 1 {
-            return paths.iter().map(|path| self.load(path)).collect();
+            return paths.iter().map(|path| load(self, path)).collect();
         }
         let chunk = paths.len().div_ceil(threads);
         std::thread::scope(|scope| {
             let workers: Vec<_> = paths
                 .chunks(chunk)
                 .map(|part| {
-                    scope.spawn(move || part.iter().map(|path| self.load(path)).collect::<Vec<_>>())
+                    scope
+                        .spawn(move || part.iter().map(|path| load(self, path)).collect::<Vec<_>>())
                 })
                 .collect();
             workers

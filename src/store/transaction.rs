@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 
 use super::events::{self, Event};
 use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic};
+use crate::config::MAX_FILE_BYTES;
 use crate::error::{Error, Result};
 use crate::mirror;
 use crate::model::{Actor, Digest, Edit, Goal, GoalChange, format_time};
@@ -53,6 +54,7 @@ impl<'s> Transaction<'s> {
         lock_timeout: Duration,
         command: &'static str,
     ) -> Result<Self> {
+        store.check_own_directories()?;
         let lock = StoreLock::acquire(&store.lock_path(), lock_timeout)?;
         Ok(Transaction {
             store,
@@ -145,6 +147,12 @@ impl<'s> Transaction<'s> {
                 actor.as_str().to_string()
             };
             file.append_history(self.now, &who, &change.action, &change.detail);
+        }
+        if file.text().len() as u64 > MAX_FILE_BYTES {
+            return Err(Error::TooLarge {
+                path: file.path.clone(),
+                bytes: file.text().len() as u64,
+            });
         }
         let goal = self.read_back(&file)?;
         file.path = self.write_goal(original.is_none(), &file, &goal)?;
@@ -292,6 +300,14 @@ impl<'s> Transaction<'s> {
         self.written.push(loaded.file.path.clone());
         self.written.push(home);
         Ok(())
+    }
+
+    /// Removes the temporary files killed writes left behind: under the lock
+    /// no other write is under way.
+    pub fn remove_leftovers(&mut self) {
+        for path in self.store.leftovers() {
+            let _ = std::fs::remove_file(path);
+        }
     }
 
     /// Writes a file that is not a goal (configuration, attributes)

@@ -40,7 +40,7 @@ fn doctor_lists_every_problem_with_its_location() {
         "state/goals/misnamed.md:5:1: unknown priority `urgent`",
         "state/goals/misnamed.md:6:1: check ping x cannot run: unknown check type `ping`",
         "state/goals/misnamed.md:2:1: id `11111111-0000-0000-0000-000000000000` is also used by state/goals/twin.md",
-        "state/goals/.steward-tmp-123-abc:1:1: temporary file left by an interrupted write",
+        "note: state/goals/.steward-tmp-123-abc: temporary file left by an interrupted write; `steward tick` removes it",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }

@@ -8,6 +8,7 @@ mod doctor_config;
 mod edit;
 mod generated;
 mod git;
+mod hardening;
 mod hostile;
 mod init;
 mod list_show;
