@@ -91,6 +91,8 @@ struct Redacted<'e> {
     action: &'e str,
     from: Option<&'e str>,
     to: Option<&'e str>,
+    #[serde(rename = "override", skip_serializing_if = "std::ops::Not::not")]
+    overridden: bool,
 }
 
 impl<'e> From<&'e Event> for Redacted<'e> {
@@ -102,6 +104,7 @@ impl<'e> From<&'e Event> for Redacted<'e> {
             action: &event.action,
             from: event.from.as_deref(),
             to: event.to.as_deref(),
+            overridden: event.overridden,
         }
     }
 }

@@ -109,7 +109,13 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
 
     let change = new_goal(ctx, request, &priority, confirmed);
     let written = tx.create(&path, change)?;
-    let notices = super::finish(tx)?;
+    let mut notices = super::finish(tx)?;
+    if !request.checks.iter().any(|c| c.criterion.is_some()) {
+        notices.warnings.push(format!(
+            "no criterion of `{}` has a check: each rests on the agent's word; tie a check to one with --verify TYPE:TARGET@N",
+            request.label
+        ));
+    }
     Ok(Saved {
         goal: written,
         changed: true,

@@ -515,3 +515,27 @@ fn a_kept_draft_is_never_saved_over_a_goal_that_changed() {
     assert_eq!(env.read("state/goals/g.md"), after_assessment);
     assert!(env.path("state/edits/g.md").exists(), "the draft is kept");
 }
+
+#[test]
+fn add_warns_when_no_criterion_has_a_check() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("each rests on the agent's word"));
+    env.steward()
+        .args([
+            "add",
+            "h",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+            "--verify",
+            "file_exists:x@1",
+        ])
+        .assert()
+        .success()
+        .stderr("");
+}
