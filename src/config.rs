@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::agents::{AgentProfile, OutputFormat, PromptVia};
 use crate::duration::HumanDuration;
 use crate::error::{Error, FileProblem, Result};
 use crate::model::Priority;
@@ -32,6 +33,14 @@ enum Kind {
     TextList,
     /// One of the listed words.
     Choice(&'static [&'static str]),
+    /// A list of the listed words.
+    ChoiceList(&'static [&'static str]),
+    /// A number of at least 0, or null.
+    OptionalNumber,
+    /// A command as a list of words (program first), or null.
+    OptionalArgv,
+    /// `HH:MM-HH:MM`, or null.
+    OptionalHours,
 }
 
 struct Setting {
@@ -58,6 +67,37 @@ const fn setting(
         file_only: false,
     }
 }
+
+/// A setting only the operator's file may set: the environment is an
+/// agent's to change.
+const fn file_setting(
+    key: &'static str,
+    kind: Kind,
+    default: &'static str,
+    help: &'static str,
+) -> Setting {
+    Setting {
+        file_only: true,
+        ..setting(key, kind, default, help)
+    }
+}
+
+/// The `agents:` part of the file `init` writes: the built-in profiles.
+const AGENTS_TEMPLATE: &str = "# agents:                                     # profiles for dispatch; these two are built in\n#   claude:\n#     command: [claude, -p, --output-format, json]\n#     prompt: stdin                            # stdin, or arg (appended as the last argument)\n#     resume: [claude, -p, --output-format, json, --resume, \"{session}\"]\n#     output: claude-json                      # claude-json, codex-jsonl or text\n#   codex:\n#     command: [codex, exec, --json, \"-\"]\n#     prompt: stdin\n#     resume: [codex, exec, --json, resume, \"{session}\", \"-\"]\n#     output: codex-jsonl\n#     input_usd_per_mtok: 0                    # prices, for agents that report tokens\n#     output_usd_per_mtok: 0\n";
+
+/// The events `notify.on` may name.
+pub const NOTIFY_EVENTS: &[&str] = &[
+    "blocked",
+    "failed",
+    "circuit_breaker",
+    "no_progress",
+    "failures",
+    "budget",
+    "agent",
+    "verifying",
+    "completed",
+    "spend_cap",
+];
 
 const SETTINGS: &[Setting] = &[
     setting(
@@ -183,8 +223,8 @@ const SETTINGS: &[Setting] = &[
     setting(
         "circuit_breaker.max_assessments_without_progress",
         Kind::Count,
-        "0",
-        "0: off",
+        "5",
+        "assessments in a row that meet no criterion block; 0: off",
     ),
     Setting {
         file_only: true,
@@ -249,6 +289,96 @@ const SETTINGS: &[Setting] = &[
         "48h",
         "resolved obligations are dropped after this",
     ),
+    file_setting(
+        "dispatch.enabled",
+        Kind::Bool,
+        "false",
+        "true: tick starts agent runs for goals that should move",
+    ),
+    file_setting(
+        "dispatch.agent",
+        Kind::Text,
+        "claude",
+        "the agent profile runs use (agents:)",
+    ),
+    file_setting(
+        "dispatch.fallback_agent",
+        Kind::OptionalText,
+        "null",
+        "the profile the reassign step uses",
+    ),
+    file_setting(
+        "dispatch.max_parallel",
+        Kind::Count,
+        "1",
+        "agent runs at once, store-wide",
+    ),
+    file_setting(
+        "dispatch.timeout",
+        Kind::Duration,
+        "30m",
+        "a run past this is stopped with everything it started",
+    ),
+    file_setting(
+        "dispatch.idle_after",
+        Kind::Duration,
+        "15m",
+        "no assessment this long after a dispatch: no progress",
+    ),
+    file_setting(
+        "dispatch.max_retries",
+        Kind::Count,
+        "2",
+        "nudges and resends without progress before reassign, then escalate",
+    ),
+    file_setting(
+        "dispatch.min_resend_interval",
+        Kind::Duration,
+        "5m",
+        "the same instruction is never sent twice inside this",
+    ),
+    file_setting(
+        "dispatch.backoff.base",
+        Kind::Duration,
+        "2m",
+        "wait before follow-up step N: base x 2^(N-1)",
+    ),
+    file_setting(
+        "dispatch.backoff.max",
+        Kind::Duration,
+        "30m",
+        "the longest wait between follow-up steps",
+    ),
+    file_setting(
+        "dispatch.log_max_bytes",
+        Kind::Count,
+        "1048576",
+        "per run log; the tail is kept",
+    ),
+    file_setting(
+        "dispatch.max_cost_usd_per_day",
+        Kind::OptionalNumber,
+        "null",
+        "store-wide spend cap over 24h; reached: no new runs",
+    ),
+    file_setting(
+        "notify.command",
+        Kind::OptionalArgv,
+        "null",
+        "[program, args...]: gets one JSON document on stdin",
+    ),
+    file_setting(
+        "notify.on",
+        Kind::ChoiceList(NOTIFY_EVENTS),
+        "[blocked, failed, circuit_breaker, no_progress, verifying, completed]",
+        "events that tell a person",
+    ),
+    file_setting(
+        "notify.quiet_hours",
+        Kind::OptionalHours,
+        "null",
+        "\"22:00-07:00\" local time: held for the digest, critical excepted",
+    ),
     setting(
         "mirror.enabled",
         Kind::Bool,
@@ -287,6 +417,8 @@ enum Value {
     Priority(Priority),
     PriorityList(Vec<Priority>),
     TextList(Vec<String>),
+    OptionalNumber(Option<f64>),
+    OptionalTextList(Option<Vec<String>>),
 }
 
 impl fmt::Display for Value {
@@ -304,10 +436,12 @@ impl fmt::Display for Value {
                 let names: Vec<&str> = list.iter().map(Priority::as_str).collect();
                 write!(f, "[{}]", names.join(", "))
             }
-            Value::TextList(list) => {
+            Value::TextList(list) | Value::OptionalTextList(Some(list)) => {
                 let quoted: Vec<String> = list.iter().map(|s| format!("{s:?}")).collect();
                 write!(f, "[{}]", quoted.join(", "))
             }
+            Value::OptionalNumber(None) | Value::OptionalTextList(None) => f.write_str("null"),
+            Value::OptionalNumber(Some(x)) => write!(f, "{x}"),
         }
     }
 }
@@ -335,7 +469,7 @@ impl fmt::Display for Source {
 /// One effective setting, for `config`.
 #[derive(Debug, Clone)]
 pub struct Entry {
-    pub key: &'static str,
+    pub key: String,
     pub value: String,
     pub source: Source,
 }
@@ -414,6 +548,64 @@ pub struct Git {
     pub author: Option<String>,
 }
 
+/// Agent runs that `tick` starts (SPEC 12).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dispatch {
+    pub enabled: bool,
+    pub agent: String,
+    pub fallback_agent: Option<String>,
+    pub max_parallel: u64,
+    pub timeout: HumanDuration,
+    pub idle_after: HumanDuration,
+    pub max_retries: u64,
+    pub min_resend_interval: HumanDuration,
+    pub backoff_base: HumanDuration,
+    pub backoff_max: HumanDuration,
+    pub log_max_bytes: u64,
+    pub max_cost_usd_per_day: Option<f64>,
+}
+
+/// Telling a person (SPEC 13).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notify {
+    pub command: Option<Vec<String>>,
+    pub on: Vec<String>,
+    pub quiet_hours: Option<QuietHours>,
+}
+
+/// A span of the day in local time, possibly across midnight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuietHours {
+    /// Minutes after midnight.
+    pub start: u32,
+    pub end: u32,
+}
+
+impl QuietHours {
+    /// `HH:MM-HH:MM`.
+    pub fn parse(text: &str) -> Option<QuietHours> {
+        let minutes = |part: &str| {
+            let (h, m) = part.trim().split_once(':')?;
+            let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
+            (h < 24 && m < 60 && part.trim().len() == 5).then_some(h * 60 + m)
+        };
+        let (start, end) = text.split_once('-')?;
+        Some(QuietHours {
+            start: minutes(start)?,
+            end: minutes(end)?,
+        })
+    }
+
+    /// Whether `minute` (after local midnight) falls in the span.
+    pub fn contains(self, minute: u32) -> bool {
+        if self.start <= self.end {
+            (self.start..self.end).contains(&minute)
+        } else {
+            minute >= self.start || minute < self.end
+        }
+    }
+}
+
 /// The effective configuration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
@@ -433,6 +625,17 @@ pub struct Config {
     pub obligations: Obligations,
     pub mirror: Mirror,
     pub git: Git,
+    pub dispatch: Dispatch,
+    pub notify: Notify,
+    /// Agent profiles: the built-in `claude` and `codex`, and the file's.
+    pub agents: Vec<AgentProfile>,
+}
+
+impl Config {
+    /// The agent profile called `name`.
+    pub fn agent(&self, name: &str) -> Option<&AgentProfile> {
+        self.agents.iter().find(|a| a.name == name)
+    }
 }
 
 /// The configuration together with where each value came from.
@@ -467,6 +670,7 @@ impl Config {
             let flag = if commit { "--commit" } else { "--no-commit" };
             layers.set("git.commit", Value::Bool(commit), Source::Flag(flag));
         }
+        layers.check_agents()?;
         Ok(LoadedConfig {
             config: layers.to_config(),
             entries: layers.entries(),
@@ -488,19 +692,23 @@ impl Config {
             "# steward configuration. Every key is optional: the values below are the\n\
              # defaults. Uncomment a line (and its section line) to change it.\n",
         );
-        let mut section = "";
+        let mut section: Vec<&str> = Vec::new();
         for setting in SETTINGS {
-            let (parent, name) = setting.key.split_once('.').unwrap_or(("", setting.key));
-            if parent != section {
-                if !parent.is_empty() {
-                    out.push_str(&format!("# {parent}:\n"));
-                }
-                section = parent;
+            let parts: Vec<&str> = setting.key.split('.').collect();
+            let (name, parents) = parts.split_last().expect("keys are not empty");
+            let shared = section
+                .iter()
+                .zip(parents)
+                .take_while(|(a, b)| a == b)
+                .count();
+            for (depth, parent) in parents.iter().enumerate().skip(shared) {
+                out.push_str(&format!("# {}{parent}:\n", "  ".repeat(depth)));
             }
-            let indent = if parent.is_empty() { "" } else { "  " };
-            let line = format!("{indent}{name}: {}", setting.default);
+            section = parents.to_vec();
+            let line = format!("{}{name}: {}", "  ".repeat(parents.len()), setting.default);
             out.push_str(&format!("# {line:<44} # {}\n", setting.help));
         }
+        out.push_str(AGENTS_TEMPLATE);
         out
     }
 
@@ -543,6 +751,9 @@ fn read_config_file(path: &Path) -> Result<Option<String>> {
 /// The value of every setting with its source, in table order.
 struct Layers {
     values: Vec<(Value, Source)>,
+    agents: Vec<AgentProfile>,
+    /// Where each profile a file set came from.
+    agent_sources: Vec<(String, Source)>,
 }
 
 impl Layers {
@@ -556,7 +767,11 @@ impl Layers {
                 (value, Source::Default)
             })
             .collect();
-        Layers { values }
+        Layers {
+            values,
+            agents: AgentProfile::builtins(),
+            agent_sources: Vec::new(),
+        }
     }
 
     fn set(&mut self, key: &str, value: Value, source: Source) {
@@ -608,6 +823,10 @@ impl Layers {
                 )));
             }
         };
+        let mut mapping = mapping;
+        if let Some(agents) = mapping.remove("agents") {
+            self.apply_agents(path, text, &agents)?;
+        }
         let mut pending = Vec::new();
         flatten(&mapping, "", &mut pending)
             .map_err(|key| at(&key, format!("keys must be plain strings (near `{key}`)")))?;
@@ -631,6 +850,155 @@ impl Layers {
         Ok(())
     }
 
+    /// The `agents:` mapping: profiles by name, each overriding a built-in
+    /// profile of that name field by field, or new.
+    fn apply_agents(&mut self, path: &Path, text: &str, yaml: &serde_yaml::Value) -> Result<()> {
+        let at = |keys: &[&str], message: String| {
+            let (line, column) = key_position(text, keys).unwrap_or((1, 1));
+            Error::Config(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message,
+            })
+        };
+        let profiles = match yaml {
+            serde_yaml::Value::Null => return Ok(()),
+            serde_yaml::Value::Mapping(profiles) => profiles,
+            other => {
+                return Err(at(
+                    &["agents"],
+                    format!(
+                        "agents: expected a mapping of profile names to profiles, found {}",
+                        describe_yaml(other)
+                    ),
+                ));
+            }
+        };
+        for (name, fields) in profiles {
+            let Some(name) = name.as_str() else {
+                return Err(at(&["agents"], "agents: profile names are text".to_string()));
+            };
+            let key = |field: &str| format!("agents.{name}.{field}");
+            let serde_yaml::Value::Mapping(fields) = fields else {
+                return Err(at(
+                    &["agents", name],
+                    format!("agents.{name}: expected a mapping with command, prompt, resume, output"),
+                ));
+            };
+            let mut profile = self
+                .agents
+                .iter()
+                .find(|a| a.name == name)
+                .cloned()
+                .unwrap_or(AgentProfile {
+                    name: name.to_string(),
+                    command: Vec::new(),
+                    prompt: PromptVia::Stdin,
+                    resume: Vec::new(),
+                    output: OutputFormat::Text,
+                    input_usd_per_mtok: 0.0,
+                    output_usd_per_mtok: 0.0,
+                });
+            for (field, value) in fields {
+                let field = field.as_str().unwrap_or_default();
+                let wrong = |why: String| at(&["agents", name, field], format!("{}: {why}", key(field)));
+                match field {
+                    "command" => profile.command = string_list(value).map_err(wrong)?,
+                    "resume" => {
+                        profile.resume = match value {
+                            serde_yaml::Value::Null => Vec::new(),
+                            other => string_list(other).map_err(wrong)?,
+                        }
+                    }
+                    "prompt" => {
+                        profile.prompt = match value.as_str() {
+                            Some("stdin") => PromptVia::Stdin,
+                            Some("arg") => PromptVia::Arg,
+                            _ => return Err(wrong("expected stdin or arg".to_string())),
+                        }
+                    }
+                    "output" => {
+                        profile.output = value
+                            .as_str()
+                            .and_then(OutputFormat::parse)
+                            .ok_or_else(|| {
+                                wrong(format!("expected one of {}", OutputFormat::NAMES.join(", ")))
+                            })?
+                    }
+                    "input_usd_per_mtok" | "output_usd_per_mtok" => {
+                        let price = value
+                            .as_f64()
+                            .filter(|x| x.is_finite() && *x >= 0.0)
+                            .ok_or_else(|| wrong("expected a price of at least 0".to_string()))?;
+                        if field == "input_usd_per_mtok" {
+                            profile.input_usd_per_mtok = price;
+                        } else {
+                            profile.output_usd_per_mtok = price;
+                        }
+                    }
+                    other => {
+                        return Err(at(
+                            &["agents", name, other],
+                            format!(
+                                "unknown key `{}`: a profile has command, prompt, resume, output, input_usd_per_mtok, output_usd_per_mtok",
+                                key(other)
+                            ),
+                        ));
+                    }
+                }
+            }
+            if profile.command.first().is_none_or(|p| p.trim().is_empty()) {
+                return Err(at(
+                    &["agents", name],
+                    format!("{}: a profile needs a command (a list, program first)", key("command")),
+                ));
+            }
+            let line = key_position(text, &["agents", name]).map_or(1, |(l, _)| l);
+            self.agent_sources.push((
+                name.to_string(),
+                Source::File {
+                    path: path.to_path_buf(),
+                    line,
+                },
+            ));
+            self.agents.retain(|a| a.name != name);
+            self.agents.push(profile);
+        }
+        Ok(())
+    }
+
+    /// Profiles named by `dispatch.agent` and `dispatch.fallback_agent` must
+    /// exist.
+    fn check_agents(&self) -> Result<()> {
+        for key in ["dispatch.agent", "dispatch.fallback_agent"] {
+            let index = SETTINGS.iter().position(|s| s.key == key).expect("known key");
+            let (value, source) = &self.values[index];
+            let name = match value {
+                Value::Text(name) | Value::OptionalText(Some(name)) => name,
+                _ => continue,
+            };
+            if self.agents.iter().any(|a| a.name == *name) {
+                continue;
+            }
+            let known: Vec<&str> = self.agents.iter().map(|a| a.name.as_str()).collect();
+            let message = format!(
+                "{key}: no agent profile `{name}` (profiles: {}; define it under agents:)",
+                known.join(", ")
+            );
+            return Err(match source {
+                Source::File { path, line } => Error::Config(FileProblem {
+                    path: path.display().to_string(),
+                    line: *line,
+                    column: 1,
+                    message,
+                }),
+                _ => Error::bad_value(key, message),
+            });
+        }
+        Ok(())
+    }
+
     fn apply_env(&mut self, env: &BTreeMap<String, String>) -> Result<()> {
         for setting in SETTINGS.iter().filter(|s| !s.file_only) {
             let name = env_name(setting.key);
@@ -645,15 +1013,34 @@ impl Layers {
     }
 
     fn entries(&self) -> Vec<Entry> {
-        SETTINGS
+        let settings = SETTINGS
             .iter()
             .zip(&self.values)
             .map(|(setting, (value, source))| Entry {
-                key: setting.key,
+                key: setting.key.to_string(),
                 value: value.to_string(),
                 source: source.clone(),
-            })
-            .collect()
+            });
+        let agents = self.agents.iter().map(|agent| Entry {
+            key: format!("agents.{}", agent.name),
+            value: format!(
+                "{} ({} in, {} out{})",
+                agent.command.join(" "),
+                match agent.prompt {
+                    PromptVia::Stdin => "prompt on stdin",
+                    PromptVia::Arg => "prompt as argument",
+                },
+                agent.output.as_str(),
+                if agent.can_resume() { ", resumes" } else { "" }
+            ),
+            source: self
+                .agent_sources
+                .iter()
+                .rev()
+                .find(|(name, _)| *name == agent.name)
+                .map_or(Source::Default, |(_, source)| source.clone()),
+        });
+        settings.chain(agents).collect()
     }
 
     fn get(&self, key: &str) -> &Value {
@@ -773,6 +1160,37 @@ impl Layers {
                 commit: self.bool("git.commit"),
                 author: self.optional_text("git.author"),
             },
+            dispatch: Dispatch {
+                enabled: self.bool("dispatch.enabled"),
+                agent: self.text("dispatch.agent"),
+                fallback_agent: self.optional_text("dispatch.fallback_agent"),
+                max_parallel: self.count("dispatch.max_parallel"),
+                timeout: self.duration("dispatch.timeout"),
+                idle_after: self.duration("dispatch.idle_after"),
+                max_retries: self.count("dispatch.max_retries"),
+                min_resend_interval: self.duration("dispatch.min_resend_interval"),
+                backoff_base: self.duration("dispatch.backoff.base"),
+                backoff_max: self.duration("dispatch.backoff.max"),
+                log_max_bytes: self.count("dispatch.log_max_bytes"),
+                max_cost_usd_per_day: match self.get("dispatch.max_cost_usd_per_day") {
+                    Value::OptionalNumber(x) => *x,
+                    other => unreachable!("dispatch.max_cost_usd_per_day is {other:?}"),
+                },
+            },
+            notify: Notify {
+                command: match self.get("notify.command") {
+                    Value::OptionalTextList(words) => words.clone(),
+                    other => unreachable!("notify.command is {other:?}"),
+                },
+                on: match self.get("notify.on") {
+                    Value::TextList(list) => list.clone(),
+                    other => unreachable!("notify.on is {other:?}"),
+                },
+                quiet_hours: self
+                    .optional_text("notify.quiet_hours")
+                    .and_then(|text| QuietHours::parse(&text)),
+            },
+            agents: self.agents.clone(),
         }
     }
 }
@@ -881,6 +1299,42 @@ fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value, String> {
             .collect::<Result<_, _>>()
             .map(Value::PriorityList),
         Kind::TextList => string_list(yaml).map(Value::TextList),
+        Kind::ChoiceList(words) => {
+            let list = string_list(yaml)?;
+            match list.iter().find(|w| !words.contains(&w.as_str())) {
+                Some(word) => Err(format!(
+                    "unknown `{word}`: expected some of {}",
+                    words.join(", ")
+                )),
+                None => Ok(Value::TextList(list)),
+            }
+        }
+        Kind::OptionalNumber => match yaml {
+            Y::Null => Ok(Value::OptionalNumber(None)),
+            _ => match yaml.as_f64() {
+                Some(x) if x.is_finite() && x >= 0.0 => Ok(Value::OptionalNumber(Some(x))),
+                _ => Err(format!("expected a number of at least 0 or null, found {}", found())),
+            },
+        },
+        Kind::OptionalArgv => match yaml {
+            Y::Null => Ok(Value::OptionalTextList(None)),
+            _ => {
+                let words = string_list(yaml)?;
+                if words.first().is_none_or(|w| w.trim().is_empty()) {
+                    Err("expected a command: a list whose first word is the program".to_string())
+                } else {
+                    Ok(Value::OptionalTextList(Some(words)))
+                }
+            }
+        },
+        Kind::OptionalHours => match yaml {
+            Y::Null => Ok(Value::OptionalText(None)),
+            Y::String(s) if QuietHours::parse(s).is_some() => Ok(Value::OptionalText(Some(s.clone()))),
+            _ => Err(format!(
+                "expected hours such as \"22:00-07:00\" or null, found {}",
+                found()
+            )),
+        },
         Kind::Choice(words) => match yaml {
             Y::String(s) if words.contains(&s.as_str()) => Ok(Value::Text(s.clone())),
             _ => Err(format!(

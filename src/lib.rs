@@ -3,6 +3,7 @@
 //! The binary is a thin wrapper around [`run`]; everything here can be
 //! called from tests.
 
+pub mod agents;
 pub mod assessment;
 pub mod checks;
 pub mod cli;

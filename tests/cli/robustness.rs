@@ -24,7 +24,11 @@ fn assessments(env: &TestEnv, goal: &str) -> u64 {
 #[test]
 fn concurrent_writers_lose_nothing() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "global_limits:\n  max_active_goals: 100\n");
+    // 50 assessments of one goal that meet nothing: no circuit breaker here.
+    env.write(
+        "steward.yaml",
+        "global_limits:\n  max_active_goals: 100\ncircuit_breaker:\n  max_assessments_without_progress: 0\n",
+    );
     env.steward()
         .args([
             "add",
