@@ -397,7 +397,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__assess)
-            opts="-C -q -h -V --summary --next --blocker --no-blockers --met --dispatched --cost-usd --outcome --stuck --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --summary --next --blocker --no-blockers --met --dispatched --cost-usd --outcome --stuck --wait-until --wait-for-check --dispatch-id --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -425,6 +425,14 @@ _steward() {
                     ;;
                 --outcome)
                     COMPREPLY=($(compgen -W "ok failed" -- "${cur}"))
+                    return 0
+                    ;;
+                --wait-until)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dispatch-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --root)

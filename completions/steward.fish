@@ -272,6 +272,8 @@ complete -c steward -n "__fish_steward_using_subcommand assess" -l met -d 'Crite
 complete -c steward -n "__fish_steward_using_subcommand assess" -l cost-usd -d 'What this step cost, in US dollars (added up)' -r
 complete -c steward -n "__fish_steward_using_subcommand assess" -l outcome -d 'How the work since the last assessment went: failed counts a consecutive failure, ok clears them' -r -f -a "ok\t''
 failed\t''"
+complete -c steward -n "__fish_steward_using_subcommand assess" -l wait-until -d 'Park the goal until TIME (CI running, a review pending): no runs, no block entries, no staleness until then' -r
+complete -c steward -n "__fish_steward_using_subcommand assess" -l dispatch-id -d 'The agent run this report belongs to: a dispatch with an id steward counted already is not counted again' -r
 complete -c steward -n "__fish_steward_using_subcommand assess" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand assess" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
 always\t''
@@ -281,6 +283,7 @@ complete -c steward -n "__fish_steward_using_subcommand assess" -l lock-timeout 
 complete -c steward -n "__fish_steward_using_subcommand assess" -l no-blockers -d 'Nothing blocks the goal any more'
 complete -c steward -n "__fish_steward_using_subcommand assess" -l dispatched -d 'Work was dispatched (a subagent, a job) as part of this assessment'
 complete -c steward -n "__fish_steward_using_subcommand assess" -l stuck -d 'The agent cannot go on without a human: block the goal'
+complete -c steward -n "__fish_steward_using_subcommand assess" -l wait-for-check -d 'Park the goal until the result of its checks changes'
 complete -c steward -n "__fish_steward_using_subcommand assess" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand assess" -s q -l quiet -d 'Print nothing on success except what was asked for'
 complete -c steward -n "__fish_steward_using_subcommand assess" -l commit -d 'Commit every change to git (overrides git.commit)'

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::model::{Escalation, Goal, Progress, Status};
+use crate::model::{Escalation, Goal, Progress, Status, Waiting};
 
 /// `last_outcome` is kept short: it is shown on every heartbeat.
 const OUTCOME_CHARS: usize = 500;
@@ -30,6 +30,16 @@ pub struct Report {
     pub cost_usd: Option<f64>,
     pub outcome: Option<Outcome>,
     pub stuck: bool,
+    /// Park the goal until then (`--wait-until`).
+    pub wait_until: Option<DateTime<Utc>>,
+    /// Park the goal until its checks' result changes (`--wait-for-check`).
+    pub wait_for_check: bool,
+}
+
+impl Report {
+    fn waits(&self) -> bool {
+        self.wait_until.is_some() || self.wait_for_check
+    }
 }
 
 /// The goal after the assessment.
@@ -41,6 +51,8 @@ pub struct Effects {
     pub met: Vec<usize>,
     pub status: Option<Status>,
     pub escalation: Option<Escalation>,
+    /// `Some(Some(_))` parks the goal, `Some(None)` ends its wait.
+    pub waiting: Option<Option<Waiting>>,
     /// The history line's detail.
     pub detail: String,
 }
@@ -152,8 +164,33 @@ pub fn assess(
         (None, Status::Stalled) => Some(Status::Active),
         _ => None,
     };
+    if let Some(until) = report.wait_until
+        && until <= now
+    {
+        return Err(Error::bad_value(
+            "--wait-until",
+            format!(
+                "{} is not in the future (now is {})",
+                crate::model::format_time(until),
+                crate::model::format_time(now)
+            ),
+        ));
+    }
+    let waiting = if report.waits() && escalation.is_none() {
+        Some(Some(Waiting {
+            until: report.wait_until,
+            for_check: report.wait_for_check,
+            reason: crate::text::head(&report.summary, 200),
+            since: Some(now),
+        }))
+    } else if goal.waiting.is_some() {
+        Some(None)
+    } else {
+        None
+    };
     Ok(Effects {
         detail: detail(report, &met, &escalation),
+        waiting,
         progress,
         blockers: report.blockers.clone(),
         met,
@@ -284,6 +321,18 @@ fn detail(report: &Report, met: &[usize], escalation: &Option<Escalation>) -> St
     }
     if let Some(escalation) = escalation {
         parts.push(format!("blocked ({})", escalation.kind));
+    }
+    match (report.wait_until, report.wait_for_check) {
+        (Some(until), true) => parts.push(format!(
+            "waiting until {} or a check changes",
+            crate::model::format_time(until)
+        )),
+        (Some(until), false) => parts.push(format!(
+            "waiting until {}",
+            crate::model::format_time(until)
+        )),
+        (None, true) => parts.push("waiting for a check to change".to_string()),
+        (None, false) => {}
     }
     parts.join("; ")
 }

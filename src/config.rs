@@ -877,13 +877,18 @@ impl Layers {
         };
         for (name, fields) in profiles {
             let Some(name) = name.as_str() else {
-                return Err(at(&["agents"], "agents: profile names are text".to_string()));
+                return Err(at(
+                    &["agents"],
+                    "agents: profile names are text".to_string(),
+                ));
             };
             let key = |field: &str| format!("agents.{name}.{field}");
             let serde_yaml::Value::Mapping(fields) = fields else {
                 return Err(at(
                     &["agents", name],
-                    format!("agents.{name}: expected a mapping with command, prompt, resume, output"),
+                    format!(
+                        "agents.{name}: expected a mapping with command, prompt, resume, output"
+                    ),
                 ));
             };
             let mut profile = self
@@ -902,7 +907,8 @@ impl Layers {
                 });
             for (field, value) in fields {
                 let field = field.as_str().unwrap_or_default();
-                let wrong = |why: String| at(&["agents", name, field], format!("{}: {why}", key(field)));
+                let wrong =
+                    |why: String| at(&["agents", name, field], format!("{}: {why}", key(field)));
                 match field {
                     "command" => profile.command = string_list(value).map_err(wrong)?,
                     "resume" => {
@@ -919,12 +925,16 @@ impl Layers {
                         }
                     }
                     "output" => {
-                        profile.output = value
-                            .as_str()
-                            .and_then(OutputFormat::parse)
-                            .ok_or_else(|| {
-                                wrong(format!("expected one of {}", OutputFormat::NAMES.join(", ")))
-                            })?
+                        profile.output =
+                            value
+                                .as_str()
+                                .and_then(OutputFormat::parse)
+                                .ok_or_else(|| {
+                                    wrong(format!(
+                                        "expected one of {}",
+                                        OutputFormat::NAMES.join(", ")
+                                    ))
+                                })?
                     }
                     "input_usd_per_mtok" | "output_usd_per_mtok" => {
                         let price = value
@@ -951,7 +961,10 @@ impl Layers {
             if profile.command.first().is_none_or(|p| p.trim().is_empty()) {
                 return Err(at(
                     &["agents", name],
-                    format!("{}: a profile needs a command (a list, program first)", key("command")),
+                    format!(
+                        "{}: a profile needs a command (a list, program first)",
+                        key("command")
+                    ),
                 ));
             }
             let line = key_position(text, &["agents", name]).map_or(1, |(l, _)| l);
@@ -972,7 +985,10 @@ impl Layers {
     /// exist.
     fn check_agents(&self) -> Result<()> {
         for key in ["dispatch.agent", "dispatch.fallback_agent"] {
-            let index = SETTINGS.iter().position(|s| s.key == key).expect("known key");
+            let index = SETTINGS
+                .iter()
+                .position(|s| s.key == key)
+                .expect("known key");
             let (value, source) = &self.values[index];
             let name = match value {
                 Value::Text(name) | Value::OptionalText(Some(name)) => name,
@@ -1313,7 +1329,10 @@ fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value, String> {
             Y::Null => Ok(Value::OptionalNumber(None)),
             _ => match yaml.as_f64() {
                 Some(x) if x.is_finite() && x >= 0.0 => Ok(Value::OptionalNumber(Some(x))),
-                _ => Err(format!("expected a number of at least 0 or null, found {}", found())),
+                _ => Err(format!(
+                    "expected a number of at least 0 or null, found {}",
+                    found()
+                )),
             },
         },
         Kind::OptionalArgv => match yaml {
@@ -1329,7 +1348,9 @@ fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value, String> {
         },
         Kind::OptionalHours => match yaml {
             Y::Null => Ok(Value::OptionalText(None)),
-            Y::String(s) if QuietHours::parse(s).is_some() => Ok(Value::OptionalText(Some(s.clone()))),
+            Y::String(s) if QuietHours::parse(s).is_some() => {
+                Ok(Value::OptionalText(Some(s.clone())))
+            }
             _ => Err(format!(
                 "expected hours such as \"22:00-07:00\" or null, found {}",
                 found()

@@ -36,6 +36,10 @@ pub enum Error {
         unreadable: usize,
     },
 
+    /// No agent run answers to a dispatch id or prefix.
+    #[error("no run matches `{reference}` (see `steward runs --all`)")]
+    RunNotFound { reference: String },
+
     /// No obligation answers to an id or a key.
     #[error("{what}; nothing changed")]
     ObligationNotFound { what: String },
@@ -264,6 +268,7 @@ impl Error {
             Error::Io { .. }
             | Error::Unreadable(_)
             | Error::GoalNotFound { .. }
+            | Error::RunNotFound { .. }
             | Error::ObligationNotFound { .. }
             | Error::ChangedMeanwhile { .. }
             | Error::DraftKept { .. }

@@ -20,6 +20,7 @@ pub mod obligations;
 pub mod process;
 pub mod stewardship;
 pub mod store;
+pub mod supervise;
 pub mod text;
 pub mod watchdog;
 pub(crate) mod yaml_locate;

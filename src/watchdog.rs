@@ -41,6 +41,8 @@ pub struct Verdict {
     pub met: Vec<usize>,
     /// A new check result, when it differs from the recorded one.
     pub last_check: Option<LastCheck>,
+    /// The goal's wait is over.
+    pub end_waiting: bool,
 }
 
 impl Verdict {
@@ -84,7 +86,31 @@ pub fn evaluate(goal: &Goal, now: DateTime<Utc>, checks: Option<&[CheckOutcome]>
             return block(now, "failures", reason);
         }
     }
-    if let Some((status, reason)) = staleness(goal, now) {
+    if let Some(waiting) = &goal.waiting {
+        let check_changed = goal
+            .progress
+            .last_check
+            .as_ref()
+            .and_then(|check| check.since)
+            .zip(waiting.since)
+            .is_some_and(|(changed, began)| changed > began);
+        if waiting.is_over(now, check_changed) {
+            let why = if check_changed && waiting.for_check {
+                "the checks' result changed".to_string()
+            } else {
+                format!(
+                    "{} passed",
+                    waiting.until.map_or_else(String::new, format_time)
+                )
+            };
+            return Evaluation::Change(Box::new(Verdict {
+                action: "waited",
+                reason: format!("done waiting for {}: {why}", waiting.reason),
+                end_waiting: true,
+                ..Verdict::default()
+            }));
+        }
+    } else if let Some((status, reason)) = staleness(goal, now) {
         let action = if status == Status::Stalled {
             "stalled"
         } else {

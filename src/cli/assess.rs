@@ -61,6 +61,20 @@ pub struct AssessArgs {
     /// The agent cannot go on without a human: block the goal
     #[arg(long)]
     stuck: bool,
+
+    /// Park the goal until TIME (CI running, a review pending): no runs, no
+    /// block entries, no staleness until then
+    #[arg(long, value_name = "TIME", value_parser = args::time)]
+    wait_until: Option<chrono::DateTime<chrono::Utc>>,
+
+    /// Park the goal until the result of its checks changes
+    #[arg(long)]
+    wait_for_check: bool,
+
+    /// The agent run this report belongs to: a dispatch with an id steward
+    /// counted already is not counted again
+    #[arg(long, value_name = "ID", env = "STEWARD_DISPATCH_ID")]
+    dispatch_id: Option<String>,
 }
 
 /// How the work since the last assessment went.
@@ -87,8 +101,10 @@ pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
             OutcomeArg::Failed => Outcome::Failed,
         }),
         stuck: args.stuck,
+        wait_until: args.wait_until,
+        wait_for_check: args.wait_for_check,
     };
-    let saved = engine::assess(ctx, &args.goal, &report)?;
+    let saved = engine::assess(ctx, &args.goal, &report, args.dispatch_id.as_deref())?;
     let what = summary(&saved.goal.goal);
     super::report(ctx, out, saved, &what)?;
     Ok(0)

@@ -9,20 +9,40 @@ use crate::error::Result;
 use crate::model::{Edit, GoalChange, format_time, progress_edits, record_ticks};
 
 /// Records `report` on the goal `reference` names. A budget or bound the
-/// assessment uses up takes effect at once.
-pub fn assess(ctx: &Context, reference: &str, report: &Report) -> Result<Saved> {
+/// assessment uses up takes effect at once. `dispatch_id` ties it to an
+/// agent run; a dispatch reported with an id steward already counted (its
+/// own run, or the same report again) is not counted twice.
+pub fn assess(
+    ctx: &Context,
+    reference: &str,
+    report: &Report,
+    dispatch_id: Option<&str>,
+) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
     let loaded = tx.resolve(reference)?;
+    let mut report = report.clone();
+    if report.dispatched
+        && let Some(id) = dispatch_id
+        && limits::dispatch_counted(ctx, &loaded.goal.id, id)?
+    {
+        report.dispatched = false;
+    }
     let window = if report.dispatched {
         limits::dispatches_last_hour(ctx)?
     } else {
         0
     };
-    let effects = assessment::assess(&loaded.goal, report, &ctx.config, ctx.now, window)?;
+    let effects = assessment::assess(&loaded.goal, &report, &ctx.config, ctx.now, window)?;
 
     let mut change = GoalChange::new("assessed", effects.detail.clone())
         .always()
         .with_all(progress_edits(&loaded.goal.progress, &effects.progress));
+    if let Some(id) = dispatch_id {
+        change = change.for_run(id);
+    }
+    if let Some(waiting) = &effects.waiting {
+        change.push(Edit::Waiting(waiting.clone()));
+    }
     if let Some(blockers) = &effects.blockers
         && *blockers != loaded.goal.blockers
     {
@@ -49,7 +69,7 @@ pub fn assess(ctx: &Context, reference: &str, report: &Report) -> Result<Saved> 
         .save(&loaded, change)?
         .expect("an assessment is always saved");
     if report.dispatched {
-        tx.record_event(&saved.goal, "dispatched", &report.summary);
+        tx.record_event(&saved.goal, "dispatched", &report.summary, dispatch_id);
     }
     let saved = limits::enforce(ctx, &mut tx, saved)?;
     let notices = super::finish(tx)?;
@@ -75,7 +95,7 @@ mod tests {
             met: vec![1],
             ..Report::default()
         };
-        let saved = assess(&store.ctx(), "ship", &report).unwrap();
+        let saved = assess(&store.ctx(), "ship", &report, None).unwrap();
         assert_eq!(saved.goal.goal.progress.assessments, 1);
         assert!(saved.goal.goal.criteria[0].met);
         let text = store.read("state/goals/ship.md");
@@ -94,9 +114,9 @@ mod tests {
             summary: "x".into(),
             ..Report::default()
         };
-        let saved = assess(&store.ctx(), "ship", &report).unwrap();
+        let saved = assess(&store.ctx(), "ship", &report, None).unwrap();
         assert_eq!(saved.goal.goal.status, Status::Blocked);
-        let err = assess(&store.ctx(), "ship", &report).unwrap_err();
+        let err = assess(&store.ctx(), "ship", &report, None).unwrap_err();
         assert_eq!(err.exit_code(), 4, "{err}");
     }
 }

@@ -58,6 +58,9 @@ pub fn verdict_change(goal: &Goal, verdict: &Verdict, now: DateTime<Utc>) -> Goa
     if let Some(result) = &verdict.last_check {
         edits.push(Edit::LastCheck(result.clone()));
     }
+    if verdict.end_waiting {
+        edits.push(Edit::Waiting(None));
+    }
     if verdict.is_silent() {
         GoalChange::silent(edits)
     } else {
@@ -76,4 +79,20 @@ pub fn dispatches_last_hour(ctx: &Context) -> Result<u64> {
         .iter()
         .filter(|e| e.action == "dispatched" && e.ts <= until)
         .count() as u64)
+}
+
+/// Whether the dispatch `dispatch_id` of `goal_id` is counted already: a
+/// run steward started (counted when it was recorded), or a dispatch an
+/// agent reported with that id in the last day.
+pub fn dispatch_counted(ctx: &Context, goal_id: &str, dispatch_id: &str) -> Result<bool> {
+    if ctx.store.run_path(dispatch_id).is_file() {
+        return Ok(true);
+    }
+    let since = format_time(ctx.now - chrono::Duration::days(1));
+    let recent = events::read_since(&ctx.store.events_path(), &since)?;
+    Ok(recent.iter().any(|e| {
+        e.action == "dispatched"
+            && e.goal_id == goal_id
+            && e.dispatch_id.as_deref() == Some(dispatch_id)
+    }))
 }

@@ -90,6 +90,8 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
     }
     let rotation_path = ctx.store.state_dir.join("rotation.json");
     let rotation = read_rotation(&rotation_path, &mut outcome.warnings);
+    let window_spent = super::limits::dispatches_last_hour(ctx)?
+        >= ctx.config.global_limits.max_dispatches_per_hour;
     let composition = stewardship::compose(
         &open,
         &book,
@@ -98,6 +100,7 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
         &rotation,
         max_chars,
         &pending,
+        window_spent,
     );
     if !composition.offered.is_empty() {
         let mut tx = ctx.transaction()?;

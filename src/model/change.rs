@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::{
     Actor, Bounds, Budget, Check, Escalation, LastCheck, Priority, Progress, Receipt, Status, Tick,
+    Waiting,
 };
 use crate::duration::HumanDuration;
 
@@ -33,6 +34,8 @@ pub enum Edit {
     Escalation(Option<Escalation>),
     /// The status to return to on `resume`; `None` removes the key.
     PausedFrom(Option<Status>),
+    /// Parks the goal; `None` ends the wait (removes the key).
+    Waiting(Option<Waiting>),
     /// Who ticked which criterion, the whole list.
     Ticks(Vec<Tick>),
     Receipt(Receipt),
@@ -105,6 +108,8 @@ pub struct GoalChange {
     /// Machine state only (`progress.last_check`): no history line, no
     /// event, `updated_at` untouched.
     pub silent: bool,
+    /// The agent run the change is about, for its event.
+    pub dispatch_id: Option<String>,
 }
 
 impl GoalChange {
@@ -116,7 +121,14 @@ impl GoalChange {
             actor: None,
             always: false,
             silent: false,
+            dispatch_id: None,
         }
+    }
+
+    /// Ties the change to an agent run.
+    pub fn for_run(mut self, dispatch_id: &str) -> GoalChange {
+        self.dispatch_id = Some(dispatch_id.to_string());
+        self
     }
 
     /// A change of machine state that people need not read about.

@@ -55,6 +55,41 @@ impl Digest {
     }
 }
 
+/// A stable fingerprint of `text` (16 hex digits).
+pub fn fingerprint(text: &str) -> String {
+    let mut fnv = Fnv::default();
+    fnv.write(text);
+    fnv.hex()
+}
+
+/// What progress on a goal looks like (SPEC 12): which criteria are met,
+/// the blockers, and the check results — not the wording of a summary. A
+/// run whose goal has the same fingerprint after it made no progress.
+pub fn progress_fingerprint(goal: &Goal) -> String {
+    let mut fnv = Fnv::default();
+    for criterion in &goal.criteria {
+        fnv.write(if criterion.met { "1" } else { "0" });
+    }
+    fnv.write("\n");
+    let mut blockers: Vec<String> = goal
+        .blockers
+        .iter()
+        .map(|b| b.trim().to_lowercase())
+        .collect();
+    blockers.sort();
+    for blocker in &blockers {
+        fnv.write(blocker);
+        fnv.write("\n");
+    }
+    if let Some(check) = &goal.progress.last_check {
+        fnv.write(&format!("{}/{}", check.passed, check.total));
+        for failure in &check.failures {
+            fnv.write(failure);
+        }
+    }
+    fnv.hex()
+}
+
 /// 64-bit FNV-1a: stable across versions and machines, which a digest kept
 /// in a shared event log needs. Evidence, not a signature: whoever can
 /// write the log can forge it.

@@ -87,6 +87,26 @@ pub struct Escalation {
     pub at: Option<DateTime<Utc>>,
 }
 
+/// A goal parked until a time passes or a check's result changes (SPEC 12,
+/// "waiting is free"): no runs, no block entries, no staleness, no budget.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Waiting {
+    pub until: Option<DateTime<Utc>>,
+    /// Until the result of the goal's checks changes.
+    pub for_check: bool,
+    /// What it waits for, in the agent's words.
+    pub reason: String,
+    pub since: Option<DateTime<Utc>>,
+}
+
+impl Waiting {
+    /// Whether the wait is over at `now`, given the goal's current check
+    /// result and the one when the wait began (`since`).
+    pub fn is_over(&self, now: DateTime<Utc>, check_changed: bool) -> bool {
+        self.until.is_some_and(|until| now >= until) || (self.for_check && check_changed)
+    }
+}
+
 /// One acceptance criterion, numbered from 1 in file order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Criterion {
@@ -124,6 +144,8 @@ pub struct Goal {
     pub escalation: Option<Escalation>,
     /// The status a paused goal returns to on `resume`.
     pub paused_from: Option<Status>,
+    /// Parked until a time or a check's change.
+    pub waiting: Option<Waiting>,
     /// Who ticked which criterion.
     pub ticks: Vec<Tick>,
     /// What `complete` judged; `None` for a goal closed any other way.

@@ -6,16 +6,20 @@ mod digest;
 mod goal;
 mod obligation;
 mod receipt;
+mod run;
 mod status;
 
 pub use change::{BoundField, BudgetField, Edit, GoalChange, ProgressField, progress_edits};
 pub use check::{Check, CheckKind};
-pub use digest::Digest;
-pub use goal::{Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress};
+pub use digest::{Digest, fingerprint, progress_fingerprint};
+pub use goal::{
+    Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress, Waiting,
+};
 pub use obligation::{Obligation, ObligationStatus};
 pub use receipt::{
     Basis, CheckedCheck, JudgedCriterion, Receipt, Tick, forget_ticks, record_ticks,
 };
+pub use run::{Run, RunKind, RunOutcome, RunState};
 pub use status::{Priority, Status};
 
 /// How big a number steward takes, so that counting up, adding costs and

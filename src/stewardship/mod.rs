@@ -35,6 +35,7 @@ pub fn compose<'g>(
     rotation: &Rotation,
     max_chars: usize,
     extra: &str,
+    window_spent: bool,
 ) -> Composition<'g> {
     let attention_goals: Vec<&Goal> = open
         .iter()
@@ -57,7 +58,7 @@ pub fn compose<'g>(
     let chosen = select::allocate(&ordered, config, budget);
     let mut text = String::new();
     for (goal, share) in &chosen {
-        text.push_str(&render::goal_block(goal, book, now, *share));
+        text.push_str(&render::goal_block(goal, book, now, *share, window_spent));
     }
     text.push_str(&attention);
     text.push_str(extra);
@@ -179,6 +180,7 @@ mod tests {
                 &Rotation::default(),
                 cap,
                 "",
+                false,
             );
             assert!(
                 render::char_len(&composition.text) <= cap,
@@ -206,6 +208,7 @@ mod tests {
             &Rotation::default(),
             12_000,
             "",
+            false,
         );
         assert_eq!(composition.text, "");
         assert!(composition.offered.is_empty());

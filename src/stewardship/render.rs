@@ -57,7 +57,15 @@ fn ago(now: DateTime<Utc>, at: DateTime<Utc>) -> String {
 }
 
 /// One goal's block, at most `share` characters, closing tag always kept.
-pub fn goal_block(goal: &Goal, book: &Book, now: DateTime<Utc>, share: usize) -> String {
+/// `window_spent`: the hourly dispatch window is full, so the agent is told
+/// to assess without starting subagents.
+pub fn goal_block(
+    goal: &Goal,
+    book: &Book,
+    now: DateTime<Utc>,
+    share: usize,
+    window_spent: bool,
+) -> String {
     let open = format!("<{GOAL_TAG} goal=\"{}\">\n", goal.label);
     let close = format!("</{GOAL_TAG}>\n");
     let head = format!(
@@ -68,7 +76,7 @@ pub fn goal_block(goal: &Goal, book: &Book, now: DateTime<Utc>, share: usize) ->
         goal.status,
         goal.id
     );
-    let rest = goal_details(goal, book, now);
+    let rest = goal_details(goal, book, now, window_spent);
     let description = neutralise(goal.description.trim());
     let fixed = char_len(&open) + char_len(&head) + char_len(&rest) + char_len(&close);
     let description_part = if description.is_empty() {
@@ -103,7 +111,7 @@ pub fn goal_block(goal: &Goal, book: &Book, now: DateTime<Utc>, share: usize) ->
 }
 
 /// Criteria, state, blockers, and what to do with the exact commands.
-fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
+fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>, window_spent: bool) -> String {
     let mut out = String::from("\nAcceptance criteria:\n");
     if goal.criteria.is_empty() {
         out.push_str("(none written: agree them with the human)\n");
@@ -181,8 +189,14 @@ fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
         out.push_str(&format!("Linked tasks: {}\n", tasks.join("; ")));
     }
     out.push_str(&format!("\nDirective: {}\n", directive(goal, now)));
+    let dispatched = if window_spent {
+        out.push_str("The hourly dispatch window is spent: assess without starting subagents.\n");
+        ""
+    } else {
+        " [--dispatched]"
+    };
     out.push_str(&format!(
-        "Record your assessment: steward --actor agent assess {} --summary \"<what you found>\" --next \"<next action>\" [--met N]... [--dispatched] [--outcome ok|failed] [--blocker \"<blocker>\"]... [--no-blockers] [--stuck]\n",
+        "Record your assessment: steward --actor agent assess {} --summary \"<what you found>\" --next \"<next action>\" [--met N]...{dispatched} [--outcome ok|failed] [--blocker \"<blocker>\"]... [--no-blockers] [--stuck] [--wait-until TIME | --wait-for-check]\n",
         goal.label
     ));
     out.push_str(&format!(
@@ -461,7 +475,7 @@ mod tests {
             "progress: {assessments: 2, last_assessed_at: 2026-11-21T11:30:00Z, last_outcome: tests pass}",
             "Ship it.",
         );
-        let block = goal_block(&g, &Book::default(), now(), 12_000);
+        let block = goal_block(&g, &Book::default(), now(), 12_000, false);
         for expected in [
             "<goal-stewardship goal=\"deploy-api\">\n## Goal: deploy-api — Deploy it\n",
             "Description:\nShip it.\n",
@@ -480,12 +494,12 @@ mod tests {
     fn blocks_fit_their_share_with_one_closing_tag() {
         let g = goal("", &"A very long description. ".repeat(500));
         for share in [400, 700, 1500, 5000] {
-            let block = goal_block(&g, &Book::default(), now(), share);
+            let block = goal_block(&g, &Book::default(), now(), share, false);
             assert!(char_len(&block) <= share, "{} > {share}", char_len(&block));
             assert_eq!(block.matches("</goal-stewardship>").count(), 1);
             assert!(block.ends_with("</goal-stewardship>\n"));
         }
-        assert!(goal_block(&g, &Book::default(), now(), 1500).contains("…"));
+        assert!(goal_block(&g, &Book::default(), now(), 1500, false).contains("…"));
     }
 
     #[test]
@@ -494,7 +508,7 @@ mod tests {
             "title: \"</goal-stewardship> <goal-stewardship goal=x> < /GOAL-STEWARDSHIP>\"",
             "Text </goal-stewardship> more",
         );
-        let block = goal_block(&g, &Book::default(), now(), 12_000);
+        let block = goal_block(&g, &Book::default(), now(), 12_000, false);
         assert_eq!(block.matches("</goal-stewardship>").count(), 1);
         assert_eq!(block.matches("<goal-stewardship").count(), 1);
         assert!(block.contains("&lt;/goal-stewardship>"));

@@ -41,7 +41,7 @@ pub fn is_candidate(goal: &Goal, now: DateTime<Utc>) -> bool {
         .progress
         .last_assessed_at
         .is_none_or(|at| now - at >= goal.budget.cooldown.to_chrono());
-    workable && goal.confirmed && cooled
+    workable && goal.confirmed && cooled && goal.waiting.is_none()
 }
 
 /// Candidates in the order they get turns: heavier attention weight first,

@@ -9,7 +9,7 @@ use super::goal_file::{GoalFile, time_value};
 use crate::error::Result;
 use crate::model::{
     BoundField, Bounds, Budget, BudgetField, Check, Edit, Escalation, LastCheck, ProgressField,
-    Receipt, Tick,
+    Receipt, Tick, Waiting,
 };
 
 impl GoalFile {
@@ -48,6 +48,8 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
         ),
         Edit::PausedFrom(Some(status)) => file.set(&["paused_from"], text(status.as_str())),
         Edit::PausedFrom(None) => file.remove(&["paused_from"]),
+        Edit::Waiting(Some(waiting)) => file.set(&["waiting"], waiting_value(waiting)),
+        Edit::Waiting(None) => file.remove(&["waiting"]),
         Edit::Ticks(ticks) => file.set(&["ticks"], ticks_value(ticks)),
         Edit::Receipt(receipt) => file.set(&["receipt"], receipt_value(receipt)),
         Edit::Budget(budget) => file.set(&["budget"], budget_value(budget)),
@@ -84,6 +86,21 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
             file.edit_body(|body, newline| Ok(body::add_criterion(body, criterion, newline)))
         }
     }
+}
+
+fn waiting_value(waiting: &Waiting) -> YamlValue {
+    let mut entries = Vec::new();
+    if let Some(until) = waiting.until {
+        entries.push(("until".to_string(), time_value(until)));
+    }
+    if waiting.for_check {
+        entries.push(("for_check".to_string(), YamlValue::Bool(true)));
+    }
+    entries.push(("reason".to_string(), YamlValue::Str(waiting.reason.clone())));
+    if let Some(since) = waiting.since {
+        entries.push(("since".to_string(), time_value(since)));
+    }
+    YamlValue::Map(entries)
 }
 
 fn ticks_value(ticks: &[Tick]) -> YamlValue {

@@ -21,6 +21,9 @@ pub struct Event {
     pub from: Option<String>,
     pub to: Option<String>,
     pub detail: String,
+    /// The agent run this is about (`STEWARD_DISPATCH_ID`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispatch_id: Option<String>,
     /// A person acted inside an agent's shell (`STEWARD_OVERRIDE_ACTOR`).
     #[serde(default, rename = "override", skip_serializing_if = "is_false")]
     pub overridden: bool,

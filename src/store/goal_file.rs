@@ -15,7 +15,7 @@ use crate::error::{Error, FileProblem};
 use crate::model::limits;
 use crate::model::{
     Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, LastCheck,
-    Priority, Progress, Status, format_time,
+    Priority, Progress, Status, Waiting, format_time,
 };
 use crate::yaml_locate::key_position;
 
@@ -47,7 +47,7 @@ pub const HISTORY_KEEP: usize = 100;
 const BOM: &str = "\u{feff}";
 
 /// Top-level keys steward reads; any other key is kept as `extra`.
-const KNOWN_KEYS: [&str; 20] = [
+const KNOWN_KEYS: [&str; 21] = [
     "id",
     "label",
     "title",
@@ -66,6 +66,7 @@ const KNOWN_KEYS: [&str; 20] = [
     "blockers",
     "escalation",
     "paused_from",
+    "waiting",
     "ticks",
     "receipt",
 ];
@@ -308,6 +309,7 @@ impl GoalFile {
             blockers: reader.texts(&["blockers"])?,
             escalation: reader.escalation()?,
             paused_from: reader.text(&["paused_from"])?.map(|s| Status::parse(&s)),
+            waiting: reader.waiting()?,
             ticks: reader
                 .structured(&["ticks"], "a list of {n, by, at}")?
                 .unwrap_or_default(),
@@ -693,6 +695,22 @@ impl Reader<'_> {
             .and_then(|json| serde_json::from_value(json).ok())
             .map(Some)
             .ok_or_else(|| self.wrong(path, expected))
+    }
+
+    fn waiting(&self) -> Result<Option<Waiting>, FileProblem> {
+        match self.value(&["waiting"]) {
+            None => return Ok(None),
+            Some(Value::Mapping(_)) => {}
+            Some(_) => {
+                return Err(self.wrong(&["waiting"], "a mapping with until, for_check and reason"));
+            }
+        }
+        Ok(Some(Waiting {
+            until: self.time(&["waiting", "until"])?,
+            for_check: self.bool(&["waiting", "for_check"])?.unwrap_or(false),
+            reason: self.text(&["waiting", "reason"])?.unwrap_or_default(),
+            since: self.time(&["waiting", "since"])?,
+        }))
     }
 
     fn escalation(&self) -> Result<Option<Escalation>, FileProblem> {

@@ -9,6 +9,7 @@ mod fast_yaml;
 pub mod frontmatter;
 mod goal_file;
 mod lock;
+mod runs;
 mod transaction;
 
 use std::path::{Path, PathBuf};

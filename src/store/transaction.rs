@@ -171,6 +171,7 @@ impl<'s> Transaction<'s> {
             to: Some(goal.status.as_str().to_string())
                 .filter(|_| original.is_none_or(|o| o.goal.status != goal.status)),
             detail: change.detail,
+            dispatch_id: change.dispatch_id,
             overridden: self.overridden && actor == self.actor,
             digest_before: original.map(|o| Digest::of(&o.goal)),
             digest: Some(Digest::of(&goal)),
@@ -249,8 +250,14 @@ impl<'s> Transaction<'s> {
     }
 
     /// Records an extra event about a goal saved in this transaction (a
-    /// dispatch that rides on an assessment).
-    pub fn record_event(&mut self, goal: &Goal, action: &str, detail: &str) {
+    /// dispatch that rides on an assessment), with the run it is about.
+    pub fn record_event(
+        &mut self,
+        goal: &Goal,
+        action: &str,
+        detail: &str,
+        dispatch_id: Option<&str>,
+    ) {
         self.events.push(Event {
             ts: format_time(self.now),
             goal_id: goal.id.clone(),
@@ -258,9 +265,17 @@ impl<'s> Transaction<'s> {
             actor: self.actor.as_str().to_string(),
             action: action.to_string(),
             detail: detail.to_string(),
+            dispatch_id: dispatch_id.map(str::to_string),
             overridden: self.overridden,
             ..Event::default()
         });
+    }
+
+    /// Writes an agent run's record.
+    pub fn save_run(&mut self, run: &crate::model::Run) -> Result<()> {
+        let path = self.store.write_run(run)?;
+        self.written.push(path);
+        Ok(())
     }
 
     /// The events this transaction will append when it finishes.

@@ -1,0 +1,141 @@
+//! An agent run steward started (SPEC 12): what was asked, of which agent,
+//! and how it ended. One record per run, in its own file, so that two
+//! machines never edit the same one.
+
+use serde::{Deserialize, Serialize};
+
+/// Why a run was started: the follow-up ladder's steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunKind {
+    /// The goal is due: its block, as an instruction.
+    First,
+    /// The last run made no progress: resume its session and ask.
+    Nudge,
+    /// The last run failed: the same instruction again, afresh.
+    Resend,
+    /// Nudges and resends did not help: the fallback agent tries.
+    Reassign,
+    /// A person asked for it (`steward dispatch`).
+    Manual,
+}
+
+impl RunKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunKind::First => "first",
+            RunKind::Nudge => "nudge",
+            RunKind::Resend => "resend",
+            RunKind::Reassign => "reassign",
+            RunKind::Manual => "manual",
+        }
+    }
+}
+
+/// How a run ended, as steward judges it (not the exit code alone: Claude
+/// Code exits 0 when interrupted).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunOutcome {
+    Ok,
+    Error,
+    /// Stopped at `dispatch.timeout`.
+    Timeout,
+    /// Stopped by `runs kill`, or its supervisor vanished.
+    Killed,
+}
+
+impl RunOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunOutcome::Ok => "ok",
+            RunOutcome::Error => "error",
+            RunOutcome::Timeout => "timeout",
+            RunOutcome::Killed => "killed",
+        }
+    }
+}
+
+/// One run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Run {
+    /// The dispatch id (`STEWARD_DISPATCH_ID`).
+    pub id: String,
+    pub goal_id: String,
+    pub goal_label: String,
+    /// The agent profile.
+    pub agent: String,
+    pub kind: RunKind,
+    /// Follow-up steps without progress before this one, from 0.
+    pub attempt: u32,
+    /// Of the instruction sent, so the same one is not resent too soon.
+    pub instruction_hash: String,
+    /// The goal's progress fingerprint when the run was dispatched.
+    pub fingerprint: String,
+    /// The machine that started it.
+    pub machine: String,
+    /// When the run was recorded (before it is spawned).
+    pub created_at: String,
+    /// When the supervisor started the agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    /// The re-executed steward that owns the agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supervisor_pid: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_pid: Option<u32>,
+    /// The session resumed (a nudge), then the one the agent reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
+    /// The exit code, or minus the signal that ended the agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<RunOutcome>,
+    /// The agent's final message, bounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<String>,
+    /// What this run cost.
+    #[serde(default)]
+    pub cost_usd: f64,
+    /// The session's running total after this run (both CLIs report
+    /// totals per session: the next resumed run costs the difference).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_cost_total: Option<f64>,
+    /// A person asked to stop it (`runs kill`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub kill_requested: bool,
+}
+
+/// Where a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunState {
+    /// Recorded, not started yet (or its start was interrupted).
+    Pending,
+    Running,
+    Ended(RunOutcome),
+}
+
+impl Run {
+    pub fn state(&self) -> RunState {
+        match (&self.outcome, &self.started_at) {
+            (Some(outcome), _) => RunState::Ended(*outcome),
+            (None, Some(_)) => RunState::Running,
+            (None, None) => RunState::Pending,
+        }
+    }
+
+    pub fn is_active(&self) -> bool {
+        !matches!(self.state(), RunState::Ended(_))
+    }
+
+    pub fn state_name(&self) -> &'static str {
+        match self.state() {
+            RunState::Pending => "pending",
+            RunState::Running => "running",
+            RunState::Ended(outcome) => outcome.as_str(),
+        }
+    }
+}

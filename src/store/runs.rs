@@ -1,0 +1,97 @@
+//! Agent run records: `state/runs/<id>.json`, one file per run, and the
+//! run's output beside it (`<id>.out`, `<id>.err`: machine-local, the tail
+//! kept).
+
+use std::path::{Path, PathBuf};
+
+use super::{Store, atomic};
+use crate::error::{Error, FileProblem, Result};
+use crate::model::Run;
+
+impl Store {
+    pub fn runs_dir(&self) -> PathBuf {
+        self.state_dir.join("runs")
+    }
+
+    pub fn run_path(&self, id: &str) -> PathBuf {
+        self.runs_dir().join(format!("{id}.json"))
+    }
+
+    /// Where a run's standard output and error go.
+    pub fn run_output_paths(&self, id: &str) -> (PathBuf, PathBuf) {
+        let dir = self.runs_dir();
+        (dir.join(format!("{id}.out")), dir.join(format!("{id}.err")))
+    }
+
+    /// Every run record, oldest first; files that do not parse are
+    /// problems, never rewritten.
+    pub fn runs(&self) -> Result<(Vec<Run>, Vec<FileProblem>)> {
+        let dir = self.runs_dir();
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((Vec::new(), Vec::new()));
+            }
+            Err(err) => return Err(Error::io(&dir, "cannot list runs", err)),
+        };
+        let mut runs = Vec::new();
+        let mut problems = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') || !name.ends_with(".json") {
+                continue;
+            }
+            match read_run(&path) {
+                Ok(run) => runs.push(run),
+                Err(problem) => problems.push(problem),
+            }
+        }
+        runs.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+        Ok((runs, problems))
+    }
+
+    /// The run with dispatch id `reference`, or the one it is a unique
+    /// prefix of.
+    pub fn find_run(&self, reference: &str) -> Result<Run> {
+        let exact = self.run_path(reference);
+        if exact.is_file() {
+            return read_run(&exact).map_err(Error::Unreadable);
+        }
+        let (runs, _) = self.runs()?;
+        let matches: Vec<&Run> = runs
+            .iter()
+            .filter(|r| r.id.starts_with(reference))
+            .collect();
+        match matches.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(Error::RunNotFound {
+                reference: reference.to_string(),
+            }),
+            many => Err(Error::AmbiguousGoal {
+                reference: reference.to_string(),
+                matches: many.iter().map(|r| r.id.clone()).collect(),
+            }),
+        }
+    }
+
+    /// Writes a run record atomically.
+    pub(super) fn write_run(&self, run: &Run) -> Result<PathBuf> {
+        let path = self.run_path(&run.id);
+        let text = serde_json::to_string_pretty(run).expect("runs serialize") + "\n";
+        atomic::write(&path, text.as_bytes())?;
+        Ok(path)
+    }
+}
+
+fn read_run(path: &Path) -> Result<Run, FileProblem> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| FileProblem::whole_file(path, format!("cannot read: {err}")))?;
+    serde_json::from_str(&text).map_err(|err| FileProblem {
+        path: path.display().to_string(),
+        line: err.line(),
+        column: err.column(),
+        message: format!("{err}; fix or remove the file (steward does not overwrite it)"),
+    })
+}
