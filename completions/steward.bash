@@ -46,6 +46,9 @@ _steward() {
             steward,confirm)
                 cmd="steward__subcmd__confirm"
                 ;;
+            steward,dispatch)
+                cmd="steward__subcmd__dispatch"
+                ;;
             steward,doctor)
                 cmd="steward__subcmd__doctor"
                 ;;
@@ -81,6 +84,12 @@ _steward() {
                 ;;
             steward,resume)
                 cmd="steward__subcmd__resume"
+                ;;
+            steward,run-agent)
+                cmd="steward__subcmd__run__subcmd__agent"
+                ;;
+            steward,runs)
+                cmd="steward__subcmd__runs"
                 ;;
             steward,show)
                 cmd="steward__subcmd__show"
@@ -127,6 +136,9 @@ _steward() {
             steward__subcmd__help,confirm)
                 cmd="steward__subcmd__help__subcmd__confirm"
                 ;;
+            steward__subcmd__help,dispatch)
+                cmd="steward__subcmd__help__subcmd__dispatch"
+                ;;
             steward__subcmd__help,doctor)
                 cmd="steward__subcmd__help__subcmd__doctor"
                 ;;
@@ -163,6 +175,12 @@ _steward() {
             steward__subcmd__help,resume)
                 cmd="steward__subcmd__help__subcmd__resume"
                 ;;
+            steward__subcmd__help,run-agent)
+                cmd="steward__subcmd__help__subcmd__run__subcmd__agent"
+                ;;
+            steward__subcmd__help,runs)
+                cmd="steward__subcmd__help__subcmd__runs"
+                ;;
             steward__subcmd__help,show)
                 cmd="steward__subcmd__help__subcmd__show"
                 ;;
@@ -181,6 +199,9 @@ _steward() {
             steward__subcmd__help,update)
                 cmd="steward__subcmd__help__subcmd__update"
                 ;;
+            steward__subcmd__help__subcmd__runs,kill)
+                cmd="steward__subcmd__help__subcmd__runs__subcmd__kill"
+                ;;
             steward__subcmd__help__subcmd__task,deliver)
                 cmd="steward__subcmd__help__subcmd__task__subcmd__deliver"
                 ;;
@@ -195,6 +216,18 @@ _steward() {
                 ;;
             steward__subcmd__help__subcmd__task,spawned)
                 cmd="steward__subcmd__help__subcmd__task__subcmd__spawned"
+                ;;
+            steward__subcmd__runs,help)
+                cmd="steward__subcmd__runs__subcmd__help"
+                ;;
+            steward__subcmd__runs,kill)
+                cmd="steward__subcmd__runs__subcmd__kill"
+                ;;
+            steward__subcmd__runs__subcmd__help,help)
+                cmd="steward__subcmd__runs__subcmd__help__subcmd__help"
+                ;;
+            steward__subcmd__runs__subcmd__help,kill)
+                cmd="steward__subcmd__runs__subcmd__help__subcmd__kill"
                 ;;
             steward__subcmd__task,deliver)
                 cmd="steward__subcmd__task__subcmd__deliver"
@@ -239,7 +272,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget assess prompt complete tick dispatch runs run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -682,6 +715,44 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__dispatch)
+            opts="-C -q -h -V --agent --dry-run --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__doctor)
             opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -751,7 +822,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick dispatch runs run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -877,6 +948,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__confirm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__dispatch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1047,6 +1132,48 @@ _steward() {
         steward__subcmd__help__subcmd__resume)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__run__subcmd__agent)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__runs)
+            opts="kill"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__runs__subcmd__kill)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1503,6 +1630,150 @@ _steward() {
         steward__subcmd__resume)
             opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__run__subcmd__agent)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__runs)
+            opts="-C -q -h -V --all --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version kill help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__runs__subcmd__help)
+            opts="kill help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__runs__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__runs__subcmd__help__subcmd__kill)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__runs__subcmd__kill)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

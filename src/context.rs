@@ -210,11 +210,27 @@ impl Context {
         })
     }
 
+    /// The time now, for a process that lives longer than one command (an
+    /// agent run's supervisor): the real clock, unless `STEWARD_NOW` fixes
+    /// it.
+    pub fn clock_now(&self) -> DateTime<Utc> {
+        if self.env.var("STEWARD_NOW").is_some() {
+            self.now
+        } else {
+            Utc::now()
+        }
+    }
+
     /// Starts the one write path.
     pub fn transaction(&self) -> Result<crate::store::Transaction<'_>> {
+        self.transaction_at(self.now)
+    }
+
+    /// Starts the one write path with the clock at `now`.
+    pub fn transaction_at(&self, now: DateTime<Utc>) -> Result<crate::store::Transaction<'_>> {
         crate::store::Transaction::begin(
             &self.store,
-            self.now,
+            now,
             (self.actor, self.overridden),
             self.lock_timeout,
             self.command,

@@ -180,6 +180,14 @@ pub enum Error {
     )]
     LastCriterion { label: String },
 
+    /// `enabled: false`: steward starts nothing.
+    #[error("steward is disabled (enabled: false in steward.yaml): no runs start")]
+    Disabled,
+
+    /// A run cannot start now (a budget, the window, the spend cap).
+    #[error("goal `{label}` gets no run now: {why}")]
+    DispatchRefused { label: String, why: String },
+
     /// `requires_bounds: true` and the goal has none.
     #[error(
         "this store requires bounds (requires_bounds: true): give --max-iterations, --deadline or --max-cost-usd"
@@ -291,6 +299,8 @@ impl Error {
             | Error::NeedsConfirmation { .. }
             | Error::PersonOnly { .. }
             | Error::LastCriterion { .. }
+            | Error::Disabled
+            | Error::DispatchRefused { .. }
             | Error::TooLarge { .. }
             | Error::AgentCannotRaise { .. }
             | Error::BoundsRequired

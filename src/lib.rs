@@ -14,6 +14,7 @@ pub mod engine;
 pub mod error;
 pub mod git;
 pub mod label;
+pub mod ladder;
 pub mod mirror;
 pub mod model;
 pub mod obligations;

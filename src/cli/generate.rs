@@ -30,7 +30,7 @@ pub fn completion_file_name(shell: Shell) -> String {
 pub fn man_pages() -> Vec<(String, Vec<u8>)> {
     let command = Cli::command();
     let mut pages = vec![("steward.1".to_string(), render(command.clone()))];
-    for sub in command.get_subcommands() {
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
         let name = format!("steward-{}", sub.get_name());
         let page = sub
             .clone()

@@ -11,6 +11,7 @@ mod complete;
 mod completions;
 mod config;
 mod confirm;
+mod dispatch;
 mod doctor;
 mod edit;
 pub mod generate;
@@ -24,6 +25,8 @@ mod prompt;
 mod render;
 mod reset_budget;
 mod resume;
+mod run_agent;
+mod runs;
 mod show;
 mod task;
 mod tasks;
@@ -123,6 +126,10 @@ pub enum Command {
     Prompt(prompt::PromptArgs),
     Complete(complete::CompleteArgs),
     Tick(tick::TickArgs),
+    Dispatch(dispatch::DispatchArgs),
+    Runs(runs::RunsArgs),
+    #[command(hide = true)]
+    RunAgent(run_agent::RunAgentArgs),
     Task(task::TaskArgs),
     Tasks(tasks::TasksArgs),
     Budget(budget::BudgetArgs),
@@ -155,6 +162,9 @@ impl Command {
             Command::Complete(_) => "complete",
             Command::Prompt(_) => "prompt",
             Command::Tick(_) => "tick",
+            Command::Dispatch(_) => "dispatch",
+            Command::Runs(_) => "runs",
+            Command::RunAgent(_) => "run-agent",
             Command::Task(_) => "task",
             Command::Tasks(_) => "tasks",
             Command::Budget(_) => "budget",
@@ -315,6 +325,9 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Prompt(args) => prompt::run(&ctx, args, out),
         Command::Complete(args) => complete::run(&ctx, args, out),
         Command::Tick(args) => tick::run(&ctx, args, out),
+        Command::Dispatch(args) => dispatch::run(&ctx, args, out),
+        Command::Runs(args) => runs::run(&ctx, args, out),
+        Command::RunAgent(args) => run_agent::run(&ctx, args, out),
         Command::Task(args) => task::run(&ctx, args, out),
         Command::Tasks(args) => tasks::run(&ctx, args, out),
         Command::Budget(args) => budget::run(&ctx, args, out),

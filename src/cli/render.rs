@@ -284,3 +284,10 @@ pub fn status_cell(out: &Output, status: &Status, width: usize) -> String {
 pub fn confirmation(out: &Output, goal: &Goal, what: &str) -> String {
     format!("{}: {what}", paint(out, &goal.label, Color::Bold))
 }
+
+/// A run as JSON: the record as stored, with its state.
+pub fn run_json(run: &crate::model::Run) -> Value {
+    let mut value = serde_json::to_value(run).expect("runs serialize");
+    value["state"] = json!(run.state_name());
+    value
+}

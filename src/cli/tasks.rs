@@ -37,12 +37,35 @@ pub fn run(ctx: &Context, args: TasksArgs, out: &mut Output) -> Result<u8> {
         .filter(|o| args.all || !o.status.is_resolved())
         .filter(|o| goal_id.is_none() || o.goal_id == goal_id)
         .collect();
+    // Agent runs steward started are obligations too: shown while under way
+    // (every one with --all).
+    let (runs, _) = ctx.store.runs()?;
+    let runs: Vec<&crate::model::Run> = runs
+        .iter()
+        .filter(|r| args.all || r.is_active())
+        .filter(|r| goal_id.as_deref().is_none_or(|id| r.goal_id == id))
+        .collect();
     if out.json {
-        out.json(&json!({"schema_version": SCHEMA_VERSION, "obligations": shown.iter().map(|o| obligation_json(o)).collect::<Vec<_>>()}));
+        out.json(&json!({
+            "schema_version": SCHEMA_VERSION,
+            "obligations": shown.iter().map(|o| obligation_json(o)).collect::<Vec<_>>(),
+            "runs": runs.iter().map(|r| super::render::run_json(r)).collect::<Vec<_>>(),
+        }));
         return Ok(0);
     }
     for obligation in shown {
         out.line(line(obligation, ctx.now));
+    }
+    for run in runs {
+        out.line(format!(
+            "{}  {:<9} run of {} for goal {} ({}, since {})",
+            run.id,
+            run.state_name(),
+            run.agent,
+            run.goal_label,
+            run.kind.as_str(),
+            run.started_at.as_deref().unwrap_or(&run.created_at)
+        ));
     }
     Ok(0)
 }

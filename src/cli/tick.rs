@@ -75,10 +75,10 @@ fn print(ctx: &Context, outcome: TickOutcome, dry_run: bool, out: &mut Output) {
     }
     let prefix = if dry_run { "would: " } else { "" };
     for finding in &outcome.findings {
-        let transition = if finding.from == finding.to {
-            finding.to.to_string()
-        } else {
-            format!("{} -> {}", finding.from, finding.to)
+        let transition = match (finding.from.as_str(), finding.to.as_str()) {
+            ("", "") => finding.action.to_string(),
+            (from, to) if from == to || from.is_empty() => to.to_string(),
+            (from, to) => format!("{from} -> {to}"),
         };
         out.line(format!(
             "{prefix}{}: {transition} ({})",

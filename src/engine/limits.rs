@@ -14,11 +14,20 @@ use crate::watchdog::{self, Evaluation, Verdict};
 /// verb changed a goal, so a budget or bound that change crossed takes
 /// effect at once rather than at the next pass.
 pub fn enforce(ctx: &Context, tx: &mut Transaction<'_>, loaded: LoadedGoal) -> Result<LoadedGoal> {
-    match watchdog::evaluate(&loaded.goal, ctx.now, None) {
+    enforce_at(tx, loaded, ctx.now)
+}
+
+/// [`enforce`] with the clock at `now`.
+pub fn enforce_at(
+    tx: &mut Transaction<'_>,
+    loaded: LoadedGoal,
+    now: DateTime<Utc>,
+) -> Result<LoadedGoal> {
+    match watchdog::evaluate(&loaded.goal, now, None) {
         Evaluation::Change(verdict)
             if matches!(verdict.status, Some(Status::Blocked | Status::Failed)) =>
         {
-            let change = verdict_change(&loaded.goal, &verdict, ctx.now);
+            let change = verdict_change(&loaded.goal, &verdict, now);
             Ok(tx.save(&loaded, change)?.unwrap_or(loaded))
         }
         _ => Ok(loaded),

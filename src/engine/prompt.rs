@@ -92,16 +92,13 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
     let rotation = read_rotation(&rotation_path, &mut outcome.warnings);
     let window_spent = super::limits::dispatches_last_hour(ctx)?
         >= ctx.config.global_limits.max_dispatches_per_hour;
-    let composition = stewardship::compose(
-        &open,
-        &book,
-        &ctx.config,
-        ctx.now,
-        &rotation,
-        max_chars,
-        &pending,
+    let frame = stewardship::Frame {
+        book: &book,
+        config: &ctx.config,
+        now: ctx.now,
         window_spent,
-    );
+    };
+    let composition = stewardship::compose(&open, &frame, &rotation, max_chars, &pending);
     if !composition.offered.is_empty() {
         let mut tx = ctx.transaction()?;
         // Another prompt may have advanced it meanwhile: start from the file.

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::{Notices, checking, limits, tamper, task};
+use super::{Notices, checking, dispatch, limits, tamper, task};
 use crate::checks::CheckOutcome;
 use crate::context::Context;
 use crate::error::{FileProblem, Result};
@@ -42,6 +42,8 @@ pub struct TickOutcome {
     /// Goal files that could not be read and checks that cannot run, as
     /// (path, message).
     pub errors: Vec<(String, String)>,
+    /// What dispatch started, ended, escalated and held.
+    pub dispatched: dispatch::Dispatched,
     pub notices: Notices,
 }
 
@@ -85,6 +87,17 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             after.push(verdict.map_or_else(|| loaded.goal.clone(), |v| preview(&loaded.goal, &v)));
         }
         outcome.needs_attention_from(&after);
+        let mut open: Vec<LoadedGoal> = before
+            .goals
+            .iter()
+            .filter(|g| !g.goal.status.is_terminal())
+            .cloned()
+            .collect();
+        let mut tx = ctx.transaction()?;
+        outcome.dispatched = dispatch::plan(ctx, &mut tx, &mut open, true)?;
+        let dispatched = std::mem::take(&mut outcome.dispatched);
+        outcome.note_dispatch(&dispatched);
+        outcome.dispatched = dispatched;
         return Ok(outcome);
     }
     let mut tx = ctx.transaction()?;
@@ -114,16 +127,25 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
                     &loaded,
                     limits::verdict_change(&loaded.goal, &verdict, ctx.now),
                 )?
-                .map_or_else(|| loaded.goal.clone(), |saved| saved.goal),
-            None => loaded.goal.clone(),
+                .unwrap_or(loaded),
+            None => loaded,
         };
         after.push(goal);
     }
-    outcome.needs_attention_from(&after);
-    let after: Vec<&Goal> = after.iter().collect();
-    tamper::remember(ctx, &mut tx, seen, &after)?;
-    tx.render_mirror(&after, &book);
+    let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
+    outcome.note_dispatch(&dispatched);
+    let goals: Vec<Goal> = after.into_iter().map(|g| g.goal).collect();
+    outcome.needs_attention_from(&goals);
+    let goals: Vec<&Goal> = goals.iter().collect();
+    tamper::remember(ctx, &mut tx, seen, &goals)?;
+    tx.render_mirror(&goals, &book);
     outcome.notices = super::finish(tx)?;
+    // The lock is released: the runs recorded start now.
+    outcome
+        .notices
+        .warnings
+        .extend(dispatch::start_supervisors(ctx, &dispatched.to_start()));
+    outcome.dispatched = dispatched;
     Ok(outcome)
 }
 
@@ -205,6 +227,37 @@ fn expire(ctx: &Context, book: &mut Book) -> Vec<Transition> {
 }
 
 impl TickOutcome {
+    /// Runs started, ended and goals escalated are findings.
+    fn note_dispatch(&mut self, dispatched: &dispatch::Dispatched) {
+        for run in &dispatched.started {
+            self.findings.push(Finding {
+                label: run.goal_label.clone(),
+                action: "dispatched",
+                from: String::new(),
+                to: String::new(),
+                reason: format!("{} run {} to {}", run.kind.as_str(), run.id, run.agent),
+            });
+        }
+        for run in &dispatched.ended {
+            self.findings.push(Finding {
+                label: run.goal_label.clone(),
+                action: "run_ended",
+                from: "running".to_string(),
+                to: run.state_name().to_string(),
+                reason: run.result.clone().unwrap_or_default(),
+            });
+        }
+        for (label, reason) in &dispatched.escalated {
+            self.findings.push(Finding {
+                label: label.clone(),
+                action: "blocked",
+                from: String::new(),
+                to: "blocked".to_string(),
+                reason: format!("no_progress: {reason}"),
+            });
+        }
+    }
+
     /// Goal files that could not be read are errors of the pass.
     fn note_problems(&mut self, problems: &[FileProblem]) {
         self.errors

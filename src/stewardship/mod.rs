@@ -27,16 +27,29 @@ pub struct Composition<'g> {
 /// The heartbeat text for `open` goals within `max_chars`, with `extra`
 /// (pending obligations) kept whole when it fits. The attention section and
 /// `extra` come first in the budget; the goal blocks share what is left.
+/// What a block is written against besides the goals.
+#[derive(Debug, Clone, Copy)]
+pub struct Frame<'a> {
+    pub book: &'a Book,
+    pub config: &'a Config,
+    pub now: DateTime<Utc>,
+    /// The hourly dispatch window is full: no `--dispatched` is offered.
+    pub window_spent: bool,
+}
+
 pub fn compose<'g>(
     open: &[&'g Goal],
-    book: &Book,
-    config: &Config,
-    now: DateTime<Utc>,
+    frame: &Frame<'_>,
     rotation: &Rotation,
     max_chars: usize,
     extra: &str,
-    window_spent: bool,
 ) -> Composition<'g> {
+    let Frame {
+        book,
+        config,
+        now,
+        window_spent,
+    } = *frame;
     let attention_goals: Vec<&Goal> = open
         .iter()
         .copied()
@@ -136,6 +149,17 @@ fn needs_attention(goal: &Goal) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    static BOOK: std::sync::LazyLock<Book> = std::sync::LazyLock::new(Book::default);
+
+    fn frame(config: &Config) -> Frame<'_> {
+        Frame {
+            book: &BOOK,
+            config,
+            now: now(),
+            window_spent: false,
+        }
+    }
     use crate::store::GoalFile;
 
     fn goal(label: &str, extra: &str) -> Goal {
@@ -172,16 +196,7 @@ mod tests {
             .collect();
         let refs: Vec<&Goal> = goals.iter().collect();
         for cap in [0, 100, 399, 400, 1000, 2500, 12_000] {
-            let composition = compose(
-                &refs,
-                &Book::default(),
-                &config,
-                now(),
-                &Rotation::default(),
-                cap,
-                "",
-                false,
-            );
+            let composition = compose(&refs, &frame(&config), &Rotation::default(), cap, "");
             assert!(
                 render::char_len(&composition.text) <= cap,
                 "{} > {cap}",
@@ -200,16 +215,7 @@ mod tests {
     fn nothing_to_do_is_empty() {
         let config = Config::default();
         let fresh = goal("g", "progress: {last_assessed_at: 2026-11-21T11:55:00Z}");
-        let composition = compose(
-            &[&fresh],
-            &Book::default(),
-            &config,
-            now(),
-            &Rotation::default(),
-            12_000,
-            "",
-            false,
-        );
+        let composition = compose(&[&fresh], &frame(&config), &Rotation::default(), 12_000, "");
         assert_eq!(composition.text, "");
         assert!(composition.offered.is_empty());
     }

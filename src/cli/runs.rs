@@ -1,0 +1,96 @@
+//! `steward runs`: the agent runs steward started.
+
+use chrono::{DateTime, Utc};
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use super::Output;
+use super::render::{SCHEMA_VERSION, run_json};
+use crate::context::Context;
+use crate::engine;
+use crate::error::Result;
+use crate::model::Run;
+
+/// List the agent runs steward started: the ones under way and the recent
+/// ones (--all: every one), with agent, age, outcome and cost.
+#[derive(Debug, Args)]
+pub struct RunsArgs {
+    #[command(subcommand)]
+    command: Option<RunsCommand>,
+
+    /// Every run, not only those under way and of the last day
+    #[arg(long)]
+    all: bool,
+}
+
+#[derive(Debug, Subcommand)]
+enum RunsCommand {
+    Kill(KillArgs),
+}
+
+/// Stop a run, with everything its agent started (a person's command)
+#[derive(Debug, Args)]
+struct KillArgs {
+    /// The dispatch id, or a unique prefix of it
+    id: String,
+}
+
+pub fn run(ctx: &Context, args: RunsArgs, out: &mut Output) -> Result<u8> {
+    if let Some(RunsCommand::Kill(kill)) = args.command {
+        let (run, notices) = engine::run::kill(ctx, &kill.id)?;
+        super::notices(out, notices);
+        if out.json {
+            out.json(&json!({"schema_version": SCHEMA_VERSION, "run": run_json(&run)}));
+        } else if !out.quiet {
+            out.line(format!("{}: stopping ({})", run.id, run.goal_label));
+        }
+        return Ok(0);
+    }
+    let (runs, problems) = ctx.store.runs()?;
+    for problem in &problems {
+        out.warn(problem.to_string());
+    }
+    let recent = crate::model::format_time(ctx.now - chrono::Duration::days(1));
+    let shown: Vec<&Run> = runs
+        .iter()
+        .filter(|r| args.all || r.is_active() || r.created_at >= recent)
+        .collect();
+    if out.json {
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "runs": shown.iter().map(|r| run_json(r)).collect::<Vec<_>>()}));
+    } else {
+        for run in shown {
+            out.line(line(run, ctx.now));
+        }
+    }
+    Ok(if problems.is_empty() { 0 } else { 1 })
+}
+
+fn line(run: &Run, now: DateTime<Utc>) -> String {
+    let age = DateTime::parse_from_rfc3339(&run.created_at)
+        .map(|t| {
+            crate::duration::HumanDuration::from_secs(
+                (now - t.with_timezone(&Utc)).num_seconds().max(0) as u64,
+            )
+            .to_string()
+        })
+        .unwrap_or_default();
+    let exit = run.exit.map(|e| format!(", exit {e}")).unwrap_or_default();
+    let cost = if run.cost_usd > 0.0 {
+        format!(", ${:.2}", run.cost_usd)
+    } else {
+        String::new()
+    };
+    let result = run
+        .result
+        .as_deref()
+        .map(|r| format!(" — {}", crate::text::head(&crate::text::one_line(r), 80)))
+        .unwrap_or_default();
+    format!(
+        "{}  {:<8} {:<12} {} {} ({age} ago{exit}{cost}){result}",
+        run.id,
+        run.state_name(),
+        run.goal_label,
+        run.agent,
+        run.kind.as_str()
+    )
+}

@@ -1,0 +1,490 @@
+//! Dispatch (SPEC 12): after the watchdog pass, `tick` follows up the runs
+//! under way, decides which goals to run (the ladder in `crate::ladder`),
+//! records each run and counts it under the lock, and only then — the lock
+//! released — starts a supervisor for each. A crash between the two leaves
+//! a recorded run without a process, which the next `tick` starts under the
+//! same dispatch id without counting it again.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use chrono::{DateTime, Utc};
+
+use super::{Notices, limits, run};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::ladder::{self, Step};
+use crate::model::{
+    Actor, Edit, Escalation, Goal, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState,
+    Status, fingerprint, format_time, progress_fingerprint,
+};
+use crate::stewardship::render;
+use crate::store::{LoadedGoal, Transaction};
+
+/// What dispatch did in one pass.
+#[derive(Debug, Default)]
+pub struct Dispatched {
+    /// Runs recorded now (to start once the lock is released).
+    pub started: Vec<Run>,
+    /// Runs recorded earlier whose start was interrupted: started again.
+    pub resumed: Vec<Run>,
+    /// Runs whose end this pass recorded (supervisor gone, overdue).
+    pub ended: Vec<Run>,
+    /// Goals escalated for lack of progress: (label, reason).
+    pub escalated: Vec<(String, String)>,
+    /// Goals left alone, and why (for `tick --dry-run` and `status`).
+    pub held: Vec<(String, String)>,
+    /// The day's spend reached `dispatch.max_cost_usd_per_day`.
+    pub spend_capped: bool,
+}
+
+/// Store-wide limits as they stand.
+struct Room {
+    parallel_left: u64,
+    window_left: u64,
+    spend_capped: bool,
+}
+
+/// Follows up the runs under way and decides what to start, recording it
+/// in `tx`. `goals` are the open goals after the watchdog pass; the ones
+/// this changes are replaced by their new versions.
+pub fn plan(
+    ctx: &Context,
+    tx: &mut Transaction<'_>,
+    goals: &mut [LoadedGoal],
+    dry_run: bool,
+) -> Result<Dispatched> {
+    let mut report = Dispatched::default();
+    let (mut runs, _problems) = ctx.store.runs()?;
+    follow_up_running(ctx, tx, goals, &mut runs, &mut report, dry_run)?;
+    let settings = &ctx.config.dispatch;
+    report.resumed = runs
+        .iter()
+        .filter(|r| r.state() == RunState::Pending && r.machine == machine_id())
+        .cloned()
+        .collect();
+    if !ctx.config.enabled || !settings.enabled {
+        return Ok(report);
+    }
+    let mut room = room(ctx, &runs)?;
+    report.spend_capped = room.spend_capped;
+    let mut order: Vec<usize> = (0..goals.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&goals[a].goal, &goals[b].goal);
+        let weight = |g: &Goal| ctx.config.attention_weight(&g.priority);
+        weight(b)
+            .total_cmp(&weight(a))
+            .then(
+                a.progress
+                    .last_assessed_at
+                    .cmp(&b.progress.last_assessed_at),
+            )
+            .then(a.label.cmp(&b.label))
+    });
+    for index in order {
+        let loaded = goals[index].clone();
+        let goal = &loaded.goal;
+        let mine: Vec<&Run> = runs.iter().filter(|r| r.goal_id == goal.id).collect();
+        match ladder::step(goal, &mine, settings, ctx.now) {
+            Step::Wait(why) => report.held.push((goal.label.clone(), why)),
+            Step::Escalate { reason } => {
+                if !dry_run {
+                    let last = mine.last().map(|r| r.id.as_str());
+                    if let Some(saved) = escalate(ctx, tx, &loaded, &reason, last)? {
+                        goals[index] = saved;
+                    }
+                }
+                report.escalated.push((goal.label.clone(), reason));
+            }
+            Step::Start {
+                kind,
+                agent,
+                attempt,
+                session,
+            } => {
+                if let Some(why) = refusal(ctx, goal, &room) {
+                    report.held.push((goal.label.clone(), why));
+                    continue;
+                }
+                let instruction = instruction(ctx, goal, kind, session.is_some());
+                let hash = fingerprint(&instruction);
+                if let Some(recent) = resent_too_soon(ctx, &mine, &hash) {
+                    report.held.push((
+                        goal.label.clone(),
+                        format!("the same instruction went out at {recent} (min_resend_interval)"),
+                    ));
+                    continue;
+                }
+                let run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
+                if !dry_run && let Some(saved) = record(ctx, tx, &loaded, &run, &instruction)? {
+                    goals[index] = saved;
+                }
+                room.parallel_left -= 1;
+                room.window_left -= 1;
+                runs.push(run.clone());
+                report.started.push(run);
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// A person starts one run now (`steward dispatch`), inside every budget.
+pub fn dispatch_now(
+    ctx: &Context,
+    reference: &str,
+    agent: Option<&str>,
+    dry_run: bool,
+) -> Result<(Run, Notices)> {
+    super::authority::person_only(ctx, "start an agent run", || {
+        format!("steward dispatch {reference}")
+    })?;
+    if !ctx.config.enabled {
+        return Err(Error::Disabled);
+    }
+    let agent = agent.unwrap_or(&ctx.config.dispatch.agent).to_string();
+    if ctx.config.agent(&agent).is_none() {
+        return Err(Error::bad_value(
+            "--agent",
+            format!("no agent profile `{agent}` (see `steward config`)"),
+        ));
+    }
+    let mut tx = ctx.transaction()?;
+    let loaded = tx.resolve(reference)?;
+    let goal = &loaded.goal;
+    super::refuse_terminal(goal)?;
+    if !matches!(
+        goal.status,
+        Status::Active | Status::Stalled | Status::Verifying
+    ) {
+        return Err(Error::WrongStatus {
+            label: goal.label.clone(),
+            why: format!("is {}: only a goal being worked on gets runs", goal.status),
+        });
+    }
+    let (runs, _) = ctx.store.runs()?;
+    if let Some(active) = runs.iter().find(|r| r.goal_id == goal.id && r.is_active()) {
+        return Err(Error::WrongStatus {
+            label: goal.label.clone(),
+            why: format!("has run {} under way ({})", active.id, active.state_name()),
+        });
+    }
+    if let Some(why) = refusal(ctx, goal, &room(ctx, &runs)?) {
+        return Err(Error::DispatchRefused {
+            label: goal.label.clone(),
+            why,
+        });
+    }
+    let instruction = instruction(ctx, goal, RunKind::Manual, false);
+    let run = new_run(
+        ctx,
+        goal,
+        RunKind::Manual,
+        &agent,
+        0,
+        None,
+        fingerprint(&instruction),
+    );
+    if dry_run {
+        return Ok((run, Notices::default()));
+    }
+    record(ctx, &mut tx, &loaded, &run, &instruction)?;
+    let notices = super::finish(tx)?;
+    let mut notices = notices;
+    notices
+        .warnings
+        .extend(start_supervisors(ctx, std::slice::from_ref(&run)));
+    Ok((run, notices))
+}
+
+/// What keeps a goal from one more run now, if anything.
+fn refusal(ctx: &Context, goal: &Goal, room: &Room) -> Option<String> {
+    if room.spend_capped {
+        return Some("the day's spend reached dispatch.max_cost_usd_per_day".to_string());
+    }
+    if room.parallel_left == 0 {
+        return Some(format!(
+            "{} run(s) under way (dispatch.max_parallel)",
+            ctx.config.dispatch.max_parallel
+        ));
+    }
+    if room.window_left == 0 {
+        return Some(
+            "the hourly dispatch window is spent (global_limits.max_dispatches_per_hour)"
+                .to_string(),
+        );
+    }
+    if goal.progress.dispatches >= goal.budget.max_dispatches {
+        return Some(format!(
+            "its dispatch budget is spent ({}/{})",
+            goal.progress.dispatches, goal.budget.max_dispatches
+        ));
+    }
+    None
+}
+
+fn room(ctx: &Context, runs: &[Run]) -> Result<Room> {
+    let settings = &ctx.config.dispatch;
+    let active = runs.iter().filter(|r| r.is_active()).count() as u64;
+    let window = limits::dispatches_last_hour(ctx)?;
+    let spent = spent_last_day(runs, ctx.now);
+    Ok(Room {
+        parallel_left: settings.max_parallel.saturating_sub(active),
+        window_left: ctx
+            .config
+            .global_limits
+            .max_dispatches_per_hour
+            .saturating_sub(window),
+        spend_capped: settings
+            .max_cost_usd_per_day
+            .is_some_and(|cap| spent >= cap),
+    })
+}
+
+/// What runs that ended in the 24 hours before `now` cost.
+pub fn spent_last_day(runs: &[Run], now: DateTime<Utc>) -> f64 {
+    let since = format_time(now - chrono::Duration::days(1));
+    runs.iter()
+        .filter(|r| r.ended_at.as_deref().is_some_and(|t| t >= since.as_str()))
+        .map(|r| r.cost_usd)
+        .sum()
+}
+
+/// The same instruction sent within `min_resend_interval`: when.
+fn resent_too_soon(ctx: &Context, runs: &[&Run], hash: &str) -> Option<String> {
+    let since = format_time(ctx.now - ctx.config.dispatch.min_resend_interval.to_chrono());
+    runs.iter()
+        .filter(|r| r.instruction_hash == hash && r.created_at > since)
+        .map(|r| r.created_at.clone())
+        .next_back()
+}
+
+fn new_run(
+    ctx: &Context,
+    goal: &Goal,
+    kind: RunKind,
+    agent: &str,
+    attempt: u32,
+    session: Option<String>,
+    instruction_hash: String,
+) -> Run {
+    let mut id = String::new();
+    while id.is_empty() || ctx.store.run_path(&id).exists() {
+        id = format!("run-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]);
+    }
+    Run {
+        id,
+        goal_id: goal.id.clone(),
+        goal_label: goal.label.clone(),
+        agent: agent.to_string(),
+        kind,
+        attempt,
+        instruction_hash,
+        fingerprint: progress_fingerprint(goal),
+        machine: machine_id(),
+        created_at: format_time(ctx.now),
+        started_at: None,
+        supervisor_pid: None,
+        agent_pid: None,
+        session,
+        ended_at: None,
+        exit: None,
+        outcome: None,
+        result: None,
+        cost_usd: 0.0,
+        session_cost_total: None,
+        kill_requested: false,
+    }
+}
+
+/// Records the run and counts the dispatch, under the lock; the goal as
+/// written.
+fn record(
+    ctx: &Context,
+    tx: &mut Transaction<'_>,
+    loaded: &LoadedGoal,
+    run: &Run,
+    instruction: &str,
+) -> Result<Option<LoadedGoal>> {
+    tx.save_run(run)?;
+    ctx.store
+        .write_private(&run::prompt_path(ctx, &run.id), instruction)?;
+    let goal = &loaded.goal;
+    let change = GoalChange::new(
+        "dispatched",
+        format!("{} run {} to {}", run.kind.as_str(), run.id, run.agent),
+    )
+    .by(Actor::Steward)
+    .for_run(&run.id)
+    .with(Edit::Progress(ProgressField::Dispatches(
+        goal.progress.dispatches.saturating_add(1),
+    )))
+    .with(Edit::Progress(ProgressField::LastDispatchedAt(ctx.now)));
+    match tx.save(loaded, change)? {
+        Some(saved) => Ok(Some(limits::enforce(ctx, tx, saved)?)),
+        None => Ok(None),
+    }
+}
+
+/// Runs made no progress: the goal waits for a person (kind `no_progress`).
+fn escalate(
+    ctx: &Context,
+    tx: &mut Transaction<'_>,
+    loaded: &LoadedGoal,
+    reason: &str,
+    last_run: Option<&str>,
+) -> Result<Option<LoadedGoal>> {
+    let mut change = GoalChange::new("blocked", format!("no_progress: {reason}"))
+        .by(Actor::Steward)
+        .with(Edit::Status(Status::Blocked))
+        .with(Edit::Escalation(Some(Escalation {
+            kind: "no_progress".to_string(),
+            reason: reason.to_string(),
+            at: Some(ctx.now),
+        })));
+    if let Some(id) = last_run {
+        change = change.for_run(id);
+    }
+    tx.save(loaded, change)
+}
+
+/// Runs whose supervisor is gone, or that ran past their time, are ended
+/// here; their agents are stopped.
+fn follow_up_running(
+    ctx: &Context,
+    tx: &mut Transaction<'_>,
+    goals: &[LoadedGoal],
+    runs: &mut [Run],
+    report: &mut Dispatched,
+    dry_run: bool,
+) -> Result<()> {
+    let grace = ctx.config.obligations.grace.as_secs();
+    for run in runs.iter_mut() {
+        if run.state() != RunState::Running || run.machine != machine_id() {
+            continue;
+        }
+        let supervisor_alive = run.supervisor_pid.is_some_and(crate::process::is_alive);
+        let overdue = ladder::overdue(run, &ctx.config.dispatch, grace, ctx.now);
+        let (outcome, why) = match (supervisor_alive, overdue) {
+            (false, _) => (RunOutcome::Killed, "its supervisor is gone"),
+            (true, true) => (RunOutcome::Timeout, "it ran past dispatch.timeout"),
+            (true, false) => continue,
+        };
+        if dry_run {
+            report.ended.push(run.clone());
+            continue;
+        }
+        run::stop_processes(run);
+        run.ended_at = Some(format_time(ctx.now));
+        run.outcome = Some(outcome);
+        run.result = Some(format!("ended by tick: {why}"));
+        let goal = goals.iter().find(|g| g.goal.id == run.goal_id);
+        run::record_end(tx, run, goal, 0.0, ctx.now)?;
+        report.ended.push(run.clone());
+    }
+    Ok(())
+}
+
+/// The instruction a run gets: the goal's block, with the run's contract.
+/// A nudge resuming a session asks for a status report instead.
+fn instruction(ctx: &Context, goal: &Goal, kind: RunKind, resumes: bool) -> String {
+    let label = &goal.label;
+    let report = format!(
+        "Record what you found before you stop: steward --actor agent assess {label} --summary \"<what is true now>\" --next \"<next step>\" [--met N]... [--blocker \"<what stops you>\"]... [--stuck]. When every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\". Waiting on CI, a review or a person: steward --actor agent assess {label} --summary \"<what you wait for>\" --wait-until TIME (or --wait-for-check)."
+    );
+    if kind == RunKind::Nudge && resumes {
+        return format!(
+            "steward follow-up for goal {label}: your last run ended without progress on its acceptance criteria. Reply in four lines — Status: what is true now. Next: the next step. Blockers: what stops you, or none. DONE + evidence: only if every criterion is met. Then act on it and {}",
+            lowercase_first(&report)
+        );
+    }
+    let book = crate::obligations::Book::default();
+    let block = render::goal_block(
+        goal,
+        &book,
+        ctx.now,
+        ctx.config.multi_goal_max_chars as usize,
+        false,
+    );
+    let why = match kind {
+        RunKind::Nudge => {
+            "Your last run on this goal ended without progress: look again at what is unmet. "
+        }
+        RunKind::Resend => "The last run on this goal failed; start again. ",
+        RunKind::Reassign => "Other attempts on this goal made no progress; you take it over. ",
+        _ => "",
+    };
+    format!(
+        "steward asks you to work on goal {label} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{block}\n{report}\n"
+    )
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// This machine's name for runs and claims: its host name.
+pub fn machine_id() -> String {
+    let mut buffer = [0u8; 256];
+    // SAFETY: gethostname writes at most `len` bytes into the buffer.
+    let ok = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len()) } == 0;
+    let end = buffer.iter().position(|b| *b == 0).unwrap_or(buffer.len());
+    if ok && end > 0 {
+        String::from_utf8_lossy(&buffer[..end]).into_owned()
+    } else {
+        "localhost".to_string()
+    }
+}
+
+/// Starts one supervisor (`steward run-agent ID`, re-executed) per run,
+/// detached in its own session so it outlives the `tick` that started it.
+/// Returns what could not be started, as warnings.
+pub fn start_supervisors(ctx: &Context, runs: &[Run]) -> Vec<String> {
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(err) => {
+            return vec![format!(
+                "cannot find steward's own binary to start runs: {err}"
+            )];
+        }
+    };
+    runs.iter()
+        .filter_map(|run| spawn_supervisor(&exe, &ctx.root, &run.id).err())
+        .collect()
+}
+
+fn spawn_supervisor(exe: &Path, root: &Path, id: &str) -> std::result::Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let mut command = Command::new(exe);
+    command
+        .arg("-C")
+        .arg(root)
+        .arg("run-agent")
+        .arg(id)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: setsid is async-signal-safe; the supervisor leads a session of
+    // its own, so the tick's terminal or cron job ending does not end it.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    command
+        .spawn()
+        .map(drop)
+        .map_err(|err| format!("run {id}: cannot start its supervisor: {err}"))
+}
+
+impl Dispatched {
+    /// Every run to start once the lock is released.
+    pub fn to_start(&self) -> Vec<Run> {
+        self.resumed.iter().chain(&self.started).cloned().collect()
+    }
+}

@@ -1,0 +1,253 @@
+//! One agent run, from the supervisor's side (`steward run-agent ID`, the
+//! process `tick` re-executes): claim the recorded run, start the agent,
+//! wait for it within `dispatch.timeout`, read what it printed, and record
+//! how it ended — through the same write path and rules as any command.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::agents::{self, SessionTotals};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::{
+    Actor, Edit, GoalChange, ProgressField, Run, RunOutcome, RunState, format_time,
+};
+use crate::store::{LoadedGoal, Transaction};
+use crate::supervise::{self, Launch, Stopped};
+
+use super::{Notices, limits};
+
+/// Where the instruction of run `id` waits for its supervisor.
+pub fn prompt_path(ctx: &Context, id: &str) -> PathBuf {
+    ctx.store.runs_dir().join(format!("{id}.prompt"))
+}
+
+/// Runs the agent of run `id` to its end. Returns the run as recorded;
+/// `None` when another supervisor has it already.
+pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
+    let Some(mut run) = claim(ctx, id)? else {
+        return Ok(None);
+    };
+    supervise::become_supervisor();
+    let (exit, stopped, report) = match launch(ctx, &mut run) {
+        Ok(done) => done,
+        Err(why) => {
+            run.result = Some(why);
+            (None, None, agents::RunReport::default())
+        }
+    };
+    let profile = ctx.config.agent(&run.agent).cloned();
+    let now = ctx.clock_now();
+    let mut tx = ctx.transaction_at(now)?;
+    let mut current = ctx.store.find_run(&run.id)?;
+    current.agent_pid = run.agent_pid;
+    let outcome = match (stopped, exit) {
+        (Some(Stopped::Timeout), _) => RunOutcome::Timeout,
+        (Some(Stopped::Requested), _) => RunOutcome::Killed,
+        _ if current.kill_requested => RunOutcome::Killed,
+        (None, Some(0)) if !report.failed => RunOutcome::Ok,
+        _ => RunOutcome::Error,
+    };
+    let previous = previous_session_total(ctx, &current, report.session.as_deref());
+    let (cost, totals) = match &profile {
+        Some(profile) => agents::run_cost(profile, &report, previous.as_ref()),
+        None => (0.0, SessionTotals::default()),
+    };
+    current.ended_at = Some(format_time(now));
+    current.exit = exit;
+    current.outcome = Some(outcome);
+    current.session = report.session.clone().or(current.session.take());
+    current.result = report.result.clone().or(run.result.take());
+    current.cost_usd = cost;
+    current.session_cost_total = Some(totals.cost_usd).filter(|_| report.session.is_some());
+    let goal = tx.resolve(&current.goal_id).ok();
+    record_end(&mut tx, &current, goal.as_ref(), cost, now)?;
+    super::finish(tx)?;
+    Ok(Some(current))
+}
+
+/// Marks the run started by this process, under the lock; `None` when it
+/// was started already (two ticks raced to start a recovered run).
+fn claim(ctx: &Context, id: &str) -> Result<Option<Run>> {
+    let mut tx = ctx.transaction()?;
+    let mut run = ctx.store.find_run(id)?;
+    if run.state() != RunState::Pending {
+        return Ok(None);
+    }
+    run.started_at = Some(format_time(ctx.now));
+    run.supervisor_pid = Some(std::process::id());
+    tx.save_run(&run)?;
+    super::finish(tx)?;
+    Ok(Some(run))
+}
+
+/// Starts the agent and waits for it: its exit status, why the supervisor
+/// stopped it (if it did), and what its output says. `Err` says why it
+/// could not start.
+fn launch(
+    ctx: &Context,
+    run: &mut Run,
+) -> std::result::Result<(Option<i32>, Option<Stopped>, agents::RunReport), String> {
+    let profile = ctx
+        .config
+        .agent(&run.agent)
+        .ok_or_else(|| format!("no agent profile `{}`", run.agent))?
+        .clone();
+    let instruction = std::fs::read_to_string(prompt_path(ctx, &run.id))
+        .map_err(|err| format!("cannot read the instruction: {err}"))?;
+    let session = run
+        .session
+        .clone()
+        .filter(|_| run.kind == crate::model::RunKind::Nudge);
+    let argv = profile.argv(session.as_deref(), &instruction);
+    let (stdout, stderr) = ctx.store.run_output_paths(&run.id);
+    let env = vec![
+        ("STEWARD_ROOT".to_string(), ctx.root.display().to_string()),
+        ("STEWARD_ACTOR".to_string(), "agent".to_string()),
+        ("STEWARD_GOAL".to_string(), run.goal_label.clone()),
+        ("STEWARD_DISPATCH_ID".to_string(), run.id.clone()),
+    ];
+    let launch = Launch {
+        argv: &argv,
+        cwd: &ctx.root,
+        env,
+        stdin: (profile.prompt == agents::PromptVia::Stdin).then_some(instruction),
+        stdout: stdout.clone(),
+        stderr,
+        max_bytes: ctx.config.dispatch.log_max_bytes,
+    };
+    let agent = supervise::start(&launch)
+        .map_err(|err| format!("cannot start `{}`: {err}", argv.join(" ")))?;
+    run.agent_pid = Some(agent.pid());
+    let _ = record_pid(ctx, &run.id, agent.pid());
+    let timeout = Duration::from_secs(ctx.config.dispatch.timeout.as_secs());
+    let ended = supervise::wait(agent, timeout).map_err(|err| format!("lost the agent: {err}"))?;
+    let output = std::fs::read_to_string(&stdout).unwrap_or_default();
+    let report = agents::read_output(profile.output, &output);
+    Ok((Some(ended.exit), ended.stopped, report))
+}
+
+/// Keeps the agent's pid in the run record, so `runs kill` and `tick` can
+/// find its process group.
+fn record_pid(ctx: &Context, id: &str, pid: u32) -> Result<()> {
+    let mut tx = ctx.transaction()?;
+    let mut run = ctx.store.find_run(id)?;
+    run.agent_pid = Some(pid);
+    tx.save_run(&run)?;
+    super::finish(tx)?;
+    Ok(())
+}
+
+/// What the session cost before this run, as the last run of the same
+/// session recorded it.
+fn previous_session_total(
+    ctx: &Context,
+    run: &Run,
+    session: Option<&str>,
+) -> Option<SessionTotals> {
+    let session = session?;
+    let (runs, _) = ctx.store.runs().ok()?;
+    runs.iter()
+        .filter(|r| r.id != run.id && r.session.as_deref() == Some(session))
+        .filter_map(|r| r.session_cost_total)
+        .next_back()
+        .map(|cost_usd| SessionTotals { cost_usd })
+}
+
+/// Records a run's end: the run record, and on its goal the cost, a failure
+/// for a run that ended badly, a history line and an event with the
+/// dispatch id; then the limits (a cost over `max_cost_usd` fails the goal).
+pub fn record_end(
+    tx: &mut Transaction<'_>,
+    run: &Run,
+    goal: Option<&LoadedGoal>,
+    cost: f64,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<()> {
+    tx.save_run(run)?;
+    let Some(loaded) = goal else {
+        return Ok(());
+    };
+    let outcome = run.outcome.unwrap_or(RunOutcome::Error);
+    let progress = &loaded.goal.progress;
+    let mut detail = format!("run {} ({}) ended {}", run.id, run.agent, outcome.as_str());
+    if cost > 0.0 {
+        detail.push_str(&format!(", cost ${cost:.2}"));
+    }
+    if let Some(result) = &run.result {
+        detail.push_str(&format!(
+            ": {}",
+            crate::text::head(&crate::text::one_line(result), 200)
+        ));
+    }
+    let mut change = GoalChange::new("run_ended", detail)
+        .by(Actor::Steward)
+        .for_run(&run.id)
+        .always();
+    if cost > 0.0 {
+        change.push(Edit::Progress(ProgressField::CostUsd(
+            ((progress.cost_usd + cost) * 1e6).round() / 1e6,
+        )));
+    }
+    if matches!(outcome, RunOutcome::Error | RunOutcome::Timeout)
+        && !loaded.goal.status.is_terminal()
+    {
+        change.push(Edit::Progress(ProgressField::ConsecutiveFailures(
+            progress.consecutive_failures.saturating_add(1),
+        )));
+    }
+    if loaded.goal.status.is_terminal() {
+        // A goal closed meanwhile keeps its bytes; the run is in the log.
+        return Ok(());
+    }
+    if let Some(saved) = tx.save(loaded, change)? {
+        limits::enforce_at(tx, saved, now)?;
+    }
+    Ok(())
+}
+
+/// Stops a run's processes: its supervisor (which stops the agent and what
+/// it started), and the agent's process group in case the supervisor is
+/// gone.
+pub fn stop_processes(run: &Run) {
+    if let Some(pid) = run.supervisor_pid.filter(|p| crate::process::is_alive(*p)) {
+        // SAFETY: SIGTERM asks the supervisor to stop its agent.
+        unsafe {
+            libc::kill(pid as i32, libc::SIGTERM);
+        }
+    }
+    if let Some(pid) = run.agent_pid {
+        // SAFETY: the agent leads its own process group.
+        unsafe {
+            libc::kill(-(pid as i32), libc::SIGKILL);
+        }
+    }
+}
+
+/// `runs kill ID`: asks the run's supervisor to stop the agent and all it
+/// started; a run whose supervisor is gone is ended here.
+pub fn kill(ctx: &Context, reference: &str) -> Result<(Run, Notices)> {
+    let mut tx = ctx.transaction()?;
+    let mut run = ctx.store.find_run(reference)?;
+    if !run.is_active() {
+        return Err(Error::WrongStatus {
+            label: run.id.clone(),
+            why: format!("ended already ({})", run.state_name()),
+        });
+    }
+    run.kill_requested = true;
+    let supervised = run.supervisor_pid.is_some_and(crate::process::is_alive);
+    if supervised {
+        tx.save_run(&run)?;
+        stop_processes(&run);
+    } else {
+        stop_processes(&run);
+        run.ended_at = Some(format_time(ctx.now));
+        run.outcome = Some(RunOutcome::Killed);
+        run.result = Some("killed by a person".to_string());
+        let goal = tx.resolve(&run.goal_id).ok();
+        record_end(&mut tx, &run, goal.as_ref(), 0.0, ctx.now)?;
+    }
+    let notices = super::finish(tx)?;
+    Ok((run, notices))
+}

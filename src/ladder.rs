@@ -1,0 +1,336 @@
+//! What `tick` does next for each goal when dispatch is on (SPEC 12): start
+//! a run, follow one up that made no progress (nudge, resend, reassign),
+//! escalate to a person, or wait. Pure: goals, runs, settings and the clock
+//! in; decisions out.
+
+use chrono::{DateTime, Utc};
+
+use crate::config::Dispatch;
+use crate::model::{Goal, Run, RunKind, RunOutcome, RunState, Status, progress_fingerprint};
+use crate::stewardship::select;
+
+/// The next step for one goal.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Start a run.
+    Start {
+        kind: RunKind,
+        agent: String,
+        /// Steps without progress before this one.
+        attempt: u32,
+        /// The session to resume (a nudge).
+        session: Option<String>,
+    },
+    /// Runs made no progress and the ladder is climbed: a person must look.
+    Escalate { reason: String },
+    /// Nothing now, and why (for `tick --dry-run` and `status`).
+    Wait(String),
+}
+
+/// The follow-up state of one goal's runs.
+pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>) -> Step {
+    if let Some(active) = runs.iter().find(|r| r.is_active()) {
+        return Step::Wait(format!("run {} is {}", active.id, active.state_name()));
+    }
+    if !matches!(
+        goal.status,
+        Status::Active | Status::Stalled | Status::Verifying
+    ) {
+        return Step::Wait(format!("the goal is {}", goal.status));
+    }
+    if !goal.confirmed {
+        return Step::Wait("not confirmed".to_string());
+    }
+    if let Some(waiting) = &goal.waiting {
+        return Step::Wait(format!("waiting for {}", waiting.reason));
+    }
+    let fingerprint = progress_fingerprint(goal);
+    // The runs since the goal last made progress, oldest first.
+    let stuck: Vec<&&Run> = runs
+        .iter()
+        .rev()
+        .take_while(|r| r.fingerprint == fingerprint)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let Some(last) = stuck.last() else {
+        return first_run(goal, settings, now);
+    };
+    let attempt = stuck.len() as u32;
+    let wait = backoff(settings, attempt);
+    if let Some(ended) = ended_at(last)
+        && now < ended + wait
+    {
+        return Step::Wait(format!(
+            "follow-up {} waits until {}",
+            attempt,
+            crate::model::format_time(ended + wait)
+        ));
+    }
+    let retries = stuck
+        .iter()
+        .filter(|r| matches!(r.kind, RunKind::Nudge | RunKind::Resend))
+        .count() as u64;
+    let reassigned = stuck.iter().any(|r| r.kind == RunKind::Reassign);
+    if retries < settings.max_retries {
+        let failed = matches!(last.outcome, Some(RunOutcome::Error | RunOutcome::Killed))
+            || last.started_at.is_none();
+        let resumable = last.session.clone().filter(|_| !failed);
+        let (kind, session) = match resumable {
+            Some(session) => (RunKind::Nudge, Some(session)),
+            None if failed => (RunKind::Resend, None),
+            None => (RunKind::Nudge, None),
+        };
+        return Step::Start {
+            kind,
+            agent: last.agent.clone(),
+            attempt,
+            session,
+        };
+    }
+    if !reassigned && let Some(fallback) = &settings.fallback_agent {
+        return Step::Start {
+            kind: RunKind::Reassign,
+            agent: fallback.clone(),
+            attempt,
+            session: None,
+        };
+    }
+    let kinds: Vec<&str> = stuck.iter().map(|r| r.kind.as_str()).collect();
+    let result = last
+        .result
+        .as_deref()
+        .map(|r| {
+            format!(
+                " Last result: {}",
+                crate::text::head(&crate::text::one_line(r), 300)
+            )
+        })
+        .unwrap_or_default();
+    Step::Escalate {
+        reason: format!(
+            "{} runs made no progress ({}); the agent could not move it.{result} Look at the runs (`steward runs --all`), then a person runs `steward unblock {} --reason ...`",
+            stuck.len(),
+            kinds.join(", "),
+            goal.label
+        ),
+    }
+}
+
+/// A goal without runs since its last progress starts one when it is due
+/// (the stewardship block's rules: confirmed, cooled down).
+fn first_run(goal: &Goal, settings: &Dispatch, now: DateTime<Utc>) -> Step {
+    if !select::is_candidate(goal, now) {
+        return Step::Wait("cooling down".to_string());
+    }
+    Step::Start {
+        kind: RunKind::First,
+        agent: settings.agent.clone(),
+        attempt: 0,
+        session: None,
+    }
+}
+
+fn ended_at(run: &Run) -> Option<DateTime<Utc>> {
+    run.ended_at
+        .as_deref()
+        .or(Some(run.created_at.as_str()))
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// `base × 2^(attempt−1)`, capped at `max`; nothing before the first step.
+pub fn backoff(settings: &Dispatch, attempt: u32) -> chrono::Duration {
+    if attempt == 0 {
+        return chrono::Duration::zero();
+    }
+    let base = settings.backoff_base.as_secs();
+    let factor = 1u64 << (attempt - 1).min(30);
+    let secs = base
+        .saturating_mul(factor)
+        .min(settings.backoff_max.as_secs());
+    crate::duration::HumanDuration::from_secs(secs).to_chrono()
+}
+
+/// Whether a run is still within its time: its supervisor should stop it
+/// at `timeout`; past that and a grace, `tick` does.
+pub fn overdue(run: &Run, settings: &Dispatch, grace_secs: u64, now: DateTime<Utc>) -> bool {
+    run.state() == RunState::Running
+        && run
+            .started_at
+            .as_deref()
+            .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+            .is_some_and(|started| {
+                let limit = settings.timeout.as_secs().saturating_add(grace_secs);
+                now.signed_duration_since(started).num_seconds() > limit as i64
+            })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::store::GoalFile;
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    fn goal(extra: &str) -> Goal {
+        let text = format!(
+            "---\nid: g-1\nlabel: g\ncreated_at: 2026-11-21T11:59:00Z\n{extra}\n---\n## Acceptance criteria\n\n- [ ] one\n"
+        );
+        GoalFile::parse(std::path::Path::new("g.md"), text)
+            .unwrap()
+            .goal(&Config::default().defaults)
+            .unwrap()
+    }
+
+    fn settings() -> Dispatch {
+        let mut settings = Config::default().dispatch;
+        settings.fallback_agent = Some("codex".into());
+        settings
+    }
+
+    fn run(goal: &Goal, kind: RunKind, outcome: RunOutcome, ended: &str) -> Run {
+        Run {
+            id: format!("run-{ended}"),
+            goal_id: goal.id.clone(),
+            goal_label: goal.label.clone(),
+            agent: if kind == RunKind::Reassign {
+                "codex"
+            } else {
+                "claude"
+            }
+            .into(),
+            kind,
+            attempt: 0,
+            instruction_hash: "h".into(),
+            fingerprint: progress_fingerprint(goal),
+            machine: "m".into(),
+            created_at: ended.into(),
+            started_at: Some(ended.into()),
+            supervisor_pid: None,
+            agent_pid: None,
+            session: Some("s1".into()),
+            ended_at: Some(ended.into()),
+            exit: Some(0),
+            outcome: Some(outcome),
+            result: Some("nothing done".into()),
+            cost_usd: 0.0,
+            session_cost_total: None,
+            kill_requested: false,
+        }
+    }
+
+    #[test]
+    fn a_due_goal_starts_a_first_run_and_an_active_run_waits() {
+        let g = goal("");
+        assert!(matches!(
+            step(&g, &[], &settings(), now()),
+            Step::Start {
+                kind: RunKind::First,
+                attempt: 0,
+                ..
+            }
+        ));
+        let mut running = run(&g, RunKind::First, RunOutcome::Ok, "2026-11-21T11:00:00Z");
+        running.outcome = None;
+        running.ended_at = None;
+        assert!(matches!(
+            step(&g, &[&running], &settings(), now()),
+            Step::Wait(_)
+        ));
+    }
+
+    #[test]
+    fn the_ladder_nudges_resends_reassigns_then_escalates_with_backoff() {
+        let g = goal("");
+        let s = settings();
+        let first = run(&g, RunKind::First, RunOutcome::Ok, "2026-11-21T11:00:00Z");
+        match step(&g, &[&first], &s, now()) {
+            Step::Start {
+                kind,
+                session,
+                attempt,
+                ..
+            } => {
+                assert_eq!(
+                    (kind, session.as_deref(), attempt),
+                    (RunKind::Nudge, Some("s1"), 1)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // Backoff: 2m after the first, 4m after the second.
+        let just = run(&g, RunKind::First, RunOutcome::Ok, "2026-11-21T11:59:00Z");
+        assert!(matches!(step(&g, &[&just], &s, now()), Step::Wait(_)));
+        let failed = run(
+            &g,
+            RunKind::Nudge,
+            RunOutcome::Error,
+            "2026-11-21T11:10:00Z",
+        );
+        assert!(matches!(
+            step(&g, &[&first, &failed], &s, now()),
+            Step::Start {
+                kind: RunKind::Resend,
+                attempt: 2,
+                ..
+            }
+        ));
+        let resent = run(&g, RunKind::Resend, RunOutcome::Ok, "2026-11-21T11:20:00Z");
+        assert!(matches!(
+            step(&g, &[&first, &failed, &resent], &s, now()),
+            Step::Start {
+                kind: RunKind::Reassign,
+                ..
+            }
+        ));
+        let reassigned = run(
+            &g,
+            RunKind::Reassign,
+            RunOutcome::Ok,
+            "2026-11-21T11:30:00Z",
+        );
+        match step(&g, &[&first, &failed, &resent, &reassigned], &s, now()) {
+            Step::Escalate { reason } => {
+                assert!(reason.starts_with("4 runs made no progress"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn progress_starts_the_ladder_over() {
+        let before = goal("");
+        let first = run(
+            &before,
+            RunKind::First,
+            RunOutcome::Ok,
+            "2026-11-21T11:00:00Z",
+        );
+        let after = goal("blockers: [waiting on review]");
+        assert!(matches!(
+            step(&after, &[&first], &settings(), now()),
+            Step::Start {
+                kind: RunKind::First,
+                attempt: 0,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_its_cap() {
+        let s = settings();
+        let minutes = |n| backoff(&s, n).num_minutes();
+        assert_eq!(
+            [minutes(0), minutes(1), minutes(2), minutes(3), minutes(5)],
+            [0, 2, 4, 8, 30]
+        );
+    }
+}
