@@ -15,7 +15,14 @@ use crate::error::{Error, Result};
 
 /// Files steward writes that are runtime state of one machine, never
 /// history: the lock, the prompt rotation, unsaved drafts, obligations.
-const RUNTIME_FILES: [&str; 4] = ["lock", "rotation.json", "obligations.json", "digests.json"];
+const RUNTIME_FILES: [&str; 6] = [
+    "lock",
+    "tick.json",
+    "rotation.json",
+    "obligations.json",
+    "digests.json",
+    "notify.json",
+];
 
 /// Who commits when neither `git.author` nor the repository says.
 const FALLBACK_NAME: &str = "steward";

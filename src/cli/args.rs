@@ -131,3 +131,13 @@ impl LimitArgs {
         }
     }
 }
+
+/// `--since`: RFC 3339, a date, or a duration back from `now` (`24h`).
+pub fn since_time(now: DateTime<Utc>, text: &str) -> Result<DateTime<Utc>, crate::error::Error> {
+    if let Ok(duration) = HumanDuration::parse(text) {
+        return Ok(now - duration.to_chrono());
+    }
+    time(text).map_err(|why| {
+        crate::error::Error::bad_value("--since", format!("{why}, or a duration such as 24h"))
+    })
+}

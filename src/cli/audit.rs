@@ -1,6 +1,5 @@
 //! `steward audit`: the event log as JSON lines.
 
-use chrono::{DateTime, Utc};
 use clap::Args;
 use serde::Serialize;
 
@@ -36,7 +35,7 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
     let since = args
         .since
         .as_deref()
-        .map(|text| since_time(ctx.now, text))
+        .map(|text| args::since_time(ctx.now, text))
         .transpose()?;
     let path = ctx.store.events_path();
     let all = match &since {
@@ -71,15 +70,6 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
         out.line(line.expect("events serialize"));
     }
     Ok(0)
-}
-
-fn since_time(now: DateTime<Utc>, text: &str) -> Result<DateTime<Utc>> {
-    if let Ok(duration) = crate::duration::HumanDuration::parse(text) {
-        return Ok(now - duration.to_chrono());
-    }
-    args::time(text).map_err(|why| {
-        crate::error::Error::bad_value("--since", format!("{why}, or a duration such as 24h"))
-    })
 }
 
 /// An event without free text, fields in the log's order.

@@ -11,6 +11,7 @@ mod complete;
 mod completions;
 mod config;
 mod confirm;
+mod digest;
 mod dispatch;
 mod doctor;
 mod edit;
@@ -28,6 +29,7 @@ mod resume;
 mod run_agent;
 mod runs;
 mod show;
+mod status;
 mod task;
 mod tasks;
 mod tick;
@@ -126,6 +128,8 @@ pub enum Command {
     Prompt(prompt::PromptArgs),
     Complete(complete::CompleteArgs),
     Tick(tick::TickArgs),
+    Status(status::StatusArgs),
+    Digest(digest::DigestArgs),
     Dispatch(dispatch::DispatchArgs),
     Runs(runs::RunsArgs),
     #[command(hide = true)]
@@ -162,6 +166,8 @@ impl Command {
             Command::Complete(_) => "complete",
             Command::Prompt(_) => "prompt",
             Command::Tick(_) => "tick",
+            Command::Status(_) => "status",
+            Command::Digest(_) => "digest",
             Command::Dispatch(_) => "dispatch",
             Command::Runs(_) => "runs",
             Command::RunAgent(_) => "run-agent",
@@ -325,6 +331,8 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Prompt(args) => prompt::run(&ctx, args, out),
         Command::Complete(args) => complete::run(&ctx, args, out),
         Command::Tick(args) => tick::run(&ctx, args, out),
+        Command::Status(args) => status::run(&ctx, args, out),
+        Command::Digest(args) => digest::run(&ctx, args, out),
         Command::Dispatch(args) => dispatch::run(&ctx, args, out),
         Command::Runs(args) => runs::run(&ctx, args, out),
         Command::RunAgent(args) => run_agent::run(&ctx, args, out),

@@ -291,3 +291,20 @@ pub fn run_json(run: &crate::model::Run) -> Value {
     value["state"] = json!(run.state_name());
     value
 }
+
+/// A bar of `done` out of `total`, ten cells wide: block characters for a
+/// terminal, `#` and `.` otherwise.
+pub fn bar(done: usize, total: usize, fancy: bool) -> String {
+    const CELLS: usize = 10;
+    let filled = if total == 0 {
+        0
+    } else {
+        (done.min(total) * CELLS).div_ceil(total)
+    };
+    let (full, empty) = if fancy { ('█', '░') } else { ('#', '.') };
+    let mut text = String::from("[");
+    text.extend(std::iter::repeat_n(full, filled));
+    text.extend(std::iter::repeat_n(empty, CELLS - filled));
+    text.push(']');
+    text
+}

@@ -68,6 +68,16 @@ pub fn plan(
     }
     let mut room = room(ctx, &runs)?;
     report.spend_capped = room.spend_capped;
+    if room.spend_capped && !dry_run && !spend_cap_told(ctx)? {
+        tx.record_store_event(
+            "spend_cap",
+            &format!(
+                "runs cost ${:.2} in the last 24h, dispatch.max_cost_usd_per_day is ${:.2}: no new runs",
+                spent_last_day(&runs, ctx.now),
+                settings.max_cost_usd_per_day.unwrap_or_default()
+            ),
+        );
+    }
     let mut order: Vec<usize> = (0..goals.len()).collect();
     order.sort_by(|&a, &b| {
         let (a, b) = (&goals[a].goal, &goals[b].goal);
@@ -239,6 +249,13 @@ fn room(ctx: &Context, runs: &[Run]) -> Result<Room> {
             .max_cost_usd_per_day
             .is_some_and(|cap| spent >= cap),
     })
+}
+
+/// Whether the spend cap was recorded in the last day already.
+fn spend_cap_told(ctx: &Context) -> Result<bool> {
+    let since = format_time(ctx.now - chrono::Duration::days(1));
+    let recent = crate::store::events::read_since(&ctx.store.events_path(), &since)?;
+    Ok(recent.iter().any(|e| e.action == "spend_cap"))
 }
 
 /// What runs that ended in the 24 hours before `now` cost.

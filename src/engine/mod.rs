@@ -26,6 +26,8 @@ pub mod edit;
 mod init;
 pub mod limits;
 mod mirror;
+pub mod notify;
+pub mod overview;
 mod prompt;
 pub mod run;
 pub mod tamper;

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::{Notices, checking, dispatch, limits, tamper, task};
+use super::{Notices, checking, dispatch, limits, notify, tamper, task};
 use crate::checks::CheckOutcome;
 use crate::context::Context;
 use crate::error::{FileProblem, Result};
@@ -137,16 +137,37 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let goals: Vec<Goal> = after.into_iter().map(|g| g.goal).collect();
     outcome.needs_attention_from(&goals);
     let goals: Vec<&Goal> = goals.iter().collect();
+    let notifications = notify::collect(ctx, &mut tx, &goals)?;
     tamper::remember(ctx, &mut tx, seen, &goals)?;
+    record_pass(ctx, &mut tx)?;
     tx.render_mirror(&goals, &book);
     outcome.notices = super::finish(tx)?;
-    // The lock is released: the runs recorded start now.
+    // The lock is released: the runs recorded start now, then the person
+    // is told.
     outcome
         .notices
         .warnings
         .extend(dispatch::start_supervisors(ctx, &dispatched.to_start()));
+    outcome
+        .notices
+        .warnings
+        .extend(notify::send(ctx, notifications)?);
     outcome.dispatched = dispatched;
     Ok(outcome)
+}
+
+/// Keeps when the pass ran, for `status` (machine state; written only when
+/// the time moved, so a second pass at the same time writes nothing).
+fn record_pass(ctx: &Context, tx: &mut Transaction<'_>) -> Result<()> {
+    let path = ctx.store.state_dir.join("tick.json");
+    let text = format!(
+        "{}\n",
+        serde_json::json!({"last_run": crate::model::format_time(ctx.now)})
+    );
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+        tx.write_file(&path, &text)?;
+    }
+    Ok(())
 }
 
 /// Records what happened to a goal outside steward: a history line and an

@@ -337,6 +337,11 @@ impl Store {
         Ok(scan)
     }
 
+    /// How many goal files the closed goals' directory holds (not read).
+    pub fn closed_count(&self) -> Result<u64> {
+        count_goal_files(&self.closed_dir)
+    }
+
     /// How many goals are open, exactly when the answer matters: goal files
     /// in the open directory are counted without reading them, and read only
     /// when there are at least `limit` (one might be closed by hand).

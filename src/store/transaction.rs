@@ -271,6 +271,17 @@ impl<'s> Transaction<'s> {
         });
     }
 
+    /// Records an event about the store as a whole (the spend cap).
+    pub fn record_store_event(&mut self, action: &str, detail: &str) {
+        self.events.push(Event {
+            ts: format_time(self.now),
+            actor: Actor::Steward.as_str().to_string(),
+            action: action.to_string(),
+            detail: detail.to_string(),
+            ..Event::default()
+        });
+    }
+
     /// Writes an agent run's record.
     pub fn save_run(&mut self, run: &crate::model::Run) -> Result<()> {
         let path = self.store.write_run(run)?;

@@ -1,0 +1,95 @@
+//! `steward digest`: what happened since a time.
+
+use clap::Args;
+use serde_json::json;
+
+use super::Output;
+use super::render::{SCHEMA_VERSION, run_json};
+use crate::context::Context;
+use crate::engine::overview;
+use crate::error::Result;
+use crate::model::format_time;
+
+/// What happened since a time (default: the last 24 hours): goals
+/// completed, with what the judge's receipt rests on; goals failed and
+/// blocked, with why; criteria met; agent runs and what they cost. Short
+/// enough to read on a phone. Exit 0 whatever it reports (1 on error).
+#[derive(Debug, Args)]
+pub struct DigestArgs {
+    /// RFC 3339, a date, or a duration back from now such as 24h
+    #[arg(long, value_name = "WHEN", default_value = "24h")]
+    since: String,
+}
+
+pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
+    let since = super::args::since_time(ctx.now, &args.since)?;
+    let report = overview::digest(ctx, since)?;
+    if out.json {
+        out.json(&json!({
+            "schema_version": SCHEMA_VERSION,
+            "since": format_time(report.since),
+            "completed": report.completed.iter().map(|c| json!({
+                "label": c.goal.label,
+                "title": c.goal.title,
+                "reason": c.goal.closed_reason,
+                "receipt": c.goal.receipt,
+                "closed_by_hand": c.goal.closed_by_hand(),
+                "on_the_agents_word": c.unchecked,
+            })).collect::<Vec<_>>(),
+            "failed": report.failed.iter().map(|g| json!({"label": g.label, "title": g.title, "reason": g.closed_reason})).collect::<Vec<_>>(),
+            "blocked": report.blocked.iter().map(|g| json!({"label": g.label, "title": g.title, "escalation": g.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason}))})).collect::<Vec<_>>(),
+            "criteria_met": report.criteria_met.iter().map(|(label, n, text, by)| json!({"label": label, "criterion": n, "text": text, "by": by})).collect::<Vec<_>>(),
+            "runs": report.runs.iter().map(run_json).collect::<Vec<_>>(),
+            "cost_usd": report.cost,
+        }));
+        return Ok(0);
+    }
+    out.line(format!("Since {}:", format_time(report.since)));
+    if report.completed.is_empty()
+        && report.failed.is_empty()
+        && report.blocked.is_empty()
+        && report.criteria_met.is_empty()
+        && report.runs.is_empty()
+    {
+        out.line("  nothing happened");
+        return Ok(0);
+    }
+    for completed in &report.completed {
+        out.line(format!(
+            "completed  {} — {} ({})",
+            completed.goal.label,
+            completed.goal.closed_reason.as_deref().unwrap_or(""),
+            overview::judged(completed)
+        ));
+    }
+    for goal in &report.failed {
+        out.line(format!(
+            "failed     {} — {}",
+            goal.label,
+            goal.closed_reason.as_deref().unwrap_or("")
+        ));
+    }
+    for goal in &report.blocked {
+        let why = goal
+            .escalation
+            .as_ref()
+            .map_or_else(String::new, |e| format!("{}: {}", e.kind, e.reason));
+        out.line(format!("blocked    {} — {why}", goal.label));
+    }
+    for (label, n, text, by) in &report.criteria_met {
+        out.line(format!("met        {label} #{n} {text} (by {by})"));
+    }
+    if !report.runs.is_empty() {
+        let ok = report
+            .runs
+            .iter()
+            .filter(|r| r.state_name() == "ok")
+            .count();
+        out.line(format!(
+            "runs       {} ({ok} ok), ${:.2}",
+            report.runs.len(),
+            report.cost
+        ));
+    }
+    Ok(0)
+}

@@ -1,0 +1,150 @@
+//! `steward status`: one screen of what needs a person and what moves.
+
+use clap::Args;
+use serde_json::json;
+
+use super::Output;
+use super::render::{SCHEMA_VERSION, bar, run_json};
+use crate::context::Context;
+use crate::engine::overview;
+use crate::error::Result;
+
+/// One screen: counts by status, every goal that waits for a person with
+/// the command to run, goals parked and what they wait for, runs under way,
+/// goals that moved in the last 24 hours, spend against budgets, when tick
+/// last ran, and each open goal with a bar of criteria met and of budget
+/// used. Exit 0 whatever it reports (1 on error).
+#[derive(Debug, Args)]
+pub struct StatusArgs {}
+
+pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
+    let report = overview::status(ctx)?;
+    for problem in &report.problems {
+        out.warn(problem.clone());
+    }
+    if out.json {
+        out.json(&json!({
+            "schema_version": SCHEMA_VERSION,
+            "counts": report.counts,
+            "closed": report.closed,
+            "for_person": report.for_person.iter().map(|p| json!({"label": p.label, "why": p.why, "command": p.command})).collect::<Vec<_>>(),
+            "waiting": report.waiting.iter().map(|(label, what)| json!({"label": label, "for": what})).collect::<Vec<_>>(),
+            "runs": report.runs.iter().map(run_json).collect::<Vec<_>>(),
+            "moved": report.moved.iter().map(|m| json!({"label": m.label, "action": m.action, "from": m.from, "to": m.to, "at": m.at})).collect::<Vec<_>>(),
+            "spent_last_day_usd": report.spent_today,
+            "max_cost_usd_per_day": report.daily_cap,
+            "last_tick": report.last_tick,
+            "notifications": {"pending": report.notify_pending, "failed": report.notify_failures.len()},
+        }));
+        return Ok(0);
+    }
+    let counts: Vec<String> = report
+        .counts
+        .iter()
+        .map(|(status, n)| format!("{n} {status}"))
+        .collect();
+    let counts = if counts.is_empty() {
+        "no open goals".to_string()
+    } else {
+        counts.join(", ")
+    };
+    out.line(format!("goals: {counts}; {} closed", report.closed));
+    out.line(format!(
+        "tick last ran: {}",
+        report.last_tick.as_deref().unwrap_or("never")
+    ));
+    if !report.for_person.is_empty() {
+        out.line("");
+        out.line("Waiting for you:");
+        for item in &report.for_person {
+            out.line(format!("  {}: {}", item.label, item.why));
+            out.line(format!("    run: {}", item.command));
+        }
+    }
+    if !report.notify_failures.is_empty() {
+        out.line("");
+        out.line(format!(
+            "The notifier failed ({} notification(s) given up; see notify.command):",
+            report.notify_failures.len()
+        ));
+        for failed in report.notify_failures.iter().rev().take(3) {
+            out.line(format!(
+                "  {}: {}",
+                failed.id,
+                failed.last_error.as_deref().unwrap_or("failed")
+            ));
+        }
+    }
+    if !report.waiting.is_empty() {
+        out.line("");
+        out.line("Parked:");
+        for (label, what) in &report.waiting {
+            out.line(format!("  {label}: waits for {what}"));
+        }
+    }
+    if !report.runs.is_empty() {
+        out.line("");
+        out.line("Runs under way:");
+        for run in &report.runs {
+            out.line(format!(
+                "  {} {} for {} ({}, since {})",
+                run.id,
+                run.agent,
+                run.goal_label,
+                run.state_name(),
+                run.started_at.as_deref().unwrap_or(&run.created_at)
+            ));
+        }
+    }
+    if !report.moved.is_empty() {
+        out.line("");
+        out.line("Moved in the last 24h:");
+        for moved in report.moved.iter().take(10) {
+            let change = match (&moved.from, &moved.to) {
+                (Some(from), Some(to)) => format!("{from} -> {to}"),
+                (None, Some(to)) => to.clone(),
+                _ => moved.action.clone(),
+            };
+            out.line(format!(
+                "  {}: {change} ({}, {})",
+                moved.label, moved.action, moved.at
+            ));
+        }
+    }
+    out.line("");
+    let cap = report
+        .daily_cap
+        .map_or_else(String::new, |cap| format!(" of ${cap:.2} a day"));
+    out.line(format!(
+        "Spend: ${:.2} on runs in the last 24h{cap}",
+        report.spent_today
+    ));
+    if !report.goals.is_empty() {
+        out.line("");
+        let fancy = out.color;
+        let width = report
+            .goals
+            .iter()
+            .map(|g| g.label.len())
+            .max()
+            .unwrap_or(0);
+        for goal in &report.goals {
+            let criteria = bar(goal.criteria_met(), goal.criteria.len(), fancy);
+            let budget = bar(
+                goal.progress.dispatches as usize,
+                goal.budget.max_dispatches as usize,
+                fancy,
+            );
+            out.line(format!(
+                "  {:<width$}  {:<9} criteria {criteria} {}/{}  dispatches {budget} {}/{}",
+                goal.label,
+                goal.status.as_str(),
+                goal.criteria_met(),
+                goal.criteria.len(),
+                goal.progress.dispatches,
+                goal.budget.max_dispatches,
+            ));
+        }
+    }
+    Ok(0)
+}
