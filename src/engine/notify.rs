@@ -167,7 +167,8 @@ fn classify<'g>(
         (_, Some(status @ ("failed" | "verifying" | "completed"))) => status.to_string(),
         _ => return None,
     };
-    on.contains(&kind).then_some((kind, goal))
+    // The spend cap stops every run: a person is always told.
+    (kind == "spend_cap" || on.contains(&kind)).then_some((kind, goal))
 }
 
 /// The document a notifier gets: the event, the goal, and the exact

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::{Notices, checking, dispatch, limits, notify, tamper, task};
 use crate::checks::CheckOutcome;
 use crate::context::Context;
-use crate::error::{FileProblem, Result};
+use crate::error::{Error, FileProblem, Result};
 use crate::model::{Actor, Check, Goal, GoalChange, Status};
 use crate::obligations::{Book, Transition};
 use crate::store::{LoadedGoal, Scope, Transaction};
@@ -142,6 +142,13 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     record_pass(ctx, &mut tx)?;
     tx.render_mirror(&goals, &book);
     outcome.notices = super::finish(tx)?;
+    // Fault injection for tests: a tick that dies between recording its runs
+    // and starting them must lose nothing.
+    if ctx.env.var("STEWARD_FAULT") == Some("crash-after-persist") {
+        return Err(Error::Internal(
+            "STEWARD_FAULT=crash-after-persist: stopped after recording the runs".to_string(),
+        ));
+    }
     // The lock is released: the runs recorded start now, then the person
     // is told.
     outcome

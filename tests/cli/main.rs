@@ -4,6 +4,7 @@ mod add;
 mod authority;
 mod common;
 mod control;
+mod dispatch;
 mod doctor_config;
 mod edit;
 mod generated;

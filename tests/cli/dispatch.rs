@@ -1,0 +1,456 @@
+//! SPEC 12 and 13: tick starts agent runs, follows them up, escalates, and
+//! tells a person once. The agent is a shell script that really does the
+//! work (or fails to, or hangs) and runs the commands it is given.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+/// The fake agent: reads the instruction on stdin, logs its start and end,
+/// and acts by the goal's label.
+const AGENT: &str = r#"#!/bin/sh
+instruction=$(cat)
+echo "start $STEWARD_GOAL $STEWARD_DISPATCH_ID" >> spawns.log
+case "$STEWARD_GOAL" in
+  ok-*)
+    echo "$instruction" | grep -q "goal-stewardship goal=\"$STEWARD_GOAL\"" || exit 9
+    mkdir -p work && echo done > "work/$STEWARD_GOAL"
+    steward complete "$STEWARD_GOAL" --reason "work/$STEWARD_GOAL written" >> agent.log 2>&1
+    echo '{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s-'"$STEWARD_DISPATCH_ID"'","total_cost_usd":0.5}'
+    ;;
+  lazy-*)
+    echo '{"type":"result","subtype":"success","is_error":false,"result":"I looked around","session_id":"lazy-session","total_cost_usd":0}'
+    ;;
+  hang-*)
+    trap 'echo "end $STEWARD_GOAL $STEWARD_DISPATCH_ID" >> spawns.log; exit 130' INT TERM
+    setsid sleep 600 < /dev/null > /dev/null 2>&1 &
+    echo $! > orphan.pid
+    sleep 600
+    ;;
+  costly-*)
+    echo '{"type":"result","subtype":"success","is_error":false,"result":"spent a lot","session_id":"c-'"$STEWARD_DISPATCH_ID"'","total_cost_usd":5}'
+    ;;
+esac
+echo "end $STEWARD_GOAL $STEWARD_DISPATCH_ID" >> spawns.log
+"#;
+
+/// Writes every notification it gets on one line.
+const NOTIFIER: &str = "#!/bin/sh\ntr -d '\\n' >> notifications.log\necho >> notifications.log\n";
+
+const CONFIG: &str = "global_limits:
+  max_active_goals: 20
+  max_dispatches_per_hour: 8
+dispatch:
+  enabled: true
+  agent: fake
+  fallback_agent: other
+  max_parallel: 2
+  timeout: 2s
+  max_retries: 2
+  min_resend_interval: 1m
+  backoff:
+    base: 1m
+    max: 4m
+notify:
+  command: [./notify.sh]
+agents:
+  fake:
+    command: [./agent.sh]
+    output: claude-json
+  other:
+    command: [./agent.sh]
+    output: claude-json
+";
+
+fn executable(env: &TestEnv, name: &str, text: &str) {
+    env.write(name, text);
+    std::fs::set_permissions(
+        env.path(name),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+}
+
+fn store() -> TestEnv {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", CONFIG);
+    executable(&env, "agent.sh", AGENT);
+    executable(&env, "notify.sh", NOTIFIER);
+    env
+}
+
+/// `steward` with the built binary's folder on PATH, as the agent needs.
+fn steward(env: &TestEnv) -> assert_cmd::Command {
+    let mut cmd = env.steward();
+    let dir = std::path::Path::new(env!("CARGO_BIN_EXE_steward"))
+        .parent()
+        .unwrap();
+    cmd.env("PATH", format!("{}:/usr/bin:/bin", dir.display()));
+    cmd
+}
+
+fn add(env: &TestEnv, label: &str, extra: &[&str]) {
+    steward(env)
+        .args([
+            "add",
+            label,
+            "--title",
+            label,
+            "--criterion",
+            "the work is there",
+        ])
+        .args(["--verify", &format!("file_exists:work/{label}@1")])
+        .args(extra)
+        .assert()
+        .success();
+}
+
+fn runs(env: &TestEnv) -> Vec<serde_json::Value> {
+    let output = env
+        .steward()
+        .args(["runs", "--all", "--json"])
+        .output()
+        .unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    document["runs"].as_array().unwrap().clone()
+}
+
+/// Waits until no run is pending or running.
+fn settle(env: &TestEnv) {
+    let started = Instant::now();
+    while runs(env)
+        .iter()
+        .any(|r| r["state"] == "running" || r["state"] == "pending")
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "runs never ended: {:?}",
+            runs(env)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn notifications(env: &TestEnv) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(env.path("notifications.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn minute(m: u32) -> String {
+    format!("2026-11-21T{:02}:{:02}:00Z", 4 + m / 60, m % 60)
+}
+
+#[test]
+fn a_night_of_runs_ends_every_goal_where_it_belongs() {
+    let mut env = store();
+    for n in 1..=7 {
+        add(&env, &format!("ok-{n}"), &[]);
+    }
+    add(&env, "lazy-1", &[]);
+    add(&env, "hang-1", &["--escalate-after", "1"]);
+    add(&env, "costly-1", &["--max-cost-usd", "3"]);
+    for step in 0..30 {
+        env.set_now(&minute(step * 5));
+        let output = steward(&env).args(["tick", "-q"]).output().unwrap();
+        assert!(
+            matches!(output.status.code(), Some(0 | 3)),
+            "tick at {}: {}",
+            minute(step * 5),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        settle(&env);
+    }
+    for n in 1..=7 {
+        let goal = env.goal_json(&format!("ok-{n}"));
+        assert_eq!(goal["status"], "completed", "ok-{n}: {goal}");
+        assert_eq!(goal["receipt"]["criteria"][0]["basis"], "check");
+    }
+    let lazy = env.goal_json("lazy-1");
+    assert_eq!(lazy["status"], "blocked", "{lazy}");
+    assert_eq!(lazy["escalation"]["kind"], "no_progress");
+    let lazy_runs: Vec<String> = runs(&env)
+        .iter()
+        .filter(|r| r["goal_label"] == "lazy-1")
+        .map(|r| r["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(lazy_runs, ["first", "nudge", "nudge", "reassign"]);
+    let told: Vec<serde_json::Value> = notifications(&env)
+        .into_iter()
+        .filter(|n| n["goal"]["label"] == "lazy-1")
+        .collect();
+    assert_eq!(told.len(), 1, "exactly one notification: {told:?}");
+    assert_eq!(told[0]["event"], "no_progress");
+    assert!(
+        told[0]["commands"][1]
+            .as_str()
+            .unwrap()
+            .starts_with("steward unblock lazy-1")
+    );
+
+    let hang = runs(&env)
+        .into_iter()
+        .find(|r| r["goal_label"] == "hang-1")
+        .unwrap();
+    assert_eq!(hang["outcome"], "timeout");
+    let orphan: i32 = env.read("orphan.pid").trim().parse().unwrap();
+    assert!(
+        !std::path::Path::new(&format!("/proc/{orphan}")).exists()
+            || std::fs::read_to_string(format!("/proc/{orphan}/stat"))
+                .unwrap_or_default()
+                .contains(") Z "),
+        "the agent's child in another session was killed"
+    );
+    assert_eq!(env.goal_json("hang-1")["status"], "blocked");
+
+    let costly = env.goal_json("costly-1");
+    assert_eq!(costly["status"], "failed", "{costly}");
+    assert!(
+        costly["closed_reason"]
+            .as_str()
+            .unwrap()
+            .contains("exceeds max_cost_usd")
+    );
+
+    // The limits held: never more than max_parallel agents at once, never
+    // more dispatches in an hour than the window, every spawn recorded.
+    let log = env.read("spawns.log");
+    let (mut running, mut most) = (0i32, 0i32);
+    for line in log.lines() {
+        running += if line.starts_with("start") { 1 } else { -1 };
+        most = most.max(running);
+    }
+    assert!(most <= 2, "max_parallel exceeded: {most}\n{log}");
+    let spawns = log.lines().filter(|l| l.starts_with("start")).count();
+    assert_eq!(spawns, runs(&env).len());
+    let mut per_hour: BTreeMap<String, usize> = BTreeMap::new();
+    let dispatched: Vec<String> = env
+        .events()
+        .iter()
+        .filter(|e| e["action"] == "dispatched")
+        .map(|e| e["ts"].as_str().unwrap().to_string())
+        .collect();
+    for ts in &dispatched {
+        let start = chrono::DateTime::parse_from_rfc3339(ts).unwrap();
+        let window = dispatched
+            .iter()
+            .filter(|other| {
+                let t = chrono::DateTime::parse_from_rfc3339(other).unwrap();
+                t <= start && start - t < chrono::Duration::hours(1)
+            })
+            .count();
+        per_hour.insert(ts.clone(), window);
+    }
+    assert!(per_hour.values().all(|n| *n <= 8), "{per_hour:?}");
+    assert_eq!(dispatched.len(), spawns);
+}
+
+#[test]
+fn a_tick_that_dies_after_recording_its_runs_loses_nothing() {
+    let env = store();
+    add(&env, "ok-1", &[]);
+    steward(&env)
+        .env("STEWARD_FAULT", "crash-after-persist")
+        .arg("tick")
+        .assert()
+        .code(1);
+    let recorded = runs(&env);
+    assert_eq!(recorded.len(), 1);
+    assert_eq!(recorded[0]["state"], "pending");
+    assert_eq!(env.goal_json("ok-1")["progress"]["dispatches"], 1);
+    // The next tick starts the recorded run under its id, counting nothing
+    // again.
+    steward(&env).arg("tick").assert().success();
+    settle(&env);
+    let after = runs(&env);
+    assert_eq!(after.len(), 1);
+    assert_eq!(after[0]["id"], recorded[0]["id"]);
+    assert_eq!(after[0]["outcome"], "ok");
+    let goal = env.goal_json("ok-1");
+    assert_eq!(goal["status"], "completed");
+    assert_eq!(goal["progress"]["dispatches"], 1);
+}
+
+#[test]
+fn dispatch_starts_one_run_now_and_runs_kill_stops_it() {
+    let env = store();
+    add(&env, "hang-1", &[]);
+    env.write(
+        "steward.yaml",
+        &CONFIG.replace("timeout: 2s", "timeout: 1h"),
+    );
+    steward(&env)
+        .env("CLAUDECODE", "1")
+        .args(["dispatch", "hang-1"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "only a person may start an agent run",
+        ));
+    steward(&env)
+        .args(["dispatch", "hang-1", "--dry-run"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("would start run"));
+    assert!(runs(&env).is_empty());
+    steward(&env)
+        .args(["dispatch", "hang-1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("started run run-"));
+    let started = Instant::now();
+    while !env.path("orphan.pid").exists() || runs(&env)[0]["state"] != "running" {
+        assert!(started.elapsed() < Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    steward(&env)
+        .args(["dispatch", "hang-1"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("under way"));
+    let id = runs(&env)[0]["id"].as_str().unwrap().to_string();
+    steward(&env)
+        .args(["tasks"])
+        .assert()
+        .stdout(predicate::str::contains(&id));
+    steward(&env)
+        .args(["runs", "kill", &id[..8]])
+        .assert()
+        .success();
+    settle(&env);
+    let run = &runs(&env)[0];
+    assert_eq!(run["outcome"], "killed");
+    let orphan: i32 = env.read("orphan.pid").trim().parse().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !std::path::Path::new(&format!("/proc/{orphan}/cmdline")).exists()
+            || std::fs::read_to_string(format!("/proc/{orphan}/stat"))
+                .unwrap_or_default()
+                .contains(") Z ")
+    );
+    assert!(env.read("state/goals/hang-1.md").contains("ended killed"));
+}
+
+#[test]
+fn tick_dry_run_says_what_it_would_start_and_starts_nothing() {
+    let env = store();
+    add(&env, "ok-1", &[]);
+    steward(&env)
+        .args(["tick", "--dry-run"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "would: ok-1: dispatched (first run run-",
+        ));
+    assert!(runs(&env).is_empty());
+    assert_eq!(env.goal_json("ok-1")["progress"]["dispatches"], 0);
+}
+
+#[test]
+fn the_kill_switch_and_the_spend_cap_stop_new_runs() {
+    let env = store();
+    add(&env, "costly-1", &[]);
+    add(&env, "costly-2", &[]);
+    env.write(
+        "steward.yaml",
+        &CONFIG
+            .replace("max_parallel: 2", "max_parallel: 1")
+            .replace("timeout: 2s", "timeout: 2s\n  max_cost_usd_per_day: 4"),
+    );
+    steward(&env).arg("tick").assert().success();
+    settle(&env);
+    assert_eq!(runs(&env).len(), 1);
+    // $5 spent of $4 a day: no new run, and the person is told once.
+    for _ in 0..2 {
+        steward(&env).arg("tick").assert().success();
+        settle(&env);
+    }
+    assert_eq!(runs(&env).len(), 1);
+    let caps = notifications(&env)
+        .into_iter()
+        .filter(|n| n["event"] == "spend_cap")
+        .count();
+    assert_eq!(caps, 1);
+    steward(&env)
+        .arg("status")
+        .assert()
+        .stdout(predicate::str::contains(
+            "Spend: $5.00 on runs in the last 24h of $4.00 a day",
+        ));
+    env.write("steward.yaml", &format!("enabled: false\n{CONFIG}"));
+    steward(&env)
+        .args(["dispatch", "costly-2"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("disabled"));
+}
+
+#[test]
+fn waiting_is_free_until_the_time_passes() {
+    let mut env = store();
+    add(&env, "lazy-1", &[]);
+    steward(&env)
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "lazy-1",
+            "--summary",
+            "CI is running",
+        ])
+        .args(["--wait-until", "2026-11-21T06:00:00Z"])
+        .assert()
+        .success();
+    for m in [30, 60, 90] {
+        env.set_now(&minute(m));
+        steward(&env).args(["tick", "-q"]).assert().success();
+        settle(&env);
+    }
+    assert!(runs(&env).is_empty(), "no runs while parked");
+    let goal = env.goal_json("lazy-1");
+    assert_eq!(goal["status"], "active", "no staleness while parked");
+    assert_eq!(goal["progress"]["assessments"], 1);
+    steward(&env)
+        .arg("status")
+        .assert()
+        .stdout(predicate::str::contains(
+            "lazy-1: waits for CI is running (until 2026-11-21T06:00:00Z)",
+        ));
+    env.set_now(&minute(125));
+    steward(&env).args(["tick", "-q"]).assert().success();
+    settle(&env);
+    assert!(
+        env.read("state/goals/lazy-1.md")
+            .contains("watchdog waited: done waiting for CI is running")
+    );
+    assert_eq!(runs(&env).len(), 1, "the goal is worked on again");
+}
+
+#[test]
+fn a_dispatch_reported_twice_under_one_id_counts_once() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    for _ in 0..3 {
+        env.steward()
+            .env("STEWARD_DISPATCH_ID", "sub-1")
+            .args([
+                "--actor",
+                "agent",
+                "assess",
+                "g",
+                "--summary",
+                "started a subagent",
+                "--dispatched",
+            ])
+            .assert()
+            .success();
+    }
+    let goal = env.goal_json("g");
+    assert_eq!(goal["progress"]["assessments"], 3);
+    assert_eq!(goal["progress"]["dispatches"], 1);
+}
