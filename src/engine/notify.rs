@@ -283,9 +283,22 @@ fn run_notifier(
     document: &Value,
 ) -> std::result::Result<(), String> {
     let (program, args) = command.split_first().ok_or("notify.command is empty")?;
+    let text = |key: &str| document[key].as_str().unwrap_or_default().to_string();
+    let message = text("message");
     let mut child = Command::new(program)
         .args(args)
         .current_dir(&ctx.root)
+        // The one line a phone shows, for recipes without a JSON parser.
+        .env("STEWARD_NOTIFY_EVENT", text("event"))
+        .env(
+            "STEWARD_NOTIFY_GOAL",
+            document["goal"]["label"].as_str().unwrap_or_default(),
+        )
+        .env(
+            "STEWARD_NOTIFY_MESSAGE_JSON",
+            serde_json::to_string(&message).expect("strings serialize"),
+        )
+        .env("STEWARD_NOTIFY_MESSAGE", message)
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

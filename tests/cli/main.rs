@@ -15,6 +15,7 @@ mod init;
 mod list_show;
 mod lock;
 mod mirror_audit;
+mod notify;
 mod readme;
 mod robustness;
 mod roundtrip;

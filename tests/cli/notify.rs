@@ -1,0 +1,208 @@
+//! The README's notifier recipes, each run with a stand-in for its tool,
+//! and the rules: one notification per event, retries, quiet hours.
+
+use std::path::Path;
+
+use crate::common::TestEnv;
+
+/// The first ```yaml block after `heading` in the README.
+fn recipe(heading: &str) -> String {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = &readme[readme
+        .find(heading)
+        .unwrap_or_else(|| panic!("no {heading:?} in README"))..];
+    let start = section.find("```yaml\n").unwrap() + "```yaml\n".len();
+    section[start..start + section[start..].find("```").unwrap()].to_string()
+}
+
+/// A stand-in for `tool`: records each argument on a line, then stdin.
+fn stand_in(env: &TestEnv, tool: &str) {
+    let path = env.path(&format!("bin/{tool}"));
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        format!("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > {tool}.args\ncat > {tool}.stdin\n"),
+    )
+    .unwrap();
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+}
+
+/// Blocks goal `g` and runs tick with the stand-ins on PATH.
+fn block_and_tick(env: &TestEnv, extra_env: &[(&str, &str)]) -> std::process::Output {
+    env.add_goal("g");
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "g",
+            "--summary",
+            "need the prod token",
+            "--stuck",
+        ])
+        .assert()
+        .success();
+    let mut tick = env.steward();
+    tick.env(
+        "PATH",
+        format!("{}:/usr/bin:/bin", env.path("bin").display()),
+    );
+    for (name, value) in extra_env {
+        tick.env(name, value);
+    }
+    tick.arg("tick").output().unwrap()
+}
+
+#[test]
+fn the_ntfy_recipe_posts_the_message() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", &recipe("### ntfy"));
+    stand_in(&env, "curl");
+    block_and_tick(&env, &[]);
+    let args = env.read("curl.args");
+    assert!(args.contains("Title: steward blocked"), "{args}");
+    assert!(
+        args.contains("steward: g blocked: the agent is stuck: need the prod token"),
+        "{args}"
+    );
+    assert!(
+        args.ends_with("https://ntfy.sh/my-steward-topic\n"),
+        "{args}"
+    );
+}
+
+#[test]
+fn the_sendmail_recipe_mails_the_document() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", &recipe("### Email with sendmail"));
+    stand_in(&env, "sendmail");
+    block_and_tick(&env, &[]);
+    let mail = env.read("sendmail.stdin");
+    assert!(
+        mail.starts_with("To: me@example.com\nSubject: steward: g blocked:"),
+        "{mail}"
+    );
+    let body = mail.split_once("\n\n").unwrap().1;
+    let document: serde_json::Value = serde_json::from_str(body.trim()).unwrap();
+    assert_eq!(document["event"], "blocked");
+    assert_eq!(
+        document["commands"][1],
+        "steward unblock g --reason \"...\""
+    );
+}
+
+#[test]
+fn the_slack_recipe_sends_valid_json() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", &recipe("### A Slack webhook"));
+    stand_in(&env, "curl");
+    block_and_tick(&env, &[("SLACK_WEBHOOK_URL", "https://hooks.example/T1")]);
+    let args: Vec<String> = env.read("curl.args").lines().map(str::to_string).collect();
+    let body = &args[args.iter().position(|a| a == "-d").unwrap() + 1];
+    let payload: serde_json::Value = serde_json::from_str(body).unwrap();
+    assert!(
+        payload["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("steward: g blocked:"),
+        "{body}"
+    );
+    assert_eq!(args.last().unwrap(), "https://hooks.example/T1");
+}
+
+#[test]
+fn the_notify_send_recipe_shows_the_message() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", &recipe("### The desktop, with notify-send"));
+    stand_in(&env, "notify-send");
+    block_and_tick(&env, &[]);
+    let args = env.read("notify-send.args");
+    assert!(
+        args.starts_with("steward: blocked\nsteward: g blocked:"),
+        "{args}"
+    );
+}
+
+#[test]
+fn a_notification_is_sent_once_and_a_failing_notifier_is_retried_three_times() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "notify:\n  command: [./notify.sh]\n");
+    env.write(
+        "notify.sh",
+        "#!/bin/sh\necho try >> tries.log\ncat > /dev/null\nexit 1\n",
+    );
+    std::fs::set_permissions(
+        env.path("notify.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let output = block_and_tick(&env, &[]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("notify.command failed"));
+    for _ in 0..4 {
+        env.steward().arg("tick").output().unwrap();
+    }
+    assert_eq!(env.read("tries.log").lines().count(), 3);
+    env.steward()
+        .arg("status")
+        .assert()
+        .stdout(predicates::str::contains(
+            "The notifier failed (1 notification(s) given up",
+        ));
+    // A working notifier is told of new events only.
+    env.write(
+        "notify.sh",
+        "#!/bin/sh\ncat >> told.log\necho >> told.log\n",
+    );
+    env.steward().arg("tick").assert().code(3);
+    assert!(!env.path("told.log").exists());
+}
+
+#[test]
+fn quiet_hours_hold_all_but_critical_goals() {
+    let env = TestEnv::initialised();
+    env.write(
+        "steward.yaml",
+        "notify:\n  command: [./notify.sh]\n  quiet_hours: \"03:00-05:00\"\n",
+    );
+    env.write(
+        "notify.sh",
+        "#!/bin/sh\ncat >> told.log\necho >> told.log\n",
+    );
+    std::fs::set_permissions(
+        env.path("notify.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    env.steward()
+        .args([
+            "add",
+            "urgent",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+            "--priority",
+            "critical",
+            "--confirmed",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "urgent",
+            "--summary",
+            "stuck",
+            "--stuck",
+        ])
+        .assert()
+        .success();
+    // 04:00 UTC is inside the quiet hours (the test's local time is UTC).
+    block_and_tick(&env, &[("TZ", "UTC")]);
+    let told = env.read("told.log");
+    assert!(told.contains("\"label\":\"urgent\""), "{told}");
+    assert!(!told.contains("\"label\":\"g\""), "{told}");
+}
