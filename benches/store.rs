@@ -34,6 +34,25 @@ fn main() {
             let time = median(runs, || run(&steward, store.root(), args));
             row(size, store.open.len(), name, time, Some(baseline));
         }
+        // Dispatch on, nothing to start (the hourly window is spent): the
+        // pass still decides for every open goal.
+        let config = store.root().join("steward.yaml");
+        let plain = std::fs::read_to_string(&config).unwrap();
+        std::fs::write(
+            &config,
+            format!("{plain}dispatch:\n  enabled: true\n  agent: idle\nagents:\n  idle:\n    command: [\"true\"]\n")
+                .replace("global_limits:\n", "global_limits:\n  max_dispatches_per_hour: 0\n"),
+        )
+        .unwrap();
+        let dispatching = median(runs, || run(&steward, store.root(), &["tick", "-q"]));
+        row(
+            size,
+            store.open.len(),
+            "tick (dispatch on, nothing to start)",
+            dispatching,
+            Some(cat_open),
+        );
+        std::fs::write(&config, plain).unwrap();
         // Writes: each run assesses the next open goal, so no budget runs out.
         let labels: Vec<String> = (0..size)
             .step_by(10)
@@ -131,7 +150,7 @@ impl Store {
         std::fs::create_dir_all(goals.join("closed")).unwrap();
         std::fs::write(
             dir.path().join("steward.yaml"),
-            format!("global_limits:\n  max_active_goals: {size}\nmirror:\n  enabled: true\n"),
+            format!("global_limits:\n  max_active_goals: {size}\nmirror:\n  enabled: true\n# Repeated assessments that meet nothing are what the benchmark does.\ncircuit_breaker:\n  max_assessments_without_progress: 0\n"),
         )
         .unwrap();
         let (mut open, mut closed) = (Vec::new(), Vec::new());
