@@ -584,7 +584,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__complete)
-            opts="-C -q -h -V --reason --met --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --reason --met --dispatch-id --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -595,6 +595,10 @@ _steward() {
                     return 0
                     ;;
                 --met)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dispatch-id)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

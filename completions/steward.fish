@@ -313,6 +313,7 @@ complete -c steward -n "__fish_steward_using_subcommand prompt" -s h -l help -d 
 complete -c steward -n "__fish_steward_using_subcommand prompt" -s V -l version -d 'Print version'
 complete -c steward -n "__fish_steward_using_subcommand complete" -l reason -d 'Why the goal is done: the evidence' -r
 complete -c steward -n "__fish_steward_using_subcommand complete" -l met -d 'Criterion N is met; repeat for more' -r
+complete -c steward -n "__fish_steward_using_subcommand complete" -l dispatch-id -d 'The agent run this belongs to' -r
 complete -c steward -n "__fish_steward_using_subcommand complete" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand complete" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
 always\t''

@@ -65,15 +65,27 @@ impl AgentProfile {
     pub fn builtins() -> Vec<AgentProfile> {
         let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         vec![
+            // Headless Claude Code asks before running a tool; a run may
+            // use Bash (and so `steward`). The flag does not carry over to
+            // `--resume`: both commands need it.
             AgentProfile {
                 name: "claude".into(),
-                command: words(&["claude", "-p", "--output-format", "json"]),
+                command: words(&[
+                    "claude",
+                    "-p",
+                    "--output-format",
+                    "json",
+                    "--allowedTools",
+                    "Bash",
+                ]),
                 prompt: PromptVia::Stdin,
                 resume: words(&[
                     "claude",
                     "-p",
                     "--output-format",
                     "json",
+                    "--allowedTools",
+                    "Bash",
                     "--resume",
                     "{session}",
                 ]),
@@ -81,11 +93,38 @@ impl AgentProfile {
                 input_usd_per_mtok: 0.0,
                 output_usd_per_mtok: 0.0,
             },
+            // Codex refuses a root that is not a trusted git repository
+            // without --skip-git-repo-check, runs read-only without a
+            // writable sandbox (the store is the working directory), and
+            // runs tools in a login shell whose profile may reset PATH. Its
+            // exec flags go before `resume`.
             AgentProfile {
                 name: "codex".into(),
-                command: words(&["codex", "exec", "--json", "-"]),
+                command: words(&[
+                    "codex",
+                    "exec",
+                    "--json",
+                    "--skip-git-repo-check",
+                    "--sandbox",
+                    "workspace-write",
+                    "-c",
+                    "allow_login_shell=false",
+                    "-",
+                ]),
                 prompt: PromptVia::Stdin,
-                resume: words(&["codex", "exec", "--json", "resume", "{session}", "-"]),
+                resume: words(&[
+                    "codex",
+                    "exec",
+                    "--json",
+                    "--skip-git-repo-check",
+                    "--sandbox",
+                    "workspace-write",
+                    "-c",
+                    "allow_login_shell=false",
+                    "resume",
+                    "{session}",
+                    "-",
+                ]),
                 output: OutputFormat::CodexJsonl,
                 input_usd_per_mtok: 0.0,
                 output_usd_per_mtok: 0.0,
@@ -177,16 +216,35 @@ fn read_claude(stdout: &str) -> RunReport {
         };
     };
     let text = |key: &str| object.get(key).and_then(Value::as_str);
+    // Tools the agent was not allowed to run: it could not do the work.
+    let denied: Vec<&str> = object
+        .get("permission_denials")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|d| d.get("tool_name").and_then(Value::as_str))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut result = text("result").and_then(bounded);
+    if !denied.is_empty() {
+        result = bounded(&format!(
+            "permission denied for {} (give the profile --allowedTools): {}",
+            denied.join(", "),
+            result.unwrap_or_default()
+        ));
+    }
     RunReport {
         session: text("session_id").map(str::to_string),
-        result: text("result").and_then(bounded),
+        result,
         cost_total_usd: object.get("total_cost_usd").and_then(Value::as_f64),
         input_tokens: None,
         output_tokens: None,
         failed: object
             .get("is_error")
             .and_then(Value::as_bool)
-            .unwrap_or(false),
+            .unwrap_or(false)
+            || !denied.is_empty(),
         finished: text("type") == Some("result"),
     }
 }
@@ -224,8 +282,24 @@ fn read_codex(stdout: &str) -> RunReport {
                 report.input_tokens = count("input_tokens");
                 report.output_tokens = count("output_tokens");
             }
-            Some("turn.failed") => report.failed = true,
-            Some("error") => error_seen = true,
+            Some("turn.failed") => {
+                report.failed = true;
+                let message = event
+                    .get("error")
+                    .and_then(|e| e.get("message"))
+                    .and_then(Value::as_str);
+                if let Some(message) = message {
+                    report.result = bounded(message);
+                }
+            }
+            Some("error") => {
+                error_seen = true;
+                if report.result.is_none()
+                    && let Some(message) = event.get("message").and_then(Value::as_str)
+                {
+                    report.result = bounded(message);
+                }
+            }
             _ => {}
         }
     }
@@ -260,7 +334,7 @@ pub struct SessionTotals {
     pub cost_usd: f64,
 }
 
-fn round_micro(usd: f64) -> f64 {
+pub fn round_micro(usd: f64) -> f64 {
     (usd * 1e6).round() / 1e6
 }
 
@@ -278,6 +352,15 @@ mod tests {
         assert!(report.finished && !report.failed);
         let error = r#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: 500","session_id":"x","total_cost_usd":0}"#;
         assert!(read_output(OutputFormat::ClaudeJson, error).failed);
+        let denied = r#"{"type":"result","subtype":"success","is_error":false,"result":"I could not","session_id":"x","permission_denials":[{"tool_name":"Bash","tool_use_id":"t","tool_input":{}}]}"#;
+        let report = read_output(OutputFormat::ClaudeJson, denied);
+        assert!(report.failed);
+        assert!(
+            report
+                .result
+                .unwrap()
+                .starts_with("permission denied for Bash")
+        );
     }
 
     #[test]
@@ -288,8 +371,10 @@ mod tests {
         assert_eq!(report.result.as_deref(), Some("done"));
         assert_eq!(report.input_tokens, Some(30839));
         assert!(report.finished && !report.failed);
-        let failed = "{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"error\",\"message\":\"boom\"}\n{\"type\":\"turn.failed\",\"error\":{\"message\":\"boom\"}}\n";
-        assert!(read_output(OutputFormat::CodexJsonl, failed).failed);
+        let failed = "{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"error\",\"message\":\"boom\"}\n{\"type\":\"turn.failed\",\"error\":{\"message\":\"API 500\"}}\n";
+        let report = read_output(OutputFormat::CodexJsonl, failed);
+        assert!(report.failed);
+        assert_eq!(report.result.as_deref(), Some("API 500"));
     }
 
     #[test]
@@ -316,11 +401,9 @@ mod tests {
     #[test]
     fn resuming_replaces_the_session_and_arg_prompts_go_last() {
         let codex = &AgentProfile::builtins()[1];
-        assert_eq!(
-            codex.argv(Some("t1"), "hi"),
-            ["codex", "exec", "--json", "resume", "t1", "-"]
-        );
-        assert_eq!(codex.argv(None, "hi"), ["codex", "exec", "--json", "-"]);
+        let resumed = codex.argv(Some("t1"), "hi");
+        assert_eq!(&resumed[resumed.len() - 3..], ["resume", "t1", "-"]);
+        assert_eq!(codex.argv(None, "hi").last().unwrap(), "-");
         let mut custom = codex.clone();
         custom.prompt = PromptVia::Arg;
         custom.resume.clear();

@@ -83,7 +83,44 @@ const fn file_setting(
 }
 
 /// The `agents:` part of the file `init` writes: the built-in profiles.
-const AGENTS_TEMPLATE: &str = "# agents:                                     # profiles for dispatch; these two are built in\n#   claude:\n#     command: [claude, -p, --output-format, json]\n#     prompt: stdin                            # stdin, or arg (appended as the last argument)\n#     resume: [claude, -p, --output-format, json, --resume, \"{session}\"]\n#     output: claude-json                      # claude-json, codex-jsonl or text\n#   codex:\n#     command: [codex, exec, --json, \"-\"]\n#     prompt: stdin\n#     resume: [codex, exec, --json, resume, \"{session}\", \"-\"]\n#     output: codex-jsonl\n#     input_usd_per_mtok: 0                    # prices, for agents that report tokens\n#     output_usd_per_mtok: 0\n";
+fn agents_template() -> String {
+    let words = |list: &[String]| {
+        let quoted: Vec<String> = list
+            .iter()
+            .map(|w| {
+                if w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_=./".contains(c))
+                    && !w.starts_with('-')
+                    || w.starts_with("--")
+                {
+                    w.clone()
+                } else {
+                    format!("{w:?}")
+                }
+            })
+            .collect();
+        format!("[{}]", quoted.join(", "))
+    };
+    let mut out = format!(
+        "# {:<44} # {}\n",
+        "agents:", "profiles for dispatch; these two are built in"
+    );
+    for profile in AgentProfile::builtins() {
+        out.push_str(&format!("#   {}:\n", profile.name));
+        out.push_str(&format!("#     command: {}\n", words(&profile.command)));
+        out.push_str(&format!(
+            "#     prompt: {}\n",
+            if profile.prompt == PromptVia::Stdin {
+                "stdin"
+            } else {
+                "arg"
+            }
+        ));
+        out.push_str(&format!("#     resume: {}\n", words(&profile.resume)));
+        out.push_str(&format!("#     output: {}\n", profile.output.as_str()));
+    }
+    out
+}
 
 /// The events `notify.on` may name.
 pub const NOTIFY_EVENTS: &[&str] = &[
@@ -193,8 +230,8 @@ const SETTINGS: &[Setting] = &[
     setting(
         "multi_goal_max_chars",
         Kind::Count,
-        "12000",
-        "size cap of the stewardship block",
+        "9000",
+        "size cap of the stewardship block (agent harnesses keep 10000)",
     ),
     setting(
         "multi_goal_max_goals",
@@ -708,7 +745,7 @@ impl Config {
             let line = format!("{}{name}: {}", "  ".repeat(parents.len()), setting.default);
             out.push_str(&format!("# {line:<44} # {}\n", setting.help));
         }
-        out.push_str(AGENTS_TEMPLATE);
+        out.push_str(&agents_template());
         out
     }
 

@@ -222,6 +222,9 @@ mod tests {
             result: Some("nothing done".into()),
             cost_usd: 0.0,
             session_cost_total: None,
+            input_tokens: None,
+            output_tokens: None,
+            reported: None,
             kill_requested: false,
         }
     }

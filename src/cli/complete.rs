@@ -26,12 +26,17 @@ pub struct CompleteArgs {
     /// Criterion N is met; repeat for more
     #[arg(long, value_name = "N", value_parser = args::criterion_number)]
     met: Vec<usize>,
+
+    /// The agent run this belongs to
+    #[arg(long, value_name = "ID", env = "STEWARD_DISPATCH_ID")]
+    dispatch_id: Option<String>,
 }
 
 pub fn run(ctx: &Context, args: CompleteArgs, out: &mut Output) -> Result<u8> {
     let request = CompleteRequest {
         reason: args.reason,
         met: args.met,
+        dispatch_id: args.dispatch_id,
     };
     match engine::complete(ctx, &args.goal, &request)? {
         Judged::Completed(saved) => {

@@ -85,8 +85,13 @@ fn line(run: &Run, now: DateTime<Utc>) -> String {
         .as_deref()
         .map(|r| format!(" — {}", crate::text::head(&crate::text::one_line(r), 80)))
         .unwrap_or_default();
+    let silent = if run.reported == Some(false) {
+        ", no report"
+    } else {
+        ""
+    };
     format!(
-        "{}  {:<8} {:<12} {} {} ({age} ago{exit}{cost}){result}",
+        "{}  {:<8} {:<12} {} {} ({age} ago{exit}{cost}{silent}){result}",
         run.id,
         run.state_name(),
         run.goal_label,

@@ -16,6 +16,8 @@ use crate::model::{
 pub struct CompleteRequest {
     pub reason: String,
     pub met: Vec<usize>,
+    /// The agent run this belongs to, for its event.
+    pub dispatch_id: Option<String>,
 }
 
 /// What the judge decided.
@@ -80,7 +82,11 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
     }
     let at = format_time(ctx.now);
     let ticks = record_ticks(&goal.ticks, &judgement.newly_met, ctx.actor.as_str(), &at);
-    let mut change = GoalChange::new("completed", request.reason.clone()).with_all(
+    let mut change = GoalChange::new("completed", request.reason.clone());
+    if let Some(id) = &request.dispatch_id {
+        change = change.for_run(id);
+    }
+    let mut change = change.with_all(
         judgement
             .newly_met
             .iter()
@@ -95,7 +101,7 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
         && !unchecked.is_empty()
     {
         let numbers: Vec<String> = unchecked.iter().map(usize::to_string).collect();
-        let mut change = GoalChange::new(
+        let mut waiting = GoalChange::new(
             "awaiting a person",
             format!(
                 "criteria {} rest on the agent's word (judge.unchecked: person); {}",
@@ -104,10 +110,11 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
             ),
         )
         .with_all(change.edits);
+        waiting.dispatch_id = request.dispatch_id.clone();
         if goal.status != Status::Verifying {
-            change.push(Edit::Status(Status::Verifying));
+            waiting.push(Edit::Status(Status::Verifying));
         }
-        let written = tx.save(&loaded, change)?;
+        let written = tx.save(&loaded, waiting)?;
         return Ok(Judged::AwaitsPerson {
             saved: super::saved(tx, written, loaded)?,
             criteria: unchecked,
@@ -256,6 +263,7 @@ mod tests {
         CompleteRequest {
             reason: "shipped".into(),
             met: met.to_vec(),
+            dispatch_id: None,
         }
     }
 

@@ -310,6 +310,9 @@ fn new_run(
         result: None,
         cost_usd: 0.0,
         session_cost_total: None,
+        input_tokens: None,
+        output_tokens: None,
+        reported: None,
         kill_requested: false,
     }
 }

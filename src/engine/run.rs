@@ -57,13 +57,50 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     current.exit = exit;
     current.outcome = Some(outcome);
     current.session = report.session.clone().or(current.session.take());
-    current.result = report.result.clone().or(run.result.take());
+    current.result = report
+        .result
+        .clone()
+        .or(run.result.take())
+        .or_else(|| stderr_tail(ctx, &current.id));
     current.cost_usd = cost;
-    current.session_cost_total = Some(totals.cost_usd).filter(|_| report.session.is_some());
+    current.session_cost_total =
+        Some(agents::round_micro(totals.cost_usd)).filter(|_| report.session.is_some());
+    current.input_tokens = report.input_tokens;
+    current.output_tokens = report.output_tokens;
+    current.reported = Some(reported(ctx, &current)?);
     let goal = tx.resolve(&current.goal_id).ok();
     record_end(&mut tx, &current, goal.as_ref(), cost, now)?;
     super::finish(tx)?;
     Ok(Some(current))
+}
+
+/// The last lines the agent wrote to stderr, when its output said nothing.
+fn stderr_tail(ctx: &Context, id: &str) -> Option<String> {
+    let (_, stderr) = ctx.store.run_output_paths(id);
+    let text = std::fs::read_to_string(stderr).ok()?;
+    let tail: Vec<&str> = text
+        .lines()
+        .rev()
+        .take(5)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let tail = crate::text::one_line(&tail.join(" "));
+    (!tail.is_empty()).then(|| crate::text::head(&tail, 500))
+}
+
+/// Whether the agent recorded an assessment or a completion under the
+/// run's dispatch id.
+fn reported(ctx: &Context, run: &Run) -> Result<bool> {
+    let recent = crate::store::events::read_since(&ctx.store.events_path(), &run.created_at)?;
+    Ok(recent.iter().any(|e| {
+        e.dispatch_id.as_deref() == Some(run.id.as_str())
+            && matches!(
+                e.action.as_str(),
+                "assessed" | "completed" | "awaiting a person"
+            )
+    }))
 }
 
 /// Marks the run started by this process, under the lock; `None` when it

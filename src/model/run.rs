@@ -104,6 +104,16 @@ pub struct Run {
     /// totals per session: the next resumed run costs the difference).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_cost_total: Option<f64>,
+    /// The session's running token totals after this run (agents that
+    /// report tokens: Codex).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// Whether the agent recorded an assessment or a completion under this
+    /// run's dispatch id (`false`: it said nothing steward could hear).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reported: Option<bool>,
     /// A person asked to stop it (`runs kill`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kill_requested: bool,

@@ -69,10 +69,30 @@ pub fn compose<'g>(
         .collect();
     let ordered = select::order(candidates, config, rotation);
     let chosen = select::allocate(&ordered, config, budget);
-    let mut text = String::new();
-    for (goal, share) in &chosen {
-        text.push_str(&render::goal_block(goal, book, now, *share, window_spent));
+    // Render at the allotted shares; what short blocks leave unused goes to
+    // the blocks that had to be cut.
+    let render =
+        |goal: &Goal, share: usize| render::goal_block(goal, book, now, share, window_spent);
+    let mut blocks: Vec<String> = chosen.iter().map(|(g, share)| render(g, *share)).collect();
+    let unused: usize = chosen
+        .iter()
+        .zip(&blocks)
+        .map(|((_, share), block)| share.saturating_sub(render::char_len(block)))
+        .sum();
+    let cut: Vec<usize> = blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, block)| block.contains("…\n"))
+        .map(|(index, _)| index)
+        .collect();
+    if unused > 0 && !cut.is_empty() {
+        let extra = unused / cut.len();
+        for index in cut {
+            let (goal, share) = chosen[index];
+            blocks[index] = render(goal, share + extra);
+        }
     }
+    let mut text = blocks.concat();
     text.push_str(&attention);
     text.push_str(extra);
     let offered: Vec<&Goal> = chosen.iter().map(|(g, _)| *g).collect();

@@ -57,8 +57,10 @@ fn ago(now: DateTime<Utc>, at: DateTime<Utc>) -> String {
 }
 
 /// One goal's block, at most `share` characters, closing tag always kept.
-/// `window_spent`: the hourly dispatch window is full, so the agent is told
-/// to assess without starting subagents.
+/// When it does not fit, the description goes first, then the details are
+/// cut, then the directive's prose: the commands the agent must run are
+/// always kept. `window_spent`: the hourly dispatch window is full, so the
+/// agent is told to assess without starting subagents.
 pub fn goal_block(
     goal: &Goal,
     book: &Book,
@@ -76,9 +78,14 @@ pub fn goal_block(
         goal.status,
         goal.id
     );
-    let rest = goal_details(goal, book, now, window_spent);
+    let details = goal_details(goal, book, now);
+    let directive = format!("\nDirective: {}\n", directive(goal, now));
+    let commands = commands(goal, window_spent);
     let description = neutralise(goal.description.trim());
-    let fixed = char_len(&open) + char_len(&head) + char_len(&rest) + char_len(&close);
+    let fixed = [&open, &head, &details, &directive, &commands, &close]
+        .iter()
+        .map(|part| char_len(part))
+        .sum::<usize>();
     let description_part = if description.is_empty() {
         String::new()
     } else {
@@ -96,22 +103,44 @@ pub fn goal_block(
             )
         }
     };
-    let block = format!("{open}{head}{description_part}{rest}{close}");
+    let block = format!("{open}{head}{description_part}{details}{directive}{commands}{close}");
     if char_len(&block) <= share {
         return block;
     }
-    // Even without the description it does not fit: cut it at the end,
-    // keeping exactly one closing tag.
-    let tail = format!("…\n{close}");
-    let body: String = format!("{open}{head}{rest}")
+    // Cut the details, then the directive, never the commands.
+    const CUT: &str = "…\n";
+    let kept = char_len(&open) + char_len(&commands) + char_len(&close) + 2 * CUT.len();
+    let room = share.saturating_sub(kept);
+    let body = format!("{head}{details}");
+    let (body, directive) = if char_len(&body) <= room {
+        let left = room - char_len(&body);
+        (
+            body,
+            format!(
+                "{}{CUT}",
+                crate::text::head(&directive, left).trim_end_matches('…')
+            ),
+        )
+    } else {
+        let cut: String = body.chars().take(room).collect();
+        (format!("{cut}{CUT}"), String::new())
+    };
+    let block = format!("{open}{body}{directive}{commands}{close}");
+    if char_len(&block) <= share {
+        return block;
+    }
+    // A share too small for the commands (compose never gives one): cut
+    // at the end, keeping exactly one closing tag.
+    let tail = format!("{CUT}{close}");
+    let text: String = format!("{open}{head}{commands}")
         .chars()
         .take(share.saturating_sub(char_len(&tail)))
         .collect();
-    format!("{body}{tail}")
+    format!("{text}{tail}")
 }
 
-/// Criteria, state, blockers, and what to do with the exact commands.
-fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>, window_spent: bool) -> String {
+/// Criteria, state, blockers, checks and tasks.
+fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
     let mut out = String::from("\nAcceptance criteria:\n");
     if goal.criteria.is_empty() {
         out.push_str("(none written: agree them with the human)\n");
@@ -188,22 +217,23 @@ fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>, window_spent: bool
     if !tasks.is_empty() {
         out.push_str(&format!("Linked tasks: {}\n", tasks.join("; ")));
     }
-    out.push_str(&format!("\nDirective: {}\n", directive(goal, now)));
-    let dispatched = if window_spent {
-        out.push_str("The hourly dispatch window is spent: assess without starting subagents.\n");
-        ""
-    } else {
-        " [--dispatched]"
-    };
-    out.push_str(&format!(
-        "Record your assessment: steward --actor agent assess {} --summary \"<what you found>\" --next \"<next action>\" [--met N]...{dispatched} [--outcome ok|failed] [--blocker \"<blocker>\"]... [--no-blockers] [--stuck] [--wait-until TIME | --wait-for-check]\n",
-        goal.label
-    ));
-    out.push_str(&format!(
-        "When every criterion is met: steward --actor agent complete {} --reason \"<evidence>\"\n",
-        goal.label
-    ));
     out
+}
+
+/// The exact commands the agent runs for the goal: never cut.
+fn commands(goal: &Goal, window_spent: bool) -> String {
+    let label = &goal.label;
+    let (dispatched, note) = if window_spent {
+        (
+            "",
+            "The hourly dispatch window is spent: assess without starting subagents.\n",
+        )
+    } else {
+        (" [--dispatched]", "")
+    };
+    format!(
+        "{note}Record it: steward --actor agent assess {label} --summary \"...\" [--next \"...\"] [--met N]...{dispatched} [--outcome ok|failed] [--blocker \"...\"]... [--no-blockers] [--stuck]\nWaiting on CI, a review or a person: add --wait-until TIME or --wait-for-check.\nWhen every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\"\n"
+    )
 }
 
 fn directive(goal: &Goal, now: DateTime<Utc>) -> String {

@@ -171,6 +171,13 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
         assert_eq!(goal["status"], "completed", "ok-{n}: {goal}");
         assert_eq!(goal["receipt"]["criteria"][0]["basis"], "check");
     }
+    assert!(
+        runs(&env)
+            .iter()
+            .filter(|r| r["goal_label"].as_str().unwrap().starts_with("ok-"))
+            .all(|r| r["reported"] == true),
+        "each ok run reported under its dispatch id"
+    );
     let lazy = env.goal_json("lazy-1");
     assert_eq!(lazy["status"], "blocked", "{lazy}");
     assert_eq!(lazy["escalation"]["kind"], "no_progress");
