@@ -61,6 +61,9 @@ _steward() {
             steward,help)
                 cmd="steward__subcmd__help"
                 ;;
+            steward,hook)
+                cmd="steward__subcmd__hook"
+                ;;
             steward,init)
                 cmd="steward__subcmd__init"
                 ;;
@@ -157,6 +160,9 @@ _steward() {
             steward__subcmd__help,help)
                 cmd="steward__subcmd__help__subcmd__help"
                 ;;
+            steward__subcmd__help,hook)
+                cmd="steward__subcmd__help__subcmd__hook"
+                ;;
             steward__subcmd__help,init)
                 cmd="steward__subcmd__help__subcmd__init"
                 ;;
@@ -211,6 +217,15 @@ _steward() {
             steward__subcmd__help,update)
                 cmd="steward__subcmd__help__subcmd__update"
                 ;;
+            steward__subcmd__help__subcmd__hook,claude-code)
+                cmd="steward__subcmd__help__subcmd__hook__subcmd__claude__subcmd__code"
+                ;;
+            steward__subcmd__help__subcmd__hook,codex)
+                cmd="steward__subcmd__help__subcmd__hook__subcmd__codex"
+                ;;
+            steward__subcmd__help__subcmd__hook,install)
+                cmd="steward__subcmd__help__subcmd__hook__subcmd__install"
+                ;;
             steward__subcmd__help__subcmd__runs,kill)
                 cmd="steward__subcmd__help__subcmd__runs__subcmd__kill"
                 ;;
@@ -228,6 +243,30 @@ _steward() {
                 ;;
             steward__subcmd__help__subcmd__task,spawned)
                 cmd="steward__subcmd__help__subcmd__task__subcmd__spawned"
+                ;;
+            steward__subcmd__hook,claude-code)
+                cmd="steward__subcmd__hook__subcmd__claude__subcmd__code"
+                ;;
+            steward__subcmd__hook,codex)
+                cmd="steward__subcmd__hook__subcmd__codex"
+                ;;
+            steward__subcmd__hook,help)
+                cmd="steward__subcmd__hook__subcmd__help"
+                ;;
+            steward__subcmd__hook,install)
+                cmd="steward__subcmd__hook__subcmd__install"
+                ;;
+            steward__subcmd__hook__subcmd__help,claude-code)
+                cmd="steward__subcmd__hook__subcmd__help__subcmd__claude__subcmd__code"
+                ;;
+            steward__subcmd__hook__subcmd__help,codex)
+                cmd="steward__subcmd__hook__subcmd__help__subcmd__codex"
+                ;;
+            steward__subcmd__hook__subcmd__help,help)
+                cmd="steward__subcmd__hook__subcmd__help__subcmd__help"
+                ;;
+            steward__subcmd__hook__subcmd__help,install)
+                cmd="steward__subcmd__hook__subcmd__help__subcmd__install"
                 ;;
             steward__subcmd__runs,help)
                 cmd="steward__subcmd__runs__subcmd__help"
@@ -284,7 +323,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget assess prompt complete tick status digest dispatch runs run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget assess prompt complete tick status digest dispatch runs hook run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -876,7 +915,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick status digest dispatch runs run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete tick status digest dispatch runs hook run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1074,6 +1113,62 @@ _steward() {
         steward__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__hook)
+            opts="claude-code codex install"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__hook__subcmd__claude__subcmd__code)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__hook__subcmd__codex)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__hook__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1414,6 +1509,212 @@ _steward() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version claude-code codex install help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook__subcmd__claude__subcmd__code)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook__subcmd__codex)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook__subcmd__help)
+            opts="claude-code codex install help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook__subcmd__help__subcmd__claude__subcmd__code)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook__subcmd__help__subcmd__codex)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__hook__subcmd__install)
+            opts="-C -q -h -V --user --dry-run --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version claude-code codex mcp"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -399,6 +399,12 @@ const SETTINGS: &[Setting] = &[
         "store-wide spend cap over 24h; reached: no new runs",
     ),
     file_setting(
+        "hooks.max_continuations",
+        Kind::Count,
+        "5",
+        "Stop-hook continuations in a row per agent session",
+    ),
+    file_setting(
         "notify.command",
         Kind::OptionalArgv,
         "null",
@@ -602,6 +608,12 @@ pub struct Dispatch {
     pub max_cost_usd_per_day: Option<f64>,
 }
 
+/// The agent harness hooks (SPEC 14).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hooks {
+    pub max_continuations: u64,
+}
+
 /// Telling a person (SPEC 13).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notify {
@@ -663,6 +675,7 @@ pub struct Config {
     pub mirror: Mirror,
     pub git: Git,
     pub dispatch: Dispatch,
+    pub hooks: Hooks,
     pub notify: Notify,
     /// Agent profiles: the built-in `claude` and `codex`, and the file's.
     pub agents: Vec<AgentProfile>,
@@ -1077,11 +1090,11 @@ impl Layers {
         let agents = self.agents.iter().map(|agent| Entry {
             key: format!("agents.{}", agent.name),
             value: format!(
-                "{} ({} in, {} out{})",
+                "{} (prompt {}, output {}{})",
                 agent.command.join(" "),
                 match agent.prompt {
-                    PromptVia::Stdin => "prompt on stdin",
-                    PromptVia::Arg => "prompt as argument",
+                    PromptVia::Stdin => "on stdin",
+                    PromptVia::Arg => "as the last argument",
                 },
                 agent.output.as_str(),
                 if agent.can_resume() { ", resumes" } else { "" }
@@ -1229,6 +1242,9 @@ impl Layers {
                     Value::OptionalNumber(x) => *x,
                     other => unreachable!("dispatch.max_cost_usd_per_day is {other:?}"),
                 },
+            },
+            hooks: Hooks {
+                max_continuations: self.count("hooks.max_continuations"),
             },
             notify: Notify {
                 command: match self.get("notify.command") {

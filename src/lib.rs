@@ -13,6 +13,7 @@ pub mod duration;
 pub mod engine;
 pub mod error;
 pub mod git;
+pub mod hooks;
 pub mod label;
 pub mod ladder;
 pub mod mirror;

@@ -16,6 +16,7 @@ mod dispatch;
 mod doctor;
 mod edit;
 pub mod generate;
+mod hook;
 mod init;
 mod list;
 mod log;
@@ -132,6 +133,7 @@ pub enum Command {
     Digest(digest::DigestArgs),
     Dispatch(dispatch::DispatchArgs),
     Runs(runs::RunsArgs),
+    Hook(hook::HookArgs),
     #[command(hide = true)]
     RunAgent(run_agent::RunAgentArgs),
     Task(task::TaskArgs),
@@ -170,6 +172,7 @@ impl Command {
             Command::Digest(_) => "digest",
             Command::Dispatch(_) => "dispatch",
             Command::Runs(_) => "runs",
+            Command::Hook(_) => "hook",
             Command::RunAgent(_) => "run-agent",
             Command::Task(_) => "task",
             Command::Tasks(_) => "tasks",
@@ -293,6 +296,15 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
                 && env.var("TERM") != Some("dumb")
         }
     };
+    let command = cli.command;
+    if let Command::Hook(args) = command {
+        // A hook finds its store from its input, and never fails loudly.
+        return hook::run(&cli.global, env, args, out);
+    }
+    let cli = Cli {
+        global: cli.global,
+        command,
+    };
     let options = GlobalOptions {
         root: cli.global.root.clone().or_else(|| match &cli.command {
             Command::Init(_) if env.var("STEWARD_ROOT").is_none() => Some(env.cwd.clone()),
@@ -335,6 +347,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Digest(args) => digest::run(&ctx, args, out),
         Command::Dispatch(args) => dispatch::run(&ctx, args, out),
         Command::Runs(args) => runs::run(&ctx, args, out),
+        Command::Hook(_) => unreachable!("answered before the store is resolved"),
         Command::RunAgent(args) => run_agent::run(&ctx, args, out),
         Command::Task(args) => task::run(&ctx, args, out),
         Command::Tasks(args) => tasks::run(&ctx, args, out),

@@ -56,11 +56,11 @@ fn config_shows_values_and_sources() {
         .args(["--json", "config"])
         .assert()
         .success()
-        .stdout(predicate::str::contains(r#"{"key":"defaults.cooldown","source":"steward.yaml:3","value":"5m"}"#))
+        .stdout(predicate::str::contains(r#"{"key":"defaults.cooldown","value":"5m","source":"steward.yaml:3"}"#))
         .stdout(predicate::str::contains(
-            r#"{"key":"global_limits.max_active_goals","source":"env STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS","value":"9"}"#,
+            r#"{"key":"global_limits.max_active_goals","value":"9","source":"env STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS"}"#,
         ))
-        .stdout(predicate::str::contains(r#"{"key":"enabled","source":"default","value":"true"}"#));
+        .stdout(predicate::str::contains(r#"{"key":"enabled","value":"true","source":"default"}"#));
 }
 
 #[test]

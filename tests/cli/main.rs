@@ -10,6 +10,7 @@ mod edit;
 mod generated;
 mod git;
 mod hardening;
+mod hooks;
 mod hostile;
 mod init;
 mod list_show;

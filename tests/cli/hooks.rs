@@ -1,0 +1,321 @@
+//! SPEC 14: `steward hook claude-code|codex` answers recorded hook
+//! payloads of the real clients (Claude Code 2.1.330, Codex CLI 0.169.0) in
+//! their own JSON; `hook install` merges steward's hooks.
+
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+/// A Claude Code hook input, as the client sends it.
+fn claude(event: &str, env: &TestEnv, extra: &str) -> String {
+    format!(
+        r#"{{"session_id":"352f-session","transcript_path":"/tmp/t.jsonl","cwd":"{}","permission_mode":"default","hook_event_name":"{event}"{extra}}}"#,
+        env.root().display()
+    )
+}
+
+/// A Codex hook input, as the client sends it.
+fn codex(event: &str, env: &TestEnv, extra: &str) -> String {
+    format!(
+        r#"{{"session_id":"01a20775-codex","turn_id":"01a20775-8a16","transcript_path":"/tmp/r.jsonl","cwd":"{}","hook_event_name":"{event}","model":"mock-model","permission_mode":"bypassPermissions"{extra}}}"#,
+        env.root().display()
+    )
+}
+
+/// Runs `steward hook HARNESS` from elsewhere with `input` on stdin: the
+/// store comes from the input's cwd. Returns stdout, asserting exit 0.
+fn hook(env: &TestEnv, harness: &str, input: &str) -> String {
+    let output = env
+        .steward()
+        .current_dir("/")
+        .env("CLAUDECODE", "1")
+        .args(["hook", harness])
+        .write_stdin(input.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|err| panic!("{err}: {text:?}"))
+}
+
+#[test]
+fn session_start_and_prompts_get_the_block_or_the_summaries_as_context() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    let start = json(&hook(
+        &env,
+        "claude-code",
+        &claude("SessionStart", &env, r#","source":"startup""#),
+    ));
+    assert_eq!(start["hookSpecificOutput"]["hookEventName"], "SessionStart");
+    assert!(
+        start["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .starts_with("[steward] deploy")
+    );
+    let ordinary = json(&hook(
+        &env,
+        "codex",
+        &codex(
+            "UserPromptSubmit",
+            &env,
+            r#","prompt":"fix the typo in the README""#,
+        ),
+    ));
+    assert!(
+        ordinary["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .starts_with("[steward] deploy")
+    );
+    let beat = json(&hook(
+        &env,
+        "claude-code",
+        &claude("UserPromptSubmit", &env, r#","prompt":"heartbeat""#),
+    ));
+    let block = beat["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        block.starts_with("<goal-stewardship goal=\"deploy\">"),
+        "{block}"
+    );
+    assert!(block.contains("steward --actor agent assess deploy"));
+}
+
+#[test]
+fn stop_continues_while_work_moves_and_stops_when_it_does_not() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "hooks:\n  max_continuations: 2\n");
+    env.add_goal("deploy");
+    let stop = || {
+        hook(
+            &env,
+            "claude-code",
+            &claude(
+                "Stop",
+                &env,
+                r#","stop_hook_active":false,"last_assistant_message":"Done.""#,
+            ),
+        )
+    };
+    let first = json(&stop());
+    assert_eq!(first["decision"], "block");
+    let reason = first["reason"].as_str().unwrap();
+    assert!(
+        reason.len() <= 2000 && !reason.contains('<') && !reason.contains('>'),
+        "{reason}"
+    );
+    assert!(reason.contains("goal deploy is not done"), "{reason}");
+    assert!(
+        reason.contains("steward --actor agent assess deploy --summary"),
+        "{reason}"
+    );
+    // The continuation changed nothing: the session may stop.
+    assert_eq!(stop(), "");
+    // Progress: one more continuation, up to the limit of 2.
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "deploy",
+            "--summary",
+            "tests pass",
+            "--met",
+            "1",
+        ])
+        .assert()
+        .success();
+    env.write(
+        "state/goals/deploy.md",
+        &env.read("state/goals/deploy.md")
+            .replace("cooldown: 10m", "cooldown: 0s"),
+    );
+    assert_eq!(json(&stop())["decision"], "block");
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "deploy",
+            "--summary",
+            "more",
+            "--met",
+            "2",
+        ])
+        .assert()
+        .success();
+    assert_eq!(stop(), "", "max_continuations reached");
+    // A new prompt from the person starts the series over.
+    hook(
+        &env,
+        "claude-code",
+        &claude("UserPromptSubmit", &env, r#","prompt":"go on""#),
+    );
+    assert_eq!(json(&stop())["decision"], "block");
+}
+
+#[test]
+fn stop_never_continues_when_only_a_person_can_help() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "deploy",
+            "--summary",
+            "need the token",
+            "--stuck",
+        ])
+        .assert()
+        .success();
+    assert_eq!(
+        hook(
+            &env,
+            "codex",
+            &codex("Stop", &env, r#","stop_hook_active":false"#)
+        ),
+        ""
+    );
+    assert_eq!(hook(&env, "claude-code", &claude("Stop", &env, "")), "");
+}
+
+#[test]
+fn a_broken_store_never_blocks_the_person() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    env.write("steward.yaml", "enabled: maybe\n");
+    for harness in ["claude-code", "codex"] {
+        for event in ["UserPromptSubmit", "Stop", "SessionStart"] {
+            env.steward()
+                .current_dir("/")
+                .args(["hook", harness])
+                .write_stdin(claude(event, &env, r#","prompt":"heartbeat""#))
+                .assert()
+                .code(0)
+                .stdout("")
+                .stderr(predicate::str::contains("steward.yaml:1:1"));
+        }
+    }
+    env.steward()
+        .args(["hook", "claude-code"])
+        .write_stdin("{not json")
+        .assert()
+        .code(0)
+        .stdout("");
+    // Outside any store a hook says nothing at all.
+    env.steward()
+        .current_dir("/")
+        .args(["hook", "codex"])
+        .write_stdin(r#"{"cwd":"/","hook_event_name":"Stop"}"#)
+        .assert()
+        .code(0)
+        .stdout("")
+        .stderr("");
+}
+
+#[test]
+fn the_context_stays_under_the_cap_and_keeps_every_command() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "global_limits:\n  max_active_goals: 20\n");
+    let long = "A long description of the work. ".repeat(200);
+    for n in 0..8 {
+        env.steward()
+            .args([
+                "add",
+                &format!("goal-{n}"),
+                "--title",
+                "T",
+                "--description",
+                &long,
+            ])
+            .args(["--criterion", &"a criterion with many words ".repeat(8)])
+            .assert()
+            .success();
+    }
+    let beat = json(&hook(
+        &env,
+        "claude-code",
+        &claude("UserPromptSubmit", &env, r#","prompt":"heartbeat""#),
+    ));
+    let block = beat["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(block.chars().count() <= 9000, "{}", block.chars().count());
+    let offered: Vec<&str> = block
+        .lines()
+        .filter_map(|l| l.strip_prefix("<goal-stewardship goal=\""))
+        .map(|l| l.trim_end_matches("\">"))
+        .collect();
+    assert!(offered.len() >= 2, "{offered:?}");
+    for label in offered {
+        assert!(
+            block.contains(&format!("steward --actor agent assess {label} --summary")),
+            "{label}"
+        );
+        assert!(
+            block.contains(&format!("steward --actor agent complete {label} --reason")),
+            "{label}"
+        );
+    }
+}
+
+#[test]
+fn install_merges_steward_hooks_once_and_keeps_the_others() {
+    let env = TestEnv::initialised();
+    env.write(
+        ".claude/settings.json",
+        r#"{"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "my-own-hook"}]}]}}"#,
+    );
+    env.steward()
+        .args(["hook", "install", "claude-code", "--dry-run"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("hook claude-code"));
+    assert!(
+        !env.read(".claude/settings.json")
+            .contains("hook claude-code")
+    );
+    for _ in 0..2 {
+        env.steward()
+            .args(["hook", "install", "claude-code"])
+            .assert()
+            .success();
+    }
+    let settings = json(&env.read(".claude/settings.json"));
+    assert_eq!(settings["model"], "opus");
+    let stop = settings["hooks"]["Stop"].as_array().unwrap();
+    assert_eq!(stop.len(), 2, "{stop:?}");
+    assert_eq!(stop[0]["hooks"][0]["command"], "my-own-hook");
+    for event in ["SessionStart", "UserPromptSubmit", "Stop"] {
+        let commands: Vec<String> = settings["hooks"][event]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|g| g["hooks"].as_array().unwrap().iter())
+            .map(|h| h["command"].as_str().unwrap().to_string())
+            .filter(|c| c.ends_with("hook claude-code"))
+            .collect();
+        assert_eq!(commands.len(), 1, "{event}");
+    }
+    let codex_home = env.path("codex-home");
+    env.steward()
+        .env("CODEX_HOME", &codex_home)
+        .args(["hook", "install", "codex"])
+        .assert()
+        .success();
+    assert!(env.read("codex-home/hooks.json").contains("hook codex"));
+    env.steward()
+        .args(["hook", "install", "mcp"])
+        .assert()
+        .success();
+    let mcp = json(&env.read(".mcp.json"));
+    assert_eq!(mcp["mcpServers"]["steward"]["args"][0], "mcp");
+}
