@@ -36,6 +36,13 @@ pub enum Error {
         unreadable: usize,
     },
 
+    /// No store where one is needed.
+    #[error(
+        "no steward store in {} or above it (no steward.yaml, no state/goals): run `steward init` there, or pass -C DIR",
+        searched.display()
+    )]
+    NotAStore { searched: PathBuf },
+
     /// No agent run answers to a dispatch id or prefix.
     #[error("no run matches `{reference}` (see `steward runs --all`)")]
     RunNotFound { reference: String },
@@ -277,6 +284,7 @@ impl Error {
             | Error::Unreadable(_)
             | Error::GoalNotFound { .. }
             | Error::RunNotFound { .. }
+            | Error::NotAStore { .. }
             | Error::ObligationNotFound { .. }
             | Error::ChangedMeanwhile { .. }
             | Error::DraftKept { .. }

@@ -16,6 +16,7 @@ pub mod git;
 pub mod hooks;
 pub mod label;
 pub mod ladder;
+pub mod mcp;
 pub mod mirror;
 pub mod model;
 pub mod obligations;

@@ -26,9 +26,13 @@ pub fn run(ctx: &Context, _args: ConfigArgs, out: &mut Output) -> Result<u8> {
         return Ok(0);
     }
     out.line(format!("# root: {}", ctx.root.display()));
+    // Sources line up, except after a value too long to pad to (an agent
+    // profile's command line).
+    const WIDEST: usize = 72;
     let width = entries
         .iter()
         .map(|e| e.key.len() + e.value.len() + 3)
+        .filter(|&len| len <= WIDEST)
         .max()
         .unwrap_or(0);
     for entry in entries {

@@ -21,6 +21,7 @@ mod init;
 mod list;
 mod log;
 mod man;
+mod mcp;
 mod mirror;
 mod pause;
 mod prompt;
@@ -134,6 +135,7 @@ pub enum Command {
     Dispatch(dispatch::DispatchArgs),
     Runs(runs::RunsArgs),
     Hook(hook::HookArgs),
+    Mcp(mcp::McpArgs),
     #[command(hide = true)]
     RunAgent(run_agent::RunAgentArgs),
     Task(task::TaskArgs),
@@ -173,6 +175,7 @@ impl Command {
             Command::Dispatch(_) => "dispatch",
             Command::Runs(_) => "runs",
             Command::Hook(_) => "hook",
+            Command::Mcp(_) => "mcp",
             Command::RunAgent(_) => "run-agent",
             Command::Task(_) => "task",
             Command::Tasks(_) => "tasks",
@@ -325,6 +328,9 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
             Command::Doctor(_) | Command::Completions(_) | Command::Man(_)
         ),
     };
+    if let Command::Mcp(args) = cli.command {
+        return mcp::run(as_agent(options)?, env, args);
+    }
     let ctx = Context::resolve(&options, env)?;
     match cli.command {
         Command::Init(args) => init::run(&ctx, args, out),
@@ -348,6 +354,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Dispatch(args) => dispatch::run(&ctx, args, out),
         Command::Runs(args) => runs::run(&ctx, args, out),
         Command::Hook(_) => unreachable!("answered before the store is resolved"),
+        Command::Mcp(_) => unreachable!("serves with a context per call"),
         Command::RunAgent(args) => run_agent::run(&ctx, args, out),
         Command::Task(args) => task::run(&ctx, args, out),
         Command::Tasks(args) => tasks::run(&ctx, args, out),
@@ -359,6 +366,24 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Config(args) => config::run(&ctx, args, out),
         Command::Completions(args) => completions::run(args, out),
         Command::Man(args) => man::run(args, out),
+    }
+}
+
+/// `options` for a command that always acts as the agent (`mcp`): a
+/// person's `--actor` is refused rather than ignored.
+fn as_agent(mut options: GlobalOptions) -> Result<GlobalOptions> {
+    match options.actor.as_deref() {
+        None | Some("agent") => {
+            options.actor = Some("agent".to_string());
+            Ok(options)
+        }
+        Some(other) => Err(crate::error::Error::bad_value(
+            "--actor",
+            format!(
+                "`{other}`: steward {} always acts as the agent",
+                options.command
+            ),
+        )),
     }
 }
 

@@ -97,6 +97,12 @@ impl Store {
         }
     }
 
+    /// Whether a store is here: its configuration file or its goals
+    /// directory.
+    pub fn exists(&self) -> bool {
+        self.root.join(crate::config::FILE_NAME).is_file() || self.goals_dir.is_dir()
+    }
+
     /// The files of closed goals, for reading one at a time.
     pub fn closed_paths(&self, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf>> {
         goal_paths(&self.closed_dir, problems)

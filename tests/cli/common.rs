@@ -34,7 +34,12 @@ impl TestEnv {
 
     /// The same as a plain process, for tests that run many at once.
     pub fn process(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("steward"));
+        self.program(assert_cmd::cargo::cargo_bin("steward"))
+    }
+
+    /// Another program, run in the root with the same clean environment.
+    pub fn program(&self, program: impl AsRef<std::ffi::OsStr>) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
         cmd.env_clear()
             .current_dir(self.root())
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())

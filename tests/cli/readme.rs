@@ -94,3 +94,28 @@ fn the_shell_loop_stops_and_tells_the_person_when_a_goal_blocks() {
         "{told}"
     );
 }
+
+/// Every setting `steward config` knows is in the README's table.
+#[test]
+fn the_configuration_table_lists_every_setting() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let table = &readme[readme.find("| key | default | meaning |").unwrap()..];
+    let table = &table[..table.find("\n\n").unwrap()];
+    let env = TestEnv::initialised();
+    let output = env.steward().arg("config").output().unwrap();
+    let mut missing = Vec::new();
+    for line in String::from_utf8(output.stdout).unwrap().lines() {
+        let Some((key, _)) = line.split_once(" = ") else {
+            continue;
+        };
+        let key = key.trim();
+        if key.starts_with("agents.") {
+            continue;
+        }
+        if !table.contains(&format!("`{key}`")) {
+            missing.push(key.to_string());
+        }
+    }
+    assert!(missing.is_empty(), "not in the README's table: {missing:?}");
+}

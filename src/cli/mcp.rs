@@ -1,0 +1,16 @@
+//! `steward mcp`: the MCP server on stdio (SPEC 14).
+
+use clap::Args;
+
+use crate::context::{Environment, GlobalOptions};
+use crate::error::Result;
+
+/// Serve the Model Context Protocol on stdio: the agent commands as tools,
+/// called as actor agent (register it with `steward hook install mcp`)
+#[derive(Debug, Args)]
+pub struct McpArgs {}
+
+pub fn run(options: GlobalOptions, env: Environment, _args: McpArgs) -> Result<u8> {
+    crate::mcp::serve(options, env)?;
+    Ok(0)
+}

@@ -1,0 +1,651 @@
+//! `steward mcp`: the Model Context Protocol on stdio (SPEC 14), built on
+//! the official `rmcp` SDK. Another front door to the engine: each tool is
+//! one verb, called as actor `agent` under the same rules and errors; a
+//! refused call is a tool error whose text says why. The async runtime is
+//! this command's alone (current-thread). Each call resolves the store
+//! afresh, so the clock moves and a person's configuration edit counts
+//! without restarting the server.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::assessment::{Outcome, Report};
+use crate::context::{Context, Environment, GlobalOptions};
+use crate::engine::{self, AddRequest, CompleteRequest, PromptRequest, Turn, UpdateRequest};
+use crate::error::{Error, Result};
+use crate::model::{Check, Priority, format_time};
+use crate::obligations::{Ending, Key};
+use crate::store::Scope;
+
+/// Serves MCP on stdin and stdout until the client closes stdin. The store
+/// is resolved once first, so a server started in the wrong place says so
+/// at once.
+pub fn serve(options: GlobalOptions, env: Environment) -> Result<()> {
+    let ctx = Context::resolve(&options, env.clone())?;
+    if !ctx.store.exists() {
+        return Err(Error::NotAStore {
+            searched: ctx.root.clone(),
+        });
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .map_err(|err| {
+            Error::io(
+                std::path::Path::new("-"),
+                "cannot start the MCP runtime",
+                err,
+            )
+        })?;
+    runtime.block_on(async move {
+        let server = Steward { options, env };
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|err| Error::Program(format!("MCP: {err}")))?;
+        running
+            .waiting()
+            .await
+            .map_err(|err| Error::Program(format!("MCP: {err}")))?;
+        Ok(())
+    })
+}
+
+struct Steward {
+    options: GlobalOptions,
+    env: Environment,
+}
+
+impl ServerHandler for Steward {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("steward", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "steward keeps durable goals and judges them. Read the stewardship block (stewardship_block) on a heartbeat, work on the goals it offers, record each step with goal_assess, and ask the judge with goal_complete when every criterion is met. You act as the agent: what only a person may do is refused with the command the person runs.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> std::result::Result<CallToolResponse, McpError> {
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let called = Context::resolve(&self.options, self.env.clone())
+            .map_err(Refusal::Error)
+            .and_then(|ctx| call(&ctx, &request.name, arguments));
+        let result = match called {
+            Ok(value) => CallToolResult::success(vec![ContentBlock::text(
+                serde_json::to_string_pretty(&value).expect("JSON serializes"),
+            )]),
+            Err(Refusal::UnknownTool) => {
+                return Err(McpError::invalid_params(
+                    format!("no tool `{}`", request.name),
+                    None,
+                ));
+            }
+            Err(Refusal::Error(err)) => CallToolResult::error(vec![ContentBlock::text(format!(
+                "steward refused (exit {}): {err}",
+                err.exit_code()
+            ))]),
+        };
+        Ok(result.into())
+    }
+}
+
+enum Refusal {
+    UnknownTool,
+    Error(Error),
+}
+
+impl From<Error> for Refusal {
+    fn from(err: Error) -> Self {
+        Refusal::Error(err)
+    }
+}
+
+/// Strict arguments: unknown keys and wrong types are refused.
+fn arguments<T: DeserializeOwned>(tool: &str, value: Value) -> std::result::Result<T, Error> {
+    serde_json::from_value(value)
+        .map_err(|err| Error::bad_value(format!("{tool} arguments"), err.to_string()))
+}
+
+fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, Refusal> {
+    let doc = |loaded: &crate::store::LoadedGoal| goal_value(ctx, loaded);
+    Ok(match tool {
+        "goal_list" => {
+            let args: ListArgs = arguments(tool, value)?;
+            let scope = if args.all { Scope::All } else { Scope::Open };
+            let scan = ctx.store.scan(scope)?;
+            json!({
+                "goals": scan.goals.iter().map(|g| json!({
+                    "label": g.goal.label,
+                    "title": g.goal.title,
+                    "status": g.goal.status.as_str(),
+                    "priority": g.goal.priority.as_str(),
+                    "criteria_met": g.goal.criteria_met(),
+                    "criteria_total": g.goal.criteria.len(),
+                })).collect::<Vec<_>>(),
+                "unreadable": scan.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            })
+        }
+        "goal_show" => {
+            let args: GoalArgs = arguments(tool, value)?;
+            doc(&ctx.store.resolve(&args.goal)?)?
+        }
+        "goal_register" => {
+            let args: RegisterArgs = arguments(tool, value)?;
+            let request = args.into_request()?;
+            let saved = engine::add(ctx, &request)?;
+            let mut value = doc(&saved.goal)?;
+            value["warnings"] = json!(saved.notices.warnings);
+            value
+        }
+        "goal_assess" => {
+            let args: AssessArgs = arguments(tool, value)?;
+            let (goal, dispatch_id, report) = args.into_report()?;
+            doc(&engine::assess(ctx, &goal, &report, dispatch_id.as_deref())?.goal)?
+        }
+        "goal_update" => {
+            let args: UpdateArgs = arguments(tool, value)?;
+            let (goal, request) = args.into_request()?;
+            doc(&engine::update(ctx, &goal, &request)?.saved.goal)?
+        }
+        "goal_complete" => {
+            let args: CompleteArgs = arguments(tool, value)?;
+            let request = CompleteRequest {
+                reason: one_line("reason", &args.reason)?,
+                met: args.met,
+                dispatch_id: args.dispatch_id,
+            };
+            match engine::complete(ctx, &args.goal, &request)? {
+                engine::Judged::Completed(saved) => doc(&saved.goal)?,
+                engine::Judged::AwaitsPerson { saved, criteria } => {
+                    let mut value = doc(&saved.goal)?;
+                    value["awaits_person"] = json!(criteria);
+                    value
+                }
+            }
+        }
+        "task_spawned" => {
+            let args: SpawnedArgs = arguments(tool, value)?;
+            let request = engine::task::SpawnRequest {
+                label: crate::obligations::task_label(&args.label)
+                    .map_err(|why| Error::bad_value("label", why))?,
+                goal: args.goal,
+                agent: args.agent,
+                session: args.session,
+                pid: args.pid,
+                timeout_secs: args
+                    .timeout
+                    .map(|t| crate::duration::HumanDuration::parse(&t).map(|d| d.as_secs()))
+                    .transpose()
+                    .map_err(|why| Error::bad_value("timeout", why))?,
+                summary: args.summary.map(|s| one_line("summary", &s)).transpose()?,
+            };
+            let (id, outcome) = engine::task::spawned(ctx, &request)?;
+            json!({"id": id, "changed": outcome.transitions.len(), "warnings": outcome.warnings})
+        }
+        "task_ended" => {
+            let args: EndedArgs = arguments(tool, value)?;
+            let key = match (args.session, args.label) {
+                (Some(session), _) => Key::Session(session),
+                (None, Some(label)) => Key::Label(label),
+                (None, None) => {
+                    return Err(Error::BadRequest("give `label` or `session`".to_string()).into());
+                }
+            };
+            let ending = match args.outcome.as_str() {
+                "ok" => Ending::Ok,
+                "error" => Ending::Error,
+                "timeout" => Ending::Timeout,
+                "killed" => Ending::Killed,
+                other => {
+                    return Err(Error::bad_value(
+                        "outcome",
+                        format!("`{other}`: expected ok, error, timeout or killed"),
+                    )
+                    .into());
+                }
+            };
+            let outcome = engine::task::ended(ctx, &key, ending, args.detail)?;
+            json!({"changed": outcome.obligations().map(|o| json!({"id": o.id, "label": o.label, "status": o.status.as_str()})).collect::<Vec<_>>()})
+        }
+        "stewardship_block" => {
+            let args: BlockArgs = arguments(tool, value)?;
+            let turn = match (args.heartbeat, args.message) {
+                (_, Some(message)) => Turn::Message(message),
+                (false, None) => Turn::Ordinary,
+                (true, None) => Turn::Heartbeat,
+            };
+            let outcome = engine::prompt(
+                ctx,
+                &PromptRequest {
+                    turn,
+                    max_chars: args.max_chars,
+                },
+            )?;
+            json!({
+                "text": outcome.text,
+                "heartbeat": outcome.heartbeat,
+                "offered": outcome.offered,
+                "attention": outcome.attention,
+                "next": match outcome.status {
+                    crate::stewardship::LoopStatus::Work => "work",
+                    crate::stewardship::LoopStatus::NeedsPerson => "a person is needed",
+                    crate::stewardship::LoopStatus::Idle => "nothing to do now",
+                },
+            })
+        }
+        _ => return Err(Refusal::UnknownTool),
+    })
+}
+
+fn goal_value(ctx: &Context, loaded: &crate::store::LoadedGoal) -> Result<Value> {
+    let goal = &loaded.goal;
+    Ok(json!({
+        "id": goal.id,
+        "label": goal.label,
+        "title": goal.title,
+        "description": goal.description,
+        "status": goal.status.as_str(),
+        "priority": goal.priority.as_str(),
+        "confirmed": goal.confirmed,
+        "criteria": goal.criteria.iter().map(|c| json!({"n": c.n, "text": c.text, "met": c.met})).collect::<Vec<_>>(),
+        "verification": goal.verification.iter().map(|c| json!({"type": c.kind.as_str(), "target": c.target, "criterion": c.criterion})).collect::<Vec<_>>(),
+        "blockers": goal.blockers,
+        "escalation": goal.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason})),
+        "progress": {
+            "assessments": goal.progress.assessments,
+            "max_assessments": goal.budget.max_assessments,
+            "dispatches": goal.progress.dispatches,
+            "max_dispatches": goal.budget.max_dispatches,
+            "cost_usd": goal.progress.cost_usd,
+            "last_assessed_at": goal.progress.last_assessed_at.map(format_time),
+            "last_outcome": goal.progress.last_outcome,
+        },
+        "receipt": goal.receipt,
+        "path": ctx.store.relative(&loaded.file.path),
+    }))
+}
+
+fn one_line(name: &str, text: &str) -> std::result::Result<String, Error> {
+    let line = crate::text::one_line(text);
+    if line.is_empty() {
+        return Err(Error::bad_value(name, "must not be empty"));
+    }
+    Ok(line)
+}
+
+fn time(name: &str, text: &str) -> std::result::Result<chrono::DateTime<chrono::Utc>, Error> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&chrono::Utc))
+        .map_err(|err| Error::bad_value(name, format!("`{text}` is not an RFC 3339 time ({err})")))
+}
+
+fn checks(specs: &[String]) -> std::result::Result<Vec<Check>, Error> {
+    specs
+        .iter()
+        .map(|spec| Check::parse_spec(spec).map_err(|why| Error::bad_value("verify", why)))
+        .collect()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListArgs {
+    #[serde(default)]
+    all: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GoalArgs {
+    goal: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegisterArgs {
+    label: String,
+    title: String,
+    #[serde(default)]
+    description: Option<String>,
+    criteria: Vec<String>,
+    #[serde(default)]
+    priority: Option<String>,
+    #[serde(default)]
+    verify: Vec<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    max_dispatches: Option<u64>,
+    #[serde(default)]
+    max_assessments: Option<u64>,
+    #[serde(default)]
+    max_iterations: Option<u64>,
+    #[serde(default)]
+    max_cost_usd: Option<f64>,
+    #[serde(default)]
+    deadline: Option<String>,
+}
+
+impl RegisterArgs {
+    fn into_request(self) -> std::result::Result<AddRequest, Error> {
+        Ok(AddRequest {
+            label: crate::label::normalize(&self.label)
+                .map_err(|why| Error::bad_value("label", why))?,
+            title: one_line("title", &self.title)?,
+            description: self.description,
+            criteria: self
+                .criteria
+                .iter()
+                .map(|c| one_line("criteria", c))
+                .collect::<std::result::Result<_, _>>()?,
+            priority: self
+                .priority
+                .map(|p| Priority::parse_known(&p).map_err(|why| Error::bad_value("priority", why)))
+                .transpose()?,
+            checks: checks(&self.verify)?,
+            max_dispatches: self.max_dispatches,
+            max_assessments: self.max_assessments,
+            bounds: crate::model::Bounds {
+                max_iterations: self.max_iterations,
+                deadline: self.deadline.map(|d| time("deadline", &d)).transpose()?,
+                max_cost_usd: self.max_cost_usd,
+            },
+            tags: self.tags,
+            ..AddRequest::default()
+        })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AssessArgs {
+    goal: String,
+    summary: String,
+    #[serde(default)]
+    next: Option<String>,
+    #[serde(default)]
+    blockers: Option<Vec<String>>,
+    #[serde(default)]
+    met: Vec<usize>,
+    #[serde(default)]
+    dispatched: bool,
+    #[serde(default)]
+    cost_usd: Option<f64>,
+    #[serde(default)]
+    outcome: Option<String>,
+    #[serde(default)]
+    stuck: bool,
+    #[serde(default)]
+    wait_until: Option<String>,
+    #[serde(default)]
+    wait_for_check: bool,
+    #[serde(default)]
+    dispatch_id: Option<String>,
+}
+
+impl AssessArgs {
+    fn into_report(self) -> std::result::Result<(String, Option<String>, Report), Error> {
+        let report = Report {
+            summary: one_line("summary", &self.summary)?,
+            next: self.next.map(|n| one_line("next", &n)).transpose()?,
+            blockers: self
+                .blockers
+                .map(|list| list.iter().map(|b| one_line("blockers", b)).collect())
+                .transpose()?,
+            met: self.met,
+            dispatched: self.dispatched,
+            cost_usd: self
+                .cost_usd
+                .map(|usd| {
+                    if usd.is_finite() && (0.0..=crate::model::limits::MAX_USD).contains(&usd) {
+                        Ok(usd)
+                    } else {
+                        Err(Error::bad_value(
+                            "cost_usd",
+                            "expected US dollars from 0 to 10^9",
+                        ))
+                    }
+                })
+                .transpose()?,
+            outcome: match self.outcome.as_deref() {
+                None => None,
+                Some("ok") => Some(Outcome::Ok),
+                Some("failed") => Some(Outcome::Failed),
+                Some(other) => {
+                    return Err(Error::bad_value(
+                        "outcome",
+                        format!("`{other}`: expected ok or failed"),
+                    ));
+                }
+            },
+            stuck: self.stuck,
+            wait_until: self
+                .wait_until
+                .map(|t| time("wait_until", &t))
+                .transpose()?,
+            wait_for_check: self.wait_for_check,
+        };
+        Ok((self.goal, self.dispatch_id, report))
+    }
+}
+
+/// What an agent may change (SPEC 11); anything else is an unknown key.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UpdateArgs {
+    goal: String,
+    #[serde(default)]
+    add_criteria: Vec<String>,
+    #[serde(default)]
+    check: Vec<usize>,
+    #[serde(default)]
+    uncheck: Vec<usize>,
+    #[serde(default)]
+    blockers: Option<Vec<String>>,
+    #[serde(default)]
+    verify: Vec<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    note: Option<String>,
+    #[serde(default)]
+    max_dispatches: Option<u64>,
+    #[serde(default)]
+    max_assessments: Option<u64>,
+    #[serde(default)]
+    max_iterations: Option<u64>,
+    #[serde(default)]
+    max_cost_usd: Option<f64>,
+}
+
+impl UpdateArgs {
+    fn into_request(self) -> std::result::Result<(String, UpdateRequest), Error> {
+        let request = UpdateRequest {
+            add_criteria: self
+                .add_criteria
+                .iter()
+                .map(|c| one_line("add_criteria", c))
+                .collect::<std::result::Result<_, _>>()?,
+            check: self.check,
+            uncheck: self.uncheck,
+            blockers: self
+                .blockers
+                .map(|list| list.iter().map(|b| one_line("blockers", b)).collect())
+                .transpose()?,
+            verify: checks(&self.verify)?,
+            tags: self.tags,
+            note: self.note,
+            max_dispatches: self.max_dispatches,
+            max_assessments: self.max_assessments,
+            max_iterations: self.max_iterations,
+            max_cost_usd: self.max_cost_usd,
+            ..UpdateRequest::default()
+        };
+        Ok((self.goal, request))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CompleteArgs {
+    goal: String,
+    reason: String,
+    #[serde(default)]
+    met: Vec<usize>,
+    #[serde(default)]
+    dispatch_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpawnedArgs {
+    label: String,
+    #[serde(default)]
+    goal: Option<String>,
+    #[serde(default)]
+    agent: Option<String>,
+    #[serde(default)]
+    session: Option<String>,
+    #[serde(default)]
+    pid: Option<u32>,
+    #[serde(default)]
+    timeout: Option<String>,
+    #[serde(default)]
+    summary: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EndedArgs {
+    #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
+    session: Option<String>,
+    outcome: String,
+    #[serde(default)]
+    detail: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BlockArgs {
+    #[serde(default = "yes")]
+    heartbeat: bool,
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default)]
+    max_chars: Option<usize>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The tools and their input schemas.
+fn tools() -> Vec<Tool> {
+    let schema = |value: Value| -> JsonObject {
+        match value {
+            Value::Object(map) => map,
+            _ => unreachable!("schemas are objects"),
+        }
+    };
+    let text = json!({"type": "string"});
+    let texts = json!({"type": "array", "items": {"type": "string"}});
+    let numbers = json!({"type": "array", "items": {"type": "integer", "minimum": 1}});
+    let count = json!({"type": "integer", "minimum": 0});
+    let usd = json!({"type": "number", "minimum": 0});
+    let object = |properties: Value, required: &[&str]| {
+        schema(json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false,
+        }))
+    };
+    vec![
+        Tool::new(
+            "goal_list",
+            "List the open goals (all: closed ones too) with status, priority and criteria met.",
+            object(json!({"all": {"type": "boolean"}}), &[]),
+        ),
+        Tool::new(
+            "goal_show",
+            "Everything about one goal: criteria, checks, budget, progress, blockers, receipt.",
+            object(json!({"goal": text}), &["goal"]),
+        ),
+        Tool::new(
+            "goal_register",
+            "Register a goal with acceptance criteria a third party could check. A critical or high goal is added unconfirmed: a person confirms it. verify: checks as TYPE:TARGET@N.",
+            object(
+                json!({"label": text, "title": text, "description": text, "criteria": texts, "priority": {"type": "string", "enum": ["critical", "high", "normal", "low"]}, "verify": texts, "tags": texts, "max_dispatches": count, "max_assessments": count, "max_iterations": count, "max_cost_usd": usd, "deadline": text}),
+                &["label", "title", "criteria"],
+            ),
+        ),
+        Tool::new(
+            "goal_assess",
+            "Record one assessment: what is true now, the next step, blockers (replaces them; [] clears), criteria met, a dispatch, cost, outcome, stuck (a person must help), or a wait (wait_until, wait_for_check).",
+            object(
+                json!({"goal": text, "summary": text, "next": text, "blockers": texts, "met": numbers, "dispatched": {"type": "boolean"}, "cost_usd": usd, "outcome": {"type": "string", "enum": ["ok", "failed"]}, "stuck": {"type": "boolean"}, "wait_until": text, "wait_for_check": {"type": "boolean"}, "dispatch_id": text}),
+                &["goal", "summary"],
+            ),
+        ),
+        Tool::new(
+            "goal_update",
+            "Change what an agent may change: add criteria or checks, tick or untick criteria, blockers, tags, a note, lower a budget or tighten a bound. Changing the objective is a person's.",
+            object(
+                json!({"goal": text, "add_criteria": texts, "check": numbers, "uncheck": numbers, "blockers": texts, "verify": texts, "tags": texts, "note": text, "max_dispatches": count, "max_assessments": count, "max_iterations": count, "max_cost_usd": usd}),
+                &["goal"],
+            ),
+        ),
+        Tool::new(
+            "goal_complete",
+            "Ask the judge to complete a goal: it runs every check now and needs every criterion met; otherwise it refuses and says what is missing.",
+            object(
+                json!({"goal": text, "reason": text, "met": numbers, "dispatch_id": text}),
+                &["goal", "reason"],
+            ),
+        ),
+        Tool::new(
+            "task_spawned",
+            "A subagent was spawned: track what it owes until its result is delivered.",
+            object(
+                json!({"label": text, "goal": text, "agent": text, "session": text, "pid": {"type": "integer", "minimum": 1}, "timeout": text, "summary": text}),
+                &["label"],
+            ),
+        ),
+        Tool::new(
+            "task_ended",
+            "A subagent ended: ok (its result arrived), error, timeout or killed.",
+            object(
+                json!({"label": text, "session": text, "outcome": {"type": "string", "enum": ["ok", "error", "timeout", "killed"]}, "detail": text}),
+                &["outcome"],
+            ),
+        ),
+        Tool::new(
+            "stewardship_block",
+            "The stewardship block: the goals due for work with the exact next steps, and what waits for a person. heartbeat (default true); or message: the person's last message.",
+            object(
+                json!({"heartbeat": {"type": "boolean"}, "message": text, "max_chars": {"type": "integer", "minimum": 0}}),
+                &[],
+            ),
+        ),
+    ]
+}

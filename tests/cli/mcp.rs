@@ -1,0 +1,202 @@
+//! SPEC 14: `steward mcp` driven by a real MCP client no one here wrote:
+//! the official Python SDK (`pip install mcp`), through
+//! `tests/mcp/client.py`. Skips, saying so, when the package is missing;
+//! `.ci/run` installs it.
+
+use serde_json::{Value, json};
+
+use crate::common::TestEnv;
+
+/// The Python that has the `mcp` package: `STEWARD_TEST_PYTHON`, else
+/// `python3`.
+fn python() -> String {
+    std::env::var("STEWARD_TEST_PYTHON").unwrap_or_else(|_| "python3".to_string())
+}
+
+/// Runs `steward mcp` in the store under the SDK's client, making `calls`
+/// ([name, arguments] pairs). `None` when the client cannot run here.
+fn session(env: &TestEnv, calls: Value) -> Option<Value> {
+    let client = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/client.py");
+    let output = match env
+        .program(python())
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .arg(client)
+        .arg(calls.to_string())
+        .arg("--")
+        .arg(assert_cmd::cargo::cargo_bin("steward"))
+        .arg("mcp")
+        .output()
+    {
+        Ok(output) => output,
+        Err(err) => {
+            eprintln!(
+                "skipping the MCP client test: cannot run {}: {err}",
+                python()
+            );
+            return None;
+        }
+    };
+    if output.status.code() == Some(77) {
+        eprintln!(
+            "skipping the MCP client test: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+        return None;
+    }
+    assert!(
+        output.status.success(),
+        "the MCP client failed: {}\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        String::from_utf8_lossy(&output.stdout)
+    );
+    Some(serde_json::from_slice(&output.stdout).expect("the client prints JSON"))
+}
+
+/// The text of a tool's answer, and whether it was a tool error.
+fn answer(call: &Value) -> (String, bool) {
+    let result = &call["result"];
+    let text = result["content"][0]["text"].as_str().unwrap().to_string();
+    (text, result["isError"] == json!(true))
+}
+
+fn document(call: &Value) -> Value {
+    let (text, is_error) = answer(call);
+    assert!(!is_error, "{} was refused: {text}", call["name"]);
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
+    let env = TestEnv::initialised();
+    env.write("site/index.html", "<h1>docs</h1>");
+    env.steward()
+        .args(["add", "site", "--title", "Publish the site"])
+        .args(["--criterion", "The page is built", "--criterion", "Read"])
+        .args(["--verify", "file_exists:site/index.html@1"])
+        .assert()
+        .success();
+    let calls = json!([
+        ["goal_list", {}],
+        ["goal_show", {"goal": "site"}],
+        ["goal_register", {"label": "docs", "title": "Write the docs", "criteria": ["A quick start"], "priority": "high"}],
+        ["goal_assess", {"goal": "site", "summary": "built the page", "next": "read it", "met": [1]}],
+        ["goal_update", {"goal": "site", "add_criteria": ["Links work"], "note": "found links"}],
+        ["goal_update", {"goal": "site", "max_dispatches": 500}],
+        ["goal_update", {"goal": "site", "title": "Something easier"}],
+        ["goal_complete", {"goal": "site", "reason": "done"}],
+        ["task_spawned", {"label": "link-check", "goal": "site", "timeout": "30m"}],
+        ["task_ended", {"label": "link-check", "outcome": "ok", "detail": "no broken links"}],
+        ["stewardship_block", {"heartbeat": true}],
+        ["goal_assess", {"goal": "site", "summary": "read it, links work", "met": [2, 3]}],
+        ["goal_complete", {"goal": "site", "reason": "built, read, links checked"}],
+        ["no_such_tool", {}],
+    ]);
+    let Some(session) = session(&env, calls) else {
+        return;
+    };
+
+    assert_eq!(session["server"]["serverInfo"]["name"], "steward");
+    assert!(session["server"]["capabilities"]["tools"].is_object());
+    let tools: Vec<&str> = session["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            "goal_list",
+            "goal_show",
+            "goal_register",
+            "goal_assess",
+            "goal_update",
+            "goal_complete",
+            "task_spawned",
+            "task_ended",
+            "stewardship_block"
+        ]
+    );
+    for tool in session["tools"].as_array().unwrap() {
+        assert_eq!(tool["inputSchema"]["additionalProperties"], false, "{tool}");
+    }
+
+    let calls = session["calls"].as_array().unwrap();
+    let list = document(&calls[0]);
+    assert_eq!(list["goals"][0]["label"], "site");
+    assert_eq!(list["goals"][0]["criteria_total"], 2);
+    assert_eq!(
+        document(&calls[1])["verification"][0]["type"],
+        "file_exists"
+    );
+    // An agent's high-priority goal waits for a person's confirmation.
+    let registered = document(&calls[2]);
+    assert_eq!(registered["confirmed"], false);
+    assert_eq!(registered["priority"], "high");
+    assert_eq!(document(&calls[3])["criteria"][0]["met"], true);
+    assert_eq!(document(&calls[4])["criteria"][2]["text"], "Links work");
+
+    // Refusals are tool errors that say why and what the person runs.
+    let (raise, refused) = answer(&calls[5]);
+    assert!(refused);
+    assert!(
+        raise.starts_with("steward refused (exit 4): only a person"),
+        "{raise}"
+    );
+    assert!(
+        raise.contains("steward update site --max-dispatches 500"),
+        "{raise}"
+    );
+    let (objective, refused) = answer(&calls[6]);
+    assert!(refused);
+    assert!(objective.contains("unknown field `title`"), "{objective}");
+    let (early, refused) = answer(&calls[7]);
+    assert!(refused);
+    assert!(early.contains("criterion 2 is not met: Read"), "{early}");
+
+    assert!(
+        document(&calls[8])["id"]
+            .as_str()
+            .unwrap()
+            .starts_with("obl-")
+    );
+    assert_eq!(document(&calls[9])["changed"][0]["status"], "arrived");
+    let block = document(&calls[10]);
+    assert!(block["next"].is_string());
+    assert_eq!(document(&calls[12])["status"], "completed");
+    assert_eq!(calls[13]["error"]["code"], -32602);
+
+    // Every change was made as the agent, and the judge's receipt says so.
+    let events = env.events();
+    assert_eq!(events[0]["actor"], "user", "the person created `site`");
+    assert!(events.len() > 6, "{events:#?}");
+    assert!(
+        events[1..].iter().all(|e| e["actor"] == "agent"),
+        "{events:#?}"
+    );
+    let site = env.goal_json("site");
+    assert_eq!(site["receipt"]["judged_by"], "agent");
+    assert_eq!(site["receipt"]["checks"][0]["result"], "passed");
+}
+
+#[test]
+fn mcp_always_acts_as_the_agent() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["mcp", "--actor", "user"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("always acts as the agent"));
+}
+
+#[test]
+fn mcp_outside_a_store_says_where_it_looked() {
+    let env = TestEnv::new();
+    env.steward()
+        .arg("mcp")
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("no steward store in"))
+        .stderr(predicates::str::contains("steward init"));
+    assert!(env.snapshot().is_empty(), "nothing is created");
+}

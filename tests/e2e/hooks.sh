@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# steward's hooks and MCP server under the REAL Claude Code and Codex CLIs,
+# each talking to the harness's scripted mock model (../shared/harness):
+#
+#   stop-loop   `steward hook install claude-code|codex`; the agent says it is
+#               done at once, steward's Stop hook sends it back naming the goal
+#               and the next command, it assesses and completes, and the next
+#               Stop lets it end: the goal is completed, one continuation.
+#   block       the stewardship block reached the model as context.
+#   mcp         `steward mcp` registered (`hook install mcp` for Claude Code,
+#               -c mcp_servers.steward for Codex): the model lists the goals
+#               and assesses over MCP, as the agent; a raised limit is refused.
+#
+#   tests/e2e/hooks.sh [claude|codex|all]
+#
+# Needs the clients from `harness/setup.sh all` (HARNESS_PREFIX, default
+# ~/.cache/steward-harness) and a built steward (STEWARD_BIN, default
+# target/debug/steward). Skips, with a message and exit 0, what is not
+# installed.
+set -uo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+harness=${HARNESS_DIR:-$repo/../shared/harness}
+prefix=${HARNESS_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/steward-harness}
+steward=$(readlink -f "${STEWARD_BIN:-$repo/target/debug/steward}")
+which=${1:-all}
+export STEWARD_BIN=$steward HARNESS_PREFIX=$prefix
+
+if [ ! -x "$steward" ]; then echo "skip: no steward at $steward (cargo build first)"; exit 0; fi
+if [ ! -x "$harness/run-claude.sh" ]; then echo "skip: no harness at $harness"; exit 0; fi
+unset STEWARD_ROOT STEWARD_ACTOR CLAUDECODE CODEX_CI CODEX_THREAD_ID AI_AGENT
+
+failures=0
+report() { # NAME DIR: the python check's verdict
+  if [ "$1" = ok ]; then echo "ok: $2"; else echo "FAILED: $2"; failures=$((failures + 1)); fi
+}
+
+new_store() { # DIR: a store with one goal of two criteria
+  mkdir -p "$1" && (
+    cd "$1" && "$steward" init -q &&
+      "$steward" add deploy-api --title "Deploy the API" --criterion "API responds on /health" \
+        --criterion "Runbook written" -q 2>/dev/null
+  )
+}
+
+check() { # DIR CLIENT CASE: asserts on the store and the request log
+  python3 - "$@" "$steward" "$harness" <<'PY'
+import json, subprocess, sys
+d, client, case, steward, harness = sys.argv[1:]
+store, log = f"{d}/store", f"{d}/out/requests.jsonl"
+goal = json.loads(subprocess.run([steward, "-C", store, "show", "deploy-api", "--json"],
+                                 capture_output=True, text=True).stdout)["goal"]
+events = [json.loads(l) for l in open(f"{store}/state/events.jsonl")]
+def seen(text):
+    return subprocess.run([sys.executable, f"{harness}/requests.py", "contains", log, text],
+                          capture_output=True).returncode == 0
+def results():
+    return subprocess.run([sys.executable, f"{harness}/requests.py", "tool-results", log],
+                          capture_output=True, text=True).stdout
+problems = []
+if any(e["actor"] != "agent" for e in events[1:]):
+    problems.append("a change was not made as the agent")
+if case == "stop-loop":
+    if goal["status"] != "completed":
+        problems.append(f"the goal is {goal['status']}, not completed")
+    if not seen("goal deploy-api is not done"):
+        problems.append("the Stop hook's reason never reached the model")
+    if not seen("Keep working on it (continuation 1 of 5)"):
+        problems.append("no first continuation")
+    if seen("continuation 2 of 5"):
+        problems.append("a second continuation after the goal was complete")
+    if not seen('<goal-stewardship goal="deploy-api">'):
+        problems.append("the stewardship block never reached the model")
+else:
+    if not goal["criteria"][0]["met"]:
+        problems.append("criterion 1 was not ticked over MCP")
+    if '"criteria_total": 2' not in results():
+        problems.append("goal_list's answer never reached the model")
+    if client == "claude" and "steward refused (exit 4): only a person" not in results():
+        problems.append("the raised limit was not refused as a tool error")
+for p in problems:
+    print("  FAIL:", p)
+sys.exit(1 if problems else 0)
+PY
+}
+
+run_case() { # CLIENT CASE
+  local client=$1 case=$2 dir rc
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-$client-$case.XXXXXX")
+  new_store "$dir/store"
+  export HARNESS_OUT=$dir/out HARNESS_HOME=$dir/home
+  mkdir -p "$dir/home/.codex"
+  case $client:$case in
+    claude:stop-loop)
+      (cd "$dir/store" && "$steward" hook install claude-code -q)
+      "$harness/run-claude.sh" "$dir/store" "$repo/tests/e2e/stop-loop.json" \
+        "Scheduled heartbeat: continue standing goals" > "$dir/reply" 2> "$dir/stderr" ;;
+    codex:stop-loop)
+      CODEX_HOME=$dir/home/.codex "$steward" hook install codex -q
+      "$harness/run-codex.sh" "$dir/store" "$repo/tests/e2e/stop-loop.json" \
+        "Scheduled heartbeat: continue standing goals" --dangerously-bypass-hook-trust \
+        > "$dir/reply" 2> "$dir/stderr" ;;
+    claude:mcp)
+      (cd "$dir/store" && "$steward" hook install mcp -q)
+      HARNESS_PERMISSIONS="--allowedTools mcp__steward" "$harness/run-claude.sh" "$dir/store" \
+        "$repo/tests/e2e/mcp-claude.json" "Work on the goals" > "$dir/reply" 2> "$dir/stderr" ;;
+    codex:mcp)
+      "$harness/run-codex.sh" "$dir/store" "$repo/tests/e2e/mcp-codex.json" "Work on the goals" \
+        -c "mcp_servers.steward.command=\"$steward\"" -c 'mcp_servers.steward.args=["mcp"]' \
+        > "$dir/reply" 2> "$dir/stderr" ;;
+  esac
+  rc=$?
+  unset HARNESS_OUT HARNESS_HOME
+  if [ "$rc" -ne 0 ]; then
+    echo "  FAIL: $client exited $rc (see $dir/stderr)"; report failed "$client $case ($dir)"
+  elif check "$dir" "$client" "$case"; then
+    report ok "$client $case ($dir)"
+  else
+    report failed "$client $case ($dir)"
+  fi
+}
+
+run_client() {
+  if [ ! -x "$prefix/bin/$1" ]; then
+    echo "skip: $1 is not installed under $prefix (run $harness/setup.sh $1)"
+    return 0
+  fi
+  run_case "$1" stop-loop
+  run_case "$1" mcp
+}
+
+case $which in
+  claude|codex) run_client "$which" ;;
+  all) run_client claude; run_client codex ;;
+  *) echo "usage: $0 [claude|codex|all]" >&2; exit 2 ;;
+esac
+exit $((failures > 0))
