@@ -82,6 +82,8 @@ struct Listing {
     json: bool,
     first: bool,
     widths: (usize, usize, usize),
+    /// A column for plan progress, when a listed goal has a plan.
+    plans: bool,
 }
 
 impl Listing {
@@ -110,6 +112,7 @@ impl Listing {
             json: out.json,
             first: true,
             widths,
+            plans: open.iter().any(|g| g.goal.plan.is_some()),
         }
     }
 
@@ -122,7 +125,7 @@ impl Listing {
                 &serde_json::to_string(&goal_json(ctx, loaded, book)).expect("goals serialize"),
             );
         } else {
-            let line = table_line(out, &loaded.goal, self.widths);
+            let line = table_line(out, &loaded.goal, self.widths, self.plans);
             out.line(line);
         }
         self.first = false;
@@ -154,10 +157,17 @@ fn table_line(
     out: &Output,
     goal: &Goal,
     (label_width, status_width, priority_width): (usize, usize, usize),
+    plans: bool,
 ) -> String {
     let criteria = format!("{}/{}", goal.criteria_met(), goal.criteria.len());
+    // How far its plan is, when it has one.
+    let plan = match (&goal.plan, plans) {
+        (_, false) => String::new(),
+        (Some(plan), true) => format!("{:>4}  ", format!("{}%", plan.overall().percent())),
+        (None, true) => " ".repeat(6),
+    };
     format!(
-        "{}  {}  {:<priority_width$}  {:>5}  {}",
+        "{}  {}  {:<priority_width$}  {:>5}  {}{}",
         paint(
             out,
             &format!("{:<label_width$}", goal.label),
@@ -166,6 +176,7 @@ fn table_line(
         render::status_cell(out, &goal.status, status_width),
         goal.priority.as_str(),
         criteria,
+        plan,
         goal.title
     )
 }

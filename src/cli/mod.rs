@@ -24,6 +24,7 @@ mod man;
 mod mcp;
 mod mirror;
 mod pause;
+mod plan;
 mod prompt;
 mod render;
 mod reset_budget;
@@ -37,6 +38,7 @@ mod tasks;
 mod tick;
 mod unblock;
 mod update;
+mod work;
 
 use std::path::PathBuf;
 
@@ -129,6 +131,8 @@ pub enum Command {
     Assess(assess::AssessArgs),
     Prompt(prompt::PromptArgs),
     Complete(complete::CompleteArgs),
+    Plan(plan::PlanArgs),
+    Work(work::WorkArgs),
     Tick(tick::TickArgs),
     Status(status::StatusArgs),
     Digest(digest::DigestArgs),
@@ -169,6 +173,8 @@ impl Command {
             Command::Assess(_) => "assess",
             Command::Complete(_) => "complete",
             Command::Prompt(_) => "prompt",
+            Command::Plan(_) => "plan",
+            Command::Work(_) => "work",
             Command::Tick(_) => "tick",
             Command::Status(_) => "status",
             Command::Digest(_) => "digest",
@@ -348,6 +354,8 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Assess(args) => assess::run(&ctx, args, out),
         Command::Prompt(args) => prompt::run(&ctx, args, out),
         Command::Complete(args) => complete::run(&ctx, args, out),
+        Command::Plan(args) => plan::run(&ctx, args, out),
+        Command::Work(args) => work::run(&ctx, args, out),
         Command::Tick(args) => tick::run(&ctx, args, out),
         Command::Status(args) => status::run(&ctx, args, out),
         Command::Digest(args) => digest::run(&ctx, args, out),

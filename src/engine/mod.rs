@@ -28,15 +28,17 @@ pub mod limits;
 mod mirror;
 pub mod notify;
 pub mod overview;
+pub mod plan;
 mod prompt;
 pub mod run;
 pub mod tamper;
 pub mod task;
 mod tick;
 mod update;
+pub mod work;
 
 pub use add::{AddRequest, add};
-pub use assess::assess;
+pub use assess::{assess, assess_update};
 pub use complete::{CompleteRequest, Judged, complete};
 pub use control::{abandon, confirm, pause, reset_budget, resume, unblock};
 pub use doctor::{Diagnosis, doctor};

@@ -87,6 +87,10 @@ pub fn progress_fingerprint(goal: &Goal) -> String {
             fnv.write(failure);
         }
     }
+    if let Some(plan) = &goal.plan {
+        fnv.write("\nplan ");
+        fnv.write(&plan.fingerprint());
+    }
     fnv.hex()
 }
 
