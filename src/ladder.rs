@@ -145,7 +145,12 @@ fn planning(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         let result = last
             .result
             .as_deref()
-            .map(|r| format!(" Last: {}", crate::text::head(&crate::text::one_line(r), 300)))
+            .map(|r| {
+                format!(
+                    " Last: {}",
+                    crate::text::head(&crate::text::one_line(r), 300)
+                )
+            })
             .unwrap_or_default();
         return Step::Escalate {
             reason: format!(

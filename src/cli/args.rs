@@ -147,8 +147,8 @@ const MAX_INPUT_BYTES: u64 = 1024 * 1024;
 
 /// The text of `source`: a file, or stdin for `-`; at most 1 MiB of UTF-8.
 pub fn read_input(source: &std::path::Path) -> crate::error::Result<String> {
-    use std::io::Read;
     use crate::error::Error;
+    use std::io::Read;
     let from_stdin = source.as_os_str() == "-";
     let mut bytes = Vec::new();
     let read = if from_stdin {

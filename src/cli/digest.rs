@@ -85,7 +85,9 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
         let next = next
             .as_deref()
             .map_or_else(String::new, |n| format!(", next {n}"));
-        out.line(format!("plan       {label} {tally} of its steps done{next}"));
+        out.line(format!(
+            "plan       {label} {tally} of its steps done{next}"
+        ));
     }
     if !report.runs.is_empty() {
         let ok = report

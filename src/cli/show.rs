@@ -135,7 +135,10 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
                 node.reason.as_deref().unwrap_or("no reason given")
             ));
         }
-        out.line(format!("  (`steward plan show {}` for the tree)", goal.label));
+        out.line(format!(
+            "  (`steward plan show {}` for the tree)",
+            goal.label
+        ));
     }
     if !goal.verification.is_empty() {
         out.line("Checks:");

@@ -488,7 +488,9 @@ fn instruction(
     let report = format!(
         "Record what you found before you stop: steward --actor agent assess {label} --summary \"<what is true now>\" --next \"<next step>\" [--met N]... [--blocker \"<what stops you>\"]... [--stuck]. When every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\". Waiting on CI, a review or a person: steward --actor agent assess {label} --summary \"<what you wait for>\" --wait-until TIME (or --wait-for-check)."
     );
-    let node_text = node.map(|node| node_instruction(goal, node)).unwrap_or_default();
+    let node_text = node
+        .map(|node| node_instruction(goal, node))
+        .unwrap_or_default();
     if kind == RunKind::Nudge && resumes {
         let on = node.map_or_else(String::new, |n| format!(", plan node {}", n.id));
         return format!(
@@ -512,7 +514,9 @@ fn instruction(
         RunKind::Reassign => "Other attempts on this goal made no progress; you take it over. ",
         _ => "",
     };
-    let on = node.map_or_else(String::new, |n| format!(", plan node {} ({})", n.id, n.name));
+    let on = node.map_or_else(String::new, |n| {
+        format!(", plan node {} ({})", n.id, n.name)
+    });
     format!(
         "steward asks you to work on goal {label}{on} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{node_text}{block}\n{report}\n"
     )

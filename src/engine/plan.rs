@@ -115,7 +115,10 @@ mod tests {
             text.contains("- [ ] shipped\n\n## Plan\n\n- [ ] P1 Build\n  - accept: it builds\n  - [ ] T1.1 Write it\n    - accept: written\n  - [ ] T1.2 Test it · after T1.1\n    - accept: tested\n\n## History\n"),
             "{text}"
         );
-        assert!(text.contains("agent planned: plan of 1 phase, 2 tasks"), "{text}");
+        assert!(
+            text.contains("agent planned: plan of 1 phase, 2 tasks"),
+            "{text}"
+        );
         let plan = imported.saved.goal.goal.plan.unwrap();
         assert_eq!(plan.next_work()[0].id, "T1.1");
     }
@@ -129,7 +132,10 @@ mod tests {
         assert_eq!(err.exit_code(), 2);
         let message = err.to_string();
         assert!(message.contains("$.phases[0].name: missing"), "{message}");
-        assert!(message.contains("$.phases[0].acceptance: missing"), "{message}");
+        assert!(
+            message.contains("$.phases[0].acceptance: missing"),
+            "{message}"
+        );
         assert_eq!(store.read("state/goals/ship.md"), before);
     }
 
@@ -148,9 +154,17 @@ mod tests {
             },
         )
         .unwrap();
-        let second = PLAN.replace(r#""id": "T1.2", "name": "Test it""#, r#""id": "T1.3", "name": "Test it well""#).replace(r#""deps": ["T1.1"]"#, r#""deps": []"#);
+        let second = PLAN
+            .replace(
+                r#""id": "T1.2", "name": "Test it""#,
+                r#""id": "T1.3", "name": "Test it well""#,
+            )
+            .replace(r#""deps": ["T1.1"]"#, r#""deps": []"#);
         let imported = import(&store.ctx(), "ship", &second).unwrap();
-        assert_eq!(imported.replaced.unwrap().to_string(), "added T1.3; removed T1.2; 2 kept their status");
+        assert_eq!(
+            imported.replaced.unwrap().to_string(),
+            "added T1.3; removed T1.2; 2 kept their status"
+        );
         let text = store.read("state/goals/ship.md");
         assert!(text.contains("  - [x] T1.1 Write it\n"), "{text}");
         assert!(text.contains("- [ ] P1 Build · in progress\n"), "{text}");

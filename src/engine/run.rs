@@ -102,7 +102,8 @@ fn take_plan(
             tx.save(&loaded, change)?;
         }
         Err(problems) => {
-            ctx.store.write_private(&answer_path(ctx, &run.id), answer)?;
+            ctx.store
+                .write_private(&answer_path(ctx, &run.id), answer)?;
             let shown: Vec<String> = problems.iter().take(3).map(ToString::to_string).collect();
             run.result = Some(format!(
                 "not a valid plan ({} problem(s)): {}",

@@ -139,11 +139,17 @@ mod tests {
         let text = store.read("state/goals/ship.md");
         let expected_plan = "<!-- keep this note -->\n- [ ] P1 Build · in progress\n  - accept: it builds\n  - [ ] T1.1   Write it   · after T0\n    - accept: written\n  - [x] T0 Think first\n    - accept: thought\n";
         assert!(text.contains(expected_plan), "{text}");
-        assert!(text.contains("agent work: T0 todo → done; P1 todo → in_progress"), "{text}");
+        assert!(
+            text.contains("agent work: T0 todo → done; P1 todo → in_progress"),
+            "{text}"
+        );
         let saved = start(&store, "T1.1", NodeStatus::Done, None).unwrap();
         assert_eq!(saved.goal.goal.status, Status::Verifying);
         let text = store.read("state/goals/ship.md");
-        assert!(text.contains("  - [x] T1.1   Write it   · after T0\n"), "{text}");
+        assert!(
+            text.contains("  - [x] T1.1   Write it   · after T0\n"),
+            "{text}"
+        );
         assert!(text.contains("- [x] P1 Build\n"), "{text}");
     }
 
@@ -152,7 +158,12 @@ mod tests {
         let store = Store::new();
         store.write("state/goals/ship.md", PLANNED);
         let unknown = start(&store, "T9", NodeStatus::Done, None).unwrap_err();
-        assert!(unknown.to_string().contains("has no node T9; its nodes: P1, T1.1, T0"), "{unknown}");
+        assert!(
+            unknown
+                .to_string()
+                .contains("has no node T9; its nodes: P1, T1.1, T0"),
+            "{unknown}"
+        );
         let reasonless = start(&store, "T0", NodeStatus::Blocked, None).unwrap_err();
         assert!(reasonless.to_string().contains("--reason"), "{reasonless}");
         start(&store, "T0", NodeStatus::Cancelled, None).unwrap();
@@ -162,7 +173,11 @@ mod tests {
         let flat = work(
             &store.ctx(),
             "flat",
-            &NodeWork { node: "P1".into(), status: NodeStatus::Done, reason: None },
+            &NodeWork {
+                node: "P1".into(),
+                status: NodeStatus::Done,
+                reason: None,
+            },
         )
         .unwrap_err();
         assert!(flat.to_string().contains("has no plan"), "{flat}");

@@ -107,7 +107,7 @@ pub fn classify(line: &str) -> Result<PlanLine<'_>, LineError> {
                 "empty: write what it says",
             ));
         }
-        if indent % 2 != 0 || indent == 0 || indent > 6 {
+        if !indent.is_multiple_of(2) || indent == 0 || indent > 6 {
             return Err(error(
                 1,
                 "a detail is indented 2 spaces more than its node (2, 4 or 6)",
@@ -146,7 +146,7 @@ fn is_task_item(text: &str) -> bool {
 }
 
 fn node(line: &str, indent: usize) -> Result<NodeLine<'_>, LineError> {
-    if indent % 2 != 0 || indent > 4 {
+    if !indent.is_multiple_of(2) || indent > 4 {
         return Err(error(
             1,
             format!("a node is indented 0, 2 or 4 spaces (phase, task, subtask), not {indent}"),

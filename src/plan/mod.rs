@@ -299,9 +299,9 @@ impl Plan {
             let from = self.nodes[parent].status;
             let to = if all_closed && any_done {
                 NodeStatus::Done
-            } else if from == NodeStatus::Done && !all_closed {
-                NodeStatus::InProgress
-            } else if from.is_open_to_start() && any_started {
+            } else if (from == NodeStatus::Done && !all_closed)
+                || (from.is_open_to_start() && any_started)
+            {
                 NodeStatus::InProgress
             } else {
                 from

@@ -32,7 +32,7 @@ struct Origin {
 
 /// Reads the plan in `body[content]` (the section after its heading).
 pub fn parse(body: &str, content: Range<usize>) -> Result<ParsedPlan, PlanError> {
-    let mut line_number = body[..content.start].matches('\n').count() + 1;
+    let first_line = body[..content.start].matches('\n').count() + 1;
     let mut plan = Plan::default();
     let mut lines = Vec::new();
     let mut origins: Vec<Origin> = Vec::new();
@@ -40,12 +40,10 @@ pub fn parse(body: &str, content: Range<usize>) -> Result<ParsedPlan, PlanError>
     // The node open at each depth.
     let mut open: Vec<usize> = Vec::new();
     let mut offset = content.start;
-    for chunk in body[content.clone()].split_inclusive('\n') {
+    for (here, chunk) in (first_line..).zip(body[content.clone()].split_inclusive('\n')) {
         let start = offset;
         offset += chunk.len();
         let text = chunk.trim_end_matches(['\n', '\r']);
-        let here = line_number;
-        line_number += 1;
         let mistake = |column: usize, message: String| PlanError {
             line: here,
             column,

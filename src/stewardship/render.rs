@@ -269,7 +269,9 @@ fn plan_lines(plan: &Plan) -> String {
             "Blocked: {} {} — {}\n",
             node.id,
             one_line(&node.name),
-            node.reason.as_deref().map_or("no reason given".into(), one_line)
+            node.reason
+                .as_deref()
+                .map_or("no reason given".into(), one_line)
         ));
     }
     out
