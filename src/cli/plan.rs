@@ -14,7 +14,26 @@ use crate::plan::{NodeStatus, Plan};
 
 /// Break a goal into phases, tasks and subtasks that an agent works
 /// through: the planner prompt, the planner's JSON imported, the plan shown
+///
+/// The plan lives in the goal file under `## Plan`, one line per node:
+///
+///   node    = INDENT "- [" BOX "] " ID " " NAME { " · " NOTE }
+///   detail  = INDENT "- accept: " TEXT  |  INDENT "- outcome: " TEXT
+///   INDENT  = 0, 2 or 4 spaces: a phase, a task, a subtask; a detail is
+///             indented 2 more than its node
+///   BOX     = " " or "x" (done)
+///   ID      = a letter, then letters, digits, ".", "_" or "-" (at most 32)
+///   NAME    = text without " · "
+///   NOTE    = "queued" | "in progress" | "blocked: " REASON | "cancelled"
+///           | "after " ID { ", " ID }
+///
+/// An empty box without a status note is todo; a ticked box carries no
+/// status note. Other lines (notes, comments, plain bullets) are kept as
+/// they are. A mistake is reported with line and column and the goal is
+/// not written until it is fixed. `steward work` moves a node by rewriting
+/// its line only.
 #[derive(Debug, Args)]
+#[command(verbatim_doc_comment)]
 pub struct PlanArgs {
     #[command(subcommand)]
     command: PlanCommand,
@@ -22,14 +41,17 @@ pub struct PlanArgs {
 
 #[derive(Debug, Subcommand)]
 enum PlanCommand {
+    /// Print the planner prompt for a goal: an agent answers it with the
+    /// plan as JSON (at most 5 phases, 7 tasks per phase, 7 subtasks per
+    /// task)
     Prompt(GoalArg),
     Import(ImportArgs),
     RepairPrompt(RepairArgs),
+    /// Show the plan as a tree: each node's status, each parent's share
+    /// done, and what is ready to start
     Show(GoalArg),
 }
 
-/// Print the planner prompt for a goal: an agent answers it with the plan
-/// as JSON (at most 5 phases, 7 tasks per phase, 7 subtasks per task)
 #[derive(Debug, Args)]
 struct GoalArg {
     /// A label, an id, or at least 4 characters of an id
