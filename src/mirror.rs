@@ -32,10 +32,7 @@ pub fn render_entry(goal: &Goal, book: &Book) -> String {
         goal.budget.max_assessments,
     );
     if let Some(plan) = &goal.plan {
-        entry.push_str(&format!(" · plan {}%", plan.overall().percent()));
-        if let Some(next) = plan.next_work().first() {
-            entry.push_str(&format!(" · next {} {}", next.id, inline(&next.name)));
-        }
+        entry.push_str(&format!(" · plan {}%", plan.summary.tally.percent()));
     }
     if let Some(escalation) = &goal.escalation {
         entry.push_str(&format!(

@@ -163,7 +163,7 @@ fn table_line(
     // How far its plan is, when it has one.
     let plan = match (&goal.plan, plans) {
         (_, false) => String::new(),
-        (Some(plan), true) => format!("{:>4}  ", format!("{}%", plan.overall().percent())),
+        (Some(plan), true) => format!("{:>4}  ", format!("{}%", plan.summary.tally.percent())),
         (None, true) => " ".repeat(6),
     };
     format!(

@@ -122,7 +122,7 @@ pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<u8> {
         PlanCommand::Show(args) => {
             let loaded = ctx.store.resolve(&args.goal)?;
             let goal = &loaded.goal;
-            let Some(plan) = &goal.plan else {
+            let Some(plan) = goal.plan.as_ref().map(crate::plan::PlanSection::plan) else {
                 if out.json {
                     out.json(&json!({"schema_version": SCHEMA_VERSION, "goal": goal.label, "plan": Value::Null}));
                 } else if !out.quiet {

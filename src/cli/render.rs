@@ -47,7 +47,8 @@ pub struct GoalJson<'g> {
     ticks: &'g [Tick],
     receipt: Option<&'g Receipt>,
     extra: &'g serde_json::Map<String, Value>,
-    /// The plan, when the goal has one (`plan show --json` has the same).
+    /// How far the plan is, when the goal has one (`plan show --json` has
+    /// its nodes).
     plan: Option<Value>,
     path: String,
 }
@@ -228,7 +229,10 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         ticks: &goal.ticks,
         receipt: goal.receipt.as_ref(),
         extra: &goal.extra,
-        plan: goal.plan.as_ref().map(plan_json),
+        plan: goal.plan.as_ref().map(|section| {
+            let tally = section.summary.tally;
+            json!({"done": tally.done, "total": tally.total, "percent": tally.percent()})
+        }),
         path: ctx.store.relative(&loaded.file.path),
     }
 }
@@ -332,7 +336,7 @@ pub fn plan_json(plan: &Plan) -> Value {
                 "reason": node.reason,
                 "after": node.after,
                 "outcome": node.outcome,
-                "acceptance": node.accept,
+                "acceptance": node.accepts().collect::<Vec<_>>(),
                 "parent": node.parent.map(|p| plan.nodes[p].id.clone()),
                 "percent": tally.percent(),
             })

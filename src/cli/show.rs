@@ -111,7 +111,7 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
             .unwrap_or_default();
         out.line(format!("  {}. {mark} {}{who}", criterion.n, criterion.text));
     }
-    if let Some(plan) = &goal.plan {
+    if let Some(plan) = goal.plan.as_ref().map(crate::plan::PlanSection::plan) {
         let next: Vec<String> = plan
             .next_work()
             .iter()

@@ -415,7 +415,7 @@ fn follow_up_running(
 /// follows while that node is open; otherwise the first of the plan's next
 /// work. `None` without a plan, or when nothing in it is ready.
 fn node_for<'g>(goal: &'g Goal, mine: &[&Run], kind: RunKind) -> Option<&'g Node> {
-    let plan = goal.plan.as_ref()?;
+    let plan = goal.plan.as_ref()?.plan();
     if kind == RunKind::Plan {
         return None;
     }
@@ -460,7 +460,7 @@ fn node_instruction(goal: &Goal, node: &Node) -> String {
     }
     if !node.accept.is_empty() {
         text.push_str("Accept when:\n");
-        for accept in &node.accept {
+        for accept in node.accepts() {
             text.push_str(&format!("- {accept}\n"));
         }
     }

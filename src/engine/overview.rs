@@ -279,7 +279,7 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
             })
         })
         .filter_map(|goal| {
-            let plan = goal.plan.as_ref()?;
+            let plan = goal.plan.as_ref()?.plan();
             let next = plan
                 .next_work()
                 .first()

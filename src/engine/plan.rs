@@ -65,7 +65,7 @@ pub fn plan_change(goal: &Goal, mut plan: Plan) -> (GoalChange, Option<Replaced>
     let replaced = goal
         .plan
         .as_ref()
-        .map(|old| json::carry_over(&mut plan, old));
+        .map(|old| json::carry_over(&mut plan, old.plan()));
     let counts = count(&plan);
     let detail = match &replaced {
         None => format!("plan of {counts}"),
@@ -119,7 +119,8 @@ mod tests {
             text.contains("agent planned: plan of 1 phase, 2 tasks"),
             "{text}"
         );
-        let plan = imported.saved.goal.goal.plan.unwrap();
+        let section = imported.saved.goal.goal.plan.unwrap();
+        let plan = section.plan();
         assert_eq!(plan.next_work()[0].id, "T1.1");
     }
 

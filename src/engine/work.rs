@@ -31,7 +31,7 @@ pub fn work(ctx: &Context, reference: &str, work: &NodeWork) -> Result<Saved> {
 /// The edits that give `work.node` its new status, roll it up, and move the
 /// goal to `verifying` when the whole plan is done; and the history detail.
 pub fn node_edits(goal: &Goal, work: &NodeWork) -> Result<(Vec<Edit>, String)> {
-    let Some(plan) = &goal.plan else {
+    let Some(plan) = goal.plan.as_ref().map(crate::plan::PlanSection::plan) else {
         return Err(Error::BadRequest(format!(
             "`{}` has no plan: write one with `steward plan import {} FILE` (`steward plan prompt {}` asks an agent for it)",
             goal.label, goal.label, goal.label

@@ -153,7 +153,7 @@ pub struct Goal {
     pub description: String,
     pub criteria: Vec<Criterion>,
     /// The `## Plan` section, when the goal has one (SPEC 15).
-    pub plan: Option<crate::plan::Plan>,
+    pub plan: Option<crate::plan::PlanSection>,
     pub history: Vec<HistoryEntry>,
     pub extra: serde_json::Map<String, serde_json::Value>,
 }

@@ -43,7 +43,8 @@ pub fn validate(text: &str) -> Result<Plan, Vec<Problem>> {
     let mut reader = Reader::default();
     reader.root(&value);
     if reader.problems.is_empty() {
-        for (index, position, why) in reader.plan.dependency_problems() {
+        let problems = super::graph::Skeleton::of(&reader.plan).dependency_problems();
+        for (index, position, why) in problems {
             let path = format!("{}.deps[{position}]", reader.paths[index]);
             reader.problems.push(Problem { path, message: why });
         }
@@ -264,7 +265,7 @@ impl Reader {
             reason: None,
             after,
             outcome,
-            accept,
+            accept: accept.join("\n"),
             parent,
             children: Vec::new(),
         });
@@ -353,7 +354,7 @@ pub fn render(plan: &Plan, newline: &str) -> String {
             out.push_str(&line::render_detail(depth, DetailKind::Outcome, outcome));
             out.push_str(newline);
         }
-        for accept in &node.accept {
+        for accept in node.accepts() {
             out.push_str(&line::render_detail(depth, DetailKind::Accept, accept));
             out.push_str(newline);
         }

@@ -171,8 +171,9 @@ fn node(line: &str, indent: usize) -> Result<NodeLine<'_>, LineError> {
     validate_id(id).map_err(|why| error(id_start + 1, why))?;
     let name_start = id_start + id_len + 1;
     let rest = line.get(name_start..).unwrap_or("");
-    let mut parts = rest.split(SEPARATOR);
-    let raw_name = parts.next().unwrap_or("").trim_end();
+    let mut parts = separated(rest);
+    let first = parts.next().unwrap_or("");
+    let raw_name = first.trim_end();
     let name = raw_name.trim_start();
     if name.is_empty() {
         return Err(error(
@@ -197,7 +198,7 @@ fn node(line: &str, indent: usize) -> Result<NodeLine<'_>, LineError> {
         status_note: None,
         name_end,
     };
-    let mut offset = name_start + rest.split(SEPARATOR).next().unwrap_or("").len();
+    let mut offset = name_start + first.len();
     let mut seen_after = false;
     for part in parts {
         let note_start = offset;
@@ -260,6 +261,27 @@ fn node(line: &str, indent: usize) -> Result<NodeLine<'_>, LineError> {
         parsed.status_note = Some(note_start..note_start + SEPARATOR.len() + note.len());
     }
     Ok(parsed)
+}
+
+/// `text` split at each [`SEPARATOR`]. The search is for its middle dot
+/// alone, which most lines do not hold, rather than for the whole
+/// separator.
+fn separated(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        let mut from = 0;
+        while let Some(dot) = current[from..].find('\u{b7}').map(|i| from + i) {
+            let start = dot.saturating_sub(1);
+            if current[start..].starts_with(SEPARATOR) {
+                rest = Some(&current[start + SEPARATOR.len()..]);
+                return Some(&current[..start]);
+            }
+            from = dot + '\u{b7}'.len_utf8();
+        }
+        rest = None;
+        Some(current)
+    })
 }
 
 /// A node id: a letter, then letters, digits, `.`, `_` or `-`.
@@ -409,6 +431,13 @@ mod tests {
                 text: "it answers 200"
             })
         );
+    }
+
+    #[test]
+    fn notes_are_split_at_the_separator_only() {
+        let parts: Vec<&str> = separated("a·b · c ·d · ").collect();
+        assert_eq!(parts, ["a·b", "c ·d", ""]);
+        assert_eq!(separated("plain").collect::<Vec<_>>(), ["plain"]);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //!
 //! This module is pure: it takes text and returns data.
 
+pub mod graph;
 pub mod json;
 pub mod line;
 pub mod prompt;
@@ -113,7 +114,9 @@ pub struct Node {
     /// Nodes that must be done (or cancelled) before this one starts.
     pub after: Vec<String>,
     pub outcome: Option<String>,
-    pub accept: Vec<String>,
+    /// The acceptance criteria, one per line (one string, for plans read
+    /// by the hundred).
+    pub accept: String,
     /// Index of the parent in [`Plan::nodes`].
     pub parent: Option<usize>,
     pub children: Vec<usize>,
@@ -143,9 +146,64 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// Counts one leaf of this status.
+    pub fn count(&mut self, status: NodeStatus) {
+        match status {
+            NodeStatus::Cancelled => {}
+            NodeStatus::Done => {
+                self.done += 1;
+                self.total += 1;
+            }
+            _ => self.total += 1,
+        }
+    }
+}
+
 impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{} ({}%)", self.done, self.total, self.percent())
+    }
+}
+
+/// A goal's plan as read: its `## Plan` section checked and summarised,
+/// parsed in full the first time a command looks at its nodes. Reading
+/// commands look at a few plans and summarise the rest.
+#[derive(Debug, Clone)]
+pub struct PlanSection {
+    /// The section after its heading.
+    text: String,
+    pub summary: section::Summary,
+    parsed: std::sync::OnceLock<Plan>,
+}
+
+impl PlanSection {
+    /// Checks the section `body[content]`; a mistake is located in the body.
+    pub fn read(
+        body: &str,
+        content: std::ops::Range<usize>,
+    ) -> Result<PlanSection, section::PlanError> {
+        let summary = section::check(body, content.clone())?;
+        Ok(PlanSection {
+            text: body[content].to_string(),
+            summary,
+            parsed: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The plan's nodes.
+    pub fn plan(&self) -> &Plan {
+        self.parsed.get_or_init(|| {
+            section::parse(&self.text, 0..self.text.len())
+                .map(|parsed| parsed.plan)
+                .expect("the section was checked when the goal was read")
+        })
+    }
+}
+
+impl PartialEq for PlanSection {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
     }
 }
 
@@ -155,6 +213,21 @@ pub struct Rollup {
     pub id: String,
     pub from: NodeStatus,
     pub to: NodeStatus,
+}
+
+impl Node {
+    /// The acceptance criteria.
+    pub fn accepts(&self) -> impl Iterator<Item = &str> {
+        self.accept.split('\n').filter(|a| !a.is_empty())
+    }
+
+    /// Adds an acceptance criterion.
+    pub fn push_accept(&mut self, text: &str) {
+        if !self.accept.is_empty() {
+            self.accept.push('\n');
+        }
+        self.accept.push_str(text);
+    }
 }
 
 impl Plan {
@@ -189,14 +262,7 @@ impl Plan {
     fn tally_of(&self, leaves: impl IntoIterator<Item = usize>) -> Tally {
         let mut tally = Tally::default();
         for leaf in leaves {
-            match self.nodes[leaf].status {
-                NodeStatus::Cancelled => {}
-                NodeStatus::Done => {
-                    tally.done += 1;
-                    tally.total += 1;
-                }
-                _ => tally.total += 1,
-            }
+            tally.count(self.nodes[leaf].status);
         }
         tally
     }
@@ -319,106 +385,6 @@ impl Plan {
             });
         }
         rollups
-    }
-
-    /// What is wrong with the dependencies: for each mistake, the node, the
-    /// position of the dependency in its `after`, and why. A dependency must
-    /// name another node that is not the node's own ancestor or
-    /// descendant, and no chain of them may come back to where it started.
-    pub fn dependency_problems(&self) -> Vec<(usize, usize, String)> {
-        let mut problems = Vec::new();
-        for (index, node) in self.nodes.iter().enumerate() {
-            for (position, dep) in node.after.iter().enumerate() {
-                let why = match self.find(dep) {
-                    None => format!("`{dep}` is not a node of this plan"),
-                    Some(d) if d == index => format!("{dep} cannot wait on itself"),
-                    Some(d) if self.ancestors(index).contains(&d) => {
-                        format!("{} cannot wait on {dep}, which holds it", node.id)
-                    }
-                    Some(d) if self.ancestors(d).contains(&index) => {
-                        format!("{} cannot wait on {dep}, which it holds", node.id)
-                    }
-                    Some(_) => continue,
-                };
-                problems.push((index, position, why));
-            }
-        }
-        if problems.is_empty()
-            && let Some((index, position, cycle)) = self.cycle()
-        {
-            problems.push((
-                index,
-                position,
-                format!("dependency cycle: {}", cycle.join(" → ")),
-            ));
-        }
-        problems
-    }
-
-    /// A chain of dependencies that comes back to its start: the node it
-    /// starts from, the position of its first dependency, and the ids.
-    fn cycle(&self) -> Option<(usize, usize, Vec<String>)> {
-        #[derive(Clone, Copy, PartialEq)]
-        enum Mark {
-            New,
-            Open,
-            Finished,
-        }
-        fn visit(
-            plan: &Plan,
-            index: usize,
-            marks: &mut [Mark],
-            path: &mut Vec<usize>,
-        ) -> Option<Vec<usize>> {
-            marks[index] = Mark::Open;
-            path.push(index);
-            for dep in &plan.nodes[index].after {
-                let Some(next) = plan.find(dep) else { continue };
-                match marks[next] {
-                    Mark::Open => {
-                        let start = path.iter().position(|&i| i == next).unwrap_or(0);
-                        let mut cycle = path[start..].to_vec();
-                        cycle.push(next);
-                        return Some(cycle);
-                    }
-                    Mark::New => {
-                        if let Some(cycle) = visit(plan, next, marks, path) {
-                            return Some(cycle);
-                        }
-                    }
-                    Mark::Finished => {}
-                }
-            }
-            path.pop();
-            marks[index] = Mark::Finished;
-            None
-        }
-        let mut marks = vec![Mark::New; self.nodes.len()];
-        for start in 0..self.nodes.len() {
-            if marks[start] != Mark::New {
-                continue;
-            }
-            if let Some(cycle) = visit(self, start, &mut marks, &mut Vec::new()) {
-                let first = cycle[0];
-                let position = self.nodes[first]
-                    .after
-                    .iter()
-                    .position(|d| Some(cycle[1]) == self.find(d))
-                    .unwrap_or(0);
-                let ids = cycle.iter().map(|&i| self.nodes[i].id.clone()).collect();
-                return Some((first, position, ids));
-            }
-        }
-        None
-    }
-
-    /// The statuses of every node, for a goal's progress fingerprint.
-    pub fn fingerprint(&self) -> String {
-        self.nodes
-            .iter()
-            .map(|n| format!("{}={}", n.id, n.status))
-            .collect::<Vec<_>>()
-            .join(",")
     }
 }
 

@@ -1,11 +1,12 @@
-//! Reads the `## Plan` section of a goal body into a [`Plan`], and says
-//! where each node's line is so a status change rewrites that line only.
+//! Reads the `## Plan` section of a goal body: checks it (every goal read
+//! does, and keeps a summary), or parses it into a [`Plan`] with where each
+//! node's line is, so a status change rewrites that line only.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
+use super::graph::Skeleton;
 use super::line::{self, DetailKind, PlanLine};
-use super::{Level, Node, Plan};
+use super::{Level, Node, NodeStatus, Plan, Tally};
 
 /// A plan and where its nodes are.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,20 +24,60 @@ pub struct PlanError {
     pub message: String,
 }
 
-/// Where a node was read: its line number and the columns of its `after`
-/// ids, for messages.
+/// What a checked plan says without being parsed: how far it is, and a
+/// digest of every node's status (for the goal's progress fingerprint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Summary {
+    pub tally: Tally,
+    pub statuses: u64,
+}
+
+/// Where a node was read: its line number and the columns of its id and of
+/// its `after` ids, for messages.
 struct Origin {
     line: usize,
+    id_column: usize,
     after_columns: Vec<usize>,
+}
+
+/// Checks the plan in `body[content]` (the section after its heading):
+/// every rule the parser applies, without building the nodes.
+pub fn check(body: &str, content: Range<usize>) -> Result<Summary, PlanError> {
+    read(body, content, false).map(|read| read.summary)
 }
 
 /// Reads the plan in `body[content]` (the section after its heading).
 pub fn parse(body: &str, content: Range<usize>) -> Result<ParsedPlan, PlanError> {
+    let read = read(body, content, true)?;
+    Ok(ParsedPlan {
+        plan: read.plan,
+        lines: read.lines,
+    })
+}
+
+struct Read {
+    /// Empty unless asked for.
+    plan: Plan,
+    lines: Vec<Range<usize>>,
+    summary: Summary,
+}
+
+fn read(body: &str, content: Range<usize>, full: bool) -> Result<Read, PlanError> {
     let first_line = body[..content.start].matches('\n').count() + 1;
-    let mut plan = Plan::default();
-    let mut lines = Vec::new();
-    let mut origins: Vec<Origin> = Vec::new();
-    let mut first_seen: HashMap<String, usize> = HashMap::new();
+    // About one node in two lines of 60 bytes: room for them at once.
+    let estimate = body[content.clone()].len() / 60;
+    let mut plan = Plan {
+        nodes: Vec::with_capacity(if full { estimate } else { 0 }),
+    };
+    let mut lines = Vec::with_capacity(if full { estimate } else { 0 });
+    let mut skeleton = Skeleton::default();
+    let mut has_outcome: Vec<bool> = Vec::with_capacity(estimate);
+    let mut origins: Vec<Origin> = Vec::with_capacity(estimate);
+    let mut summary = Summary::default();
+    let mut statuses = crate::model::Fnv::default();
+    // The depth and status of the node before, which is a leaf unless the
+    // next node is deeper.
+    let mut previous: Option<(usize, NodeStatus)> = None;
     // The node open at each depth.
     let mut open: Vec<usize> = Vec::new();
     let mut offset = content.start;
@@ -60,16 +101,24 @@ pub fn parse(body: &str, content: Range<usize>) -> Result<ParsedPlan, PlanError>
                             .to_string(),
                     ));
                 };
-                let node = &mut plan.nodes[owner];
-                match kind {
-                    DetailKind::Accept => node.accept.push(text.to_string()),
-                    DetailKind::Outcome if node.outcome.is_some() => {
+                if kind == DetailKind::Outcome {
+                    if has_outcome[owner] {
                         return Err(mistake(
                             indent + 1,
-                            format!("{} has an outcome already: one per node", node.id),
+                            format!(
+                                "{} has an outcome already: one per node",
+                                skeleton.ids[owner]
+                            ),
                         ));
                     }
-                    DetailKind::Outcome => node.outcome = Some(text.to_string()),
+                    has_outcome[owner] = true;
+                }
+                if full {
+                    let node = &mut plan.nodes[owner];
+                    match kind {
+                        DetailKind::Accept => node.push_accept(text),
+                        DetailKind::Outcome => node.outcome = Some(text.to_string()),
+                    }
                 }
             }
             PlanLine::Node(parsed) => {
@@ -87,52 +136,77 @@ pub fn parse(body: &str, content: Range<usize>) -> Result<ParsedPlan, PlanError>
                         ),
                     ));
                 }
-                if let Some(first) = first_seen.get(parsed.id) {
-                    return Err(mistake(
-                        parsed.id_column,
-                        format!(
-                            "node id {} is used twice (first on line {first})",
-                            parsed.id
-                        ),
-                    ));
+                if let Some((depth, status)) = previous
+                    && parsed.depth <= depth
+                {
+                    summary.tally.count(status);
                 }
-                first_seen.insert(parsed.id.to_string(), here);
+                previous = Some((parsed.depth, parsed.status));
+                statuses.write(parsed.id);
+                statuses.write(parsed.status.as_str());
                 open.truncate(parsed.depth);
                 let parent = open.last().copied();
-                let index = plan.nodes.len();
-                if let Some(parent) = parent {
-                    plan.nodes[parent].children.push(index);
+                let index = skeleton.ids.len();
+                if full {
+                    if let Some(parent) = parent {
+                        plan.nodes[parent].children.push(index);
+                    }
+                    plan.nodes.push(Node {
+                        id: parsed.id.to_string(),
+                        name: parsed.name.to_string(),
+                        level,
+                        status: parsed.status,
+                        reason: parsed.reason.map(str::to_string),
+                        after: parsed.after.iter().map(|(id, _)| id.to_string()).collect(),
+                        outcome: None,
+                        accept: String::new(),
+                        parent,
+                        children: Vec::new(),
+                    });
+                    lines.push(start..start + text.len());
                 }
-                plan.nodes.push(Node {
-                    id: parsed.id.to_string(),
-                    name: parsed.name.to_string(),
-                    level,
-                    status: parsed.status,
-                    reason: parsed.reason.map(str::to_string),
-                    after: parsed.after.iter().map(|(id, _)| id.to_string()).collect(),
-                    outcome: None,
-                    accept: Vec::new(),
-                    parent,
-                    children: Vec::new(),
-                });
                 origins.push(Origin {
                     line: here,
+                    id_column: parsed.id_column,
                     after_columns: parsed.after.iter().map(|(_, column)| *column).collect(),
                 });
-                lines.push(start..start + text.len());
+                skeleton.push(
+                    parsed.id,
+                    parent,
+                    parsed.after.iter().map(|(id, _)| *id).collect(),
+                );
+                has_outcome.push(false);
                 open.push(index);
             }
         }
     }
-    if let Some((index, position, why)) = plan.dependency_problems().into_iter().next() {
-        let origin = &origins[index];
+    if let Some((_, status)) = previous {
+        summary.tally.count(status);
+    }
+    summary.statuses = statuses.value();
+    if let Some((first, again)) = skeleton.first_duplicate() {
+        return Err(PlanError {
+            line: origins[again].line,
+            column: origins[again].id_column,
+            message: format!(
+                "node id {} is used twice (first on line {})",
+                skeleton.ids[again], origins[first].line
+            ),
+        });
+    }
+    if let Some((node, position, why)) = skeleton.dependency_problems().into_iter().next() {
+        let origin = &origins[node];
         return Err(PlanError {
             line: origin.line,
             column: origin.after_columns.get(position).copied().unwrap_or(1),
             message: why,
         });
     }
-    Ok(ParsedPlan { plan, lines })
+    Ok(Read {
+        plan,
+        lines,
+        summary,
+    })
 }
 
 #[cfg(test)]
@@ -144,9 +218,20 @@ mod tests {
         parse(text, 0..text.len())
     }
 
+    /// The mistake in `text`, which `check` and `parse` both find.
     fn mistake(text: &str) -> (usize, usize, String) {
         let err = read(text).expect_err(text);
+        assert_eq!(check(text, 0..text.len()), Err(err.clone()), "{text}");
         (err.line, err.column, err.message)
+    }
+
+    #[test]
+    fn a_check_summarises_what_the_parse_holds() {
+        let text = "- [ ] P1 A\n  - [x] T1 B\n  - [ ] T2 C · cancelled\n  - [ ] T3 D\n    - [x] S1 E\n    - [ ] S2 F\n- [x] P2 G\n";
+        let summary = check(text, 0..text.len()).unwrap();
+        let plan = read(text).unwrap().plan;
+        assert_eq!(summary.tally, plan.overall());
+        assert_eq!(summary.tally, crate::plan::Tally { done: 3, total: 4 });
     }
 
     #[test]
@@ -157,7 +242,7 @@ mod tests {
         assert_eq!(plan.nodes.len(), 4);
         let p1 = plan.node("P1").unwrap();
         assert_eq!(p1.outcome.as_deref(), Some("shipped"));
-        assert_eq!(p1.accept, ["users see it"]);
+        assert_eq!(p1.accepts().collect::<Vec<_>>(), ["users see it"]);
         assert_eq!(p1.children, [1, 3]);
         assert_eq!(plan.node("S1.1.1").unwrap().parent, Some(1));
         assert_eq!(plan.node("T1.2").unwrap().status, NodeStatus::InProgress);

@@ -155,7 +155,7 @@ fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
         ));
     }
     if let Some(plan) = &goal.plan {
-        out.push_str(&plan_lines(plan));
+        out.push_str(&plan_lines(plan.plan()));
     }
     let (progress, budget, bounds) = (&goal.progress, &goal.budget, &goal.bounds);
     let mut state = vec![
@@ -251,8 +251,8 @@ fn plan_lines(plan: &Plan) -> String {
             "ready"
         };
         let accept = node
-            .accept
-            .first()
+            .accepts()
+            .next()
             .map(|a| format!(" — accept: {}", one_line(a)))
             .unwrap_or_default();
         out.push_str(&format!(

@@ -977,6 +977,10 @@ mod tests {
                 Just("<div>".to_string()),
                 Just("  - nested".to_string()),
                 Just("- 2026-11-21T04:00:00Z user note: x".to_string()),
+                Just("## Plan".to_string()),
+                Just("  - [ ] T1.1 A task · after T0".to_string()),
+                Just("    - accept: it holds".to_string()),
+                Just("    - [x] S1.1.1 A subtask".to_string()),
             ]
         }
 
@@ -992,6 +996,15 @@ mod tests {
                     prop_assert_eq!(fast, BodyLayout::parse_markdown(&body), "body: {:?}", body);
                 }
             }
+        }
+
+        #[test]
+        fn plans_take_the_fast_path() {
+            let body = "Ship it.\n\n## Acceptance criteria\n\n- [ ] One\n\n## Plan\n\n- [ ] P1 Build · in progress\n  - accept: it builds\n  - [x] T1.1 Write\n    - accept: written\n    - [x] S1.1.1 Route\n      - accept: exists\n\n## History\n\n- 2026-11-21T04:00:00Z user created: x\n";
+            assert_eq!(
+                super::super::plain::scan(body),
+                Some(BodyLayout::parse_markdown(body))
+            );
         }
 
         #[test]
