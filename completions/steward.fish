@@ -515,7 +515,7 @@ complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_su
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l session -d 'The harness\'s session key for the subagent' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l pid -d 'The subagent\'s process id; the watchdog fails the task when it is gone' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l timeout -d 'How long it may run [default: obligations.default_timeout]' -r
-complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l summary -d 'What it was asked to do' -r
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l summary -d 'What it was asked to do (empty: nothing said)' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from spawned" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
 always\t''
@@ -534,7 +534,7 @@ complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_su
 error\t''
 timeout\t''
 killed\t''"
-complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -l detail -d 'What it said, in a line' -r
+complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -l detail -d 'What it said, in a line (empty: nothing said)' -r
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand task; and __fish_seen_subcommand_from ended" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
 always\t''

@@ -229,9 +229,11 @@ pub enum Error {
     #[error("`{label}` is not done, nothing was changed:\n  - {}", missing.join("\n  - "))]
     NotDone { label: String, missing: Vec<String> },
 
-    /// `task deliver` of an obligation that has no result yet.
+    /// `task deliver` of an obligation that has no result: still running,
+    /// or ended without one.
     #[error(
-        "{id} is {status}: there is no result to deliver yet; wait for it, or `steward task dismiss {id}`"
+        "{id} is {status}: there is no result to deliver{}",
+        if status == "running" { format!(" yet; wait for it, or `steward task dismiss {id}`") } else { format!("; tell the human it did not deliver, then `steward task dismiss {id}`") }
     )]
     NotArrived { id: String, status: String },
 
