@@ -38,7 +38,7 @@ pub enum Error {
 
     /// No store where one is needed.
     #[error(
-        "no steward store in {} or above it (no steward.yaml, no state/goals): run `steward init` there, or pass -C DIR",
+        "no steward store at {}: no steward.yaml, no state/goals (run `steward init` there, or pass -C DIR)",
         searched.display()
     )]
     NotAStore { searched: PathBuf },

@@ -191,6 +191,18 @@ impl Command {
     }
 }
 
+impl Command {
+    /// Whether the command works on a store and must refuse to run outside
+    /// one. `init` makes one; `completions` and `man` only print; `config`
+    /// shows what a store here would use (defaults and environment).
+    fn needs_store(&self) -> bool {
+        !matches!(
+            self,
+            Command::Init(_) | Command::Config(_) | Command::Completions(_) | Command::Man(_)
+        )
+    }
+}
+
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum ColorChoice {
@@ -332,6 +344,12 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         return mcp::run(as_agent(options)?, env, args);
     }
     let ctx = Context::resolve(&options, env)?;
+    if cli.command.needs_store() && !ctx.store.exists() {
+        // Nothing is created outside a store: not the root, not `state/`.
+        return Err(crate::error::Error::NotAStore {
+            searched: ctx.root.clone(),
+        });
+    }
     match cli.command {
         Command::Init(args) => init::run(&ctx, args, out),
         Command::Add(args) => add::run(&ctx, args, out),

@@ -65,10 +65,16 @@ fn add_writes_the_goal_file_history_and_event() {
 }
 
 #[test]
-fn add_without_init_creates_the_store() {
+fn add_outside_a_store_is_refused_and_creates_nothing() {
     let env = TestEnv::new();
-    env.add_goal("first");
-    assert!(env.path("state/goals/first.md").is_file());
+    env.steward()
+        .args(["add", "first", "--title", "T", "--criterion", "C"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains("no steward store at"))
+        .stderr(predicates::str::contains("steward init"));
+    assert_eq!(std::fs::read_dir(env.root()).unwrap().count(), 0);
 }
 
 #[test]

@@ -157,6 +157,11 @@ fn a_root_in_a_subdirectory_commits_its_own_paths() {
     let sub = env.path("ops/agent");
     env.steward()
         .current_dir(&sub)
+        .arg("init")
+        .assert()
+        .success();
+    env.steward()
+        .current_dir(&sub)
         .args(["--commit", "add", "g", "--title", "T", "--criterion", "C"])
         .assert()
         .success();
@@ -206,6 +211,7 @@ fn a_tick_that_changes_several_goals_is_one_commit() {
 fn the_author_comes_from_the_configuration_then_the_repository_then_steward() {
     let env = TestEnv::new();
     git(env.root(), &["init", "-q"]);
+    env.write("steward.yaml", "");
     env.steward()
         .args(["--commit", "add", "a", "--title", "T", "--criterion", "C"])
         .assert()
