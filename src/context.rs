@@ -226,6 +226,19 @@ impl Context {
         self.transaction_at(self.now)
     }
 
+    /// Starts the one write path on behalf of steward itself (`tick` is the
+    /// watchdog's pass whoever runs it): its events and commit carry
+    /// `actor`, not the caller.
+    pub fn transaction_by(&self, actor: Actor) -> Result<crate::store::Transaction<'_>> {
+        crate::store::Transaction::begin(
+            &self.store,
+            self.now,
+            (actor, false),
+            self.lock_timeout,
+            self.command,
+        )
+    }
+
     /// Starts the one write path with the clock at `now`.
     pub fn transaction_at(&self, now: DateTime<Utc>) -> Result<crate::store::Transaction<'_>> {
         crate::store::Transaction::begin(

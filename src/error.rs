@@ -115,7 +115,7 @@ pub enum Error {
     BadRequest(String),
 
     /// A criterion number that the goal does not have.
-    #[error("{option} {n}: criterion {n} does not exist (`{label}` has {count} criteria)")]
+    #[error("{option} {n}: criterion {n} does not exist (`{label}` has {})", crate::text::count(*count, "criterion", "criteria"))]
     NoSuchCriterion {
         option: &'static str,
         n: usize,
@@ -203,7 +203,8 @@ pub enum Error {
 
     /// `global_limits.max_active_goals` goals are open.
     #[error(
-        "{open} goals are open and global_limits.max_active_goals is {limit}: complete or abandon one first, or raise the limit"
+        "{} open and global_limits.max_active_goals is {limit}: complete or abandon one first, or raise the limit",
+        if *open == 1 { "1 goal is".to_string() } else { format!("{open} goals are") }
     )]
     TooManyGoals { open: u64, limit: u64 },
 

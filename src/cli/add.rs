@@ -81,10 +81,10 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
             out,
             goal,
             &format!(
-                "added ({short}), {}, priority {}, {} criteria",
+                "added ({short}), {}, priority {}, {}",
                 goal.status,
                 goal.priority,
-                goal.criteria.len()
+                crate::text::count(goal.criteria.len(), "criterion", "criteria")
             ),
         );
         out.line(line);

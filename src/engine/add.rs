@@ -128,7 +128,10 @@ pub fn check_criterion_in_range(check: &Check, criteria: usize) -> Result<()> {
     match check.criterion {
         Some(n) if n > criteria => Err(Error::bad_value(
             format!("--verify {}:{}@{n}", check.kind, check.target),
-            format!("criterion {n} does not exist (the goal has {criteria} criteria)"),
+            format!(
+                "criterion {n} does not exist (the goal has {})",
+                crate::text::count(criteria, "criterion", "criteria")
+            ),
         )),
         _ => Ok(()),
     }
@@ -151,7 +154,10 @@ fn new_goal(
     };
     let mut change = GoalChange::new(
         "created",
-        format!("priority {priority}, {} criteria", request.criteria.len()),
+        format!(
+            "priority {priority}, {}",
+            crate::text::count(request.criteria.len(), "criterion", "criteria")
+        ),
     )
     .with(Edit::Id(uuid::Uuid::new_v4().to_string()))
     .with(Edit::Label(request.label.clone()))

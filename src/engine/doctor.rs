@@ -104,8 +104,8 @@ fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem
             at(
                 Field::Verification,
                 format!(
-                    "check tied to criterion {n}, but the goal has {} criteria",
-                    goal.criteria.len()
+                    "check tied to criterion {n}, but the goal has {}",
+                    crate::text::count(goal.criteria.len(), "criterion", "criteria")
                 ),
             );
         }

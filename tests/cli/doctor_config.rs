@@ -10,7 +10,7 @@ fn doctor_is_quiet_when_all_is_well() {
         .arg("doctor")
         .assert()
         .success()
-        .stdout("ok: 1 goal files checked, no problems\n");
+        .stdout("ok: 1 goal file checked, no problems\n");
 }
 
 #[test]

@@ -195,7 +195,7 @@ fn a_tick_that_changes_several_goals_is_one_commit() {
     let message = git(env.root(), &["log", "-1", "--format=%B"]);
     assert!(message.starts_with("tick: 2 goals changed\n"), "{message}");
     assert_eq!(message.matches("Steward-Goal: ").count(), 2);
-    assert!(message.contains("Steward-Actor: user"));
+    assert!(message.contains("Steward-Actor: watchdog"), "{message}");
     // A second tick at the same time commits nothing.
     env.steward().arg("tick").assert().success();
     assert_eq!(
