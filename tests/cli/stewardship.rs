@@ -627,3 +627,25 @@ fn exit_status_tells_a_loop_to_work_to_call_a_person_or_to_wait() {
     assert_eq!(output.status.code(), Some(3), "only a person can move b");
     assert!(String::from_utf8_lossy(&output.stdout).contains("b is blocked (agent): need a token"));
 }
+
+#[test]
+fn an_assessment_that_crosses_a_hard_bound_says_the_goal_failed_and_exits_3() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "C"])
+        .args(["--max-iterations", "1"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["--actor", "agent", "assess", "g", "--summary", "tried"])
+        .assert()
+        .code(3)
+        .stdout(predicates::str::contains("FAILED: "))
+        .stdout(predicates::str::contains("closed for good"));
+    assert_eq!(env.goal_json("g")["status"], "failed");
+    assert!(
+        env.events()
+            .iter()
+            .any(|e| e["action"] == "assessed" || e["action"] == "assess")
+    );
+}
