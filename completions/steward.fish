@@ -77,7 +77,7 @@ always\t''
 never\t''"
 complete -c steward -n "__fish_steward_using_subcommand init" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
 complete -c steward -n "__fish_steward_using_subcommand init" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
-complete -c steward -n "__fish_steward_using_subcommand init" -l git -d 'Also create a git repository (unless the root is already inside one) and mark the event log `merge=union` in .gitattributes'
+complete -c steward -n "__fish_steward_using_subcommand init" -l git -d 'Also create a git repository (unless the root is already inside one), mark the event log `merge=union` in .gitattributes, turn git.commit on (not with --no-commit) and commit what init wrote'
 complete -c steward -n "__fish_steward_using_subcommand init" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand init" -s q -l quiet -d 'Print nothing on success except what was asked for'
 complete -c steward -n "__fish_steward_using_subcommand init" -l commit -d 'Commit every change to git (overrides git.commit)'

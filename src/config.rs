@@ -737,7 +737,9 @@ impl Config {
     }
 
     /// The text `init` writes: every key, commented out, with its default.
-    pub fn template() -> String {
+    /// With `git_commit`, the `git.commit` line is written set to true
+    /// (`init --git`).
+    pub fn template(git_commit: bool) -> String {
         let mut out = String::from(
             "# steward configuration. Every key is optional: the values below are the\n\
              # defaults. Uncomment a line (and its section line) to change it.\n",
@@ -752,9 +754,18 @@ impl Config {
                 .take_while(|(a, b)| a == b)
                 .count();
             for (depth, parent) in parents.iter().enumerate().skip(shared) {
-                out.push_str(&format!("# {}{parent}:\n", "  ".repeat(depth)));
+                let comment = if git_commit && depth == 0 && *parent == "git" {
+                    ""
+                } else {
+                    "# "
+                };
+                out.push_str(&format!("{comment}{}{parent}:\n", "  ".repeat(depth)));
             }
             section = parents.to_vec();
+            if git_commit && setting.key == "git.commit" {
+                out.push_str(&format!("{:<46} # {}\n", "  commit: true", setting.help));
+                continue;
+            }
             let line = format!("{}{name}: {}", "  ".repeat(parents.len()), setting.default);
             out.push_str(&format!("# {line:<44} # {}\n", setting.help));
         }
@@ -1507,7 +1518,7 @@ mod tests {
 
     #[test]
     fn the_template_parses_to_the_defaults_when_uncommented() {
-        let uncommented: String = Config::template()
+        let uncommented: String = Config::template(false)
             .lines()
             .filter(|line| {
                 !line.starts_with("# steward") && !line.starts_with("# defaults. Uncomment")
