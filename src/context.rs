@@ -221,6 +221,15 @@ impl Context {
         }
     }
 
+    /// Where a setting's value came from, as `config` says it
+    /// (`steward.yaml:3`, `env STEWARD_ENABLED`, `default`).
+    pub fn source_of(&self, key: &str) -> String {
+        self.config_entries
+            .iter()
+            .find(|e| e.key == key)
+            .map_or_else(|| "default".to_string(), |e| e.source.to_string())
+    }
+
     /// Starts the one write path.
     pub fn transaction(&self) -> Result<crate::store::Transaction<'_>> {
         self.transaction_at(self.now)

@@ -187,9 +187,10 @@ pub enum Error {
     )]
     LastCriterion { label: String },
 
-    /// `enabled: false`: steward starts nothing.
-    #[error("steward is disabled (enabled: false in steward.yaml): no runs start")]
-    Disabled,
+    /// `enabled: false` (from `source`: the file and line, or the
+    /// environment): steward starts nothing and counts no dispatch.
+    #[error("steward is disabled (enabled: false, {from}): {what}")]
+    Disabled { from: String, what: &'static str },
 
     /// A run cannot start now (a budget, the window, the spend cap).
     #[error("goal `{label}` gets no run now: {why}")]
@@ -310,7 +311,7 @@ impl Error {
             | Error::NeedsConfirmation { .. }
             | Error::PersonOnly { .. }
             | Error::LastCriterion { .. }
-            | Error::Disabled
+            | Error::Disabled { .. }
             | Error::DispatchRefused { .. }
             | Error::TooLarge { .. }
             | Error::AgentCannotRaise { .. }

@@ -39,7 +39,10 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
         if out.json {
             out.json(&json!({"schema_version": SCHEMA_VERSION, "disabled": true, "checked": 0, "changed": 0, "findings": [], "needs_attention": [], "errors": []}));
         } else if !out.quiet {
-            out.line("steward is disabled (enabled: false in steward.yaml): tick did nothing");
+            out.line(format!(
+                "steward is disabled (enabled: false, {}): tick did nothing",
+                ctx.source_of("enabled")
+            ));
         }
         return Ok(0);
     }

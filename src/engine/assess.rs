@@ -5,7 +5,7 @@
 use super::{Saved, limits};
 use crate::assessment::{self, Report};
 use crate::context::Context;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{Edit, GoalChange, format_time, progress_edits, record_ticks};
 
 /// Records `report` on the goal `reference` names. A budget or bound the
@@ -26,6 +26,13 @@ pub fn assess(
         && limits::dispatch_counted(ctx, &loaded.goal.id, id)?
     {
         report.dispatched = false;
+    }
+    if report.dispatched && !ctx.config.enabled {
+        // The kill switch stops every new run, the agent's subagents too.
+        return Err(Error::Disabled {
+            from: ctx.source_of("enabled"),
+            what: "start no subagents; assess without --dispatched",
+        });
     }
     let window = if report.dispatched {
         limits::dispatches_last_hour(ctx)?

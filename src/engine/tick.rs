@@ -9,7 +9,7 @@ use super::{Notices, checking, dispatch, limits, notify, tamper, task};
 use crate::checks::CheckOutcome;
 use crate::context::Context;
 use crate::error::{Error, FileProblem, Result};
-use crate::model::{Actor, Check, Goal, GoalChange, Status};
+use crate::model::{Actor, Check, CheckKind, Goal, GoalChange, Status};
 use crate::obligations::{Book, Transition};
 use crate::store::{LoadedGoal, Scope, Transaction};
 use crate::watchdog::{self, Evaluation, Verdict};
@@ -89,7 +89,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     // The checks can take seconds: run them before taking the lock, so
     // agents recording progress are not kept waiting.
     let before = ctx.store.scan(Scope::OpenDirectory)?;
-    let outcomes = run_due_checks(ctx, &before.goals);
+    let outcomes = run_due_checks(ctx, &before.goals, request.dry_run, &mut outcome);
     if request.dry_run {
         let mut book = ctx.store.obligations()?;
         outcome.note_tasks(&expire(ctx, &mut book));
@@ -394,10 +394,31 @@ impl TickOutcome {
 /// whose checks changed before the lock was taken is judged next pass.
 type Outcomes = HashMap<PathBuf, (Vec<Check>, Vec<CheckOutcome>)>;
 
-fn run_due_checks(ctx: &Context, goals: &[LoadedGoal]) -> Outcomes {
+/// A dry run has no side effects: a goal with a command check is not
+/// checked at all (its verdict waits for a real pass), and says so.
+fn run_due_checks(
+    ctx: &Context,
+    goals: &[LoadedGoal],
+    dry_run: bool,
+    report: &mut TickOutcome,
+) -> Outcomes {
     let due: Vec<&LoadedGoal> = goals
         .iter()
         .filter(|g| watchdog::evaluate(&g.goal, ctx.now, None) == Evaluation::NeedsChecks)
+        .filter(|g| {
+            let runs_commands = g
+                .goal
+                .verification
+                .iter()
+                .any(|c| c.kind == CheckKind::CommandExitZero);
+            if dry_run && runs_commands && ctx.config.verification.allow_commands {
+                report.notices.warnings.push(format!(
+                    "{}: command checks are not run in a dry run; the goal is not checked",
+                    g.goal.label
+                ));
+            }
+            !(dry_run && runs_commands)
+        })
         .collect();
     let checks: Vec<&Check> = due.iter().flat_map(|g| &g.goal.verification).collect();
     let mut outcomes = checking::run(ctx, &checks).into_iter();

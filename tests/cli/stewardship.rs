@@ -402,6 +402,25 @@ fn not_a_heartbeat_prints_one_line_per_goal() {
         prompt(&env, &[]),
         "[steward] g (normal, active): Goal g — 0/3 criteria met\n"
     );
+    // A long message that mentions a heartbeat is not one.
+    let request = format!(
+        "The heartbeat endpoint returns 500 since this morning, please look. {}",
+        "GET /health 500\n".repeat(40)
+    );
+    assert_eq!(
+        prompt(&env, &["--message", &request]),
+        "[steward] g (normal, active): Goal g — 0/3 criteria met\n"
+    );
+    assert!(
+        prompt(
+            &env,
+            &[
+                "--message",
+                "Read HEARTBEAT.md if it exists. If nothing needs attention, reply HEARTBEAT_OK."
+            ]
+        )
+        .contains("<goal-stewardship goal=\"g\">")
+    );
 }
 
 #[test]
@@ -577,7 +596,8 @@ fn huge_and_invalid_messages_are_handled() {
         .output()
         .unwrap();
     assert!(output.status.success());
-    assert_eq!(offered(&String::from_utf8(output.stdout).unwrap()), ["g"]);
+    // Five megabytes that end in the word are not a heartbeat.
+    assert!(offered(&String::from_utf8(output.stdout).unwrap()).is_empty());
     let output = env
         .steward()
         .args(["prompt", "--message", "-"])

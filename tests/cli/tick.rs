@@ -676,3 +676,71 @@ fn obligations_are_not_counted_as_goal_changes() {
             "checked 0 goals at 2026-11-21T05:00:00Z, 0 changed",
         ));
 }
+
+#[test]
+fn a_dry_run_runs_no_command() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "verification:\n  allow_commands: true\n");
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "one"])
+        .args(["--verify", "command_exit_zero:touch ran@1"])
+        .assert()
+        .success();
+    let before = env.snapshot();
+    env.steward()
+        .args(["tick", "--dry-run"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "g: command checks are not run in a dry run",
+        ));
+    assert!(!env.path("ran").exists(), "the dry run ran the command");
+    env.assert_unchanged(&before);
+    env.steward().arg("tick").assert().code(0);
+    assert!(env.path("ran").exists());
+}
+
+#[test]
+fn the_kill_switch_says_where_it_was_set() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward()
+        .env("STEWARD_ENABLED", "false")
+        .arg("tick")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "enabled: false, env STEWARD_ENABLED",
+        ));
+    env.steward()
+        .env("STEWARD_ENABLED", "false")
+        .arg("config")
+        .assert()
+        .stdout(predicate::str::is_match(r"(?m)^enabled = false +# env STEWARD_ENABLED$").unwrap());
+    env.write("steward.yaml", "# off for the night\nenabled: false\n");
+    env.steward()
+        .arg("tick")
+        .assert()
+        .stdout(predicate::str::contains("enabled: false, steward.yaml:2"));
+    // Nothing is dispatched while it is off, by steward or by the agent.
+    let before = env.snapshot();
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "g",
+            "--summary",
+            "s",
+            "--dispatched",
+        ])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("assess without --dispatched"));
+    env.assert_unchanged(&before);
+    env.steward()
+        .args(["--actor", "agent", "assess", "g", "--summary", "s"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("g")["progress"]["dispatches"], 0);
+}
