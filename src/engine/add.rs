@@ -110,6 +110,19 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
     let change = new_goal(ctx, request, &priority, confirmed);
     let written = tx.create(&path, change)?;
     let mut notices = super::finish(tx)?;
+    let policy = super::checking::policy(ctx);
+    notices.warnings.extend(
+        request
+            .checks
+            .iter()
+            .filter_map(|check| super::checking::never_passes(check, &policy))
+            .map(|problem| {
+                format!(
+                    "`{}`: {problem}; `steward doctor` lists it until it is fixed",
+                    request.label
+                )
+            }),
+    );
     if !request.checks.iter().any(|c| c.criterion.is_some()) {
         notices.warnings.push(format!(
             "no criterion of `{}` has a check: each rests on the agent's word; tie a check to one with --verify TYPE:TARGET@N",

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use crate::checks::{self, CheckOutcome, CheckPolicy};
 use crate::context::Context;
-use crate::model::Check;
+use crate::model::{Check, CheckKind};
 
 /// How many checks run at once.
 const CHECK_WORKERS: usize = 8;
@@ -26,6 +26,23 @@ pub fn policy(ctx: &Context) -> CheckPolicy {
             .var("GITHUB_TOKEN")
             .or(ctx.env.var("GH_TOKEN"))
             .map(str::to_string),
+    }
+}
+
+/// Why `check` can never pass here, if it cannot: malformed (a bad URL,
+/// unbalanced quotes, a path out of the root, an unknown type) or not
+/// allowed by the operator (a command while `verification.allow_commands`
+/// is off). For `add` and `update` to warn at once and `doctor` to list.
+pub fn never_passes(check: &Check, policy: &CheckPolicy) -> Option<String> {
+    let name = format!("check {} {}", check.kind, check.target);
+    if let Err(why) = checks::validate(check, policy) {
+        Some(format!("{name} cannot run: {why}"))
+    } else if check.kind == CheckKind::CommandExitZero && !policy.allow_commands {
+        Some(format!(
+            "{name} never runs: verification.allow_commands is false in steward.yaml"
+        ))
+    } else {
+        None
     }
 }
 
