@@ -445,3 +445,19 @@ fn a_task_that_timed_out_has_nothing_to_deliver() {
         .assert()
         .success();
 }
+
+#[test]
+fn a_task_past_its_timeout_is_overdue_before_tick_marks_it() {
+    let mut env = TestEnv::initialised();
+    spawn(&env, &["--label", "slow", "--timeout", "10m"]);
+    env.set_now("2026-11-21T04:05:00Z");
+    assert!(prompt(&env).contains("- [RUNNING] slow"));
+    assert!(prompt(&env).contains("5m left of its timeout"));
+    // Inside the grace: no tick has marked it, but it is overdue.
+    env.set_now("2026-11-21T04:10:30Z");
+    let text = prompt(&env);
+    assert!(text.contains("- [OVERDUE] slow"), "{text}");
+    assert!(text.contains("30s past its timeout"), "{text}");
+    assert!(!text.contains("[RUNNING]"), "{text}");
+    assert_eq!(obligations(&env, false)[0]["status"], "running");
+}
