@@ -10,7 +10,9 @@ use crate::model::{Goal, Priority, Status};
 use crate::obligations::Book;
 use crate::store::{LoadedGoal, Scope};
 
-/// List goals: open ones by default, sorted by priority then label.
+/// List goals: open ones by default, sorted by priority then label. Each
+/// line: label, status, priority, criteria met/total, age (since the goal
+/// was created: 45s, 12m, 30h, 9d, 6w, 2y) and title.
 ///
 /// A goal file that cannot be read is reported on stderr as
 /// path:line:col: message; the others are still listed and the exit code
@@ -122,7 +124,7 @@ impl Listing {
                 &serde_json::to_string(&goal_json(ctx, loaded, book)).expect("goals serialize"),
             );
         } else {
-            let line = table_line(out, &loaded.goal, self.widths);
+            let line = table_line(out, &loaded.goal, self.widths, ctx.now);
             out.line(line);
         }
         self.first = false;
@@ -154,10 +156,11 @@ fn table_line(
     out: &Output,
     goal: &Goal,
     (label_width, status_width, priority_width): (usize, usize, usize),
+    now: chrono::DateTime<chrono::Utc>,
 ) -> String {
     let criteria = format!("{}/{}", goal.criteria_met(), goal.criteria.len());
     format!(
-        "{}  {}  {:<priority_width$}  {:>5}  {}",
+        "{}  {}  {:<priority_width$}  {:>5}  {:>3}  {}",
         paint(
             out,
             &format!("{:<label_width$}", goal.label),
@@ -166,6 +169,7 @@ fn table_line(
         render::status_cell(out, &goal.status, status_width),
         goal.priority.as_str(),
         criteria,
+        render::age(goal.created_at, now),
         goal.title
     )
 }

@@ -33,7 +33,7 @@ fn list_sorts_by_priority_then_label() {
         .collect();
     assert_eq!(labels, ["urgent", "alpha", "zeta"]);
     assert!(
-        text.contains("alpha   active  normal      1/3  Goal alpha"),
+        text.contains("alpha   active  normal      1/3   0s  Goal alpha"),
         "{text}"
     );
 }
@@ -287,4 +287,23 @@ fn colour_follows_the_flag_and_no_color() {
         .arg("list")
         .assert()
         .stdout(predicate::str::contains("\u{1b}[").not());
+}
+
+#[test]
+fn list_shows_each_goals_age() {
+    let mut env = TestEnv::initialised();
+    env.add_goal("old");
+    env.set_now("2026-11-30T04:00:00Z");
+    env.add_goal("new");
+    env.set_now("2026-11-30T04:12:00Z");
+    let output = env.steward().arg("list").output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("new  active  normal    0/3  12m  Goal new"),
+        "{text}"
+    );
+    assert!(
+        text.contains("old  active  normal    0/3   9d  Goal old"),
+        "{text}"
+    );
 }
