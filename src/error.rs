@@ -164,6 +164,10 @@ pub enum Error {
     #[error("{what} needs a human's confirmation: {hint}")]
     NeedsConfirmation { what: String, hint: String },
 
+    /// `undo` cannot take the last change back.
+    #[error("cannot undo the last change of `{label}`: {why}; nothing changed")]
+    CannotUndo { label: String, why: String },
+
     /// An agent asked for what only a person may do (SPEC 11).
     #[error("only a person may {what}; ask the person to run: {person_runs}")]
     PersonOnly { what: String, person_runs: String },
@@ -310,6 +314,7 @@ impl Error {
             | Error::WindowFull { .. }
             | Error::NeedsConfirmation { .. }
             | Error::PersonOnly { .. }
+            | Error::CannotUndo { .. }
             | Error::LastCriterion { .. }
             | Error::Disabled { .. }
             | Error::DispatchRefused { .. }

@@ -11,6 +11,7 @@ mod complete;
 mod completions;
 mod config;
 mod confirm;
+mod delete;
 mod digest;
 mod dispatch;
 mod doctor;
@@ -36,6 +37,7 @@ mod task;
 mod tasks;
 mod tick;
 mod unblock;
+mod undo;
 mod update;
 
 use std::path::PathBuf;
@@ -126,6 +128,8 @@ pub enum Command {
     Abandon(abandon::AbandonArgs),
     Unblock(unblock::UnblockArgs),
     ResetBudget(reset_budget::ResetBudgetArgs),
+    Undo(undo::UndoArgs),
+    Delete(delete::DeleteArgs),
     Assess(assess::AssessArgs),
     Prompt(prompt::PromptArgs),
     Complete(complete::CompleteArgs),
@@ -166,6 +170,8 @@ impl Command {
             Command::Abandon(_) => "abandon",
             Command::Unblock(_) => "unblock",
             Command::ResetBudget(_) => "reset-budget",
+            Command::Undo(_) => "undo",
+            Command::Delete(_) => "delete",
             Command::Assess(_) => "assess",
             Command::Complete(_) => "complete",
             Command::Prompt(_) => "prompt",
@@ -363,6 +369,8 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Abandon(args) => abandon::run(&ctx, args, out),
         Command::Unblock(args) => unblock::run(&ctx, args, out),
         Command::ResetBudget(args) => reset_budget::run(&ctx, args, out),
+        Command::Undo(args) => undo::run(&ctx, args, out),
+        Command::Delete(args) => delete::run(&ctx, args, out),
         Command::Assess(args) => assess::run(&ctx, args, out),
         Command::Prompt(args) => prompt::run(&ctx, args, out),
         Command::Complete(args) => complete::run(&ctx, args, out),

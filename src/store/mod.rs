@@ -119,6 +119,7 @@ impl Store {
             self.goals_dir.clone(),
             self.closed_dir.clone(),
             self.drafts_dir(),
+            self.undo_dir(),
         ] {
             let Ok(metadata) = dir.symlink_metadata() else {
                 continue;
@@ -160,6 +161,38 @@ impl Store {
     /// atomically; a symbolic link at `path` is replaced, never followed.
     pub fn write_private(&self, path: &Path, contents: &str) -> Result<()> {
         atomic::write(path, contents.as_bytes())
+    }
+
+    /// Where the last change to each goal is kept for `undo`.
+    pub fn undo_dir(&self) -> PathBuf {
+        self.state_dir.join("undo")
+    }
+
+    /// The undo record of the goal with `id`, if one is kept and reads.
+    pub fn undo_record(&self, id: &str) -> Option<crate::model::UndoRecord> {
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            return None;
+        }
+        let text = std::fs::read_to_string(self.undo_dir().join(format!("{id}.json"))).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// The undo record of a goal the last change deleted, by its label or
+    /// id (a prefix of at least 4 characters), for `undo` of a `delete`.
+    pub fn deleted_record(&self, reference: &str) -> Option<crate::model::UndoRecord> {
+        let wanted = reference.trim().to_ascii_lowercase();
+        let entries = std::fs::read_dir(self.undo_dir()).ok()?;
+        entries
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                self.undo_record(name.strip_suffix(".json")?)
+            })
+            .filter(|record| record.after.is_none())
+            .filter(|record| {
+                record.label == wanted || (wanted.len() >= 4 && record.goal_id.starts_with(&wanted))
+            })
+            .max_by(|a, b| a.at.cmp(&b.at))
     }
 
     /// Where `edit` keeps a draft that did not validate.
