@@ -349,7 +349,10 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
     if let Command::Mcp(args) = cli.command {
         return mcp::run(as_agent(options)?, env, args);
     }
-    let ctx = Context::resolve(&options, env)?;
+    let mut ctx = Context::resolve(&options, env)?;
+    if ctx.env.stderr_is_terminal && !out.quiet {
+        ctx.progress = terminal_progress();
+    }
     if cli.command.needs_store() && !ctx.store.exists() {
         // Nothing is created outside a store: not the root, not `state/`.
         return Err(crate::error::Error::NotAStore {
@@ -393,6 +396,20 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Completions(args) => completions::run(args, out),
         Command::Man(args) => man::run(args, out),
     }
+}
+
+/// A progress line on a terminal's stderr, rewritten in place and cleared
+/// at the end (goal text in it is cleaned like every other output).
+fn terminal_progress() -> crate::context::Progress {
+    crate::context::Progress::to(|line| {
+        use std::io::Write;
+        let mut stderr = std::io::stderr().lock();
+        let _ = match line {
+            Some(line) => write!(stderr, "\r\x1b[2Ksteward: {}", clean(line, false)),
+            None => write!(stderr, "\r\x1b[2K"),
+        };
+        let _ = stderr.flush();
+    })
 }
 
 /// `options` for a command that always acts as the agent (`mcp`): a

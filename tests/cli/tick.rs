@@ -744,3 +744,43 @@ fn the_kill_switch_says_where_it_was_set() {
         .success();
     assert_eq!(env.goal_json("g")["progress"]["dispatches"], 0);
 }
+
+#[test]
+fn a_check_slower_than_a_second_shows_a_progress_line_on_a_terminal() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "verification:\n  allow_commands: true\n");
+    env.steward()
+        .args(["add", "slow", "--title", "T", "--criterion", "c"])
+        .args(["--verify", "command_exit_zero:sleep 1.5@1"])
+        .assert()
+        .success();
+    // Not a terminal (cron, a pipe): nothing on stderr.
+    env.steward().arg("tick").assert().code(0).stderr("");
+    // On a terminal: `script` runs steward on a pseudo-terminal.
+    let steward = assert_cmd::cargo::cargo_bin("steward");
+    let output = env
+        .program("script")
+        .args(["-qec", &format!("{} tick", steward.display()), "/dev/null"])
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        screen.contains("\r\x1b[2Ksteward: checking command_exit_zero sleep 1.5 (1s; 0 of 1 done)"),
+        "{screen:?}"
+    );
+    assert!(
+        screen.contains("\r\x1b[2Kchecked 1 goal at"),
+        "cleared before the report: {screen:?}"
+    );
+    // -q keeps it quiet.
+    let output = env
+        .program("script")
+        .args([
+            "-qec",
+            &format!("{} tick -q", steward.display()),
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("checking"));
+}
