@@ -1851,7 +1851,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__list)
-            opts="-C -q -h -V --all --status --priority --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --all --status --priority --labels --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1927,12 +1927,16 @@ _steward() {
             return 0
             ;;
         steward__subcmd__man)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --install --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --install)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2995,8 +2999,27 @@ _steward() {
     esac
 }
 
+_steward_with_goals() {
+    _steward "$@"
+    local i word command="" root=() positional=0
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${COMP_WORDS[i]}
+        case $word in
+            -C|--root) root=(-C "${COMP_WORDS[i+1]}"); ((i++)); continue ;;
+            --color|--actor|--lock-timeout) ((i++)); continue ;;
+            -*) continue ;;
+        esac
+        if [[ -z $command ]]; then command=$word; else positional=1; fi
+    done
+    [[ $positional == 1 || ${COMP_WORDS[COMP_CWORD]} == -* ]] && return 0
+    case $command in
+        show|edit|update|pause|resume|confirm|abandon|cancel|unblock|reset-budget|undo|delete|assess|complete|dispatch|log)
+            COMPREPLY=($(compgen -W "$(steward "${root[@]}" list --labels 2>/dev/null)" -- "${COMP_WORDS[COMP_CWORD]}")) ;;
+    esac
+}
+
 if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _steward -o nosort -o bashdefault -o default steward
+    complete -F _steward_with_goals -o nosort -o bashdefault -o default steward
 else
-    complete -F _steward -o bashdefault -o default steward
+    complete -F _steward_with_goals -o bashdefault -o default steward
 fi

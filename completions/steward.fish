@@ -71,7 +71,7 @@ complete -c steward -n "__fish_steward_needs_command" -f -a "log" -d 'Show a goa
 complete -c steward -n "__fish_steward_needs_command" -f -a "doctor" -d 'Check the configuration, every goal file (open and closed), the lock and leftovers; print each problem as path:line:col: message. Exit 0 when all is well, 1 otherwise. Nothing is changed'
 complete -c steward -n "__fish_steward_needs_command" -f -a "config" -d 'Show every setting\'s effective value and its source: default, the file and line, an environment variable (STEWARD_<KEY>, dots as underscores), or a flag. Precedence: flags > environment > steward.yaml > defaults'
 complete -c steward -n "__fish_steward_needs_command" -f -a "completions" -d 'Print the completion script for a shell. The scripts for bash, zsh and fish are also checked in under completions/'
-complete -c steward -n "__fish_steward_needs_command" -f -a "man" -d 'Print the man page of steward, or of one command, as roff (`steward man add | man -l -`). All pages are also checked in under man/'
+complete -c steward -n "__fish_steward_needs_command" -f -a "man" -d 'Print the man page of steward, or of one command, as roff (`steward man add | man -l -`), or install every page with --install. All pages are also checked in under man/'
 complete -c steward -n "__fish_steward_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c steward -n "__fish_steward_using_subcommand init" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand init" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
@@ -121,6 +121,7 @@ never\t''"
 complete -c steward -n "__fish_steward_using_subcommand list" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
 complete -c steward -n "__fish_steward_using_subcommand list" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
 complete -c steward -n "__fish_steward_using_subcommand list" -l all -d 'Include completed, failed and abandoned goals'
+complete -c steward -n "__fish_steward_using_subcommand list" -l labels -d 'Print the labels of the open goals, one per line, from their file names alone (for shell completion: fast, reads no goal)'
 complete -c steward -n "__fish_steward_using_subcommand list" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand list" -s q -l quiet -d 'Print nothing on success except what was asked for'
 complete -c steward -n "__fish_steward_using_subcommand list" -l commit -d 'Commit every change to git (overrides git.commit)'
@@ -718,6 +719,7 @@ complete -c steward -n "__fish_steward_using_subcommand completions" -l commit -
 complete -c steward -n "__fish_steward_using_subcommand completions" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c steward -n "__fish_steward_using_subcommand man" -l install -d 'Write every page to DIR/man1/ (created if missing), where man finds them when DIR is on its path: ~/.cargo/share/man for a binary in ~/.cargo/bin, /usr/local/share/man system-wide' -r -F
 complete -c steward -n "__fish_steward_using_subcommand man" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand man" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
 always\t''
@@ -764,7 +766,7 @@ complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_see
 complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help" -f -a "doctor" -d 'Check the configuration, every goal file (open and closed), the lock and leftovers; print each problem as path:line:col: message. Exit 0 when all is well, 1 otherwise. Nothing is changed'
 complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help" -f -a "config" -d 'Show every setting\'s effective value and its source: default, the file and line, an environment variable (STEWARD_<KEY>, dots as underscores), or a flag. Precedence: flags > environment > steward.yaml > defaults'
 complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help" -f -a "completions" -d 'Print the completion script for a shell. The scripts for bash, zsh and fish are also checked in under completions/'
-complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help" -f -a "man" -d 'Print the man page of steward, or of one command, as roff (`steward man add | man -l -`). All pages are also checked in under man/'
+complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help" -f -a "man" -d 'Print the man page of steward, or of one command, as roff (`steward man add | man -l -`), or install every page with --install. All pages are also checked in under man/'
 complete -c steward -n "__fish_steward_using_subcommand help; and not __fish_seen_subcommand_from init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from runs" -f -a "kill" -d 'Stop a run, with everything its agent started (a person\'s command)'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from hook" -f -a "claude-code" -d 'Answer a Claude Code hook'
@@ -775,3 +777,14 @@ complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_su
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "deliver" -d 'Mark an obligation delivered (its result reached the human) or dismissed'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "dismiss" -d 'Mark an obligation delivered (its result reached the human) or dismissed'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "resolve" -d 'Resolve the obligations a message names with [DELIVER:obl-…] and [DISMISS:obl-…] tags (the harness passes every outgoing message)'
+function __fish_steward_goals
+    set -l tokens (commandline -opc)
+    set -l root
+    for i in (seq (count $tokens))
+        if contains -- $tokens[$i] -C --root; and test $i -lt (count $tokens)
+            set root -C $tokens[(math $i + 1)]
+        end
+    end
+    steward $root list --labels 2>/dev/null
+end
+complete -c steward -n "__fish_seen_subcommand_from show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess complete dispatch log" -f -a "(__fish_steward_goals)" -d 'goal'

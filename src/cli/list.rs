@@ -30,9 +30,20 @@ pub struct ListArgs {
     /// Only goals with this priority
     #[arg(long, value_parser = args::priority)]
     priority: Option<Priority>,
+
+    /// Print the labels of the open goals, one per line, from their file
+    /// names alone (for shell completion: fast, reads no goal)
+    #[arg(long, hide = true, conflicts_with_all = ["all", "statuses", "priority"])]
+    labels: bool,
 }
 
 pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
+    if args.labels {
+        for label in ctx.store.open_labels()? {
+            out.line(label);
+        }
+        return Ok(0);
+    }
     let wants_terminal = args.all || args.statuses.iter().any(Status::is_terminal);
     let wanted = |goal: &Goal| {
         (args.statuses.is_empty() || args.statuses.contains(&goal.status))

@@ -163,6 +163,28 @@ impl Store {
         atomic::write(path, contents.as_bytes())
     }
 
+    /// The labels of the open goals as their file names say (an open goal
+    /// lives in `<label>.md`), sorted, without reading a goal.
+    pub fn open_labels(&self) -> Result<Vec<String>> {
+        let entries = match std::fs::read_dir(&self.goals_dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(err) => return Err(Error::io(&self.goals_dir, "cannot list", err)),
+        };
+        let mut labels: Vec<String> = entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                let label = name.strip_suffix(".md")?;
+                crate::label::validate(label).ok()?;
+                Some(label.to_string())
+            })
+            .collect();
+        labels.sort();
+        Ok(labels)
+    }
+
     /// Where the last change to each goal is kept for `undo`.
     pub fn undo_dir(&self) -> PathBuf {
         self.state_dir.join("undo")
