@@ -727,6 +727,18 @@ impl Config {
         })
     }
 
+    /// Environment variables that name a setting read only from the file
+    /// (`STEWARD_VERIFICATION_ALLOW_COMMANDS`, every `STEWARD_DISPATCH_*`):
+    /// set, and ignored. As (variable, key).
+    pub fn ignored_env(env: &BTreeMap<String, String>) -> Vec<(String, &'static str)> {
+        SETTINGS
+            .iter()
+            .filter(|s| s.file_only)
+            .map(|s| (env_name(s.key), s.key))
+            .filter(|(name, _)| env.get(name).is_some_and(|v| !v.is_empty()))
+            .collect()
+    }
+
     /// The defaults alone, for commands that go on when the file is broken.
     pub fn load_defaults() -> LoadedConfig {
         let layers = Layers::defaults();
@@ -1079,7 +1091,10 @@ impl Layers {
     fn apply_env(&mut self, env: &BTreeMap<String, String>) -> Result<()> {
         for setting in SETTINGS.iter().filter(|s| !s.file_only) {
             let name = env_name(setting.key);
-            let Some(raw) = env.get(&name) else { continue };
+            // Empty is unset, as for every other STEWARD_ variable.
+            let Some(raw) = env.get(&name).filter(|raw| !raw.is_empty()) else {
+                continue;
+            };
             let yaml: serde_yaml::Value = serde_yaml::from_str(raw)
                 .unwrap_or_else(|_| serde_yaml::Value::String(raw.clone()));
             let value =
