@@ -361,7 +361,7 @@ always\t''
 never\t''"
 complete -c steward -n "__fish_steward_using_subcommand tick" -l actor -d 'Who is acting: user, agent or steward [env: STEWARD_ACTOR]' -r
 complete -c steward -n "__fish_steward_using_subcommand tick" -l lock-timeout -d 'How long to wait for another steward run\'s lock before exiting with 75 [default: 10s] [env: STEWARD_LOCK_TIMEOUT]' -r
-complete -c steward -n "__fish_steward_using_subcommand tick" -l dry-run -d 'Decide and print, write nothing (checks still run)'
+complete -c steward -n "__fish_steward_using_subcommand tick" -l dry-run -d 'Decide and print, write nothing, start nothing: file and HTTP checks run, command checks do not (a goal with one is not checked)'
 complete -c steward -n "__fish_steward_using_subcommand tick" -l json -d 'Print one JSON document (schema_version 1) instead of text'
 complete -c steward -n "__fish_steward_using_subcommand tick" -s q -l quiet -d 'Print nothing on success except what was asked for'
 complete -c steward -n "__fish_steward_using_subcommand tick" -l commit -d 'Commit every change to git (overrides git.commit)'

@@ -23,7 +23,8 @@ use crate::model::format_time;
 /// on stderr either way).
 #[derive(Debug, Args)]
 pub struct TickArgs {
-    /// Decide and print, write nothing (checks still run)
+    /// Decide and print, write nothing, start nothing: file and HTTP checks
+    /// run, command checks do not (a goal with one is not checked)
     #[arg(long)]
     dry_run: bool,
 }
