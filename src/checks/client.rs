@@ -294,6 +294,23 @@ mod tests {
     }
 
     #[test]
+    fn ip_literals_are_judged_too_ipv4_mapped_included() {
+        for (url, ip) in [
+            ("http://[::1]:9/", "::1"),
+            ("http://[::ffff:127.0.0.1]:9/", "::ffff:127.0.0.1"),
+            ("http://169.254.169.254/", "169.254.169.254"),
+            ("http://0x7f.1:9/", "127.0.0.1"),
+        ] {
+            let err = request(url, &[], false).err().unwrap();
+            assert!(
+                err.starts_with("refused: ")
+                    && err.contains(&format!("resolves to {ip}, a private address")),
+                "{url}: {err}"
+            );
+        }
+    }
+
+    #[test]
     fn a_redirect_to_a_private_address_is_refused_hop_by_hop() {
         // Loopback stands in for the public first hop: this guard refuses
         // only link-local addresses, where cloud metadata services live.

@@ -49,9 +49,7 @@ fn parse(text: &str) -> Result<Url, String> {
     if authority.as_str().contains('@') {
         return Err("user names and passwords in URLs are not supported".to_string());
     }
-    if authority.host().is_empty() {
-        return Err("no host".to_string());
-    }
+    check_host(authority.host())?;
     if let Some(port) = authority
         .as_str()
         .strip_prefix(authority.host())
@@ -61,6 +59,27 @@ fn parse(text: &str) -> Result<Url, String> {
         return Err(format!("`{port}` is not a port number"));
     }
     Ok(Url { uri })
+}
+
+/// A DNS name (letters, digits, `-`, `_`, `.`; IPv4 addresses fit too) or
+/// an IPv6 address in brackets: nothing a resolver could read otherwise.
+fn check_host(host: &str) -> Result<(), String> {
+    if host.is_empty() {
+        return Err("no host".to_string());
+    }
+    if let Some(inside) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return inside
+            .parse::<std::net::Ipv6Addr>()
+            .map(drop)
+            .map_err(|_| format!("`{inside}` is not an IPv6 address"));
+    }
+    match host
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+    {
+        Some(c) => Err(format!("`{c}` is not allowed in a host name")),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -111,9 +130,13 @@ mod tests {
             "http://[::1/",
             "http://example.com:99999/",
             "http://example.com:x/",
+            "http://::1/",
         ] {
             assert!(Url::parse(text).is_err(), "{text}");
         }
+        assert!(error("http://exa$mple.com/").contains("`$` is not allowed in a host name"));
+        assert!(error("http://[nope]/").contains("`nope` is not an IPv6 address"));
+        assert_eq!(url("https://[2001:db8::1]:8443/").host(), "[2001:db8::1]");
     }
 
     #[test]
