@@ -250,7 +250,7 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
         "WHO MAY DO WHAT",
         &[
             "An agent is judged, never the judge. STEWARD_ACTOR=agent, or a marker an agent harness sets in its shells (CLAUDECODE=1, CLAUDE_CODE_CHILD_SESSION=1, CODEX_CI=1, CODEX_THREAD_ID, AI_AGENT, STEWARD_DISPATCH_ID), makes the caller an agent; no flag raises it, and --actor agent always lowers a person. A person in an agent's shell sets STEWARD_OVERRIDE_ACTOR=user; the history line and the event of every change made so say override.",
-            "Only a person may: confirm, and add --confirmed where confirmation is required; unblock, reset-budget, resume, abandon, edit; complete a goal with a manual check; update the title, description or label, remove a criterion, clear the checks, raise a budget, loosen a bound, or give --confirmed. An agent asking gets exit 4 and the command the person runs.",
+            "Only a person may: confirm, and add --confirmed where confirmation is required; unblock, reset-budget, resume, abandon, edit, undo, delete; complete a goal with a manual check; update the title, description or label, remove a criterion, clear the checks, raise a budget, loosen a bound, or give --confirmed. An agent asking gets exit 4 and the command the person runs.",
             "An agent may: add goals (unconfirmed where confirmation is required), assess (with --met and --stuck), tick a criterion, add criteria and checks, lower a budget or tighten a bound, pause, record tasks, and complete (the judge still decides).",
             "A goal always has at least one criterion. A --description line that would start a heading or open a code or HTML block is refused with exit 2; indent it by four spaces to keep it as text. complete writes a receipt of what it judged; a goal changed outside steward is reported by tick and doctor as edited_outside.",
         ],
@@ -258,7 +258,7 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
     (
         "EXIT STATUS",
         &[
-            "0 done (tick: nothing needs a person). 1 error: I/O, an unreadable goal file, not found, git. 2 usage: a bad option or value. 3 attention: tick found a goal that needs a person; show --exit-status for an open goal; prompt --exit-status when only a person can move things. 4 refused by a rule (a person's act, a budget, confirmation, checks failing on complete). 5 prompt --exit-status: nothing to do now. 75 the store is locked by another run past --lock-timeout.",
+            "0 done (tick: nothing needs a person). 1 error: I/O, an unreadable goal file, not found, git, no store here (every command but init, config, completions, man and hook). 2 usage: a bad option or value. 3 attention: tick found a goal that needs a person; assess crossed a hard bound and the goal failed; show --exit-status for an open goal; prompt --exit-status when only a person can move things. 4 refused by a rule (a person's act, a budget, confirmation, checks failing on complete). 5 prompt --exit-status: nothing to do now. 75 the store is locked by another run past --lock-timeout.",
         ],
     ),
     (
@@ -270,7 +270,7 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
     (
         "FILES",
         &[
-            "steward.yaml configuration. state/goals/LABEL.md one file per open goal; state/goals/closed/ the closed ones. state/events.jsonl the event log. state/lock, state/rotation.json, state/obligations.json, state/digests.json, state/edits/ machine state. ACTIVE-TASKS.md the mirror.",
+            "steward.yaml configuration. state/goals/LABEL.md one file per open goal; state/goals/closed/ the closed ones. state/events.jsonl the event log. state/lock, state/rotation.json, state/obligations.json, state/digests.json, state/tick.json, state/edits/ machine state. state/undo/ the last change to each goal, for undo. ACTIVE-TASKS.md the mirror.",
         ],
     ),
 ];
