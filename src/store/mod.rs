@@ -151,10 +151,15 @@ impl Store {
 
     /// Temporary files a killed write left behind (their writer is gone).
     pub fn leftovers(&self) -> Vec<PathBuf> {
-        [&self.goals_dir, &self.closed_dir, &self.state_dir]
-            .into_iter()
-            .flat_map(|dir| atomic::leftovers(dir))
-            .collect()
+        [
+            &self.goals_dir,
+            &self.closed_dir,
+            &self.state_dir,
+            &self.undo_dir(),
+        ]
+        .into_iter()
+        .flat_map(|dir| atomic::leftovers(dir))
+        .collect()
     }
 
     /// Writes a file of steward's own under `state/` (a draft, a cache)
