@@ -161,6 +161,8 @@ pub struct RunReport {
     pub session: Option<String>,
     /// The agent's final message, bounded.
     pub result: Option<String>,
+    /// The final message whole (a planning run's answer is the plan).
+    pub message: Option<String>,
     /// The session's running total cost, in US dollars, when known.
     pub cost_total_usd: Option<f64>,
     /// The session's running token totals, when reported (Codex).
@@ -183,10 +185,16 @@ pub fn read_output(format: OutputFormat, stdout: &str) -> RunReport {
         OutputFormat::CodexJsonl => read_codex(stdout),
         OutputFormat::Text => RunReport {
             result: last_lines(stdout),
+            message: whole(stdout),
             finished: true,
             ..RunReport::default()
         },
     }
+}
+
+fn whole(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 fn bounded(text: &str) -> Option<String> {
@@ -236,6 +244,7 @@ fn read_claude(stdout: &str) -> RunReport {
     }
     RunReport {
         session: text("session_id").map(str::to_string),
+        message: text("result").and_then(whole),
         result,
         cost_total_usd: object.get("total_cost_usd").and_then(Value::as_f64),
         input_tokens: None,
@@ -273,6 +282,7 @@ fn read_codex(stdout: &str) -> RunReport {
                     && let Some(text) = item.and_then(|i| i.get("text")).and_then(Value::as_str)
                 {
                     report.result = bounded(text);
+                    report.message = whole(text);
                 }
             }
             Some("turn.completed") => {

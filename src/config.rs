@@ -399,6 +399,18 @@ const SETTINGS: &[Setting] = &[
         "store-wide spend cap over 24h; reached: no new runs",
     ),
     file_setting(
+        "dispatch.plan",
+        Kind::Choice(&["off", "auto"]),
+        "off",
+        "auto: a goal without a plan gets a planning run first, then runs per ready node",
+    ),
+    file_setting(
+        "dispatch.plan_repairs",
+        Kind::Count,
+        "2",
+        "planning runs after an invalid plan, each with the repair prompt, before a person is asked",
+    ),
+    file_setting(
         "hooks.max_continuations",
         Kind::Count,
         "5",
@@ -606,6 +618,9 @@ pub struct Dispatch {
     pub backoff_max: HumanDuration,
     pub log_max_bytes: u64,
     pub max_cost_usd_per_day: Option<f64>,
+    /// A goal without a plan gets a planning run first (SPEC 15).
+    pub plan_auto: bool,
+    pub plan_repairs: u64,
 }
 
 /// The agent harness hooks (SPEC 14).
@@ -1268,6 +1283,8 @@ impl Layers {
                     Value::OptionalNumber(x) => *x,
                     other => unreachable!("dispatch.max_cost_usd_per_day is {other:?}"),
                 },
+                plan_auto: self.text("dispatch.plan") == "auto",
+                plan_repairs: self.count("dispatch.plan_repairs"),
             },
             hooks: Hooks {
                 max_continuations: self.count("hooks.max_continuations"),

@@ -231,6 +231,13 @@ pub enum Error {
     #[error("{}: {what}", path.display())]
     PathTaken { path: PathBuf, what: String },
 
+    /// The planner's answer is not a plan.
+    #[error(
+        "not a valid plan, nothing was written:\n  - {}\n(`steward plan repair-prompt GOAL FILE` asks the planner to correct it)",
+        problems.join("\n  - ")
+    )]
+    InvalidPlan { problems: Vec<String> },
+
     /// `complete` judged the goal not done.
     #[error("`{label}` is not done, nothing was changed:\n  - {}", missing.join("\n  - "))]
     NotDone { label: String, missing: Vec<String> },
@@ -307,6 +314,7 @@ impl Error {
             | Error::BadValue { .. }
             | Error::BadRequest(_)
             | Error::NoSuchCriterion { .. }
+            | Error::InvalidPlan { .. }
             | Error::AmbiguousGoal { .. } => 2,
             Error::Terminal { .. }
             | Error::WrongStatus { .. }

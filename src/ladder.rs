@@ -44,6 +44,9 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     if let Some(waiting) = &goal.waiting {
         return Step::Wait(format!("waiting for {}", waiting.reason));
     }
+    if settings.plan_auto && goal.plan.is_none() {
+        return planning(goal, runs, settings, now);
+    }
     let fingerprint = progress_fingerprint(goal);
     // The runs since the goal last made progress, oldest first.
     let stuck: Vec<&&Run> = runs
@@ -115,6 +118,53 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
             kinds.join(", "),
             goal.label
         ),
+    }
+}
+
+/// A goal without a plan under `dispatch.plan: auto`: a planning run when
+/// it is due, then, after an answer that was not a valid plan, up to
+/// `plan_repairs` more with the repair prompt, then a person.
+fn planning(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>) -> Step {
+    let attempts: Vec<&&Run> = runs
+        .iter()
+        .rev()
+        .take_while(|r| r.kind == RunKind::Plan)
+        .collect();
+    let Some(last) = attempts.first() else {
+        if !select::is_candidate(goal, now) {
+            return Step::Wait("cooling down".to_string());
+        }
+        return Step::Start {
+            kind: RunKind::Plan,
+            agent: settings.agent.clone(),
+            attempt: 0,
+            session: None,
+        };
+    };
+    if attempts.len() as u64 > settings.plan_repairs {
+        let result = last
+            .result
+            .as_deref()
+            .map(|r| {
+                format!(
+                    " Last: {}",
+                    crate::text::head(&crate::text::one_line(r), 300)
+                )
+            })
+            .unwrap_or_default();
+        return Step::Escalate {
+            reason: format!(
+                "{} planning runs gave no valid plan.{result} A person writes the plan (`steward plan prompt {label}` gives the planner prompt; `steward plan import {label} FILE` takes the JSON), or starts a run without one (`steward dispatch {label}`)",
+                attempts.len(),
+                label = goal.label
+            ),
+        };
+    }
+    Step::Start {
+        kind: RunKind::Plan,
+        agent: last.agent.clone(),
+        attempt: attempts.len() as u32,
+        session: None,
     }
 }
 
@@ -207,6 +257,7 @@ mod tests {
             }
             .into(),
             kind,
+            node: None,
             attempt: 0,
             instruction_hash: "h".into(),
             fingerprint: progress_fingerprint(goal),

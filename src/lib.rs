@@ -20,6 +20,7 @@ pub mod mcp;
 pub mod mirror;
 pub mod model;
 pub mod obligations;
+pub mod plan;
 pub mod process;
 pub mod stewardship;
 pub mod store;

@@ -31,6 +31,9 @@ pub fn render_entry(goal: &Goal, book: &Book) -> String {
         goal.progress.assessments,
         goal.budget.max_assessments,
     );
+    if let Some(plan) = &goal.plan {
+        entry.push_str(&format!(" · plan {}%", plan.summary.tally.percent()));
+    }
     if let Some(escalation) = &goal.escalation {
         entry.push_str(&format!(
             "\n  escalation: {} — {}",

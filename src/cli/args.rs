@@ -148,3 +148,36 @@ pub fn since_time(now: DateTime<Utc>, text: &str) -> Result<DateTime<Utc>, crate
         crate::error::Error::bad_value("--since", format!("{why}, or a duration such as 24h"))
     })
 }
+
+/// The most steward reads of a JSON document given as FILE or `-`.
+const MAX_INPUT_BYTES: u64 = 1024 * 1024;
+
+/// The text of `source`: a file, or stdin for `-`; at most 1 MiB of UTF-8.
+pub fn read_input(source: &std::path::Path) -> crate::error::Result<String> {
+    use crate::error::Error;
+    use std::io::Read;
+    let from_stdin = source.as_os_str() == "-";
+    let mut bytes = Vec::new();
+    let read = if from_stdin {
+        std::io::stdin()
+            .take(MAX_INPUT_BYTES + 1)
+            .read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(source)
+            .and_then(|file| file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes))
+    };
+    let shown = if from_stdin {
+        std::path::Path::new("stdin")
+    } else {
+        source
+    };
+    read.map_err(|err| Error::io(shown, "cannot read", err))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Error::bad_value(
+            shown.display().to_string(),
+            "larger than the 1 MiB steward reads",
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| Error::bad_value(shown.display().to_string(), "not UTF-8 text"))
+}

@@ -23,12 +23,25 @@ use crate::model::Goal;
 /// that the goal failed, and exits 3.
 #[derive(Debug, Args)]
 pub struct AssessArgs {
-    /// A label, an id, or at least 4 characters of an id
-    goal: String,
+    /// A label, an id, or at least 4 characters of an id (with --from-json:
+    /// else the update's goalId, else the goal of the run that asked)
+    #[arg(required_unless_present = "from_json")]
+    goal: Option<String>,
 
     /// What the agent found, in a line
-    #[arg(long, value_parser = args::one_line)]
-    summary: String,
+    #[arg(long, value_parser = args::one_line, required_unless_present = "from_json")]
+    summary: Option<String>,
+
+    /// Read a structured update instead of the options: the last fenced
+    /// `json` block holding `overseerUpdate` (goalId, workNodeId, status,
+    /// summary, next, blockers, evidence) in FILE ("-": stdin); its status
+    /// moves the plan node
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["summary", "next", "blockers", "no_blockers", "met", "stuck", "wait_until", "wait_for_check"]
+    )]
+    from_json: Option<std::path::PathBuf>,
 
     /// The next action
     #[arg(long, value_parser = args::one_line)]
@@ -86,8 +99,23 @@ enum OutcomeArg {
 }
 
 pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
+    if let Some(source) = &args.from_json {
+        let text = args::read_input(source)?;
+        let saved = engine::assess_update(
+            ctx,
+            args.goal.as_deref(),
+            &text,
+            args.dispatch_id.as_deref(),
+        )?;
+        let what = summary(&saved.goal.goal);
+        super::report(ctx, out, saved, &what)?;
+        return Ok(0);
+    }
+    let (Some(goal), Some(summary_text)) = (args.goal, args.summary) else {
+        unreachable!("clap requires GOAL and --summary without --from-json");
+    };
     let report = Report {
-        summary: args.summary,
+        summary: summary_text,
         next: args.next,
         blockers: if args.no_blockers {
             Some(Vec::new())
@@ -105,7 +133,7 @@ pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
         wait_until: args.wait_until,
         wait_for_check: args.wait_for_check,
     };
-    let saved = engine::assess(ctx, &args.goal, &report, args.dispatch_id.as_deref())?;
+    let saved = engine::assess(ctx, &goal, &report, args.dispatch_id.as_deref())?;
     let what = summary(&saved.goal.goal);
     // The assessment crossed a hard bound: recorded, but the goal is now
     // failed and closed, which a person must hear of.

@@ -39,6 +39,7 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
             "failed": report.failed.iter().map(|g| json!({"label": g.label, "title": g.title, "reason": g.closed_reason})).collect::<Vec<_>>(),
             "blocked": report.blocked.iter().map(|g| json!({"label": g.label, "title": g.title, "escalation": g.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason}))})).collect::<Vec<_>>(),
             "criteria_met": report.criteria_met.iter().map(|(label, n, text, by)| json!({"label": label, "criterion": n, "text": text, "by": by})).collect::<Vec<_>>(),
+            "plans": report.plans.iter().map(|(label, tally, next)| json!({"label": label, "done": tally.done, "total": tally.total, "percent": tally.percent(), "next": next})).collect::<Vec<_>>(),
             "runs": report.runs.iter().map(run_json).collect::<Vec<_>>(),
             "cost_usd": report.cost,
         }));
@@ -49,6 +50,7 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
         && report.failed.is_empty()
         && report.blocked.is_empty()
         && report.criteria_met.is_empty()
+        && report.plans.is_empty()
         && report.runs.is_empty()
     {
         out.line("  nothing happened");
@@ -78,6 +80,14 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
     }
     for (label, n, text, by) in &report.criteria_met {
         out.line(format!("met        {label} #{n} {text} (by {by})"));
+    }
+    for (label, tally, next) in &report.plans {
+        let next = next
+            .as_deref()
+            .map_or_else(String::new, |n| format!(", next {n}"));
+        out.line(format!(
+            "plan       {label} {tally} of its steps done{next}"
+        ));
     }
     if !report.runs.is_empty() {
         let ok = report

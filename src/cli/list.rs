@@ -95,6 +95,8 @@ struct Listing {
     json: bool,
     first: bool,
     widths: (usize, usize, usize),
+    /// A column for plan progress, when a listed goal has a plan.
+    plans: bool,
 }
 
 impl Listing {
@@ -123,6 +125,7 @@ impl Listing {
             json: out.json,
             first: true,
             widths,
+            plans: open.iter().any(|g| g.goal.plan.is_some()),
         }
     }
 
@@ -135,7 +138,7 @@ impl Listing {
                 &serde_json::to_string(&goal_json(ctx, loaded, book)).expect("goals serialize"),
             );
         } else {
-            let line = table_line(out, &loaded.goal, self.widths, ctx.now);
+            let line = table_line(out, &loaded.goal, self.widths, self.plans, ctx.now);
             out.line(line);
         }
         self.first = false;
@@ -167,11 +170,18 @@ fn table_line(
     out: &Output,
     goal: &Goal,
     (label_width, status_width, priority_width): (usize, usize, usize),
+    plans: bool,
     now: chrono::DateTime<chrono::Utc>,
 ) -> String {
     let criteria = format!("{}/{}", goal.criteria_met(), goal.criteria.len());
+    // How far its plan is, when it has one.
+    let plan = match (&goal.plan, plans) {
+        (_, false) => String::new(),
+        (Some(plan), true) => format!("{:>4}  ", format!("{}%", plan.summary.tally.percent())),
+        (None, true) => " ".repeat(6),
+    };
     format!(
-        "{}  {}  {:<priority_width$}  {:>5}  {:>3}  {}",
+        "{}  {}  {:<priority_width$}  {:>5}  {:>3}  {}{}",
         paint(
             out,
             &format!("{:<label_width$}", goal.label),
@@ -181,6 +191,7 @@ fn table_line(
         goal.priority.as_str(),
         criteria,
         render::age(goal.created_at, now),
+        plan,
         goal.title
     )
 }

@@ -25,6 +25,7 @@ mod man;
 mod mcp;
 mod mirror;
 mod pause;
+mod plan;
 mod prompt;
 mod render;
 mod reset_budget;
@@ -39,6 +40,7 @@ mod tick;
 mod unblock;
 mod undo;
 mod update;
+mod work;
 
 use std::path::PathBuf;
 
@@ -133,6 +135,8 @@ pub enum Command {
     Assess(assess::AssessArgs),
     Prompt(prompt::PromptArgs),
     Complete(complete::CompleteArgs),
+    Plan(plan::PlanArgs),
+    Work(work::WorkArgs),
     Tick(tick::TickArgs),
     Status(status::StatusArgs),
     Digest(digest::DigestArgs),
@@ -175,6 +179,8 @@ impl Command {
             Command::Assess(_) => "assess",
             Command::Complete(_) => "complete",
             Command::Prompt(_) => "prompt",
+            Command::Plan(_) => "plan",
+            Command::Work(_) => "work",
             Command::Tick(_) => "tick",
             Command::Status(_) => "status",
             Command::Digest(_) => "digest",
@@ -377,6 +383,8 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Assess(args) => assess::run(&ctx, args, out),
         Command::Prompt(args) => prompt::run(&ctx, args, out),
         Command::Complete(args) => complete::run(&ctx, args, out),
+        Command::Plan(args) => plan::run(&ctx, args, out),
+        Command::Work(args) => work::run(&ctx, args, out),
         Command::Tick(args) => tick::run(&ctx, args, out),
         Command::Status(args) => status::run(&ctx, args, out),
         Command::Digest(args) => digest::run(&ctx, args, out),

@@ -9,6 +9,7 @@ use crate::context::Context;
 use crate::model::format_time;
 use crate::model::{Goal, Obligation, Receipt, Status, Tick};
 use crate::obligations::Book;
+use crate::plan::Plan;
 use crate::store::LoadedGoal;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -46,6 +47,9 @@ pub struct GoalJson<'g> {
     ticks: &'g [Tick],
     receipt: Option<&'g Receipt>,
     extra: &'g serde_json::Map<String, Value>,
+    /// How far the plan is, when the goal has one (`plan show --json` has
+    /// its nodes).
+    plan: Option<Value>,
     path: String,
 }
 
@@ -225,6 +229,10 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         ticks: &goal.ticks,
         receipt: goal.receipt.as_ref(),
         extra: &goal.extra,
+        plan: goal.plan.as_ref().map(|section| {
+            let tally = section.summary.tally;
+            json!({"done": tally.done, "total": tally.total, "percent": tally.percent()})
+        }),
         path: ctx.store.relative(&loaded.file.path),
     }
 }
@@ -328,4 +336,31 @@ pub fn bar(done: usize, total: usize, fancy: bool) -> String {
     text.extend(std::iter::repeat_n(empty, CELLS - filled));
     text.push(']');
     text
+}
+
+/// The plan for `--json`: every node with its place, status and share done.
+pub fn plan_json(plan: &Plan) -> Value {
+    let ready: Vec<&str> = plan.next_work().iter().map(|n| n.id.as_str()).collect();
+    let overall = plan.overall();
+    json!({
+        "done": overall.done,
+        "total": overall.total,
+        "percent": overall.percent(),
+        "next": ready,
+        "nodes": plan.nodes.iter().enumerate().map(|(index, node)| {
+            let tally = plan.tally(index);
+            json!({
+                "id": node.id,
+                "level": node.level.as_str(),
+                "name": node.name,
+                "status": node.status.as_str(),
+                "reason": node.reason,
+                "after": node.after,
+                "outcome": node.outcome,
+                "acceptance": node.accepts().collect::<Vec<_>>(),
+                "parent": node.parent.map(|p| plan.nodes[p].id.clone()),
+                "percent": tally.percent(),
+            })
+        }).collect::<Vec<_>>(),
+    })
 }

@@ -111,6 +111,35 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
             .unwrap_or_default();
         out.line(format!("  {}. {mark} {}{who}", criterion.n, criterion.text));
     }
+    if let Some(plan) = goal.plan.as_ref().map(crate::plan::PlanSection::plan) {
+        let next: Vec<String> = plan
+            .next_work()
+            .iter()
+            .take(3)
+            .map(|n| format!("{} {}", n.id, n.name))
+            .collect();
+        out.line(format!(
+            "Plan:      {} of its steps done{}",
+            plan.overall(),
+            if next.is_empty() {
+                String::new()
+            } else {
+                format!("; next: {}", next.join("; "))
+            }
+        ));
+        for node in plan.blocked() {
+            out.line(format!(
+                "  blocked: {} {} — {}",
+                node.id,
+                node.name,
+                node.reason.as_deref().unwrap_or("no reason given")
+            ));
+        }
+        out.line(format!(
+            "  (`steward plan show {}` for the tree)",
+            goal.label
+        ));
+    }
     if !goal.verification.is_empty() {
         out.line("Checks:");
         for check in &goal.verification {

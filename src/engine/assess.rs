@@ -2,11 +2,13 @@
 //! `goal_assess`). The rules are in `crate::assessment`; this applies them
 //! under the lock.
 
+use super::work::NodeWork;
 use super::{Saved, limits};
 use crate::assessment::{self, Report};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{Edit, GoalChange, format_time, progress_edits, record_ticks};
+use crate::plan::NodeStatus;
 
 /// Records `report` on the goal `reference` names. A budget or bound the
 /// assessment uses up takes effect at once. `dispatch_id` ties it to an
@@ -18,8 +20,102 @@ pub fn assess(
     report: &Report,
     dispatch_id: Option<&str>,
 ) -> Result<Saved> {
+    assess_with(ctx, reference, report, dispatch_id, None, None)
+}
+
+/// `assess --from-json`: the structured update in `text` (the last fenced
+/// `json` block holding `overseerUpdate`) applied to the goal and its plan
+/// node. The goal is `reference`, else the update's `goalId`, else the
+/// goal of the run `dispatch_id`; the node is the update's `workNodeId`,
+/// else the node that run was asked to work on.
+pub fn assess_update(
+    ctx: &Context,
+    reference: Option<&str>,
+    text: &str,
+    dispatch_id: Option<&str>,
+) -> Result<Saved> {
+    let update =
+        crate::plan::update::extract(text).map_err(|why| Error::bad_value("--from-json", why))?;
+    let run = dispatch_id.and_then(|id| ctx.store.find_run(id).ok());
+    let goal = match (reference, &update.goal) {
+        (Some(given), Some(named)) => {
+            let (a, b) = (ctx.store.resolve(given)?, ctx.store.resolve(named)?);
+            if a.goal.id != b.goal.id {
+                return Err(Error::bad_value(
+                    "--from-json",
+                    format!("the update is about `{named}`, not `{given}`"),
+                ));
+            }
+            given.to_string()
+        }
+        (Some(given), None) => given.to_string(),
+        (None, Some(named)) => named.clone(),
+        (None, None) => match &run {
+            Some(run) => run.goal_id.clone(),
+            None => {
+                return Err(Error::bad_value(
+                    "--from-json",
+                    "the update names no goal (goalId), and no run of steward's asked for it: give GOAL",
+                ));
+            }
+        },
+    };
+    let node = update
+        .node
+        .clone()
+        .or_else(|| run.as_ref().and_then(|r| r.node.clone()));
+    let work = match (update.status, node) {
+        (Some(status), Some(node)) => Some(NodeWork {
+            node,
+            status,
+            reason: (status == NodeStatus::Blocked).then(|| {
+                update
+                    .blockers
+                    .as_ref()
+                    .filter(|b| !b.is_empty())
+                    .map_or_else(|| update.summary.clone(), |b| b.join("; "))
+            }),
+        }),
+        (Some(_), None) => {
+            return Err(Error::bad_value(
+                "--from-json",
+                "overseerUpdate.status needs workNodeId: say which plan node it is about",
+            ));
+        }
+        (None, _) => None,
+    };
+    let report = Report {
+        summary: update.summary.clone(),
+        next: update.next.clone(),
+        blockers: update.blockers.clone(),
+        ..Report::default()
+    };
+    let evidence = (!update.evidence.is_empty()).then(|| update.evidence.line());
+    assess_with(
+        ctx,
+        &goal,
+        &report,
+        dispatch_id,
+        work.as_ref(),
+        evidence.as_deref(),
+    )
+}
+
+/// An assessment with, optionally, a plan node's new status and the
+/// evidence the agent gave.
+fn assess_with(
+    ctx: &Context,
+    reference: &str,
+    report: &Report,
+    dispatch_id: Option<&str>,
+    work: Option<&NodeWork>,
+    evidence: Option<&str>,
+) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
     let loaded = tx.resolve(reference)?;
+    let node = work
+        .map(|work| super::work::node_edits(&loaded.goal, work))
+        .transpose()?;
     let mut report = report.clone();
     if report.dispatched
         && let Some(id) = dispatch_id
@@ -41,9 +137,27 @@ pub fn assess(
     };
     let effects = assessment::assess(&loaded.goal, &report, &ctx.config, ctx.now, window)?;
 
-    let mut change = GoalChange::new("assessed", effects.detail.clone())
+    let mut detail = effects.detail.clone();
+    if let Some((_, node_detail)) = &node
+        && !node_detail.is_empty()
+    {
+        detail.push_str(&format!("; {node_detail}"));
+    }
+    if let Some(evidence) = evidence {
+        detail.push_str(&format!("; evidence: {evidence}"));
+    }
+    let mut change = GoalChange::new("assessed", detail)
         .always()
         .with_all(progress_edits(&loaded.goal.progress, &effects.progress));
+    if let Some((edits, _)) = node {
+        // The assessment's own status (blocked, failed) wins over the
+        // plan's `verifying`.
+        change.edits.extend(
+            edits
+                .into_iter()
+                .filter(|e| effects.status.is_none() || !matches!(e, Edit::Status(_))),
+        );
+    }
     if let Some(id) = dispatch_id {
         change = change.for_run(id);
     }

@@ -18,6 +18,7 @@ use crate::model::{
     Actor, Edit, Escalation, Goal, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState,
     Status, fingerprint, format_time, progress_fingerprint,
 };
+use crate::plan::Node;
 use crate::stewardship::render;
 use crate::store::{LoadedGoal, Transaction};
 
@@ -116,7 +117,8 @@ pub fn plan(
                     report.held.push((goal.label.clone(), why));
                     continue;
                 }
-                let instruction = instruction(ctx, goal, kind, session.is_some());
+                let node = node_for(goal, &mine, kind);
+                let instruction = instruction(ctx, goal, kind, session.is_some(), node, &mine);
                 let hash = fingerprint(&instruction);
                 if let Some(recent) = resent_too_soon(ctx, &mine, &hash) {
                     report.held.push((
@@ -125,7 +127,8 @@ pub fn plan(
                     ));
                     continue;
                 }
-                let run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
+                let mut run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
+                run.node = node.map(|n| n.id.clone());
                 if !dry_run && let Some(saved) = record(ctx, tx, &loaded, &run, &instruction)? {
                     goals[index] = saved;
                 }
@@ -188,8 +191,9 @@ pub fn dispatch_now(
             why,
         });
     }
-    let instruction = instruction(ctx, goal, RunKind::Manual, false);
-    let run = new_run(
+    let node = node_for(goal, &[], RunKind::Manual);
+    let instruction = instruction(ctx, goal, RunKind::Manual, false, node, &[]);
+    let mut run = new_run(
         ctx,
         goal,
         RunKind::Manual,
@@ -198,6 +202,7 @@ pub fn dispatch_now(
         None,
         fingerprint(&instruction),
     );
+    run.node = node.map(|n| n.id.clone());
     if dry_run {
         return Ok((run, Notices::default()));
     }
@@ -298,6 +303,7 @@ fn new_run(
         goal_label: goal.label.clone(),
         agent: agent.to_string(),
         kind,
+        node: None,
         attempt,
         instruction_hash,
         fingerprint: progress_fingerprint(goal),
@@ -408,16 +414,90 @@ fn follow_up_running(
     Ok(())
 }
 
-/// The instruction a run gets: the goal's block, with the run's contract.
-/// A nudge resuming a session asks for a status report instead.
-fn instruction(ctx: &Context, goal: &Goal, kind: RunKind, resumes: bool) -> String {
+/// The plan node a run works on: a follow-up keeps the node of the run it
+/// follows while that node is open; otherwise the first of the plan's next
+/// work. `None` without a plan, or when nothing in it is ready.
+fn node_for<'g>(goal: &'g Goal, mine: &[&Run], kind: RunKind) -> Option<&'g Node> {
+    let plan = goal.plan.as_ref()?.plan();
+    if kind == RunKind::Plan {
+        return None;
+    }
+    if matches!(kind, RunKind::Nudge | RunKind::Resend | RunKind::Reassign)
+        && let Some(node) = mine
+            .last()
+            .and_then(|run| run.node.as_deref())
+            .and_then(|id| plan.node(id))
+            .filter(|node| !node.status.is_closed())
+    {
+        return Some(node);
+    }
+    plan.next_work().into_iter().next()
+}
+
+/// A planning run's instruction: the planner prompt, or after an answer
+/// that was not a valid plan, the repair prompt with what was wrong.
+fn planning_instruction(ctx: &Context, goal: &Goal, mine: &[&Run]) -> String {
+    let previous = mine
+        .last()
+        .filter(|run| run.kind == RunKind::Plan)
+        .and_then(|run| std::fs::read_to_string(run::answer_path(ctx, &run.id)).ok());
+    let prompt = match previous {
+        Some(answer) => match crate::plan::json::validate(&answer) {
+            Err(problems) => crate::plan::prompt::repair(&problems, &answer),
+            Ok(_) => crate::plan::prompt::planner(goal, &ctx.root.display().to_string()),
+        },
+        None => crate::plan::prompt::planner(goal, &ctx.root.display().to_string()),
+    };
+    format!(
+        "{prompt}\nsteward reads your final message as the plan: end with the JSON object alone.\n"
+    )
+}
+
+/// What a run on plan node `node` is asked, beside the goal's block.
+fn node_instruction(goal: &Goal, node: &Node) -> String {
+    let label = &goal.label;
+    let id = &node.id;
+    let mut text = format!("Plan node {id} ({}): {}\n", node.level.as_str(), node.name);
+    if let Some(outcome) = &node.outcome {
+        text.push_str(&format!("Outcome: {outcome}\n"));
+    }
+    if !node.accept.is_empty() {
+        text.push_str("Accept when:\n");
+        for accept in node.accepts() {
+            text.push_str(&format!("- {accept}\n"));
+        }
+    }
+    text.push_str(&format!(
+        "When you start: steward --actor agent work {label} {id} start. When its acceptance holds: steward --actor agent work {label} {id} done. Blocked: steward --actor agent work {label} {id} block --reason \"<why>\".\n"
+    ));
+    text
+}
+
+/// The instruction a run gets: the goal's block, with the run's contract
+/// (and the plan node it works on). A nudge resuming a session asks for a
+/// status report instead; a planning run gets the planner's prompt.
+fn instruction(
+    ctx: &Context,
+    goal: &Goal,
+    kind: RunKind,
+    resumes: bool,
+    node: Option<&Node>,
+    mine: &[&Run],
+) -> String {
+    if kind == RunKind::Plan {
+        return planning_instruction(ctx, goal, mine);
+    }
     let label = &goal.label;
     let report = format!(
         "Record what you found before you stop: steward --actor agent assess {label} --summary \"<what is true now>\" --next \"<next step>\" [--met N]... [--blocker \"<what stops you>\"]... [--stuck]. When every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\". Waiting on CI, a review or a person: steward --actor agent assess {label} --summary \"<what you wait for>\" --wait-until TIME (or --wait-for-check)."
     );
+    let node_text = node
+        .map(|node| node_instruction(goal, node))
+        .unwrap_or_default();
     if kind == RunKind::Nudge && resumes {
+        let on = node.map_or_else(String::new, |n| format!(", plan node {}", n.id));
         return format!(
-            "steward follow-up for goal {label}: your last run ended without progress on its acceptance criteria. Reply in four lines — Status: what is true now. Next: the next step. Blockers: what stops you, or none. DONE + evidence: only if every criterion is met. Then act on it and {}",
+            "steward follow-up for goal {label}{on}: your last run ended without progress on its acceptance criteria. Reply in four lines — Status: what is true now. Next: the next step. Blockers: what stops you, or none. DONE + evidence: only if every criterion is met. Then act on it and {}\n{node_text}",
             lowercase_first(&report)
         );
     }
@@ -437,8 +517,11 @@ fn instruction(ctx: &Context, goal: &Goal, kind: RunKind, resumes: bool) -> Stri
         RunKind::Reassign => "Other attempts on this goal made no progress; you take it over. ",
         _ => "",
     };
+    let on = node.map_or_else(String::new, |n| {
+        format!(", plan node {} ({})", n.id, n.name)
+    });
     format!(
-        "steward asks you to work on goal {label} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{block}\n{report}\n"
+        "steward asks you to work on goal {label}{on} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{node_text}{block}\n{report}\n"
     )
 }
 

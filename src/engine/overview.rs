@@ -203,6 +203,8 @@ pub struct DigestReport {
     pub blocked: Vec<Goal>,
     /// (label, criterion, text, who) ticked since.
     pub criteria_met: Vec<(String, usize, String, String)>,
+    /// Open goals whose plan moved since: (label, its tally, the next node).
+    pub plans: Vec<(String, crate::plan::Tally, Option<String>)>,
     pub runs: Vec<Run>,
     pub cost: f64,
 }
@@ -267,6 +269,24 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
             }
         }
     }
+    let plans = open
+        .goals
+        .iter()
+        .map(|g| &g.goal)
+        .filter(|goal| {
+            recent.iter().any(|e| {
+                e.goal_id == goal.id && matches!(e.action.as_str(), "work" | "planned" | "assessed")
+            })
+        })
+        .filter_map(|goal| {
+            let plan = goal.plan.as_ref()?.plan();
+            let next = plan
+                .next_work()
+                .first()
+                .map(|n| format!("{} {}", n.id, n.name));
+            Some((goal.label.clone(), plan.overall(), next))
+        })
+        .collect();
     let (runs, _) = ctx.store.runs()?;
     let runs: Vec<Run> = runs
         .into_iter()
@@ -284,6 +304,7 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
         failed,
         blocked,
         criteria_met,
+        plans,
         runs,
         cost,
     })

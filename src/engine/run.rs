@@ -10,7 +10,7 @@ use crate::agents::{self, SessionTotals};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{
-    Actor, Edit, GoalChange, ProgressField, Run, RunOutcome, RunState, format_time,
+    Actor, Edit, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState, format_time,
 };
 use crate::store::{LoadedGoal, Transaction};
 use crate::supervise::{self, Launch, Stopped};
@@ -68,10 +68,56 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     current.input_tokens = report.input_tokens;
     current.output_tokens = report.output_tokens;
     current.reported = Some(reported(ctx, &current)?);
+    if current.kind == RunKind::Plan && outcome == RunOutcome::Ok {
+        take_plan(ctx, &mut tx, &mut current, report.message.as_deref())?;
+    }
     let goal = tx.resolve(&current.goal_id).ok();
     record_end(&mut tx, &current, goal.as_ref(), cost, now)?;
     super::finish(tx)?;
     Ok(Some(current))
+}
+
+/// A planning run's answer: written as the goal's plan when it is a valid
+/// one (as the agent's, tied to the run), else kept beside the run for the
+/// repair prompt, the problems in the run's result.
+fn take_plan(
+    ctx: &Context,
+    tx: &mut Transaction<'_>,
+    run: &mut Run,
+    answer: Option<&str>,
+) -> Result<()> {
+    let answer = answer.unwrap_or_default();
+    match crate::plan::json::validate(answer) {
+        Ok(plan) => {
+            let Ok(loaded) = tx.resolve(&run.goal_id) else {
+                return Ok(());
+            };
+            if loaded.goal.status.is_terminal() {
+                return Ok(());
+            }
+            let (change, _) = super::plan::plan_change(&loaded.goal, plan);
+            let change = change.by(Actor::Agent).for_run(&run.id);
+            run.result = Some(format!("plan: {}", change.detail));
+            run.reported = Some(true);
+            tx.save(&loaded, change)?;
+        }
+        Err(problems) => {
+            ctx.store
+                .write_private(&answer_path(ctx, &run.id), answer)?;
+            let shown: Vec<String> = problems.iter().take(3).map(ToString::to_string).collect();
+            run.result = Some(format!(
+                "not a valid plan ({} problem(s)): {}",
+                problems.len(),
+                shown.join("; ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where a planning run's invalid answer is kept for the repair prompt.
+pub fn answer_path(ctx: &Context, id: &str) -> PathBuf {
+    ctx.store.runs_dir().join(format!("{id}.answer"))
 }
 
 /// The last lines the agent wrote to stderr, when its output said nothing.

@@ -71,3 +71,11 @@ impl Store {
         std::fs::read_to_string(self.root().join(path)).expect("readable")
     }
 }
+
+/// The goal a goal file's `text` describes, with the default settings.
+pub fn parse_goal(text: &str) -> crate::model::Goal {
+    crate::store::GoalFile::parse(Path::new("g.md"), text.to_string())
+        .expect("the test goal file splits")
+        .goal(&crate::config::Config::default().defaults)
+        .expect("the test goal file reads")
+}

@@ -59,6 +59,14 @@ pub enum Edit {
     /// apply in order: remove from the highest number down).
     RemoveCriterion(usize),
     AddCriterion(String),
+    /// One plan node's status: its line is rewritten, nothing else.
+    PlanNode {
+        id: String,
+        status: crate::plan::NodeStatus,
+        reason: Option<String>,
+    },
+    /// The whole plan, written under `## Plan`.
+    Plan(crate::plan::Plan),
 }
 
 /// One budget key.

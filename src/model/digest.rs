@@ -87,13 +87,16 @@ pub fn progress_fingerprint(goal: &Goal) -> String {
             fnv.write(failure);
         }
     }
+    if let Some(plan) = &goal.plan {
+        fnv.write(&format!("\nplan {:016x}", plan.summary.statuses));
+    }
     fnv.hex()
 }
 
 /// 64-bit FNV-1a: stable across versions and machines, which a digest kept
 /// in a shared event log needs. Evidence, not a signature: whoever can
 /// write the log can forge it.
-struct Fnv(u64);
+pub(crate) struct Fnv(u64);
 
 impl Default for Fnv {
     fn default() -> Self {
@@ -102,7 +105,7 @@ impl Default for Fnv {
 }
 
 impl Fnv {
-    fn write(&mut self, text: &str) {
+    pub(crate) fn write(&mut self, text: &str) {
         for byte in text.bytes() {
             self.0 ^= u64::from(byte);
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
@@ -111,6 +114,10 @@ impl Fnv {
 
     fn hex(&self) -> String {
         format!("{:016x}", self.0)
+    }
+
+    pub(crate) fn value(&self) -> u64 {
+        self.0
     }
 }
 

@@ -152,6 +152,8 @@ pub struct Goal {
     pub receipt: Option<Receipt>,
     pub description: String,
     pub criteria: Vec<Criterion>,
+    /// The `## Plan` section, when the goal has one (SPEC 15).
+    pub plan: Option<crate::plan::PlanSection>,
     pub history: Vec<HistoryEntry>,
     pub extra: serde_json::Map<String, serde_json::Value>,
 }

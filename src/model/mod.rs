@@ -12,6 +12,7 @@ mod undo;
 
 pub use change::{BoundField, BudgetField, Edit, GoalChange, ProgressField, progress_edits};
 pub use check::{Check, CheckKind};
+pub(crate) use digest::Fnv;
 pub use digest::{Digest, fingerprint, progress_fingerprint};
 pub use goal::{
     Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress, Waiting,

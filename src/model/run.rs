@@ -18,6 +18,9 @@ pub enum RunKind {
     Reassign,
     /// A person asked for it (`steward dispatch`).
     Manual,
+    /// The goal has no plan yet: the planner prompt (or, after an invalid
+    /// answer, the repair prompt), answered with the plan's JSON.
+    Plan,
 }
 
 impl RunKind {
@@ -28,6 +31,7 @@ impl RunKind {
             RunKind::Resend => "resend",
             RunKind::Reassign => "reassign",
             RunKind::Manual => "manual",
+            RunKind::Plan => "plan",
         }
     }
 }
@@ -66,6 +70,9 @@ pub struct Run {
     /// The agent profile.
     pub agent: String,
     pub kind: RunKind,
+    /// The plan node the run works on (SPEC 15).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
     /// Follow-up steps without progress before this one, from 0.
     pub attempt: u32,
     /// Of the instruction sent, so the same one is not resent too soon.

@@ -8,6 +8,7 @@ use crate::duration::HumanDuration;
 use crate::model::format_time;
 use crate::model::{Goal, Obligation, ObligationStatus, Status};
 use crate::obligations::Book;
+use crate::plan::{NodeStatus, Plan};
 
 pub const GOAL_TAG: &str = "goal-stewardship";
 pub const ATTENTION_TAG: &str = "goals-needing-attention";
@@ -153,6 +154,9 @@ fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
             one_line(&criterion.text)
         ));
     }
+    if let Some(plan) = &goal.plan {
+        out.push_str(&plan_lines(plan.plan()));
+    }
     let (progress, budget, bounds) = (&goal.progress, &goal.budget, &goal.bounds);
     let mut state = vec![
         format!(
@@ -220,6 +224,59 @@ fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
     out
 }
 
+/// The most plan nodes a block names as next work.
+const NEXT_NODES: usize = 3;
+
+/// The plan in a few lines: how far it is, the next work (nodes in
+/// progress, then those whose dependencies are done), what is blocked.
+/// Nodes that still wait on others are left out.
+fn plan_lines(plan: &Plan) -> String {
+    let mut out = format!("\nPlan: {} of its steps done", plan.overall());
+    let phases: Vec<String> = plan
+        .phases()
+        .map(|p| {
+            let index = plan.find(&p.id).expect("a phase of the plan");
+            format!("{} {}", p.id, plan.tally(index).percent()) + "%"
+        })
+        .collect();
+    out.push_str(&format!(" ({})\n", phases.join(", ")));
+    let next = plan.next_work();
+    if next.is_empty() {
+        out.push_str("Next in the plan: nothing ready (see the blocked nodes)\n");
+    }
+    for node in next.iter().take(NEXT_NODES) {
+        let state = if node.status == NodeStatus::InProgress {
+            "in progress"
+        } else {
+            "ready"
+        };
+        let accept = node
+            .accepts()
+            .next()
+            .map(|a| format!(" — accept: {}", one_line(a)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "Next: {} {} ({state}){accept}\n",
+            node.id,
+            one_line(&node.name)
+        ));
+    }
+    if next.len() > NEXT_NODES {
+        out.push_str(&format!("(and {} more ready)\n", next.len() - NEXT_NODES));
+    }
+    for node in plan.blocked().take(NEXT_NODES) {
+        out.push_str(&format!(
+            "Blocked: {} {} — {}\n",
+            node.id,
+            one_line(&node.name),
+            node.reason
+                .as_deref()
+                .map_or("no reason given".into(), one_line)
+        ));
+    }
+    out
+}
+
 /// The exact commands the agent runs for the goal: never cut.
 fn commands(goal: &Goal, window_spent: bool) -> String {
     let label = &goal.label;
@@ -231,8 +288,15 @@ fn commands(goal: &Goal, window_spent: bool) -> String {
     } else {
         (" [--dispatched]", "")
     };
+    let plan = if goal.plan.is_some() {
+        format!(
+            "Plan nodes: steward --actor agent work {label} NODE start|done|cancel, or block --reason \"...\"\n"
+        )
+    } else {
+        String::new()
+    };
     format!(
-        "{note}Record it: steward --actor agent assess {label} --summary \"...\" [--next \"...\"] [--met N]...{dispatched} [--outcome ok|failed] [--blocker \"...\"]... [--no-blockers] [--stuck]\nWaiting on CI, a review or a person: add --wait-until TIME or --wait-for-check.\nWhen every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\"\n"
+        "{note}{plan}Record it: steward --actor agent assess {label} --summary \"...\" [--next \"...\"] [--met N]...{dispatched} [--outcome ok|failed] [--blocker \"...\"]... [--no-blockers] [--stuck]\nWaiting on CI, a review or a person: add --wait-until TIME or --wait-for-check.\nWhen every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\"\n"
     )
 }
 

@@ -14,6 +14,7 @@ use crate::text::one_line;
 
 pub const CRITERIA_HEADING: &str = "Acceptance criteria";
 pub const HISTORY_HEADING: &str = "History";
+pub const PLAN_HEADING: &str = "Plan";
 
 /// One task item under `## Acceptance criteria`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,6 +126,12 @@ impl BodyLayout {
                 line.trim_start()[2..].trim()
             })
             .collect()
+    }
+
+    /// The `## Plan` section after its heading line, when there is one.
+    pub fn plan_content(&self) -> Option<std::ops::Range<usize>> {
+        self.section(PLAN_HEADING)
+            .map(|s| s.content_start.min(s.range.end)..s.range.end)
     }
 
     fn section(&self, title: &str) -> Option<&Section> {
@@ -264,7 +271,10 @@ fn line_end(text: &str, offset: usize) -> usize {
 /// quotes, setext underlines and thematic breaks, lazy continuation lines)
 /// returns `None` and comrak reads the body.
 mod plain {
-    use super::{BodyLayout, CRITERIA_HEADING, CriterionSpan, Section, heading_title, is_heading};
+    use super::{
+        BodyLayout, CRITERIA_HEADING, CriterionSpan, PLAN_HEADING, Section, heading_title,
+        is_heading,
+    };
 
     /// A line of the body: its bytes without the line ending, and where it
     /// starts and ends (line ending included).
@@ -300,8 +310,9 @@ mod plain {
         ((1..=6).contains(&level) && (rest.is_empty() || rest.starts_with(' '))).then_some(level)
     }
 
-    /// Lines a line scan could misread.
-    fn is_tricky(text: &str) -> bool {
+    /// Lines a line scan could misread. In `## Plan`, nested list items are
+    /// the plan's own lines, which no other section reads.
+    fn is_tricky(text: &str, in_plan: bool) -> bool {
         let trimmed = text.trim_start_matches(' ');
         let indent = text.len() - trimmed.len();
         if text.contains('\t')
@@ -335,7 +346,7 @@ mod plain {
             return true;
         }
         // A heading or list marker not at column 0.
-        indent > 0 && (trimmed.starts_with('#') || list_marker(trimmed).is_some())
+        indent > 0 && (trimmed.starts_with('#') || (!in_plan && list_marker(trimmed).is_some()))
     }
 
     /// The width of a list marker and its one space (`- `, `* `, `+ `,
@@ -381,8 +392,16 @@ mod plain {
 
     pub(super) fn scan(body: &str) -> Option<BodyLayout> {
         let lines = lines(body)?;
-        if lines.iter().any(|l| is_tricky(l.text)) {
-            return None;
+        let mut in_plan = false;
+        for line in &lines {
+            if let Some(level) = heading_level(line.text)
+                && level <= 2
+            {
+                in_plan = level == 2 && is_heading(&heading_title(line.text), PLAN_HEADING);
+            }
+            if is_tricky(line.text, in_plan) {
+                return None;
+            }
         }
         // Headings, and which lines belong to a list item (its first line
         // and the indented lines after it).
@@ -492,7 +511,15 @@ mod plain {
 /// Errors of body edits, for messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BodyError {
-    NoSuchCriterion { n: usize, count: usize },
+    NoSuchCriterion {
+        n: usize,
+        count: usize,
+    },
+    NoSuchNode {
+        id: String,
+    },
+    /// The plan does not read (the goal would not have been read either).
+    Plan(String),
 }
 
 impl std::fmt::Display for BodyError {
@@ -510,6 +537,8 @@ impl std::fmt::Display for BodyError {
                     "criterion {n} does not exist: the goal has criteria 1 to {count}"
                 )
             }
+            BodyError::NoSuchNode { id } => write!(f, "the plan has no node {id}"),
+            BodyError::Plan(why) => write!(f, "the plan does not read: {why}"),
         }
     }
 }
@@ -583,6 +612,74 @@ fn next_marker(prefix: &str) -> String {
     }
     let number: u64 = digits.parse().unwrap_or(0);
     format!("{indent}{}{}", number + 1, &marker[digits.len()..])
+}
+
+/// Sets the status of plan node `id` by rewriting its line only: the box
+/// and the status note, every other byte as it was.
+pub fn set_plan_node(
+    body: &str,
+    id: &str,
+    status: crate::plan::NodeStatus,
+    reason: Option<&str>,
+) -> Result<String, BodyError> {
+    let layout = BodyLayout::parse(body);
+    let content = layout
+        .plan_content()
+        .ok_or_else(|| BodyError::NoSuchNode { id: id.to_string() })?;
+    let parsed = crate::plan::section::parse(body, content)
+        .map_err(|err| BodyError::Plan(format!("line {}: {}", err.line, err.message)))?;
+    let index = parsed
+        .plan
+        .find(id)
+        .ok_or_else(|| BodyError::NoSuchNode { id: id.to_string() })?;
+    let range = parsed.lines[index].clone();
+    let line = &body[range.clone()];
+    let crate::plan::line::PlanLine::Node(node) =
+        crate::plan::line::classify(line).map_err(|err| BodyError::Plan(err.message))?
+    else {
+        return Err(BodyError::NoSuchNode { id: id.to_string() });
+    };
+    let rewritten = crate::plan::line::with_status(line, &node, status, reason);
+    let mut out = body.to_string();
+    out.replace_range(range, &rewritten);
+    Ok(out)
+}
+
+/// Puts `lines` (rendered plan lines) under `## Plan`: in place of the
+/// section's nodes when there is one (what comes before the first node, a
+/// note, stays), else as a new section before `## History` (or at the
+/// end).
+pub fn set_plan(body: &str, lines: &str, newline: &str) -> String {
+    let layout = BodyLayout::parse(body);
+    if let Some(content) = layout.plan_content() {
+        let first_node = crate::plan::section::parse(body, content.clone())
+            .ok()
+            .and_then(|parsed| parsed.lines.first().map(|line| line.start));
+        let intro_end = first_node.unwrap_or_else(|| {
+            content.start + body[content.clone()].trim_end_matches(['\r', '\n']).len()
+        });
+        let intro = body[content.start..intro_end].trim_end_matches(['\r', '\n']);
+        let mut block = String::from(newline);
+        if !intro.trim().is_empty() {
+            block = format!("{intro}{newline}{newline}");
+        }
+        block.push_str(lines);
+        if content.end < body.len() {
+            block.push_str(newline);
+        }
+        let mut out = body.to_string();
+        out.replace_range(content, &block);
+        return out;
+    }
+    let block = format!("## {PLAN_HEADING}{newline}{newline}{lines}");
+    match layout.section(HISTORY_HEADING) {
+        Some(history) => {
+            let mut out = body.to_string();
+            out.insert_str(history.range.start, &format!("{block}{newline}"));
+            out
+        }
+        None => append_block(body, &block, newline),
+    }
 }
 
 /// Replaces the description (the text before the first `## ` heading),
@@ -880,6 +977,10 @@ mod tests {
                 Just("<div>".to_string()),
                 Just("  - nested".to_string()),
                 Just("- 2026-11-21T04:00:00Z user note: x".to_string()),
+                Just("## Plan".to_string()),
+                Just("  - [ ] T1.1 A task · after T0".to_string()),
+                Just("    - accept: it holds".to_string()),
+                Just("    - [x] S1.1.1 A subtask".to_string()),
             ]
         }
 
@@ -895,6 +996,15 @@ mod tests {
                     prop_assert_eq!(fast, BodyLayout::parse_markdown(&body), "body: {:?}", body);
                 }
             }
+        }
+
+        #[test]
+        fn plans_take_the_fast_path() {
+            let body = "Ship it.\n\n## Acceptance criteria\n\n- [ ] One\n\n## Plan\n\n- [ ] P1 Build · in progress\n  - accept: it builds\n  - [x] T1.1 Write\n    - accept: written\n    - [x] S1.1.1 Route\n      - accept: exists\n\n## History\n\n- 2026-11-21T04:00:00Z user created: x\n";
+            assert_eq!(
+                super::super::plain::scan(body),
+                Some(BodyLayout::parse_markdown(body))
+            );
         }
 
         #[test]

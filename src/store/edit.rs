@@ -85,6 +85,16 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
         Edit::AddCriterion(criterion) => {
             file.edit_body(|body, newline| Ok(body::add_criterion(body, criterion, newline)))
         }
+        Edit::PlanNode { id, status, reason } => {
+            file.edit_body(|body, _| body::set_plan_node(body, id, *status, reason.as_deref()))
+        }
+        Edit::Plan(plan) => file.edit_body(|body, newline| {
+            Ok(body::set_plan(
+                body,
+                &crate::plan::json::render(plan, newline),
+                newline,
+            ))
+        }),
     }
 }
 

@@ -282,6 +282,17 @@ impl GoalFile {
                 met: c.met,
             })
             .collect();
+        let plan = match layout.plan_content() {
+            None => None,
+            Some(content) => Some(crate::plan::PlanSection::read(body, content).map_err(
+                |err| FileProblem {
+                    path: self.path.display().to_string(),
+                    line: self.body_line() + err.line - 1,
+                    column: err.column,
+                    message: format!("## Plan: {}", err.message),
+                },
+            )?),
+        };
         Ok(Goal {
             id: reader.text(&["id"])?.unwrap_or_default(),
             title: reader.text(&["title"])?.unwrap_or_else(|| label.clone()),
@@ -316,6 +327,7 @@ impl GoalFile {
             receipt: reader.structured(&["receipt"], "a receipt written by `steward complete`")?,
             description: layout.description(body).to_string(),
             criteria,
+            plan,
             history: layout
                 .history(body)
                 .into_iter()
@@ -383,6 +395,11 @@ impl GoalFile {
                 "front matter must be a mapping of keys to values".to_string(),
             )),
         }
+    }
+
+    /// The 1-based file line the body starts on.
+    fn body_line(&self) -> usize {
+        self.text[..self.body_start].matches('\n').count() + 1
     }
 
     /// A problem at `line`/`column` of the front matter, in file coordinates.

@@ -160,3 +160,52 @@ impl TestEnv {
         }
     }
 }
+
+/// Agent runs: fake agents are scripts that really do the work.
+impl TestEnv {
+    /// Writes an executable script `name`.
+    pub fn executable(&self, name: &str, text: &str) {
+        self.write(name, text);
+        std::fs::set_permissions(
+            self.path(name),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+    }
+
+    /// `steward` with the built binary's folder on PATH, as agents need.
+    pub fn steward_on_path(&self) -> Command {
+        let mut cmd = self.steward();
+        let dir = Path::new(env!("CARGO_BIN_EXE_steward")).parent().unwrap();
+        cmd.env("PATH", format!("{}:/usr/bin:/bin", dir.display()));
+        cmd
+    }
+
+    /// Every agent run, as `runs --all --json` prints them.
+    pub fn runs(&self) -> Vec<serde_json::Value> {
+        let output = self
+            .steward()
+            .args(["runs", "--all", "--json"])
+            .output()
+            .unwrap();
+        let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        document["runs"].as_array().unwrap().clone()
+    }
+
+    /// Waits until no run is pending or running.
+    pub fn settle(&self) {
+        let started = std::time::Instant::now();
+        while self
+            .runs()
+            .iter()
+            .any(|r| r["state"] == "running" || r["state"] == "pending")
+        {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(30),
+                "runs never ended: {:?}",
+                self.runs()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}

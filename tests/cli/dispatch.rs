@@ -65,35 +65,16 @@ agents:
     output: claude-json
 ";
 
-fn executable(env: &TestEnv, name: &str, text: &str) {
-    env.write(name, text);
-    std::fs::set_permissions(
-        env.path(name),
-        std::os::unix::fs::PermissionsExt::from_mode(0o755),
-    )
-    .unwrap();
-}
-
 fn store() -> TestEnv {
     let env = TestEnv::initialised();
     env.write("steward.yaml", CONFIG);
-    executable(&env, "agent.sh", AGENT);
-    executable(&env, "notify.sh", NOTIFIER);
+    env.executable("agent.sh", AGENT);
+    env.executable("notify.sh", NOTIFIER);
     env
 }
 
-/// `steward` with the built binary's folder on PATH, as the agent needs.
-fn steward(env: &TestEnv) -> assert_cmd::Command {
-    let mut cmd = env.steward();
-    let dir = std::path::Path::new(env!("CARGO_BIN_EXE_steward"))
-        .parent()
-        .unwrap();
-    cmd.env("PATH", format!("{}:/usr/bin:/bin", dir.display()));
-    cmd
-}
-
 fn add(env: &TestEnv, label: &str, extra: &[&str]) {
-    steward(env)
+    env.steward_on_path()
         .args([
             "add",
             label,
@@ -106,32 +87,6 @@ fn add(env: &TestEnv, label: &str, extra: &[&str]) {
         .args(extra)
         .assert()
         .success();
-}
-
-fn runs(env: &TestEnv) -> Vec<serde_json::Value> {
-    let output = env
-        .steward()
-        .args(["runs", "--all", "--json"])
-        .output()
-        .unwrap();
-    let document: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    document["runs"].as_array().unwrap().clone()
-}
-
-/// Waits until no run is pending or running.
-fn settle(env: &TestEnv) {
-    let started = Instant::now();
-    while runs(env)
-        .iter()
-        .any(|r| r["state"] == "running" || r["state"] == "pending")
-    {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "runs never ended: {:?}",
-            runs(env)
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
 }
 
 fn notifications(env: &TestEnv) -> Vec<serde_json::Value> {
@@ -157,14 +112,14 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
     add(&env, "costly-1", &["--max-cost-usd", "3"]);
     for step in 0..30 {
         env.set_now(&minute(step * 5));
-        let output = steward(&env).args(["tick", "-q"]).output().unwrap();
+        let output = env.steward_on_path().args(["tick", "-q"]).output().unwrap();
         assert!(
             matches!(output.status.code(), Some(0 | 3)),
             "tick at {}: {}",
             minute(step * 5),
             String::from_utf8_lossy(&output.stderr)
         );
-        settle(&env);
+        env.settle();
     }
     for n in 1..=7 {
         let goal = env.goal_json(&format!("ok-{n}"));
@@ -172,7 +127,7 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
         assert_eq!(goal["receipt"]["criteria"][0]["basis"], "check");
     }
     assert!(
-        runs(&env)
+        env.runs()
             .iter()
             .filter(|r| r["goal_label"].as_str().unwrap().starts_with("ok-"))
             .all(|r| r["reported"] == true),
@@ -181,7 +136,8 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
     let lazy = env.goal_json("lazy-1");
     assert_eq!(lazy["status"], "blocked", "{lazy}");
     assert_eq!(lazy["escalation"]["kind"], "no_progress");
-    let lazy_runs: Vec<String> = runs(&env)
+    let lazy_runs: Vec<String> = env
+        .runs()
         .iter()
         .filter(|r| r["goal_label"] == "lazy-1")
         .map(|r| r["kind"].as_str().unwrap().to_string())
@@ -200,7 +156,8 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
             .starts_with("steward unblock lazy-1")
     );
 
-    let hang = runs(&env)
+    let hang = env
+        .runs()
         .into_iter()
         .find(|r| r["goal_label"] == "hang-1")
         .unwrap();
@@ -234,7 +191,7 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
     }
     assert!(most <= 2, "max_parallel exceeded: {most}\n{log}");
     let spawns = log.lines().filter(|l| l.starts_with("start")).count();
-    assert_eq!(spawns, runs(&env).len());
+    assert_eq!(spawns, env.runs().len());
     let mut per_hour: BTreeMap<String, usize> = BTreeMap::new();
     let dispatched: Vec<String> = env
         .events()
@@ -261,20 +218,20 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
 fn a_tick_that_dies_after_recording_its_runs_loses_nothing() {
     let env = store();
     add(&env, "ok-1", &[]);
-    steward(&env)
+    env.steward_on_path()
         .env("STEWARD_FAULT", "crash-after-persist")
         .arg("tick")
         .assert()
         .code(1);
-    let recorded = runs(&env);
+    let recorded = env.runs();
     assert_eq!(recorded.len(), 1);
     assert_eq!(recorded[0]["state"], "pending");
     assert_eq!(env.goal_json("ok-1")["progress"]["dispatches"], 1);
     // The next tick starts the recorded run under its id, counting nothing
     // again.
-    steward(&env).arg("tick").assert().success();
-    settle(&env);
-    let after = runs(&env);
+    env.steward_on_path().arg("tick").assert().success();
+    env.settle();
+    let after = env.runs();
     assert_eq!(after.len(), 1);
     assert_eq!(after[0]["id"], recorded[0]["id"]);
     assert_eq!(after[0]["outcome"], "ok");
@@ -291,7 +248,7 @@ fn dispatch_starts_one_run_now_and_runs_kill_stops_it() {
         "steward.yaml",
         &CONFIG.replace("timeout: 2s", "timeout: 1h"),
     );
-    steward(&env)
+    env.steward_on_path()
         .env("CLAUDECODE", "1")
         .args(["dispatch", "hang-1"])
         .assert()
@@ -299,38 +256,38 @@ fn dispatch_starts_one_run_now_and_runs_kill_stops_it() {
         .stderr(predicate::str::contains(
             "only a person may start an agent run",
         ));
-    steward(&env)
+    env.steward_on_path()
         .args(["dispatch", "hang-1", "--dry-run"])
         .assert()
         .success()
         .stdout(predicate::str::contains("would start run"));
-    assert!(runs(&env).is_empty());
-    steward(&env)
+    assert!(env.runs().is_empty());
+    env.steward_on_path()
         .args(["dispatch", "hang-1"])
         .assert()
         .success()
         .stdout(predicate::str::contains("started run run-"));
     let started = Instant::now();
-    while !env.path("orphan.pid").exists() || runs(&env)[0]["state"] != "running" {
+    while !env.path("orphan.pid").exists() || env.runs()[0]["state"] != "running" {
         assert!(started.elapsed() < Duration::from_secs(10));
         std::thread::sleep(Duration::from_millis(50));
     }
-    steward(&env)
+    env.steward_on_path()
         .args(["dispatch", "hang-1"])
         .assert()
         .code(4)
         .stderr(predicate::str::contains("under way"));
-    let id = runs(&env)[0]["id"].as_str().unwrap().to_string();
-    steward(&env)
+    let id = env.runs()[0]["id"].as_str().unwrap().to_string();
+    env.steward_on_path()
         .args(["tasks"])
         .assert()
         .stdout(predicate::str::contains(&id));
-    steward(&env)
+    env.steward_on_path()
         .args(["runs", "kill", &id[..8]])
         .assert()
         .success();
-    settle(&env);
-    let run = &runs(&env)[0];
+    env.settle();
+    let run = &env.runs()[0];
     assert_eq!(run["outcome"], "killed");
     let orphan: i32 = env.read("orphan.pid").trim().parse().unwrap();
     std::thread::sleep(Duration::from_millis(200));
@@ -347,14 +304,14 @@ fn dispatch_starts_one_run_now_and_runs_kill_stops_it() {
 fn tick_dry_run_says_what_it_would_start_and_starts_nothing() {
     let env = store();
     add(&env, "ok-1", &[]);
-    steward(&env)
+    env.steward_on_path()
         .args(["tick", "--dry-run"])
         .assert()
         .success()
         .stdout(predicate::str::contains(
             "would: ok-1: dispatched (first run run-",
         ));
-    assert!(runs(&env).is_empty());
+    assert!(env.runs().is_empty());
     assert_eq!(env.goal_json("ok-1")["progress"]["dispatches"], 0);
 }
 
@@ -369,28 +326,28 @@ fn the_kill_switch_and_the_spend_cap_stop_new_runs() {
             .replace("max_parallel: 2", "max_parallel: 1")
             .replace("timeout: 2s", "timeout: 2s\n  max_cost_usd_per_day: 4"),
     );
-    steward(&env).arg("tick").assert().success();
-    settle(&env);
-    assert_eq!(runs(&env).len(), 1);
+    env.steward_on_path().arg("tick").assert().success();
+    env.settle();
+    assert_eq!(env.runs().len(), 1);
     // $5 spent of $4 a day: no new run, and the person is told once.
     for _ in 0..2 {
-        steward(&env).arg("tick").assert().success();
-        settle(&env);
+        env.steward_on_path().arg("tick").assert().success();
+        env.settle();
     }
-    assert_eq!(runs(&env).len(), 1);
+    assert_eq!(env.runs().len(), 1);
     let caps = notifications(&env)
         .into_iter()
         .filter(|n| n["event"] == "spend_cap")
         .count();
     assert_eq!(caps, 1);
-    steward(&env)
+    env.steward_on_path()
         .arg("status")
         .assert()
         .stdout(predicate::str::contains(
             "Spend: $5.00 on runs in the last 24h of $4.00 a day",
         ));
     env.write("steward.yaml", &format!("enabled: false\n{CONFIG}"));
-    steward(&env)
+    env.steward_on_path()
         .args(["dispatch", "costly-2"])
         .assert()
         .code(4)
@@ -401,7 +358,7 @@ fn the_kill_switch_and_the_spend_cap_stop_new_runs() {
 fn waiting_is_free_until_the_time_passes() {
     let mut env = store();
     add(&env, "lazy-1", &[]);
-    steward(&env)
+    env.steward_on_path()
         .args([
             "--actor",
             "agent",
@@ -415,27 +372,33 @@ fn waiting_is_free_until_the_time_passes() {
         .success();
     for m in [30, 60, 90] {
         env.set_now(&minute(m));
-        steward(&env).args(["tick", "-q"]).assert().success();
-        settle(&env);
+        env.steward_on_path()
+            .args(["tick", "-q"])
+            .assert()
+            .success();
+        env.settle();
     }
-    assert!(runs(&env).is_empty(), "no runs while parked");
+    assert!(env.runs().is_empty(), "no runs while parked");
     let goal = env.goal_json("lazy-1");
     assert_eq!(goal["status"], "active", "no staleness while parked");
     assert_eq!(goal["progress"]["assessments"], 1);
-    steward(&env)
+    env.steward_on_path()
         .arg("status")
         .assert()
         .stdout(predicate::str::contains(
             "lazy-1: waits for CI is running (until 2026-11-21T06:00:00Z)",
         ));
     env.set_now(&minute(125));
-    steward(&env).args(["tick", "-q"]).assert().success();
-    settle(&env);
+    env.steward_on_path()
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
     assert!(
         env.read("state/goals/lazy-1.md")
             .contains("watchdog waited: done waiting for CI is running")
     );
-    assert_eq!(runs(&env).len(), 1, "the goal is worked on again");
+    assert_eq!(env.runs().len(), 1, "the goal is worked on again");
 }
 
 #[test]

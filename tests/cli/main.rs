@@ -18,6 +18,7 @@ mod lock;
 mod mcp;
 mod mirror_audit;
 mod notify;
+mod plans;
 mod readme;
 mod robustness;
 mod roundtrip;

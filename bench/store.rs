@@ -17,7 +17,15 @@ fn main() {
     let steward = PathBuf::from(env!("CARGO_BIN_EXE_steward"));
     println!("| goals | open | command | median | cat of the same files | ratio |");
     println!("|---:|---:|---|---:|---:|---:|");
-    for size in SIZES {
+    // BENCH_SIZES=1000 (comma-separated) measures only those sizes.
+    let sizes: Vec<usize> = std::env::var("BENCH_SIZES")
+        .map(|list| {
+            list.split(',')
+                .filter_map(|n| n.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|_| SIZES.to_vec());
+    for &size in &sizes {
         let store = Store::generate(size);
         let runs = if size >= 10_000 { 15 } else { 30 };
         let cat_open = median(runs, || cat(&store.open));
@@ -33,6 +41,33 @@ fn main() {
         for (name, args, baseline) in cases {
             let time = median(runs, || run(&steward, store.root(), args));
             row(size, store.open.len(), name, time, Some(baseline));
+        }
+        if size == 1_000 {
+            // SPEC 15: plans at most double the cost of the block. Every
+            // open goal gets a plan of 100 nodes.
+            let plain = median(runs, || {
+                run(&steward, store.root(), &["prompt", "--heartbeat"])
+            });
+            store.add_plans();
+            let planned = median(runs, || {
+                run(&steward, store.root(), &["prompt", "--heartbeat"])
+            });
+            row(
+                size,
+                store.open.len(),
+                "prompt --heartbeat, every open goal with a 100-node plan",
+                planned,
+                Some(plain),
+            );
+            let listed = median(runs, || run(&steward, store.root(), &["list", "--json"]));
+            row(
+                size,
+                store.open.len(),
+                "list --json, every open goal with a 100-node plan",
+                listed,
+                Some(cat_open),
+            );
+            store.remove_plans();
         }
         // Dispatch on, nothing to start (the hourly window is spent): the
         // pass still decides for every open goal.
@@ -86,7 +121,7 @@ fn main() {
             );
         });
         row(size, store.open.len(), "add", add, None);
-        if size == SIZES[SIZES.len() - 1] {
+        if size == 10_000 {
             for args in [
                 &["list", "--all", "--json"][..],
                 &["tick", "-q"],
@@ -181,6 +216,23 @@ impl Store {
         self.dir.path()
     }
 
+    /// Gives every open goal a plan of 100 nodes (4 phases of 4 tasks of 5
+    /// subtasks), some of it done, before its history.
+    fn add_plans(&self) {
+        for path in &self.open {
+            let text = std::fs::read_to_string(path).unwrap();
+            let planned = text.replace("## History", &format!("{}## History", plan_text()));
+            std::fs::write(path, planned).unwrap();
+        }
+    }
+
+    fn remove_plans(&self) {
+        for path in &self.open {
+            let text = std::fs::read_to_string(path).unwrap();
+            std::fs::write(path, text.replace(&plan_text(), "")).unwrap();
+        }
+    }
+
     /// Puts every file in a git repository, as a versioned store would be.
     fn commit_all(&self) {
         for args in [
@@ -247,6 +299,32 @@ fn goal_text(label: &str, id: &str, status: &str) -> String {
         "- 2026-11-21T03:55:00Z agent assessed: tests pass | next: open the PR".into(),
     ];
     lines.join("\n") + "\n"
+}
+
+/// A `## Plan` of 100 nodes, the first phase done.
+fn plan_text() -> String {
+    let mut out = String::from("## Plan\n\n");
+    for p in 1..=4 {
+        let done = if p == 1 { "x" } else { " " };
+        let after = if p > 1 {
+            format!(" · after P{}", p - 1)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "- [{done}] P{p} Phase {p} of the rollout{after}\n  - accept: phase {p} is live\n"
+        ));
+        for t in 1..=4 {
+            out.push_str(&format!(
+                "  - [{done}] T{p}.{t} Task {t} of phase {p}\n    - accept: task {t} is merged\n"
+            ));
+            for st in 1..=5 {
+                out.push_str(&format!("    - [{done}] S{p}.{t}.{st} Subtask {st}\n      - accept: subtask {st} passes its tests\n"));
+            }
+        }
+    }
+    out.push('\n');
+    out
 }
 
 fn run(steward: &Path, root: &Path, args: &[&str]) {

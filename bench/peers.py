@@ -2,7 +2,7 @@
 """Times steward beside Taskwarrior (`task`) and minibeads (`mb`) on stores of
 the same size, 10% open, and prints a Markdown table with the ratios.
 
-Usage: benches/peers.py [N ...]   (default: 1000 10000)
+Usage: bench/peers.py [N ...]   (default: 1000 10000)
 
 Needs `task` (Debian package taskwarrior) and `mb` (`cargo install
 minibeads`) on PATH; a missing peer is skipped. steward is the release
