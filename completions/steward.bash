@@ -46,6 +46,9 @@ _steward() {
             steward,confirm)
                 cmd="steward__subcmd__confirm"
                 ;;
+            steward,delete)
+                cmd="steward__subcmd__delete"
+                ;;
             steward,digest)
                 cmd="steward__subcmd__digest"
                 ;;
@@ -121,6 +124,9 @@ _steward() {
             steward,unblock)
                 cmd="steward__subcmd__unblock"
                 ;;
+            steward,undo)
+                cmd="steward__subcmd__undo"
+                ;;
             steward,update)
                 cmd="steward__subcmd__update"
                 ;;
@@ -153,6 +159,9 @@ _steward() {
                 ;;
             steward__subcmd__help,confirm)
                 cmd="steward__subcmd__help__subcmd__confirm"
+                ;;
+            steward__subcmd__help,delete)
+                cmd="steward__subcmd__help__subcmd__delete"
                 ;;
             steward__subcmd__help,digest)
                 cmd="steward__subcmd__help__subcmd__digest"
@@ -228,6 +237,9 @@ _steward() {
                 ;;
             steward__subcmd__help,unblock)
                 cmd="steward__subcmd__help__subcmd__unblock"
+                ;;
+            steward__subcmd__help,undo)
+                cmd="steward__subcmd__help__subcmd__undo"
                 ;;
             steward__subcmd__help,update)
                 cmd="steward__subcmd__help__subcmd__update"
@@ -425,7 +437,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget assess prompt complete plan work tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess prompt complete plan work tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -876,6 +888,40 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__delete)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__digest)
             opts="-C -q -h -V --since --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1021,7 +1067,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget assess prompt complete plan work tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete plan work tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1147,6 +1193,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__confirm)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__delete)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1692,6 +1752,20 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__help__subcmd__undo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__help__subcmd__update)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -2017,7 +2091,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__list)
-            opts="-C -q -h -V --all --status --priority --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --all --status --priority --labels --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2093,12 +2167,16 @@ _steward() {
             return 0
             ;;
         steward__subcmd__man)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --install --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --install)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3264,6 +3342,40 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__undo)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__update)
             opts="-C -q -h -V --title --description --priority --add-criterion --remove-criterion --check --uncheck --blocker --no-blockers --verify --clear-checks --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --label --tag --untag --confirmed --note --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -3651,8 +3763,27 @@ _steward() {
     esac
 }
 
+_steward_with_goals() {
+    _steward "$@"
+    local i word command="" root=() positional=0
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${COMP_WORDS[i]}
+        case $word in
+            -C|--root) root=(-C "${COMP_WORDS[i+1]}"); ((i++)); continue ;;
+            --color|--actor|--lock-timeout) ((i++)); continue ;;
+            -*) continue ;;
+        esac
+        if [[ -z $command ]]; then command=$word; else positional=1; fi
+    done
+    [[ $positional == 1 || ${COMP_WORDS[COMP_CWORD]} == -* ]] && return 0
+    case $command in
+        show|edit|update|pause|resume|confirm|abandon|cancel|unblock|reset-budget|undo|delete|assess|complete|work|dispatch|log)
+            COMPREPLY=($(compgen -W "$(steward "${root[@]}" list --labels 2>/dev/null)" -- "${COMP_WORDS[COMP_CWORD]}")) ;;
+    esac
+}
+
 if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
-    complete -F _steward -o nosort -o bashdefault -o default steward
+    complete -F _steward_with_goals -o nosort -o bashdefault -o default steward
 else
-    complete -F _steward -o bashdefault -o default steward
+    complete -F _steward_with_goals -o bashdefault -o default steward
 fi

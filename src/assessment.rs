@@ -147,8 +147,13 @@ pub fn assess(
         escalation = Some(breaker(
             now,
             format!(
-                "{} assessments in a row met no criterion. Look at what the agent is doing, then run `steward unblock {} --reason ...`",
-                progress.assessments_without_progress, goal.label
+                "{} in a row met no criterion. Look at what the agent is doing, then run `steward unblock {} --reason ...`",
+                crate::text::count(
+                    progress.assessments_without_progress as usize,
+                    "assessment",
+                    "assessments"
+                ),
+                goal.label
             ),
         ));
     }

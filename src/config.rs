@@ -742,6 +742,18 @@ impl Config {
         })
     }
 
+    /// Environment variables that name a setting read only from the file
+    /// (`STEWARD_VERIFICATION_ALLOW_COMMANDS`, every `STEWARD_DISPATCH_*`):
+    /// set, and ignored. As (variable, key).
+    pub fn ignored_env(env: &BTreeMap<String, String>) -> Vec<(String, &'static str)> {
+        SETTINGS
+            .iter()
+            .filter(|s| s.file_only)
+            .map(|s| (env_name(s.key), s.key))
+            .filter(|(name, _)| env.get(name).is_some_and(|v| !v.is_empty()))
+            .collect()
+    }
+
     /// The defaults alone, for commands that go on when the file is broken.
     pub fn load_defaults() -> LoadedConfig {
         let layers = Layers::defaults();
@@ -752,7 +764,9 @@ impl Config {
     }
 
     /// The text `init` writes: every key, commented out, with its default.
-    pub fn template() -> String {
+    /// With `git_commit`, the `git.commit` line is written set to true
+    /// (`init --git`).
+    pub fn template(git_commit: bool) -> String {
         let mut out = String::from(
             "# steward configuration. Every key is optional: the values below are the\n\
              # defaults. Uncomment a line (and its section line) to change it.\n",
@@ -767,9 +781,18 @@ impl Config {
                 .take_while(|(a, b)| a == b)
                 .count();
             for (depth, parent) in parents.iter().enumerate().skip(shared) {
-                out.push_str(&format!("# {}{parent}:\n", "  ".repeat(depth)));
+                let comment = if git_commit && depth == 0 && *parent == "git" {
+                    ""
+                } else {
+                    "# "
+                };
+                out.push_str(&format!("{comment}{}{parent}:\n", "  ".repeat(depth)));
             }
             section = parents.to_vec();
+            if git_commit && setting.key == "git.commit" {
+                out.push_str(&format!("{:<46} # {}\n", "  commit: true", setting.help));
+                continue;
+            }
             let line = format!("{}{name}: {}", "  ".repeat(parents.len()), setting.default);
             out.push_str(&format!("# {line:<44} # {}\n", setting.help));
         }
@@ -1083,7 +1106,10 @@ impl Layers {
     fn apply_env(&mut self, env: &BTreeMap<String, String>) -> Result<()> {
         for setting in SETTINGS.iter().filter(|s| !s.file_only) {
             let name = env_name(setting.key);
-            let Some(raw) = env.get(&name) else { continue };
+            // Empty is unset, as for every other STEWARD_ variable.
+            let Some(raw) = env.get(&name).filter(|raw| !raw.is_empty()) else {
+                continue;
+            };
             let yaml: serde_yaml::Value = serde_yaml::from_str(raw)
                 .unwrap_or_else(|_| serde_yaml::Value::String(raw.clone()));
             let value =
@@ -1524,7 +1550,7 @@ mod tests {
 
     #[test]
     fn the_template_parses_to_the_defaults_when_uncommented() {
-        let uncommented: String = Config::template()
+        let uncommented: String = Config::template(false)
             .lines()
             .filter(|line| {
                 !line.starts_with("# steward") && !line.starts_with("# defaults. Uncomment")

@@ -20,6 +20,7 @@ pub struct Environment {
     pub vars: BTreeMap<String, String>,
     pub cwd: PathBuf,
     pub stdout_is_terminal: bool,
+    pub stderr_is_terminal: bool,
 }
 
 impl Environment {
@@ -34,6 +35,7 @@ impl Environment {
                 .collect(),
             cwd,
             stdout_is_terminal: std::io::stdout().is_terminal(),
+            stderr_is_terminal: std::io::stderr().is_terminal(),
         })
     }
 
@@ -64,6 +66,43 @@ pub struct Context {
     pub config_error: Option<Error>,
     /// The command's name, for commit messages.
     pub command: &'static str,
+    /// Where a slow step says how it is getting on (the front door decides:
+    /// the command line shows a line on a terminal's stderr).
+    pub progress: Progress,
+}
+
+/// A place to say how a slow step is getting on: `Some(text)` shows or
+/// replaces the line, `None` clears it. Silent by default.
+#[derive(Default)]
+pub struct Progress(Option<Box<ProgressSink>>);
+
+/// What shows a progress line: the line, or `None` to clear it.
+type ProgressSink = dyn Fn(Option<&str>) + Send + Sync;
+
+impl Progress {
+    pub fn to(sink: impl Fn(Option<&str>) + Send + Sync + 'static) -> Progress {
+        Progress(Some(Box::new(sink)))
+    }
+
+    pub fn is_silent(&self) -> bool {
+        self.0.is_none()
+    }
+
+    pub fn show(&self, line: Option<&str>) {
+        if let Some(sink) = &self.0 {
+            sink(line);
+        }
+    }
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Progress(shown)"
+        } else {
+            "Progress(silent)"
+        })
+    }
 }
 
 /// Environment variables that say a process runs inside an agent harness
@@ -207,6 +246,7 @@ impl Context {
             env,
             config_error,
             command: options.command,
+            progress: Progress::default(),
         })
     }
 
@@ -221,9 +261,31 @@ impl Context {
         }
     }
 
+    /// Where a setting's value came from, as `config` says it
+    /// (`steward.yaml:3`, `env STEWARD_ENABLED`, `default`).
+    pub fn source_of(&self, key: &str) -> String {
+        self.config_entries
+            .iter()
+            .find(|e| e.key == key)
+            .map_or_else(|| "default".to_string(), |e| e.source.to_string())
+    }
+
     /// Starts the one write path.
     pub fn transaction(&self) -> Result<crate::store::Transaction<'_>> {
         self.transaction_at(self.now)
+    }
+
+    /// Starts the one write path on behalf of steward itself (`tick` is the
+    /// watchdog's pass whoever runs it): its events and commit carry
+    /// `actor`, not the caller.
+    pub fn transaction_by(&self, actor: Actor) -> Result<crate::store::Transaction<'_>> {
+        crate::store::Transaction::begin(
+            &self.store,
+            self.now,
+            (actor, false),
+            self.lock_timeout,
+            self.command,
+        )
     }
 
     /// Starts the one write path with the clock at `now`.

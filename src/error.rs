@@ -38,7 +38,7 @@ pub enum Error {
 
     /// No store where one is needed.
     #[error(
-        "no steward store in {} or above it (no steward.yaml, no state/goals): run `steward init` there, or pass -C DIR",
+        "no steward store at {}: no steward.yaml, no state/goals (run `steward init` there, or pass -C DIR)",
         searched.display()
     )]
     NotAStore { searched: PathBuf },
@@ -115,7 +115,7 @@ pub enum Error {
     BadRequest(String),
 
     /// A criterion number that the goal does not have.
-    #[error("{option} {n}: criterion {n} does not exist (`{label}` has {count} criteria)")]
+    #[error("{option} {n}: criterion {n} does not exist (`{label}` has {})", crate::text::count(*count, "criterion", "criteria"))]
     NoSuchCriterion {
         option: &'static str,
         n: usize,
@@ -164,6 +164,10 @@ pub enum Error {
     #[error("{what} needs a human's confirmation: {hint}")]
     NeedsConfirmation { what: String, hint: String },
 
+    /// `undo` cannot take the last change back.
+    #[error("cannot undo the last change of `{label}`: {why}; nothing changed")]
+    CannotUndo { label: String, why: String },
+
     /// An agent asked for what only a person may do (SPEC 11).
     #[error("only a person may {what}; ask the person to run: {person_runs}")]
     PersonOnly { what: String, person_runs: String },
@@ -187,9 +191,10 @@ pub enum Error {
     )]
     LastCriterion { label: String },
 
-    /// `enabled: false`: steward starts nothing.
-    #[error("steward is disabled (enabled: false in steward.yaml): no runs start")]
-    Disabled,
+    /// `enabled: false` (from `source`: the file and line, or the
+    /// environment): steward starts nothing and counts no dispatch.
+    #[error("steward is disabled (enabled: false, {from}): {what}")]
+    Disabled { from: String, what: &'static str },
 
     /// A run cannot start now (a budget, the window, the spend cap).
     #[error("goal `{label}` gets no run now: {why}")]
@@ -203,7 +208,8 @@ pub enum Error {
 
     /// `global_limits.max_active_goals` goals are open.
     #[error(
-        "{open} goals are open and global_limits.max_active_goals is {limit}: complete or abandon one first, or raise the limit"
+        "{} open and global_limits.max_active_goals is {limit}: complete or abandon one first, or raise the limit",
+        if *open == 1 { "1 goal is".to_string() } else { format!("{open} goals are") }
     )]
     TooManyGoals { open: u64, limit: u64 },
 
@@ -236,9 +242,11 @@ pub enum Error {
     #[error("`{label}` is not done, nothing was changed:\n  - {}", missing.join("\n  - "))]
     NotDone { label: String, missing: Vec<String> },
 
-    /// `task deliver` of an obligation that has no result yet.
+    /// `task deliver` of an obligation that has no result: still running,
+    /// or ended without one.
     #[error(
-        "{id} is {status}: there is no result to deliver yet; wait for it, or `steward task dismiss {id}`"
+        "{id} is {status}: there is no result to deliver{}",
+        if status == "running" { format!(" yet; wait for it, or `steward task dismiss {id}`") } else { format!("; tell the human it did not deliver, then `steward task dismiss {id}`") }
     )]
     NotArrived { id: String, status: String },
 
@@ -314,8 +322,9 @@ impl Error {
             | Error::WindowFull { .. }
             | Error::NeedsConfirmation { .. }
             | Error::PersonOnly { .. }
+            | Error::CannotUndo { .. }
             | Error::LastCriterion { .. }
-            | Error::Disabled
+            | Error::Disabled { .. }
             | Error::DispatchRefused { .. }
             | Error::TooLarge { .. }
             | Error::AgentCannotRaise { .. }

@@ -113,8 +113,8 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         .unwrap_or_default();
     Step::Escalate {
         reason: format!(
-            "{} runs made no progress ({}); the agent could not move it.{result} Look at the runs (`steward runs --all`), then a person runs `steward unblock {} --reason ...`",
-            stuck.len(),
+            "{} made no progress ({}); the agent could not move it.{result} Look at the runs (`steward runs --all`), then a person runs `steward unblock {} --reason ...`",
+            crate::text::count(stuck.len(), "run", "runs"),
             kinds.join(", "),
             goal.label
         ),

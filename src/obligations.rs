@@ -209,7 +209,9 @@ impl Book {
     }
 
     /// Marks an obligation delivered (its result reached the human) or
-    /// dismissed. Delivering needs a result; dismissing works on any.
+    /// dismissed. Delivering needs a result, which only a task that ended
+    /// ok has (a failed or timed-out one is reported, then dismissed);
+    /// dismissing works on any.
     pub fn resolve(
         &mut self,
         id: &str,
@@ -224,7 +226,7 @@ impl Book {
         if obligation.status.is_resolved() {
             return Ok(None);
         }
-        if to == ObligationStatus::Delivered && obligation.status == ObligationStatus::Running {
+        if to == ObligationStatus::Delivered && obligation.status != ObligationStatus::Arrived {
             return Err(BookError::NotArrived {
                 id: id.to_string(),
                 status: obligation.status,
@@ -486,6 +488,20 @@ mod tests {
                 .unwrap()
                 .is_some()
         );
+    }
+
+    #[test]
+    fn a_task_that_did_not_end_ok_has_nothing_to_deliver() {
+        for ending in [Ending::Error, Ending::Timeout, Ending::Killed] {
+            let mut book = Book::default();
+            let (id, _) = book.spawn(spawn("tests"), at(0), counter());
+            book.end(&Key::Label("tests".into()), ending, None, at(1))
+                .unwrap();
+            assert!(matches!(
+                book.resolve(&id, ObligationStatus::Delivered, at(2)),
+                Err(BookError::NotArrived { .. })
+            ));
+        }
     }
 
     #[test]

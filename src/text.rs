@@ -28,6 +28,11 @@ pub fn head(text: &str, max: usize) -> String {
     kept
 }
 
+/// "1 goal", "2 goals": a count with the noun in the number it takes.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The lines that differ between `old` and `new`, as a unified diff with a
 /// line of context (for a person comparing two versions of a goal).
 pub fn line_diff(old: &str, new: &str) -> String {

@@ -274,8 +274,13 @@ fn judge_checks(goal: &Goal, now: DateTime<Utc>, outcomes: &[CheckOutcome]) -> E
     };
     let (action, reason) = match &status {
         Some(Status::Verifying) => {
+            let checks = if total == 1 {
+                "the check passes".to_string()
+            } else {
+                format!("all {total} checks pass")
+            };
             let all = format!(
-                "all {total} checks pass and every criterion is met: run `steward complete {}`",
+                "{checks} and every criterion is met: run `steward complete {}`",
                 goal.label
             );
             (

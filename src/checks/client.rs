@@ -1,29 +1,37 @@
-//! A deliberately small HTTP/1.1 client for checks: one GET, no redirects,
-//! no proxies, no cookies, and one deadline for the whole exchange, DNS
-//! included.
+//! One GET for a check, through `ureq` (rustls, Mozilla's roots compiled
+//! in): no proxy, no cookies, one deadline for the whole exchange (DNS,
+//! redirects and the body included), the body capped, and every address
+//! checked before it is used.
+//!
+//! The guard is the resolver: each hop's host name is resolved once, every
+//! address is judged, and the connection goes to the addresses judged, so
+//! DNS cannot answer differently between the check and the connection (no
+//! rebinding). A redirect is a new hop through the same resolver: one that
+//! points at a private address is refused like the first request would be.
 
-use std::io::{self, BufReader, Read, Write};
-use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
-use std::sync::{Arc, OnceLock, mpsc};
-use std::thread;
+use std::fmt;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
-use rustls::pki_types::ServerName;
-use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
+use ureq::config::RedirectAuthHeaders;
+use ureq::http::Uri;
+use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 use super::address;
-use super::deadline::Deadline;
-use super::response;
 use super::text;
-use super::url::{Scheme, Url};
+use super::url::Url;
 
 /// The largest body read (GitHub's answer for a pull request is ~30 KiB).
-const BODY_LIMIT: usize = 1024 * 1024;
+const BODY_LIMIT: u64 = 1024 * 1024;
+
+/// Redirects followed, each one re-checked.
+const MAX_REDIRECTS: u32 = 5;
 
 /// One GET request.
 pub struct Get<'a> {
     pub url: &'a Url,
-    /// Sent after `Host`, `User-Agent`, `Accept-Encoding` and `Connection`.
+    /// Sent as they are; a value with a control character is refused.
     pub headers: &'a [(&'a str, &'a str)],
     pub timeout: Duration,
     /// Whether the host may resolve to a loopback, private or other
@@ -41,34 +49,12 @@ pub struct Response {
 /// Sends the request and reads the answer, all within `get.timeout`. The
 /// error is a short, one-line reason for a failed check.
 pub fn get(get: &Get) -> Result<Response, String> {
-    let deadline = Deadline::after(get.timeout);
-    let request = request_text(get)?;
-    let host = &get.url.host;
-    let addresses = resolve(host, get.url.port, deadline)?;
-    if !get.allow_private {
-        refuse_private(host, &addresses)?;
-    }
-    let stream = TimedStream {
-        tcp: connect(&addresses, deadline)?,
-        deadline,
-    };
-    let peer = get.url.authority();
-    match get.url.scheme {
-        Scheme::Http => exchange(stream, &request, &peer, get.read_body, deadline),
-        Scheme::Https => {
-            let tls = handshake(stream, host, deadline)?;
-            exchange(tls, &request, &peer, get.read_body, deadline)
-        }
-    }
+    get_guarded(get, address::is_private)
 }
 
-fn request_text(get: &Get) -> Result<String, String> {
-    let mut text = format!(
-        "GET {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: steward\r\n\
-         Accept-Encoding: identity\r\nConnection: close\r\n",
-        get.url.path,
-        get.url.authority()
-    );
+/// [`get`], refusing the addresses `refuse` says no to (a test refuses a
+/// narrower set, so that a loopback server can redirect to a refused one).
+fn get_guarded(get: &Get, refuse: fn(IpAddr) -> bool) -> Result<Response, String> {
     for (name, value) in get.headers {
         // A line break would end the header early and let the rest of the
         // value pose as headers of its own. The value is not shown: it may
@@ -76,49 +62,88 @@ fn request_text(get: &Get) -> Result<String, String> {
         if value.chars().any(|c| c.is_control()) {
             return Err(format!("the {name} header contains a control character"));
         }
-        text.push_str(&format!("{name}: {value}\r\n"));
     }
-    text.push_str("\r\n");
-    Ok(text)
+    let config = ureq::Agent::config_builder()
+        .timeout_global(Some(get.timeout))
+        .http_status_as_error(false)
+        .proxy(None)
+        .max_redirects(MAX_REDIRECTS)
+        .redirect_auth_headers(RedirectAuthHeaders::SameHost)
+        .user_agent("steward")
+        .max_idle_connections(0)
+        .build();
+    let guard = Guard {
+        allow_private: get.allow_private,
+        refuse,
+    };
+    let agent = ureq::Agent::with_parts(config, DefaultConnector::default(), guard);
+    let mut request = agent.get(get.url.uri());
+    for (name, value) in get.headers {
+        request = request.header(*name, *value);
+    }
+    let peer = get.url.authority();
+    let mut response = request
+        .call()
+        .map_err(|err| reason(&err, get.url, get.timeout))?;
+    let status = response.status().as_u16();
+    let body = if get.read_body {
+        response
+            .body_mut()
+            .with_config()
+            .limit(BODY_LIMIT)
+            .read_to_vec()
+            .map_err(|err| {
+                format!(
+                    "no valid answer from {peer}: {}",
+                    reason(&err, get.url, get.timeout)
+                )
+            })?
+    } else {
+        Vec::new()
+    };
+    Ok(Response { status, body })
 }
 
-/// Resolves on a thread of its own, because the system resolver cannot be
-/// given a timeout; past the deadline the thread is left to finish alone.
-fn resolve(host: &str, port: u16, deadline: Deadline) -> Result<Vec<SocketAddr>, String> {
-    if let Ok(ip) = host.parse::<IpAddr>() {
-        return Ok(vec![SocketAddr::new(ip, port)]);
+/// The resolver that refuses what a goal file may not reach.
+struct Guard {
+    allow_private: bool,
+    refuse: fn(IpAddr) -> bool,
+}
+
+impl fmt::Debug for Guard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Guard")
+            .field("allow_private", &self.allow_private)
+            .finish_non_exhaustive()
     }
-    let cannot = |why: String| format!("cannot resolve `{host}`: {why}");
-    let (sender, answer) = mpsc::channel();
-    let name = host.to_string();
-    thread::Builder::new()
-        .name("steward-check-dns".into())
-        .spawn(move || {
-            let found: io::Result<Vec<SocketAddr>> = (name.as_str(), port)
-                .to_socket_addrs()
-                .map(Iterator::collect);
-            let _ = sender.send(found);
-        })
-        .map_err(|err| cannot(err.to_string()))?;
-    let left = deadline
-        .remaining()
-        .ok_or_else(|| cannot(timed_out(deadline)))?;
-    match answer.recv_timeout(left) {
-        Ok(Ok(addresses)) if !addresses.is_empty() => Ok(addresses),
-        Ok(Ok(_)) => Err(cannot("no addresses".to_string())),
-        Ok(Err(err)) => Err(cannot(err.to_string())),
-        Err(_) => Err(cannot(timed_out(deadline))),
+}
+
+impl Resolver for Guard {
+    fn resolve(
+        &self,
+        uri: &Uri,
+        config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+        let host = uri.host().unwrap_or_default();
+        let addresses = DefaultResolver::default().resolve(uri, config, timeout)?;
+        if !self.allow_private {
+            refuse_private(host, &addresses, self.refuse)
+                .map_err(|why| ureq::Error::Other(Box::new(Refused(why))))?;
+        }
+        Ok(addresses)
     }
 }
 
 /// Refuses a host if any of its addresses is not public: a name that
 /// resolves to both a public and a private address could be answered
 /// either way by the next lookup.
-fn refuse_private(host: &str, addresses: &[SocketAddr]) -> Result<(), String> {
-    match addresses
-        .iter()
-        .find(|address| address::is_private(address.ip()))
-    {
+fn refuse_private(
+    host: &str,
+    addresses: &[SocketAddr],
+    refuse: fn(IpAddr) -> bool,
+) -> Result<(), String> {
+    match addresses.iter().find(|address| refuse(address.ip())) {
         Some(address) => Err(format!(
             "refused: {host} resolves to {}, a private address; set verification.allow_private_hosts",
             address.ip()
@@ -127,139 +152,67 @@ fn refuse_private(host: &str, addresses: &[SocketAddr]) -> Result<(), String> {
     }
 }
 
-/// Connects to the addresses just checked, in order, rather than to the name,
-/// which DNS could point elsewhere between the check and the connection.
-fn connect(addresses: &[SocketAddr], deadline: Deadline) -> Result<TcpStream, String> {
-    let mut last_error = "no address to connect to".to_string();
-    for address in addresses {
-        let attempt = deadline
-            .remaining_or_timeout()
-            .and_then(|left| TcpStream::connect_timeout(address, left));
-        match attempt {
-            Ok(tcp) => return Ok(tcp),
-            Err(err) => {
-                last_error = format!("cannot connect to {address}: {}", reason(&err, deadline))
-            }
-        }
+/// The guard's refusal, passed through ureq as it is.
+#[derive(Debug)]
+struct Refused(String);
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
     }
-    Err(last_error)
 }
 
-fn handshake(
-    mut stream: TimedStream,
-    host: &str,
-    deadline: Deadline,
-) -> Result<StreamOwned<ClientConnection, TimedStream>, String> {
-    let failed = |why: String| format!("TLS handshake with {host} failed: {why}");
-    let name = ServerName::try_from(host.to_string()).map_err(|err| failed(err.to_string()))?;
-    let mut tls =
-        ClientConnection::new(tls_config()?, name).map_err(|err| failed(err.to_string()))?;
-    while tls.is_handshaking() {
-        tls.complete_io(&mut stream)
-            .map_err(|err| failed(reason(&err, deadline)))?;
-    }
-    Ok(StreamOwned::new(tls, stream))
-}
+impl std::error::Error for Refused {}
 
-/// The TLS settings, built once: ring for the cryptography, the Mozilla root
-/// certificates from webpki-roots, so nothing depends on the system's store.
-fn tls_config() -> Result<Arc<ClientConfig>, String> {
-    static CONFIG: OnceLock<Result<Arc<ClientConfig>, String>> = OnceLock::new();
-    CONFIG
-        .get_or_init(|| {
-            let roots = RootCertStore {
-                roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-            };
-            let provider = Arc::new(rustls::crypto::ring::default_provider());
-            ClientConfig::builder_with_provider(provider)
-                .with_safe_default_protocol_versions()
-                .map(|builder| {
-                    Arc::new(builder.with_root_certificates(roots).with_no_client_auth())
-                })
-                .map_err(|err| format!("cannot set up TLS: {err}"))
-        })
-        .clone()
-}
-
-fn exchange(
-    mut stream: impl Read + Write,
-    request: &str,
-    peer: &str,
-    read_body: bool,
-    deadline: Deadline,
-) -> Result<Response, String> {
-    stream
-        .write_all(request.as_bytes())
-        .and_then(|()| stream.flush())
-        .map_err(|err| {
+/// A few words on why the request failed.
+fn reason(err: &ureq::Error, url: &Url, timeout: Duration) -> String {
+    use std::io::ErrorKind;
+    let peer = url.authority();
+    match err {
+        ureq::Error::Other(inner) => inner.to_string(),
+        ureq::Error::Timeout(_) => {
             format!(
-                "cannot send the request to {peer}: {}",
-                reason(&err, deadline)
+                "no valid answer from {peer}: timed out after {}",
+                text::duration(timeout)
             )
-        })?;
-    let mut reader = BufReader::new(stream);
-    let bad_answer =
-        |err: io::Error| format!("no valid answer from {peer}: {}", reason(&err, deadline));
-    let head = response::read_head(&mut reader).map_err(bad_answer)?;
-    let body = if read_body {
-        response::read_body(&mut reader, &head, BODY_LIMIT).map_err(bad_answer)?
-    } else {
-        Vec::new()
-    };
-    Ok(Response {
-        status: head.status,
-        body,
-    })
-}
-
-/// A TCP stream that gives up at the deadline: every read and write may take
-/// only the time left, so a server that trickles bytes cannot stretch the check.
-struct TimedStream {
-    tcp: TcpStream,
-    deadline: Deadline,
-}
-
-impl Read for TimedStream {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.tcp
-            .set_read_timeout(Some(self.deadline.remaining_or_timeout()?))?;
-        self.tcp.read(buf).map_err(timeout_kind)
+        }
+        ureq::Error::HostNotFound => format!("cannot resolve `{}`", url.host()),
+        ureq::Error::Io(io) if io.kind() == ErrorKind::ConnectionRefused => {
+            format!("cannot connect to {peer}: connection refused")
+        }
+        ureq::Error::Io(io) if io.kind() == ErrorKind::ConnectionReset => {
+            format!("no valid answer from {peer}: connection reset")
+        }
+        ureq::Error::Io(io) if io.kind() == ErrorKind::TimedOut => {
+            format!(
+                "no valid answer from {peer}: timed out after {}",
+                text::duration(timeout)
+            )
+        }
+        ureq::Error::Tls(_) | ureq::Error::Rustls(_) => {
+            format!("TLS handshake with {} failed: {err}", url.host())
+        }
+        // rustls reports what it could not make sense of as bad data.
+        ureq::Error::Io(io)
+            if io.kind() == ErrorKind::InvalidData && url.uri().scheme_str() == Some("https") =>
+        {
+            let why = io
+                .get_ref()
+                .map_or_else(|| io.to_string(), ToString::to_string);
+            format!("TLS handshake with {} failed: {why}", url.host())
+        }
+        ureq::Error::BodyExceedsLimit(_) => {
+            format!("the answer is larger than {} KiB", BODY_LIMIT / 1024)
+        }
+        ureq::Error::TooManyRedirects => {
+            format!("more than {MAX_REDIRECTS} redirects")
+        }
+        ureq::Error::RedirectFailed => "a redirect without a usable Location".to_string(),
+        ureq::Error::Protocol(_) | ureq::Error::Io(_) | ureq::Error::ConnectionFailed => {
+            format!("no valid answer from {peer}: {err}")
+        }
+        other => other.to_string(),
     }
-}
-
-impl Write for TimedStream {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.tcp
-            .set_write_timeout(Some(self.deadline.remaining_or_timeout()?))?;
-        self.tcp.write(buf).map_err(timeout_kind)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.tcp.flush()
-    }
-}
-
-/// Socket timeouts surface as `WouldBlock` on Unix; call them what they are.
-fn timeout_kind(err: io::Error) -> io::Error {
-    if err.kind() == io::ErrorKind::WouldBlock {
-        io::Error::from(io::ErrorKind::TimedOut)
-    } else {
-        err
-    }
-}
-
-/// A few words on why an I/O step failed.
-fn reason(err: &io::Error, deadline: Deadline) -> String {
-    match err.kind() {
-        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => timed_out(deadline),
-        io::ErrorKind::ConnectionRefused => "connection refused".to_string(),
-        io::ErrorKind::ConnectionReset => "connection reset".to_string(),
-        _ => err.to_string(),
-    }
-}
-
-fn timed_out(deadline: Deadline) -> String {
-    format!("timed out after {}", text::duration(deadline.budget()))
 }
 
 #[cfg(test)]
@@ -267,40 +220,46 @@ mod tests {
     use super::*;
     use crate::checks::testing::Server;
 
-    fn get_url(url: &str, headers: &[(&str, &str)]) -> Result<Response, String> {
+    fn request(
+        url: &str,
+        headers: &[(&str, &str)],
+        allow_private: bool,
+    ) -> Result<Response, String> {
         let url = Url::parse(url).unwrap();
         get(&Get {
             url: &url,
             headers,
             timeout: Duration::from_secs(5),
-            allow_private: true,
+            allow_private,
             read_body: true,
         })
     }
 
     #[test]
-    fn sends_a_minimal_get_and_reads_the_answer() {
+    fn sends_a_get_with_its_headers_and_reads_the_answer() {
         let server = Server::answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi");
-        let response = get_url(&server.url("/health?x=1"), &[("Accept", "text/plain")]).unwrap();
+        let response = request(
+            &server.url("/health?x=1"),
+            &[("Accept", "text/plain")],
+            true,
+        )
+        .unwrap();
         assert_eq!(
             (response.status, response.body.as_slice()),
             (200, b"hi".as_slice())
         );
-        assert_eq!(
-            server.request(),
-            format!(
-                "GET /health?x=1 HTTP/1.1\r\nHost: {}\r\nUser-Agent: steward\r\nAccept-Encoding: identity\r\n\
-                 Connection: close\r\nAccept: text/plain\r\n\r\n",
-                server.address
-            )
-        );
+        let sent = server.request().to_lowercase();
+        assert!(sent.starts_with("get /health?x=1 http/1.1\r\n"), "{sent}");
+        assert!(sent.contains("\r\naccept: text/plain\r\n"), "{sent}");
+        assert!(sent.contains("\r\nuser-agent: steward\r\n"), "{sent}");
     }
 
     #[test]
     fn refuses_header_values_with_line_breaks_without_showing_them() {
-        let err = get_url(
+        let err = request(
             "http://127.0.0.1:9/",
             &[("Authorization", "Bearer x\r\nEvil: 1")],
+            true,
         )
         .err()
         .unwrap();
@@ -311,9 +270,10 @@ mod tests {
     fn refuses_a_host_with_any_private_address() {
         let public: SocketAddr = "8.8.8.8:80".parse().unwrap();
         let private: SocketAddr = "[::ffff:10.0.0.1]:80".parse().unwrap();
-        assert_eq!(refuse_private("example.com", &[public]), Ok(()));
+        let refuse = address::is_private;
+        assert_eq!(refuse_private("example.com", &[public], refuse), Ok(()));
         assert_eq!(
-            refuse_private("example.com", &[public, private]),
+            refuse_private("example.com", &[public, private], refuse),
             Err(
                 "refused: example.com resolves to ::ffff:10.0.0.1, a private address; \
                  set verification.allow_private_hosts"
@@ -323,9 +283,83 @@ mod tests {
     }
 
     #[test]
-    fn resolves_ip_literals_without_dns() {
-        let found = resolve("::1", 8080, Deadline::after(Duration::ZERO)).unwrap();
-        assert_eq!(found, ["[::1]:8080".parse().unwrap()]);
+    fn a_private_address_is_refused_before_connecting() {
+        let server = Server::answering("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+        let err = request(&server.url("/"), &[], false).err().unwrap();
+        assert_eq!(
+            err,
+            "refused: 127.0.0.1 resolves to 127.0.0.1, a private address; set verification.allow_private_hosts"
+        );
+        assert!(server.unused(), "steward connected to a refused address");
+    }
+
+    #[test]
+    fn ip_literals_are_judged_too_ipv4_mapped_included() {
+        for (url, ip) in [
+            ("http://[::1]:9/", "::1"),
+            ("http://[::ffff:127.0.0.1]:9/", "::ffff:127.0.0.1"),
+            ("http://169.254.169.254/", "169.254.169.254"),
+            ("http://0x7f.1:9/", "127.0.0.1"),
+        ] {
+            let err = request(url, &[], false).err().unwrap();
+            assert!(
+                err.starts_with("refused: ")
+                    && err.contains(&format!("resolves to {ip}, a private address")),
+                "{url}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_redirect_to_a_private_address_is_refused_hop_by_hop() {
+        // Loopback stands in for the public first hop: this guard refuses
+        // only link-local addresses, where cloud metadata services live.
+        fn link_local(ip: IpAddr) -> bool {
+            matches!(ip, IpAddr::V4(v4) if v4.is_link_local())
+        }
+        let server = Server::answering(
+            "HTTP/1.1 302 Found\r\nLocation: http://169.254.169.254/latest/meta-data/\r\nContent-Length: 0\r\n\r\n",
+        );
+        let url = Url::parse(&server.url("/health")).unwrap();
+        let get = Get {
+            url: &url,
+            headers: &[],
+            timeout: Duration::from_secs(5),
+            allow_private: false,
+            read_body: false,
+        };
+        assert_eq!(
+            get_guarded(&get, link_local).err().unwrap(),
+            "refused: 169.254.169.254 resolves to 169.254.169.254, a private address; \
+             set verification.allow_private_hosts"
+        );
+        assert!(server.request().starts_with("GET /health "));
+    }
+
+    #[test]
+    fn redirects_are_followed_to_the_answer() {
+        let target = Server::answering("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+        let server = Server::answering(&format!(
+            "HTTP/1.1 301 Moved Permanently\r\nLocation: {}\r\nContent-Length: 0\r\n\r\n",
+            target.url("/new")
+        ));
+        let response = request(&server.url("/old"), &[], true).unwrap();
+        assert_eq!(
+            (response.status, response.body.as_slice()),
+            (200, b"ok".as_slice())
+        );
+        assert!(target.request().starts_with("GET /new "));
+    }
+
+    #[test]
+    fn the_body_is_capped() {
+        let big = "x".repeat(BODY_LIMIT as usize + 1);
+        let server = Server::answering(&format!(
+            "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{big}",
+            big.len()
+        ));
+        let err = request(&server.url("/"), &[], true).err().unwrap();
+        assert!(err.ends_with("the answer is larger than 1024 KiB"), "{err}");
     }
 
     #[test]
@@ -334,7 +368,7 @@ mod tests {
             let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
             listener.local_addr().unwrap().port()
         };
-        let err = get_url(&format!("http://127.0.0.1:{port}/"), &[])
+        let err = request(&format!("http://127.0.0.1:{port}/"), &[], true)
             .err()
             .unwrap();
         assert_eq!(
@@ -347,7 +381,7 @@ mod tests {
     fn tls_errors_are_reported_as_such() {
         // A plain HTTP answer where a TLS server hello belongs.
         let server = Server::blurting("HTTP/1.1 200 OK\r\n\r\n");
-        let err = get_url(&server.url("/").replace("http:", "https:"), &[])
+        let err = request(&server.url("/").replace("http:", "https:"), &[], true)
             .err()
             .unwrap();
         assert!(

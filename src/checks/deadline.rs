@@ -1,7 +1,6 @@
 //! One clock for a whole check, so that its steps share a single budget
 //! instead of each getting the full timeout.
 
-use std::io;
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy)]
@@ -30,12 +29,6 @@ impl Deadline {
             .checked_duration_since(Instant::now())
             .filter(|left| !left.is_zero())
     }
-
-    /// The time left, or a `TimedOut` error for I/O code to pass up.
-    pub fn remaining_or_timeout(&self) -> io::Result<Duration> {
-        self.remaining()
-            .ok_or_else(|| io::Error::from(io::ErrorKind::TimedOut))
-    }
 }
 
 #[cfg(test)]
@@ -46,8 +39,6 @@ mod tests {
     fn a_passed_deadline_has_nothing_left() {
         let deadline = Deadline::after(Duration::ZERO);
         assert_eq!(deadline.remaining(), None);
-        let err = deadline.remaining_or_timeout().unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::TimedOut);
     }
 
     #[test]

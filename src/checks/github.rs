@@ -324,13 +324,24 @@ mod tests {
             request.starts_with("GET /repos/acme/widgets/pulls/7 HTTP/1.1\r\n"),
             "{request}"
         );
+        // Header names are case-insensitive; the values are as sent.
+        let lowered_names: String = request
+            .lines()
+            .map(|line| match line.split_once(": ") {
+                Some((name, value)) => format!("{}: {value}\r\n", name.to_lowercase()),
+                None => format!("{line}\r\n"),
+            })
+            .collect();
         for header in [
-            format!("Authorization: Bearer {TOKEN}\r\n"),
-            "Accept: application/vnd.github+json\r\n".to_string(),
-            "X-GitHub-Api-Version: 2022-11-28\r\n".to_string(),
-            "User-Agent: steward\r\n".to_string(),
+            format!("authorization: Bearer {TOKEN}\r\n"),
+            "accept: application/vnd.github+json\r\n".to_string(),
+            "x-github-api-version: 2022-11-28\r\n".to_string(),
+            "user-agent: steward\r\n".to_string(),
         ] {
-            assert!(request.contains(&header), "missing {header:?} in {request}");
+            assert!(
+                lowered_names.contains(&header),
+                "missing {header:?} in {request}"
+            );
         }
     }
 
@@ -403,12 +414,12 @@ mod tests {
             "{detail}"
         );
         let server = Server::answering(&json_response(
-            "301 Moved Permanently",
-            r#"{"message":"Moved Permanently"}"#,
+            "502 Bad Gateway",
+            r#"{"message":"Server Error"}"#,
         ));
         assert_eq!(
             check(&server, None),
-            CheckOutcome::failed("HTTP 301 (redirects are not followed): Moved Permanently")
+            CheckOutcome::failed("HTTP 502: Server Error")
         );
     }
 

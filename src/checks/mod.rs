@@ -14,7 +14,6 @@ mod deadline;
 mod file;
 mod github;
 mod http;
-mod response;
 mod text;
 mod url;
 

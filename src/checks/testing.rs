@@ -80,6 +80,13 @@ impl Server {
         format!("http://{}{path}", self.address)
     }
 
+    /// Whether no client came (within a moment).
+    pub fn unused(&self) -> bool {
+        self.request
+            .recv_timeout(Duration::from_millis(300))
+            .is_err()
+    }
+
     /// The request head the server received.
     pub fn request(&self) -> String {
         self.request

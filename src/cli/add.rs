@@ -11,7 +11,10 @@ use crate::model::{Check, Priority};
 /// Register a goal: what must be achieved and how to tell it is done.
 ///
 /// Critical and high goals need --confirmed (a human said yes); the store
-/// may also require bounds and caps how many goals are open.
+/// may also require bounds and caps how many goals are open. A --verify
+/// check that can never pass here (a command while
+/// verification.allow_commands is off, a malformed URL, a path outside the
+/// root) is added with a warning on stderr, and `steward doctor` lists it.
 #[derive(Debug, Args)]
 pub struct AddArgs {
     /// Short name: 1-64 of a-z 0-9 - _, starting with a letter or digit
@@ -81,10 +84,10 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
             out,
             goal,
             &format!(
-                "added ({short}), {}, priority {}, {} criteria",
+                "added ({short}), {}, priority {}, {}",
                 goal.status,
                 goal.priority,
-                goal.criteria.len()
+                crate::text::count(goal.criteria.len(), "criterion", "criteria")
             ),
         );
         out.line(line);

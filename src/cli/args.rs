@@ -64,6 +64,13 @@ pub fn one_line(text: &str) -> Result<String, String> {
     }
 }
 
+/// Text that becomes one line and may be empty: what a subagent said,
+/// which a harness passes on as it came (an empty detail is a detail of
+/// nothing). Empty becomes `None` at the caller.
+pub fn optional_line(text: &str) -> Result<String, String> {
+    Ok(crate::text::one_line(text))
+}
+
 /// A criterion number, from 1.
 pub fn criterion_number(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {

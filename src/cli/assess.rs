@@ -19,7 +19,8 @@ use crate::model::Goal;
 /// goal's dispatch budget or the global hourly window is used up). Reporting
 /// the same blockers too many times in a row trips the circuit breaker;
 /// --stuck asks for a human. A budget or bound this assessment uses up takes
-/// effect at once.
+/// effect at once: an assessment that crosses a hard bound is recorded, says
+/// that the goal failed, and exits 3.
 #[derive(Debug, Args)]
 pub struct AssessArgs {
     /// A label, an id, or at least 4 characters of an id (with --from-json:
@@ -134,8 +135,15 @@ pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
     };
     let saved = engine::assess(ctx, &goal, &report, args.dispatch_id.as_deref())?;
     let what = summary(&saved.goal.goal);
+    // The assessment crossed a hard bound: recorded, but the goal is now
+    // failed and closed, which a person must hear of.
+    let code = if saved.goal.goal.status == crate::model::Status::Failed {
+        3
+    } else {
+        0
+    };
     super::report(ctx, out, saved, &what)?;
-    Ok(0)
+    Ok(code)
 }
 
 fn summary(goal: &Goal) -> String {
@@ -149,7 +157,14 @@ fn summary(goal: &Goal) -> String {
         goal.criteria_met(),
         goal.criteria.len()
     );
-    if let Some(escalation) = &goal.escalation
+    if goal.status == crate::model::Status::Failed {
+        text.push_str(&format!(
+            "; FAILED: {}; the goal is closed for good",
+            goal.closed_reason
+                .as_deref()
+                .unwrap_or("a hard bound was crossed")
+        ));
+    } else if let Some(escalation) = &goal.escalation
         && goal.status == crate::model::Status::Blocked
     {
         text.push_str(&format!(

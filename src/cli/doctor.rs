@@ -33,8 +33,8 @@ pub fn run(ctx: &Context, _args: DoctorArgs, out: &mut Output) -> Result<u8> {
         }
         if problems.is_empty() && !out.quiet {
             out.line(format!(
-                "ok: {} goal files checked, no problems",
-                diagnosis.readable
+                "ok: {} checked, no problems",
+                crate::text::count(diagnosis.readable, "goal file", "goal files")
             ));
         }
     }

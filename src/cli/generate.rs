@@ -9,12 +9,112 @@ use super::Cli;
 /// The shells whose completions are checked in.
 pub const SHELLS: [Shell; 3] = [Shell::Bash, Shell::Zsh, Shell::Fish];
 
-/// The completion script for `shell`.
+/// The completion script for `shell`: clap's, plus the labels of the open
+/// goals wherever a command takes a GOAL (bash, zsh and fish ask the hidden
+/// `steward list --labels`, which reads file names only, in the store `-C`
+/// names).
 pub fn completion(shell: Shell) -> Vec<u8> {
     let mut buffer = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "steward", &mut buffer);
-    buffer
+    let script = String::from_utf8(buffer).expect("completion scripts are text");
+    let commands = goal_commands().join(" ");
+    let script = match shell {
+        Shell::Bash => {
+            let hook = "if [[ \"${BASH_VERSINFO[0]}\" -eq 4";
+            let (head, tail) = script
+                .split_once(hook)
+                .expect("clap's bash script registers itself last");
+            format!(
+                "{head}{}{hook}{}",
+                BASH_GOALS.replace("@COMMANDS@", &commands.replace(' ', "|")),
+                tail.replace("complete -F _steward ", "complete -F _steward_with_goals ")
+            )
+        }
+        Shell::Zsh => {
+            let hook = "if [ \"$funcstack[1]\" = \"_steward\" ]; then";
+            let (head, tail) = script
+                .split_once(hook)
+                .expect("clap's zsh script registers itself last");
+            let goal = format!(":goal -- {GOAL_HELP}:_default'");
+            format!(
+                "{}{ZSH_GOALS}{hook}{tail}",
+                head.replace(&goal, &format!(":goal -- {GOAL_HELP}:_steward_goals'"))
+            )
+        }
+        Shell::Fish => format!("{script}{}", FISH_GOALS.replace("@COMMANDS@", &commands)),
+        _ => script,
+    };
+    script.into_bytes()
 }
+
+/// What every GOAL argument says (`show`, `assess`, …).
+const GOAL_HELP: &str = "A label, an id, or at least 4 characters of an id";
+
+/// The commands (and aliases) whose first positional argument is a GOAL.
+fn goal_commands() -> Vec<String> {
+    let mut names = Vec::new();
+    for sub in Cli::command().get_subcommands() {
+        let takes_goal = sub
+            .get_positionals()
+            .next()
+            .is_some_and(|arg| arg.get_id() == "goal");
+        if takes_goal && !sub.is_hide_set() {
+            names.push(sub.get_name().to_string());
+            names.extend(sub.get_visible_aliases().map(str::to_string));
+        }
+    }
+    names
+}
+
+/// bash: after clap's completion, a GOAL position gets the labels.
+const BASH_GOALS: &str = r#"_steward_with_goals() {
+    _steward "$@"
+    local i word command="" root=() positional=0
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word=${COMP_WORDS[i]}
+        case $word in
+            -C|--root) root=(-C "${COMP_WORDS[i+1]}"); ((i++)); continue ;;
+            --color|--actor|--lock-timeout) ((i++)); continue ;;
+            -*) continue ;;
+        esac
+        if [[ -z $command ]]; then command=$word; else positional=1; fi
+    done
+    [[ $positional == 1 || ${COMP_WORDS[COMP_CWORD]} == -* ]] && return 0
+    case $command in
+        @COMMANDS@)
+            COMPREPLY=($(compgen -W "$(steward "${root[@]}" list --labels 2>/dev/null)" -- "${COMP_WORDS[COMP_CWORD]}")) ;;
+    esac
+}
+
+"#;
+
+/// zsh: the GOAL arguments complete with the labels.
+const ZSH_GOALS: &str = r#"(( $+functions[_steward_goals] )) ||
+_steward_goals() {
+    local -a labels root
+    local i
+    for (( i = 1; i < $#words; i++ )); do
+        [[ $words[i] == (-C|--root) ]] && root=(-C "$words[i+1]")
+    done
+    labels=(${(f)"$(_call_program goals steward $root list --labels 2>/dev/null)"})
+    _describe -t goals 'goal' labels
+}
+
+"#;
+
+/// fish: the GOAL arguments complete with the labels.
+const FISH_GOALS: &str = r#"function __fish_steward_goals
+    set -l tokens (commandline -opc)
+    set -l root
+    for i in (seq (count $tokens))
+        if contains -- $tokens[$i] -C --root; and test $i -lt (count $tokens)
+            set root -C $tokens[(math $i + 1)]
+        end
+    end
+    steward $root list --labels 2>/dev/null
+end
+complete -c steward -n "__fish_seen_subcommand_from @COMMANDS@" -f -a "(__fish_steward_goals)" -d 'goal'
+"#;
 
 /// The file name a completion script is checked in as.
 pub fn completion_file_name(shell: Shell) -> String {
@@ -26,19 +126,29 @@ pub fn completion_file_name(shell: Shell) -> String {
     }
 }
 
-/// Every man page as (file name, roff): `steward.1` and `steward-<cmd>.1`.
+/// Every man page as (file name, roff): `steward.1`, `steward-<cmd>.1` and
+/// `steward-<cmd>-<sub>.1` for the commands that have their own (`task
+/// spawned`), so that every page a SUBCOMMANDS section names exists.
 pub fn man_pages() -> Vec<(String, Vec<u8>)> {
-    let command = Cli::command();
-    let mut pages = vec![("steward.1".to_string(), render(command.clone()))];
-    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
-        let name = format!("steward-{}", sub.get_name());
+    let command = Cli::command().disable_help_subcommand(true);
+    let mut pages = vec![("steward.1".to_string(), render(command.clone(), "steward"))];
+    add_pages(&command, "steward", &mut pages);
+    pages
+}
+
+/// The pages of `parent`'s commands, named `<prefix>-<name>`.
+fn add_pages(parent: &clap::Command, prefix: &str, pages: &mut Vec<(String, Vec<u8>)>) {
+    let words = prefix.replace('-', " ");
+    for sub in parent.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let name = format!("{prefix}-{}", sub.get_name());
         let page = sub
             .clone()
+            .disable_help_subcommand(true)
             .name(name.clone())
-            .bin_name(format!("steward {}", sub.get_name()));
-        pages.push((format!("{name}.1"), render(page)));
+            .bin_name(format!("{words} {}", sub.get_name()));
+        pages.push((format!("{name}.1"), render(page.clone(), &name)));
+        add_pages(&page, &name, pages);
     }
-    pages
 }
 
 /// The man page of `steward` or of one of its commands.
@@ -53,12 +163,16 @@ pub fn man_page(command: Option<&str>) -> Option<Vec<u8>> {
         .map(|(_, page)| page)
 }
 
-fn render(command: clap::Command) -> Vec<u8> {
-    let sections = if command.get_name() == "steward" {
+fn render(command: clap::Command, page: &str) -> Vec<u8> {
+    let sections = if page == "steward" {
         STEWARD_SECTIONS
     } else {
         &[]
     };
+    let examples = EXAMPLES
+        .iter()
+        .find(|(name, _)| *name == page)
+        .map_or(&[][..], |(_, examples)| *examples);
     let has_subcommands = command.get_subcommands().next().is_some();
     let has_arguments = command.get_arguments().any(|a| !a.is_hide_set());
     let has_version = command
@@ -82,6 +196,19 @@ fn render(command: clap::Command) -> Vec<u8> {
             buffer.extend_from_slice(format!(".SH \"{title}\"\n").as_bytes());
             for paragraph in *paragraphs {
                 buffer.extend_from_slice(format!(".PP\n{}\n", roff_text(paragraph)).as_bytes());
+            }
+        }
+        if !examples.is_empty() {
+            buffer.extend_from_slice(b".SH EXAMPLES\n");
+            for (what, command) in examples {
+                buffer.extend_from_slice(
+                    format!(
+                        ".PP\n{}\n.PP\n.RS 4\n.nf\n{}\n.fi\n.RE\n",
+                        roff_text(what),
+                        roff_text(command)
+                    )
+                    .as_bytes(),
+                );
             }
         }
         if has_version {
@@ -123,7 +250,7 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
         "WHO MAY DO WHAT",
         &[
             "An agent is judged, never the judge. STEWARD_ACTOR=agent, or a marker an agent harness sets in its shells (CLAUDECODE=1, CLAUDE_CODE_CHILD_SESSION=1, CODEX_CI=1, CODEX_THREAD_ID, AI_AGENT, STEWARD_DISPATCH_ID), makes the caller an agent; no flag raises it, and --actor agent always lowers a person. A person in an agent's shell sets STEWARD_OVERRIDE_ACTOR=user; the history line and the event of every change made so say override.",
-            "Only a person may: confirm, and add --confirmed where confirmation is required; unblock, reset-budget, resume, abandon, edit; complete a goal with a manual check; update the title, description or label, remove a criterion, clear the checks, raise a budget, loosen a bound, or give --confirmed. An agent asking gets exit 4 and the command the person runs.",
+            "Only a person may: confirm, and add --confirmed where confirmation is required; unblock, reset-budget, resume, abandon, edit, undo, delete; complete a goal with a manual check; update the title, description or label, remove a criterion, clear the checks, raise a budget, loosen a bound, or give --confirmed. An agent asking gets exit 4 and the command the person runs.",
             "An agent may: add goals (unconfirmed where confirmation is required), assess (with --met and --stuck), tick a criterion, add criteria and checks, lower a budget or tighten a bound, pause, record tasks, and complete (the judge still decides).",
             "A goal always has at least one criterion. A --description line that would start a heading or open a code or HTML block is refused with exit 2; indent it by four spaces to keep it as text. complete writes a receipt of what it judged; a goal changed outside steward is reported by tick and doctor as edited_outside.",
         ],
@@ -131,7 +258,7 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
     (
         "EXIT STATUS",
         &[
-            "0 done (tick: nothing needs a person). 1 error: I/O, an unreadable goal file, not found, git. 2 usage: a bad option or value. 3 attention: tick found a goal that needs a person; show --exit-status for an open goal; prompt --exit-status when only a person can move things. 4 refused by a rule (a person's act, a budget, confirmation, checks failing on complete). 5 prompt --exit-status: nothing to do now. 75 the store is locked by another run past --lock-timeout.",
+            "0 done (tick: nothing needs a person). 1 error: I/O, an unreadable goal file, not found, git, no store here (every command but init, config, completions, man and hook). 2 usage: a bad option or value. 3 attention: tick found a goal that needs a person; assess crossed a hard bound and the goal failed; show --exit-status for an open goal; prompt --exit-status when only a person can move things. 4 refused by a rule (a person's act, a budget, confirmation, checks failing on complete). 5 prompt --exit-status: nothing to do now. 75 the store is locked by another run past --lock-timeout.",
         ],
     ),
     (
@@ -143,7 +270,133 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
     (
         "FILES",
         &[
-            "steward.yaml configuration. state/goals/LABEL.md one file per open goal; state/goals/closed/ the closed ones. state/events.jsonl the event log. state/lock, state/rotation.json, state/obligations.json, state/digests.json, state/edits/ machine state. ACTIVE-TASKS.md the mirror.",
+            "steward.yaml configuration. state/goals/LABEL.md one file per open goal; state/goals/closed/ the closed ones. state/events.jsonl the event log. state/lock, state/rotation.json, state/obligations.json, state/digests.json, state/tick.json, state/edits/ machine state. state/undo/ the last change to each goal, for undo. ACTIVE-TASKS.md the mirror.",
         ],
+    ),
+];
+
+/// EXAMPLES of the pages that have them: (page, [(what, command)]).
+type Examples = &'static [(&'static str, &'static str)];
+
+const EXAMPLES: &[(&str, Examples)] = &[
+    (
+        "steward",
+        &[
+            (
+                "Set up a store here, register a goal with a check tied to its second criterion, run one watchdog pass and print what the agent should work on:",
+                "steward init\nsteward add ship-docs --title \"Publish the docs\" \\\n  --criterion \"Docs build without warnings\" --criterion \"Docs are online\" \\\n  --verify \"file_exists:site/index.html@2\"\nsteward tick\nsteward prompt --heartbeat",
+            ),
+            (
+                "Run the watchdog from cron every five minutes; the mail is the alarm (absolute paths: cron's PATH is short):",
+                "*/5 * * * * $HOME/.cargo/bin/steward -C /srv/agent tick -q",
+            ),
+            (
+                "Install the man pages where man finds them for a cargo-installed binary:",
+                "steward man --install ~/.cargo/share/man",
+            ),
+        ],
+    ),
+    (
+        "steward-add",
+        &[(
+            "A goal an agent cannot close without the tests passing (with verification.allow_commands: true in steward.yaml):",
+            "steward add fix-login --title \"Fix the login page\" \\\n  --criterion \"Tests pass\" --verify \"command_exit_zero:cargo test@1\" \\\n  --max-iterations 30 --deadline 2026-12-01",
+        )],
+    ),
+    (
+        "steward-assess",
+        &[(
+            "The agent records what it did, ticks criterion 1 and says what blocks it:",
+            "steward --actor agent assess fix-login --summary \"tests pass locally\" \\\n  --met 1 --next \"open the PR\" --blocker \"CI is down\"",
+        )],
+    ),
+    (
+        "steward-complete",
+        &[(
+            "Ask the judge; it runs every check now and refuses (exit 4) while one fails:",
+            "steward complete fix-login --reason \"PR #42 merged, tests green\"",
+        )],
+    ),
+    (
+        "steward-tick",
+        &[
+            (
+                "See what a pass would do, running no command:",
+                "steward tick --dry-run",
+            ),
+            (
+                "In a script: 3 means a goal waits for a person:",
+                "steward tick -q; [ $? -eq 3 ] && notify-me",
+            ),
+        ],
+    ),
+    (
+        "steward-prompt",
+        &[(
+            "A heartbeat hook prepends the block to the agent's context:",
+            "context=$(steward prompt --message \"$LAST_USER_MESSAGE\")",
+        )],
+    ),
+    (
+        "steward-list",
+        &[(
+            "Open goals, then everything as JSON:",
+            "steward list\nsteward list --all --json",
+        )],
+    ),
+    (
+        "steward-show",
+        &[(
+            "Wait in a shell loop until the goal is judged done:",
+            "until steward show fix-login --exit-status -q; do sleep 60; done",
+        )],
+    ),
+    (
+        "steward-undo",
+        &[(
+            "Take back an assessment made by mistake, then redo it:",
+            "steward undo fix-login\nsteward undo fix-login",
+        )],
+    ),
+    (
+        "steward-delete",
+        &[(
+            "Remove a goal added by mistake, and bring it back:",
+            "steward delete fix-logn\nsteward undo fix-logn",
+        )],
+    ),
+    (
+        "steward-task-spawned",
+        &[(
+            "A harness hook records a subagent linked to goal deploy-api by its label:",
+            "steward --actor agent task spawned --label deploy-api-tests --pid \"$PID\" --timeout 30m",
+        )],
+    ),
+    (
+        "steward-task-ended",
+        &[(
+            "Its end, with its last line of output (empty is fine):",
+            "steward --actor agent task ended --label deploy-api-tests --outcome ok \\\n  --detail \"$(tail -n 1 results/deploy-api-tests.txt)\"",
+        )],
+    ),
+    (
+        "steward-man",
+        &[
+            (
+                "Read a page without installing it:",
+                "steward man add | man -l -",
+            ),
+            (
+                "Install every page under DIR/man1 (man finds ~/.cargo/share/man for ~/.cargo/bin/steward):",
+                "steward man --install ~/.cargo/share/man",
+            ),
+        ],
+    ),
+    (
+        "steward-completions",
+        &[(
+            "Complete commands, options and goal labels in bash:",
+            "steward completions bash > ~/.local/share/bash-completion/completions/steward",
+        )],
     ),
 ];

@@ -14,8 +14,9 @@ use crate::error::Result;
 /// Running it again creates only what is missing.
 #[derive(Debug, Args)]
 pub struct InitArgs {
-    /// Also create a git repository (unless the root is already inside one)
-    /// and mark the event log `merge=union` in .gitattributes
+    /// Also create a git repository (unless the root is already inside one),
+    /// mark the event log `merge=union` in .gitattributes, turn git.commit
+    /// on (not with --no-commit) and commit what init wrote
     #[arg(long)]
     git: bool,
 }

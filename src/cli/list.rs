@@ -10,7 +10,9 @@ use crate::model::{Goal, Priority, Status};
 use crate::obligations::Book;
 use crate::store::{LoadedGoal, Scope};
 
-/// List goals: open ones by default, sorted by priority then label.
+/// List goals: open ones by default, sorted by priority then label. Each
+/// line: label, status, priority, criteria met/total, age (since the goal
+/// was created: 45s, 12m, 30h, 9d, 6w, 2y) and title.
 ///
 /// A goal file that cannot be read is reported on stderr as
 /// path:line:col: message; the others are still listed and the exit code
@@ -28,9 +30,20 @@ pub struct ListArgs {
     /// Only goals with this priority
     #[arg(long, value_parser = args::priority)]
     priority: Option<Priority>,
+
+    /// Print the labels of the open goals, one per line, from their file
+    /// names alone (for shell completion: fast, reads no goal)
+    #[arg(long, hide = true, conflicts_with_all = ["all", "statuses", "priority"])]
+    labels: bool,
 }
 
 pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
+    if args.labels {
+        for label in ctx.store.open_labels()? {
+            out.line(label);
+        }
+        return Ok(0);
+    }
     let wants_terminal = args.all || args.statuses.iter().any(Status::is_terminal);
     let wanted = |goal: &Goal| {
         (args.statuses.is_empty() || args.statuses.contains(&goal.status))
@@ -125,7 +138,7 @@ impl Listing {
                 &serde_json::to_string(&goal_json(ctx, loaded, book)).expect("goals serialize"),
             );
         } else {
-            let line = table_line(out, &loaded.goal, self.widths, self.plans);
+            let line = table_line(out, &loaded.goal, self.widths, self.plans, ctx.now);
             out.line(line);
         }
         self.first = false;
@@ -158,6 +171,7 @@ fn table_line(
     goal: &Goal,
     (label_width, status_width, priority_width): (usize, usize, usize),
     plans: bool,
+    now: chrono::DateTime<chrono::Utc>,
 ) -> String {
     let criteria = format!("{}/{}", goal.criteria_met(), goal.criteria.len());
     // How far its plan is, when it has one.
@@ -167,7 +181,7 @@ fn table_line(
         (None, true) => " ".repeat(6),
     };
     format!(
-        "{}  {}  {:<priority_width$}  {:>5}  {}{}",
+        "{}  {}  {:<priority_width$}  {:>5}  {:>3}  {}{}",
         paint(
             out,
             &format!("{:<label_width$}", goal.label),
@@ -176,6 +190,7 @@ fn table_line(
         render::status_cell(out, &goal.status, status_width),
         goal.priority.as_str(),
         criteria,
+        render::age(goal.created_at, now),
         plan,
         goal.title
     )

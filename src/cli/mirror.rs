@@ -1,8 +1,10 @@
 //! `steward mirror`: regenerate or check the ACTIVE-TASKS.md block.
 
 use clap::Args;
+use serde_json::json;
 
 use super::Output;
+use super::render::SCHEMA_VERSION;
 use crate::context::Context;
 use crate::engine;
 use crate::error::Result;
@@ -10,7 +12,8 @@ use crate::error::Result;
 /// Regenerate steward's block in ACTIVE-TASKS.md (mirror.path) from every
 /// open goal. Everything outside the block stays as it is; the file and the
 /// block are created when missing. With --check, change nothing and exit 1
-/// when the block is stale.
+/// when the block is stale. --json prints {"schema_version":1, "path",
+/// "enabled", "current"} with --check, {…, "updated", "open_goals"} without.
 #[derive(Debug, Args)]
 pub struct MirrorArgs {
     /// Exit 1 when the block differs from what steward would write
@@ -27,6 +30,10 @@ pub fn run(ctx: &Context, args: MirrorArgs, out: &mut Output) -> Result<u8> {
             out.warn(problem);
         }
         let display = check.path.display();
+        if out.json {
+            out.json(&json!({"schema_version": SCHEMA_VERSION, "path": display.to_string(), "enabled": true, "current": check.current}));
+            return Ok(if check.current { 0 } else { 1 });
+        }
         if check.current {
             if !out.quiet {
                 out.line(format!("{display} is up to date"));
@@ -45,23 +52,27 @@ pub fn run(ctx: &Context, args: MirrorArgs, out: &mut Output) -> Result<u8> {
     for problem in refresh.problems {
         out.warn(problem);
     }
-    if !out.quiet {
+    if out.json {
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "path": refresh.path.display().to_string(), "enabled": true, "updated": refresh.updated, "open_goals": refresh.open_goals}));
+    } else if !out.quiet {
         let what = if refresh.updated {
             "updated"
         } else {
             "already up to date"
         };
         out.line(format!(
-            "{} {what} ({} open goals)",
+            "{} {what} ({})",
             refresh.path.display(),
-            refresh.open_goals
+            crate::text::count(refresh.open_goals, "open goal", "open goals")
         ));
     }
     Ok(if failed { 1 } else { 0 })
 }
 
 fn disabled(out: &mut Output) -> u8 {
-    if !out.quiet {
+    if out.json {
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "enabled": false}));
+    } else if !out.quiet {
         out.line("the mirror is disabled (mirror.enabled: false)");
     }
     0

@@ -11,6 +11,7 @@ mod complete;
 mod completions;
 mod config;
 mod confirm;
+mod delete;
 mod digest;
 mod dispatch;
 mod doctor;
@@ -37,6 +38,7 @@ mod task;
 mod tasks;
 mod tick;
 mod unblock;
+mod undo;
 mod update;
 mod work;
 
@@ -128,6 +130,8 @@ pub enum Command {
     Abandon(abandon::AbandonArgs),
     Unblock(unblock::UnblockArgs),
     ResetBudget(reset_budget::ResetBudgetArgs),
+    Undo(undo::UndoArgs),
+    Delete(delete::DeleteArgs),
     Assess(assess::AssessArgs),
     Prompt(prompt::PromptArgs),
     Complete(complete::CompleteArgs),
@@ -170,6 +174,8 @@ impl Command {
             Command::Abandon(_) => "abandon",
             Command::Unblock(_) => "unblock",
             Command::ResetBudget(_) => "reset-budget",
+            Command::Undo(_) => "undo",
+            Command::Delete(_) => "delete",
             Command::Assess(_) => "assess",
             Command::Complete(_) => "complete",
             Command::Prompt(_) => "prompt",
@@ -194,6 +200,18 @@ impl Command {
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
         }
+    }
+}
+
+impl Command {
+    /// Whether the command works on a store and must refuse to run outside
+    /// one. `init` makes one; `completions` and `man` only print; `config`
+    /// shows what a store here would use (defaults and environment).
+    fn needs_store(&self) -> bool {
+        !matches!(
+            self,
+            Command::Init(_) | Command::Config(_) | Command::Completions(_) | Command::Man(_)
+        )
     }
 }
 
@@ -337,7 +355,16 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
     if let Command::Mcp(args) = cli.command {
         return mcp::run(as_agent(options)?, env, args);
     }
-    let ctx = Context::resolve(&options, env)?;
+    let mut ctx = Context::resolve(&options, env)?;
+    if ctx.env.stderr_is_terminal && !out.quiet {
+        ctx.progress = terminal_progress();
+    }
+    if cli.command.needs_store() && !ctx.store.exists() {
+        // Nothing is created outside a store: not the root, not `state/`.
+        return Err(crate::error::Error::NotAStore {
+            searched: ctx.root.clone(),
+        });
+    }
     match cli.command {
         Command::Init(args) => init::run(&ctx, args, out),
         Command::Add(args) => add::run(&ctx, args, out),
@@ -351,6 +378,8 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Abandon(args) => abandon::run(&ctx, args, out),
         Command::Unblock(args) => unblock::run(&ctx, args, out),
         Command::ResetBudget(args) => reset_budget::run(&ctx, args, out),
+        Command::Undo(args) => undo::run(&ctx, args, out),
+        Command::Delete(args) => delete::run(&ctx, args, out),
         Command::Assess(args) => assess::run(&ctx, args, out),
         Command::Prompt(args) => prompt::run(&ctx, args, out),
         Command::Complete(args) => complete::run(&ctx, args, out),
@@ -375,6 +404,20 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Completions(args) => completions::run(args, out),
         Command::Man(args) => man::run(args, out),
     }
+}
+
+/// A progress line on a terminal's stderr, rewritten in place and cleared
+/// at the end (goal text in it is cleaned like every other output).
+fn terminal_progress() -> crate::context::Progress {
+    crate::context::Progress::to(|line| {
+        use std::io::Write;
+        let mut stderr = std::io::stderr().lock();
+        let _ = match line {
+            Some(line) => write!(stderr, "\r\x1b[2Ksteward: {}", clean(line, false)),
+            None => write!(stderr, "\r\x1b[2K"),
+        };
+        let _ = stderr.flush();
+    })
 }
 
 /// `options` for a command that always acts as the agent (`mcp`): a

@@ -283,6 +283,27 @@ pub fn status_color(status: &Status) -> Color {
 }
 
 /// A status padded to `width` then coloured, so columns stay aligned.
+/// How long ago `since` was, in its largest whole unit, for a table column
+/// (`45s`, `12m`, `30h`, `9d`, `6w`, `2y`); `-` when unknown.
+pub fn age(
+    since: Option<chrono::DateTime<chrono::Utc>>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> String {
+    let Some(since) = since else {
+        return "-".to_string();
+    };
+    let secs = (now - since).num_seconds().max(0);
+    let (n, unit) = match secs {
+        s if s < 60 => (s, "s"),
+        s if s < 3600 => (s / 60, "m"),
+        s if s < 2 * 86_400 => (s / 3600, "h"),
+        s if s < 14 * 86_400 => (s / 86_400, "d"),
+        s if s < 365 * 86_400 => (s / (7 * 86_400), "w"),
+        s => (s / (365 * 86_400), "y"),
+    };
+    format!("{n}{unit}")
+}
+
 pub fn status_cell(out: &Output, status: &Status, width: usize) -> String {
     let padded = format!("{:<width$}", status.as_str());
     paint(out, &padded, status_color(status))

@@ -66,8 +66,8 @@ struct SpawnedArgs {
     #[arg(long, value_name = "DURATION", value_parser = args::duration)]
     timeout: Option<HumanDuration>,
 
-    /// What it was asked to do
-    #[arg(long, value_parser = args::one_line)]
+    /// What it was asked to do (empty: nothing said)
+    #[arg(long, value_parser = args::optional_line)]
     summary: Option<String>,
 }
 
@@ -87,8 +87,8 @@ struct EndedArgs {
     #[arg(long, value_enum)]
     outcome: EndingArg,
 
-    /// What it said, in a line
-    #[arg(long, value_parser = args::one_line)]
+    /// What it said, in a line (empty: nothing said)
+    #[arg(long, value_parser = args::optional_line)]
     detail: Option<String>,
 }
 
@@ -135,7 +135,7 @@ fn spawned(ctx: &Context, args: SpawnedArgs, out: &mut Output) -> Result<u8> {
         session: args.session,
         pid: args.pid,
         timeout_secs: args.timeout.map(|t| t.as_secs()),
-        summary: args.summary,
+        summary: args.summary.filter(|s| !s.is_empty()),
     };
     let (id, outcome) = task::spawned(ctx, &request)?;
     warnings(out, &outcome);
@@ -172,7 +172,7 @@ fn ended(ctx: &Context, args: EndedArgs, out: &mut Output) -> Result<u8> {
         EndingArg::Timeout => Ending::Timeout,
         EndingArg::Killed => Ending::Killed,
     };
-    let outcome = task::ended(ctx, &key, ending, args.detail)?;
+    let outcome = task::ended(ctx, &key, ending, args.detail.filter(|d| !d.is_empty()))?;
     report(
         out,
         outcome,

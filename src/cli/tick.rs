@@ -17,11 +17,14 @@ use crate::model::format_time;
 ///
 /// Exit 0 when nothing needs a human, 3 when an open goal is blocked or a
 /// goal failed in this pass, 1 when a goal file or a check is broken (after
-/// the pass has done what it could). Silent with -q unless something needs
-/// attention.
+/// the pass has done what it could). With -q only what needs a person is
+/// printed (a goal blocked or failed), and only the first time: a goal that
+/// stays blocked is told once, though the exit status stays 3 (errors are
+/// on stderr either way).
 #[derive(Debug, Args)]
 pub struct TickArgs {
-    /// Decide and print, write nothing (checks still run)
+    /// Decide and print, write nothing, start nothing: file and HTTP checks
+    /// run, command checks do not (a goal with one is not checked)
     #[arg(long)]
     dry_run: bool,
 }
@@ -37,7 +40,10 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
         if out.json {
             out.json(&json!({"schema_version": SCHEMA_VERSION, "disabled": true, "checked": 0, "changed": 0, "findings": [], "needs_attention": [], "errors": []}));
         } else if !out.quiet {
-            out.line("steward is disabled (enabled: false in steward.yaml): tick did nothing");
+            out.line(format!(
+                "steward is disabled (enabled: false, {}): tick did nothing",
+                ctx.source_of("enabled")
+            ));
         }
         return Ok(0);
     }
@@ -46,8 +52,8 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
     Ok(code)
 }
 
-fn print(ctx: &Context, outcome: TickOutcome, dry_run: bool, out: &mut Output) {
-    super::notices(out, outcome.notices);
+fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Output) {
+    super::notices(out, std::mem::take(&mut outcome.notices));
     for (_, message) in &outcome.errors {
         out.warn(message.clone());
     }
@@ -66,7 +72,7 @@ fn print(ctx: &Context, outcome: TickOutcome, dry_run: bool, out: &mut Output) {
             "schema_version": SCHEMA_VERSION,
             "dry_run": dry_run,
             "checked": outcome.checked,
-            "changed": outcome.findings.len(),
+            "changed": outcome.goals_changed(),
             "findings": findings,
             "needs_attention": outcome.needs_attention,
             "errors": errors,
@@ -74,6 +80,13 @@ fn print(ctx: &Context, outcome: TickOutcome, dry_run: bool, out: &mut Output) {
         return;
     }
     let prefix = if dry_run { "would: " } else { "" };
+    if out.quiet {
+        // Only what needs a person, once: cron mails whatever is printed.
+        for (label, why) in &outcome.new_attention {
+            out.line(format!("{prefix}{label}: {why}: needs a person"));
+        }
+        return;
+    }
     for finding in &outcome.findings {
         let transition = match (finding.from.as_str(), finding.to.as_str()) {
             ("", "") => finding.action.to_string(),
@@ -90,12 +103,12 @@ fn print(ctx: &Context, outcome: TickOutcome, dry_run: bool, out: &mut Output) {
             "needs attention: {}",
             outcome.needs_attention.join(", ")
         ));
-    } else if !out.quiet {
+    } else {
         out.line(format!(
-            "{prefix}checked {} goals at {}, {} changed",
-            outcome.checked,
+            "{prefix}checked {} at {}, {} changed",
+            crate::text::count(outcome.checked, "goal", "goals"),
             format_time(ctx.now),
-            outcome.findings.len()
+            outcome.goals_changed()
         ));
     }
 }

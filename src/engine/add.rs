@@ -110,6 +110,19 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
     let change = new_goal(ctx, request, &priority, confirmed);
     let written = tx.create(&path, change)?;
     let mut notices = super::finish(tx)?;
+    let policy = super::checking::policy(ctx);
+    notices.warnings.extend(
+        request
+            .checks
+            .iter()
+            .filter_map(|check| super::checking::never_passes(check, &policy))
+            .map(|problem| {
+                format!(
+                    "`{}`: {problem}; `steward doctor` lists it until it is fixed",
+                    request.label
+                )
+            }),
+    );
     if !request.checks.iter().any(|c| c.criterion.is_some()) {
         notices.warnings.push(format!(
             "no criterion of `{}` has a check: each rests on the agent's word; tie a check to one with --verify TYPE:TARGET@N",
@@ -128,7 +141,10 @@ pub fn check_criterion_in_range(check: &Check, criteria: usize) -> Result<()> {
     match check.criterion {
         Some(n) if n > criteria => Err(Error::bad_value(
             format!("--verify {}:{}@{n}", check.kind, check.target),
-            format!("criterion {n} does not exist (the goal has {criteria} criteria)"),
+            format!(
+                "criterion {n} does not exist (the goal has {})",
+                crate::text::count(criteria, "criterion", "criteria")
+            ),
         )),
         _ => Ok(()),
     }
@@ -151,7 +167,10 @@ fn new_goal(
     };
     let mut change = GoalChange::new(
         "created",
-        format!("priority {priority}, {} criteria", request.criteria.len()),
+        format!(
+            "priority {priority}, {}",
+            crate::text::count(request.criteria.len(), "criterion", "criteria")
+        ),
     )
     .with(Edit::Id(uuid::Uuid::new_v4().to_string()))
     .with(Edit::Label(request.label.clone()))

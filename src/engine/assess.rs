@@ -123,6 +123,13 @@ fn assess_with(
     {
         report.dispatched = false;
     }
+    if report.dispatched && !ctx.config.enabled {
+        // The kill switch stops every new run, the agent's subagents too.
+        return Err(Error::Disabled {
+            from: ctx.source_of("enabled"),
+            what: "start no subagents; assess without --dispatched",
+        });
+    }
     let window = if report.dispatched {
         limits::dispatches_last_hour(ctx)?
     } else {

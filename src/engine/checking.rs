@@ -2,13 +2,48 @@
 //! policy the operator's configuration allows, and a few checks at a time.
 
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crate::checks::{self, CheckOutcome, CheckPolicy};
 use crate::context::Context;
-use crate::model::Check;
+use crate::model::{Check, CheckKind};
 
 /// How many checks run at once.
 const CHECK_WORKERS: usize = 8;
+
+/// A check running longer than this is shown on the progress line.
+const SLOW: Duration = Duration::from_secs(1);
+
+/// How often the progress line is brought up to date.
+const PROGRESS_TICK: Duration = Duration::from_millis(100);
+
+/// "checking http_ok https://… (3s; 2 of 5 done)" for the check running
+/// longest, once it has run longer than [`SLOW`].
+fn slowest(
+    checks: &[&Check],
+    started: &[Option<Instant>],
+    results: &[Option<CheckOutcome>],
+) -> Option<String> {
+    let done = results.iter().filter(|r| r.is_some()).count();
+    let (index, since) = started
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| results[*i].is_none())
+        .filter_map(|(i, s)| s.map(|s| (i, s)))
+        .min_by_key(|(_, s)| *s)?;
+    let running = since.elapsed();
+    (running >= SLOW).then(|| {
+        let check = checks[index];
+        format!(
+            "checking {} {} ({}s; {} of {} done)",
+            check.kind,
+            crate::text::head(&crate::text::one_line(&check.target), 60),
+            running.as_secs(),
+            done,
+            checks.len()
+        )
+    })
+}
 
 /// What checks may do here: from `steward.yaml` and the token in the
 /// environment.
@@ -29,29 +64,73 @@ pub fn policy(ctx: &Context) -> CheckPolicy {
     }
 }
 
+/// Why `check` can never pass here, if it cannot: malformed (a bad URL,
+/// unbalanced quotes, a path out of the root, an unknown type) or not
+/// allowed by the operator (a command while `verification.allow_commands`
+/// is off). For `add` and `update` to warn at once and `doctor` to list.
+pub fn never_passes(check: &Check, policy: &CheckPolicy) -> Option<String> {
+    let name = format!("check {} {}", check.kind, check.target);
+    if let Err(why) = checks::validate(check, policy) {
+        Some(format!("{name} cannot run: {why}"))
+    } else if check.kind == CheckKind::CommandExitZero && !policy.allow_commands {
+        Some(format!(
+            "{name} never runs: verification.allow_commands is false in steward.yaml"
+        ))
+    } else {
+        None
+    }
+}
+
 /// Runs `checks` on a few threads, in order; each is bounded by its own
-/// timeout.
+/// timeout. A check still running after [`SLOW`] is shown through the
+/// context's progress line until every check is done.
 pub fn run(ctx: &Context, checks: &[&Check]) -> Vec<CheckOutcome> {
     let policy = policy(ctx);
     let results: Mutex<Vec<Option<CheckOutcome>>> = Mutex::new(vec![None; checks.len()]);
+    let started: Mutex<Vec<Option<Instant>>> = Mutex::new(vec![None; checks.len()]);
     let next = Mutex::new(0);
     std::thread::scope(|scope| {
-        for _ in 0..CHECK_WORKERS.min(checks.len()) {
-            scope.spawn(|| {
-                loop {
-                    let index = {
-                        let mut next = next.lock().expect("no worker panics holding it");
-                        let index = *next;
-                        *next += 1;
-                        index
-                    };
-                    let Some(check) = checks.get(index) else {
-                        break;
-                    };
-                    let outcome = checks::run(check, &policy);
-                    results.lock().expect("no worker panics holding it")[index] = Some(outcome);
-                }
-            });
+        let workers: Vec<_> = (0..CHECK_WORKERS.min(checks.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    loop {
+                        let index = {
+                            let mut next = next.lock().expect("no worker panics holding it");
+                            let index = *next;
+                            *next += 1;
+                            index
+                        };
+                        let Some(check) = checks.get(index) else {
+                            break;
+                        };
+                        started.lock().expect("no worker panics holding it")[index] =
+                            Some(Instant::now());
+                        let outcome = checks::run(check, &policy);
+                        results.lock().expect("no worker panics holding it")[index] = Some(outcome);
+                    }
+                })
+            })
+            .collect();
+        if ctx.progress.is_silent() {
+            return;
+        }
+        let mut shown: Option<String> = None;
+        while !workers.iter().all(|w| w.is_finished()) {
+            std::thread::sleep(PROGRESS_TICK);
+            let line = {
+                let started = started.lock().expect("no worker panics holding it");
+                let results = results.lock().expect("no worker panics holding it");
+                slowest(checks, &started, &results)
+            };
+            if let Some(line) = line
+                && shown.as_ref() != Some(&line)
+            {
+                ctx.progress.show(Some(&line));
+                shown = Some(line);
+            }
+        }
+        if shown.is_some() {
+            ctx.progress.show(None);
         }
     });
     results

@@ -153,7 +153,10 @@ pub fn dispatch_now(
         format!("steward dispatch {reference}")
     })?;
     if !ctx.config.enabled {
-        return Err(Error::Disabled);
+        return Err(Error::Disabled {
+            from: ctx.source_of("enabled"),
+            what: "no runs start",
+        });
     }
     let agent = agent.unwrap_or(&ctx.config.dispatch.agent).to_string();
     if ctx.config.agent(&agent).is_none() {

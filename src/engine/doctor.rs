@@ -4,10 +4,9 @@
 use std::collections::BTreeMap;
 
 use super::checking;
-use crate::checks;
 use crate::context::Context;
 use crate::error::{Error, FileProblem, Result};
-use crate::model::{CheckKind, Priority, Status};
+use crate::model::{Priority, Status};
 use crate::stewardship::heartbeat::HeartbeatPatterns;
 use crate::store::{Field, LoadedGoal, Scope, StoreLock};
 use crate::yaml_locate::key_position;
@@ -91,21 +90,15 @@ fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem
     }
     let policy = checking::policy(ctx);
     for check in &goal.verification {
-        let name = format!("check {} {}", check.kind, check.target);
-        if let Err(why) = checks::validate(check, &policy) {
-            at(Field::Verification, format!("{name} cannot run: {why}"));
-        } else if check.kind == CheckKind::CommandExitZero && !policy.allow_commands {
-            at(
-                Field::Verification,
-                format!("{name} never runs: verification.allow_commands is false in steward.yaml"),
-            );
+        if let Some(problem) = checking::never_passes(check, &policy) {
+            at(Field::Verification, problem);
         }
         if let Some(n) = check.criterion.filter(|n| *n > goal.criteria.len()) {
             at(
                 Field::Verification,
                 format!(
-                    "check tied to criterion {n}, but the goal has {} criteria",
-                    goal.criteria.len()
+                    "check tied to criterion {n}, but the goal has {}",
+                    crate::text::count(goal.criteria.len(), "criterion", "criteria")
                 ),
             );
         }

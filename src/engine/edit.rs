@@ -125,8 +125,8 @@ pub fn review(ctx: &Context, draft: &Draft) -> Result<Reviewed> {
             at(
                 Field::Verification,
                 format!(
-                    "check tied to criterion {n}, but there are {} criteria",
-                    goal.criteria.len()
+                    "check tied to criterion {n}, but there are {}",
+                    crate::text::count(goal.criteria.len(), "criterion", "criteria")
                 ),
             );
         }

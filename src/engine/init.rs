@@ -2,12 +2,13 @@
 //! git needs to merge the store.
 
 use super::Notices;
-use crate::config::{Config, FILE_NAME};
+use crate::config::{Config, FILE_NAME, Source};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::store::{Store, Transaction};
 
 /// What git must not track: runtime state of this machine.
-const STATE_IGNORE: &str = "# runtime state of this machine, not history: the lock, the prompt rotation,\n# obligations of running subagents, unsaved edits, what tick last saw and told,\n# and the output of agent runs (their records, runs/*.json, are history)\nlock\nrotation.json\nobligations.json\ndigests.json\nnotify.json\ntick.json\nedits/\nruns/*.out\nruns/*.err\nruns/*.prompt\n";
+const STATE_IGNORE: &str = "# runtime state of this machine, not history: the lock, the prompt rotation,\n# obligations of running subagents, unsaved edits, what tick last saw and told,\n# what undo can take back, and the output of agent runs (their records,\n# runs/*.json, are history)\nlock\nrotation.json\nobligations.json\ndigests.json\nnotify.json\ntick.json\nedits/\nundo/\nruns/*.out\nruns/*.err\nruns/*.prompt\n";
 const EVENT_LOG_ATTRIBUTE: &str = "state/events.jsonl merge=union";
 
 /// What `init` created, as paths relative to the root (directories end in
@@ -18,15 +19,65 @@ pub struct Initialized {
     pub notices: Notices,
 }
 
-/// Sets up a store at the context's root; what exists is left alone.
+/// Sets up a store at the context's root; what exists is left alone. With
+/// `git`, `git.commit` is turned on (unless `--no-commit` says otherwise)
+/// and what `init` writes is the first commit.
 pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
     let mut created = Vec::new();
-    let mut tx = ctx.transaction()?;
-    let store = &ctx.store;
-    let config_path = store.root.join(FILE_NAME);
-    if !config_path.exists() {
-        tx.write_file(&config_path, &Config::template())?;
-        created.push(store.relative(&config_path));
+    let mut warnings = Vec::new();
+    let config_path = ctx.store.root.join(FILE_NAME);
+    let commit_source = ctx
+        .config_entries
+        .iter()
+        .find(|e| e.key == "git.commit")
+        .map(|e| e.source.clone());
+    let commit = git && !matches!(commit_source, Some(Source::Flag("--no-commit")));
+    let committing_store;
+    let store = if commit && !ctx.config.git.commit {
+        let mut config = ctx.config.clone();
+        config.git.commit = true;
+        committing_store = Store::new(&ctx.store.root, &ctx.store.absolute_root, &config);
+        &committing_store
+    } else {
+        &ctx.store
+    };
+    let mut tx = Transaction::begin(
+        store,
+        ctx.now,
+        (ctx.actor, ctx.overridden),
+        ctx.lock_timeout,
+        ctx.command,
+    )?;
+    match std::fs::read_to_string(&config_path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            tx.write_file(&config_path, &Config::template(commit))?;
+            created.push(store.relative(&config_path));
+        }
+        Err(err) => return Err(Error::io(&config_path, "cannot read", err)),
+        Ok(text) if commit => match commit_source {
+            Some(Source::File { line, .. }) if !ctx.config.git.commit => warnings.push(format!(
+                "{}:{line}: git.commit is false: steward will not commit changes; set it to true",
+                store.relative(&config_path)
+            )),
+            Some(Source::File { .. }) => {}
+            // Not in the file: say it there, appended, the rest untouched.
+            _ if !text.lines().any(|l| l.starts_with("git:")) => {
+                let separator = if text.is_empty() || text.ends_with('\n') {
+                    ""
+                } else {
+                    "\n"
+                };
+                tx.write_file(
+                    &config_path,
+                    &format!("{text}{separator}git:\n  commit: true\n"),
+                )?;
+            }
+            _ => warnings.push(format!(
+                "{}: has a git: section without commit: add `commit: true` to it for steward to commit",
+                store.relative(&config_path)
+            )),
+        },
+        Ok(_) => {}
     }
     let goals_dir = &store.goals_dir;
     if !goals_dir.is_dir() {
@@ -65,6 +116,7 @@ pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
             created.push(store.relative(&attributes));
         }
     }
-    let notices = super::finish(tx)?;
+    let mut notices = super::finish(tx)?;
+    notices.warnings.extend(warnings);
     Ok(Initialized { created, notices })
 }

@@ -34,6 +34,7 @@ pub mod run;
 pub mod tamper;
 pub mod task;
 mod tick;
+mod undo;
 mod update;
 pub mod work;
 
@@ -46,6 +47,7 @@ pub use init::{Initialized, init};
 pub use mirror::{MirrorCheck, MirrorRefresh, check_mirror, refresh_mirror};
 pub use prompt::{PromptOutcome, PromptRequest, Turn, prompt};
 pub use tick::{Finding, TickOutcome, TickRequest, tick};
+pub use undo::{Undone, delete, undo};
 pub use update::{UpdateRequest, Updated, update};
 
 use crate::error::{Error, Result};

@@ -192,18 +192,31 @@ fn book_error(err: BookError) -> Error {
     }
 }
 
+/// A goal whose status a task's end changed, for `tick`'s findings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GoalMoved {
+    pub label: String,
+    pub from: Status,
+    pub to: Status,
+    /// What moved it: the escalation's reason when it blocked, else the
+    /// tasks that ended.
+    pub reason: String,
+}
+
 /// What task transitions do to their linked goals (SPEC 7): a success
 /// clears the goal's consecutive failures, a failure or timeout adds one,
 /// new work moves a verifying goal back to active, and a goal whose linked
 /// tasks have all succeeded becomes verifying. Goals that are blocked,
 /// paused or closed are left alone. Each goal gets one history line.
+/// Returns the goals whose status changed (a block included).
 pub fn apply_to_goals(
     ctx: &Context,
     tx: &mut Transaction<'_>,
     book: &Book,
     transitions: &[Transition],
     actor: Actor,
-) -> Result<()> {
+) -> Result<Vec<GoalMoved>> {
+    let mut moved = Vec::new();
     let mut goal_ids: Vec<&str> = transitions
         .iter()
         .filter_map(|t| t.goal_id.as_deref())
@@ -223,13 +236,27 @@ pub fn apply_to_goals(
             .iter()
             .filter(|t| t.goal_id.as_deref() == Some(goal_id))
             .collect();
-        if let Some(change) = goal_change(book, &loaded, &mine, actor)
-            && let Some(saved) = tx.save(&loaded, change)?
-        {
-            limits::enforce(ctx, tx, saved)?;
+        if let Some(change) = goal_change(book, &loaded, &mine, actor) {
+            let detail = change.detail.clone();
+            if let Some(saved) = tx.save(&loaded, change)? {
+                let after = limits::enforce(ctx, tx, saved)?;
+                if after.goal.status != loaded.goal.status {
+                    moved.push(GoalMoved {
+                        label: after.goal.label.clone(),
+                        from: loaded.goal.status.clone(),
+                        to: after.goal.status.clone(),
+                        reason: after
+                            .goal
+                            .escalation
+                            .as_ref()
+                            .filter(|_| after.goal.status == Status::Blocked)
+                            .map_or(detail, |e| format!("{}: {}", e.kind, e.reason)),
+                    });
+                }
+            }
         }
     }
-    Ok(())
+    Ok(moved)
 }
 
 fn goal_change(

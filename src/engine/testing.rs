@@ -40,6 +40,7 @@ impl Store {
             vars,
             cwd: self.root().join("elsewhere"),
             stdout_is_terminal: false,
+            stderr_is_terminal: false,
         };
         let options = GlobalOptions {
             root: Some(self.root().to_path_buf()),

@@ -9,7 +9,7 @@ use super::{Notices, checking, dispatch, limits, notify, tamper, task};
 use crate::checks::CheckOutcome;
 use crate::context::Context;
 use crate::error::{Error, FileProblem, Result};
-use crate::model::{Actor, Check, Goal, GoalChange, Status};
+use crate::model::{Actor, Check, CheckKind, Goal, GoalChange, Status};
 use crate::obligations::{Book, Transition};
 use crate::store::{LoadedGoal, Scope, Transaction};
 use crate::watchdog::{self, Evaluation, Verdict};
@@ -28,6 +28,8 @@ pub struct Finding {
     pub from: String,
     pub to: String,
     pub reason: String,
+    /// The obligation the finding is about (`obl-…`); `None`: the goal.
+    pub task: Option<String>,
 }
 
 /// What the pass found.
@@ -39,6 +41,9 @@ pub struct TickOutcome {
     pub findings: Vec<Finding>,
     /// Blocked open goals and goals failed in this pass.
     pub needs_attention: Vec<String>,
+    /// Those of `needs_attention` the last pass did not report, as (label,
+    /// status and why): what `tick -q` tells a person, once.
+    pub new_attention: Vec<(String, String)>,
     /// Goal files that could not be read and checks that cannot run, as
     /// (path, message).
     pub errors: Vec<(String, String)>,
@@ -48,6 +53,20 @@ pub struct TickOutcome {
 }
 
 impl TickOutcome {
+    /// How many goals the pass changed (or would): findings about
+    /// obligations are not goal changes.
+    pub fn goals_changed(&self) -> usize {
+        let mut labels: Vec<&str> = self
+            .findings
+            .iter()
+            .filter(|f| f.task.is_none())
+            .map(|f| f.label.as_str())
+            .collect();
+        labels.sort_unstable();
+        labels.dedup();
+        labels.len()
+    }
+
     /// 0 when nothing needs a human, 3 when something does, 1 when a goal
     /// file or a check is broken.
     pub fn exit_code(&self) -> u8 {
@@ -70,7 +89,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     // The checks can take seconds: run them before taking the lock, so
     // agents recording progress are not kept waiting.
     let before = ctx.store.scan(Scope::OpenDirectory)?;
-    let outcomes = run_due_checks(ctx, &before.goals);
+    let outcomes = run_due_checks(ctx, &before.goals, request.dry_run, &mut outcome);
     if request.dry_run {
         let mut book = ctx.store.obligations()?;
         outcome.note_tasks(&expire(ctx, &mut book));
@@ -86,27 +105,40 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             let verdict = decide(ctx, loaded, &outcomes, &mut outcome);
             after.push(verdict.map_or_else(|| loaded.goal.clone(), |v| preview(&loaded.goal, &v)));
         }
-        outcome.needs_attention_from(&after);
+        outcome.needs_attention_from(&after, &reported_before(ctx));
         let mut open: Vec<LoadedGoal> = before
             .goals
             .iter()
             .filter(|g| !g.goal.status.is_terminal())
             .cloned()
             .collect();
-        let mut tx = ctx.transaction()?;
+        let mut tx = ctx.transaction_by(Actor::Watchdog)?;
         outcome.dispatched = dispatch::plan(ctx, &mut tx, &mut open, true)?;
         let dispatched = std::mem::take(&mut outcome.dispatched);
         outcome.note_dispatch(&dispatched);
         outcome.dispatched = dispatched;
         return Ok(outcome);
     }
-    let mut tx = ctx.transaction()?;
+    let mut tx = ctx.transaction_by(Actor::Watchdog)?;
     tx.remove_leftovers();
     let mut book = tx.store().obligations()?;
     let transitions = expire(ctx, &mut book);
     outcome.note_tasks(&transitions);
     tx.save_obligations(&book, &transitions)?;
-    task::apply_to_goals(ctx, &mut tx, &book, &transitions, Actor::Watchdog)?;
+    for moved in task::apply_to_goals(ctx, &mut tx, &book, &transitions, Actor::Watchdog)? {
+        outcome.findings.push(Finding {
+            action: if moved.to == Status::Blocked {
+                "blocked"
+            } else {
+                "task"
+            },
+            label: moved.label,
+            from: moved.from.to_string(),
+            to: moved.to.to_string(),
+            reason: moved.reason,
+            task: None,
+        });
+    }
     let scan = tx.store().rescan_directory(&before)?;
     outcome.note_problems(&scan.problems);
     let (edited, seen) = tamper::find(ctx, &scan.goals, tx.pending_events())?;
@@ -135,11 +167,11 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
     let goals: Vec<Goal> = after.into_iter().map(|g| g.goal).collect();
-    outcome.needs_attention_from(&goals);
+    outcome.needs_attention_from(&goals, &reported_before(ctx));
     let goals: Vec<&Goal> = goals.iter().collect();
     let notifications = notify::collect(ctx, &mut tx, &goals)?;
     tamper::remember(ctx, &mut tx, seen, &goals)?;
-    record_pass(ctx, &mut tx)?;
+    record_pass(ctx, &mut tx, &outcome.needs_attention)?;
     tx.render_mirror(&goals, &book);
     outcome.notices = super::finish(tx)?;
     // Fault injection for tests: a tick that dies between recording its runs
@@ -163,18 +195,36 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     Ok(outcome)
 }
 
-/// Keeps when the pass ran, for `status` (machine state; written only when
-/// the time moved, so a second pass at the same time writes nothing).
-fn record_pass(ctx: &Context, tx: &mut Transaction<'_>) -> Result<()> {
+/// Keeps when the pass ran, for `status`, and which goals needed a person,
+/// so the next pass tells only of new ones (machine state; written only
+/// when something moved, so a second pass at the same time writes nothing).
+fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, attention: &[String]) -> Result<()> {
     let path = ctx.store.state_dir.join("tick.json");
     let text = format!(
         "{}\n",
-        serde_json::json!({"last_run": crate::model::format_time(ctx.now)})
+        serde_json::json!({"last_run": crate::model::format_time(ctx.now), "attention": attention})
     );
     if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
         tx.write_file(&path, &text)?;
     }
     Ok(())
+}
+
+/// The goals the last pass found needing a person (none when it was never
+/// recorded: the first pass reports all).
+fn reported_before(ctx: &Context) -> Vec<String> {
+    std::fs::read_to_string(ctx.store.state_dir.join("tick.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|v| {
+            v["attention"].as_array().map(|labels| {
+                labels
+                    .iter()
+                    .filter_map(|l| l.as_str().map(str::to_string))
+                    .collect()
+            })
+        })
+        .unwrap_or_default()
 }
 
 /// Records what happened to a goal outside steward: a history line and an
@@ -210,6 +260,7 @@ fn record_outside_change(
                 from: String::new(),
                 to: goal.status.to_string(),
                 reason: detail.clone(),
+                task: None,
             });
             GoalChange::new("closed_by_hand", detail)
                 .by(Actor::Unknown)
@@ -239,6 +290,7 @@ fn outside_finding(goal: &Goal, fields: &[&'static str]) -> Finding {
         from: String::new(),
         to: goal.status.to_string(),
         reason: format!("{} changed outside steward", fields.join(", ")),
+        task: None,
     }
 }
 
@@ -264,6 +316,7 @@ impl TickOutcome {
                 from: String::new(),
                 to: String::new(),
                 reason: format!("{} run {} to {}", run.kind.as_str(), run.id, run.agent),
+                task: None,
             });
         }
         for run in &dispatched.ended {
@@ -273,6 +326,7 @@ impl TickOutcome {
                 from: "running".to_string(),
                 to: run.state_name().to_string(),
                 reason: run.result.clone().unwrap_or_default(),
+                task: None,
             });
         }
         for (label, reason) in &dispatched.escalated {
@@ -282,6 +336,7 @@ impl TickOutcome {
                 from: String::new(),
                 to: "blocked".to_string(),
                 reason: format!("no_progress: {reason}"),
+                task: None,
             });
         }
     }
@@ -302,25 +357,36 @@ impl TickOutcome {
                 from: t.from.map_or_else(String::new, |s| s.to_string()),
                 to: t.to.map_or_else(String::new, |s| s.to_string()),
                 reason: format!("task {} ({})", t.label, t.id),
+                task: Some(t.id.clone()),
             });
         }
     }
 
-    fn needs_attention_from(&mut self, after: &[Goal]) {
-        let mut labels: Vec<String> = after
+    fn needs_attention_from(&mut self, after: &[Goal], reported: &[String]) {
+        let mut attention: Vec<(String, String)> = after
             .iter()
             .filter(|g| g.status == Status::Blocked)
-            .map(|g| g.label.clone())
+            .map(|g| {
+                let why = g.escalation.as_ref().map_or_else(
+                    || "blocked".to_string(),
+                    |e| format!("blocked ({}: {})", e.kind, e.reason),
+                );
+                (g.label.clone(), why)
+            })
             .collect();
-        labels.extend(
+        attention.extend(
             self.findings
                 .iter()
                 .filter(|f| f.action == "failed")
-                .map(|f| f.label.clone()),
+                .map(|f| (f.label.clone(), format!("failed ({})", f.reason))),
         );
-        labels.sort();
-        labels.dedup();
-        self.needs_attention = labels;
+        attention.sort();
+        attention.dedup_by(|a, b| a.0 == b.0);
+        self.needs_attention = attention.iter().map(|(label, _)| label.clone()).collect();
+        self.new_attention = attention
+            .into_iter()
+            .filter(|(label, _)| !reported.contains(label))
+            .collect();
     }
 }
 
@@ -328,10 +394,31 @@ impl TickOutcome {
 /// whose checks changed before the lock was taken is judged next pass.
 type Outcomes = HashMap<PathBuf, (Vec<Check>, Vec<CheckOutcome>)>;
 
-fn run_due_checks(ctx: &Context, goals: &[LoadedGoal]) -> Outcomes {
+/// A dry run has no side effects: a goal with a command check is not
+/// checked at all (its verdict waits for a real pass), and says so.
+fn run_due_checks(
+    ctx: &Context,
+    goals: &[LoadedGoal],
+    dry_run: bool,
+    report: &mut TickOutcome,
+) -> Outcomes {
     let due: Vec<&LoadedGoal> = goals
         .iter()
         .filter(|g| watchdog::evaluate(&g.goal, ctx.now, None) == Evaluation::NeedsChecks)
+        .filter(|g| {
+            let runs_commands = g
+                .goal
+                .verification
+                .iter()
+                .any(|c| c.kind == CheckKind::CommandExitZero);
+            if dry_run && runs_commands && ctx.config.verification.allow_commands {
+                report.notices.warnings.push(format!(
+                    "{}: command checks are not run in a dry run; the goal is not checked",
+                    g.goal.label
+                ));
+            }
+            !(dry_run && runs_commands)
+        })
         .collect();
     let checks: Vec<&Check> = due.iter().flat_map(|g| &g.goal.verification).collect();
     let mut outcomes = checking::run(ctx, &checks).into_iter();
@@ -380,6 +467,7 @@ fn decide(
                     from: goal.status.to_string(),
                     to: verdict.status.as_ref().unwrap_or(&goal.status).to_string(),
                     reason: verdict.reason.clone(),
+                    task: None,
                 });
             }
             Some(*verdict)

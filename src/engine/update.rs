@@ -172,10 +172,21 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
         change = change.always();
     }
     let written = tx.save(&loaded, change)?;
-    Ok(Updated {
-        saved: super::saved(tx, written, loaded)?,
-        parts,
-    })
+    let label = written
+        .as_ref()
+        .map_or_else(|| goal.label.clone(), |g| g.goal.label.clone());
+    let mut saved = super::saved(tx, written, loaded)?;
+    let policy = super::checking::policy(ctx);
+    saved.notices.warnings.extend(
+        request
+            .verify
+            .iter()
+            .filter_map(|check| super::checking::never_passes(check, &policy))
+            .map(|problem| {
+                format!("`{label}`: {problem}; `steward doctor` lists it until it is fixed")
+            }),
+    );
+    Ok(Updated { saved, parts })
 }
 
 /// The options of `request` that only a person may give (SPEC 11): what

@@ -8,6 +8,7 @@ mod obligation;
 mod receipt;
 mod run;
 mod status;
+mod undo;
 
 pub use change::{BoundField, BudgetField, Edit, GoalChange, ProgressField, progress_edits};
 pub use check::{Check, CheckKind};
@@ -22,6 +23,7 @@ pub use receipt::{
 };
 pub use run::{Run, RunKind, RunOutcome, RunState};
 pub use status::{Priority, Status};
+pub use undo::UndoRecord;
 
 /// How big a number steward takes, so that counting up, adding costs and
 /// writing them back never overflows.

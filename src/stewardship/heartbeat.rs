@@ -1,7 +1,16 @@
 //! Is this message a heartbeat? Configured patterns: plain text matches
-//! case-insensitively anywhere; `/re/flags` is a regular expression.
+//! case-insensitively anywhere in a message short enough to be a
+//! scheduler's ping (a long message that mentions the word is a person's or
+//! a tool's, not a heartbeat); `/re/flags` is a regular expression, matched
+//! as written.
 
 use regex::{Regex, RegexBuilder};
+
+/// The longest message a plain pattern finds a heartbeat in. Heartbeat
+/// prompts are short lines a scheduler sends (OpenClaw's default is about
+/// 170 characters); a request that mentions "the heartbeat endpoint" in a
+/// page of text is not one.
+pub const PLAIN_MAX_CHARS: usize = 500;
 
 /// Used when no pattern is configured, or none compiles.
 pub const BUILT_IN: [&str; 3] = ["heartbeat", "scheduled ping", "cron heartbeat"];
@@ -42,9 +51,15 @@ impl HeartbeatPatterns {
     }
 
     pub fn matches(&self, message: &str) -> bool {
-        let lowered = message.to_lowercase();
+        let message = message.trim();
+        let short = message.chars().count() <= PLAIN_MAX_CHARS;
+        let lowered = if short {
+            message.to_lowercase()
+        } else {
+            String::new()
+        };
         self.matchers.iter().any(|matcher| match matcher {
-            Matcher::Plain(text) => lowered.contains(text.as_str()),
+            Matcher::Plain(text) => short && lowered.contains(text.as_str()),
             Matcher::Regex(regex) => regex.is_match(message),
         })
     }
@@ -120,8 +135,24 @@ mod tests {
     }
 
     #[test]
+    fn a_long_message_that_mentions_a_heartbeat_is_not_one() {
+        let patterns = HeartbeatPatterns::compile(&[]);
+        let openclaw = "Read HEARTBEAT.md if it exists (workspace context). Follow it strictly. \
+            Do not infer or repeat old tasks from prior chats. If nothing needs attention, reply HEARTBEAT_OK.";
+        assert!(patterns.matches(openclaw));
+        let request = format!(
+            "The heartbeat endpoint of the API returns 500 since this morning. {}",
+            "Here is the log:\n  GET /health 500 12ms\n".repeat(20)
+        );
+        assert!(!patterns.matches(&request));
+        let regex = HeartbeatPatterns::compile(&["/heartbeat/i".into()]);
+        assert!(regex.matches(&request), "a regex is matched as written");
+    }
+
+    #[test]
     fn huge_messages_are_fine() {
         let message = "x".repeat(8 << 20) + " heartbeat";
-        assert!(HeartbeatPatterns::compile(&[]).matches(&message));
+        assert!(!HeartbeatPatterns::compile(&[]).matches(&message));
+        assert!(HeartbeatPatterns::compile(&["/heartbeat$/".into()]).matches(&message));
     }
 }

@@ -461,12 +461,23 @@ pub fn pending_block(book: &Book, now: DateTime<Utc>, max: usize) -> String {
     if !running.is_empty() {
         lines.push(format!("{} task(s) still running:", running.len()));
         for o in &running {
-            let left = o.spawned_at + chrono::Duration::seconds(o.timeout_secs as i64) - now;
-            let left = HumanDuration::from_secs(left.num_seconds().max(0) as u64);
-            lines.push(format!(
-                "- [RUNNING] {}, {left} left of its timeout",
-                describe(o, now)
-            ));
+            let left = (o.spawned_at + chrono::Duration::seconds(o.timeout_secs as i64) - now)
+                .num_seconds();
+            // Past its timeout it is overdue now, whether or not a `tick`
+            // has marked it yet (that waits for obligations.grace).
+            if left <= 0 {
+                let over = HumanDuration::from_secs(left.unsigned_abs());
+                lines.push(format!(
+                    "- [OVERDUE] {}, {over} past its timeout: check on it; `steward tick` will mark it timed out",
+                    describe(o, now)
+                ));
+            } else {
+                let left = HumanDuration::from_secs(left as u64);
+                lines.push(format!(
+                    "- [RUNNING] {}, {left} left of its timeout",
+                    describe(o, now)
+                ));
+            }
         }
     }
     if !unsuccessful.is_empty() {

@@ -21,7 +21,7 @@ pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
         .ok()
         .map(|m| m.permissions().mode() & 0o7777);
     let temp = temp_path(dir);
-    let result = write_temp(&temp, contents, mode).and_then(|()| {
+    let result = write_temp(&temp, contents, mode, true).and_then(|()| {
         fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))
     });
     if result.is_err() {
@@ -29,6 +29,28 @@ pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
     }
     result?;
     sync_dir(dir)
+}
+
+/// Replaces `path` through a temporary file like [`write`], without waiting
+/// for the disk: for state a crash may lose but must never tear (what
+/// `undo` can take back). Readers see the old file or the new one.
+pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = parent(path);
+    fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
+    let temp = temp_path(dir);
+    let result = write_temp(&temp, contents, None, false).and_then(|()| {
+        fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Removes `path` durably.
+pub fn remove(path: &Path) -> Result<()> {
+    fs::remove_file(path).map_err(|err| Error::io(path, "cannot remove", err))?;
+    sync_dir(parent(path))
 }
 
 /// Renames `from` to `to` durably (both in directories that exist or are
@@ -42,7 +64,7 @@ pub fn rename(from: &Path, to: &Path) -> Result<()> {
     sync_dir(parent(from))
 }
 
-fn write_temp(temp: &Path, contents: &[u8], mode: Option<u32>) -> Result<()> {
+fn write_temp(temp: &Path, contents: &[u8], mode: Option<u32>, sync: bool) -> Result<()> {
     let mut options = OpenOptions::new();
     options
         .write(true)
@@ -57,6 +79,9 @@ fn write_temp(temp: &Path, contents: &[u8], mode: Option<u32>) -> Result<()> {
         // The umask applied at creation; restore the old file's exact mode.
         file.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(|err| Error::io(temp, "cannot set mode", err))?;
+    }
+    if !sync {
+        return Ok(());
     }
     file.sync_all()
         .map_err(|err| Error::io(temp, "cannot sync", err))

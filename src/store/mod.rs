@@ -119,6 +119,7 @@ impl Store {
             self.goals_dir.clone(),
             self.closed_dir.clone(),
             self.drafts_dir(),
+            self.undo_dir(),
         ] {
             let Ok(metadata) = dir.symlink_metadata() else {
                 continue;
@@ -150,16 +151,75 @@ impl Store {
 
     /// Temporary files a killed write left behind (their writer is gone).
     pub fn leftovers(&self) -> Vec<PathBuf> {
-        [&self.goals_dir, &self.closed_dir, &self.state_dir]
-            .into_iter()
-            .flat_map(|dir| atomic::leftovers(dir))
-            .collect()
+        [
+            &self.goals_dir,
+            &self.closed_dir,
+            &self.state_dir,
+            &self.undo_dir(),
+        ]
+        .into_iter()
+        .flat_map(|dir| atomic::leftovers(dir))
+        .collect()
     }
 
     /// Writes a file of steward's own under `state/` (a draft, a cache)
     /// atomically; a symbolic link at `path` is replaced, never followed.
     pub fn write_private(&self, path: &Path, contents: &str) -> Result<()> {
         atomic::write(path, contents.as_bytes())
+    }
+
+    /// The labels of the open goals as their file names say (an open goal
+    /// lives in `<label>.md`), sorted, without reading a goal.
+    pub fn open_labels(&self) -> Result<Vec<String>> {
+        let entries = match std::fs::read_dir(&self.goals_dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(err) => return Err(Error::io(&self.goals_dir, "cannot list", err)),
+        };
+        let mut labels: Vec<String> = entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                let label = name.strip_suffix(".md")?;
+                crate::label::validate(label).ok()?;
+                Some(label.to_string())
+            })
+            .collect();
+        labels.sort();
+        Ok(labels)
+    }
+
+    /// Where the last change to each goal is kept for `undo`.
+    pub fn undo_dir(&self) -> PathBuf {
+        self.state_dir.join("undo")
+    }
+
+    /// The undo record of the goal with `id`, if one is kept and reads.
+    pub fn undo_record(&self, id: &str) -> Option<crate::model::UndoRecord> {
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            return None;
+        }
+        let text = std::fs::read_to_string(self.undo_dir().join(format!("{id}.json"))).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    /// The undo record of a goal the last change deleted, by its label or
+    /// id (a prefix of at least 4 characters), for `undo` of a `delete`.
+    pub fn deleted_record(&self, reference: &str) -> Option<crate::model::UndoRecord> {
+        let wanted = reference.trim().to_ascii_lowercase();
+        let entries = std::fs::read_dir(self.undo_dir()).ok()?;
+        entries
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                self.undo_record(name.strip_suffix(".json")?)
+            })
+            .filter(|record| record.after.is_none())
+            .filter(|record| {
+                record.label == wanted || (wanted.len() >= 4 && record.goal_id.starts_with(&wanted))
+            })
+            .max_by(|a, b| a.at.cmp(&b.at))
     }
 
     /// Where `edit` keeps a draft that did not validate.

@@ -11,7 +11,7 @@ use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic};
 use crate::config::MAX_FILE_BYTES;
 use crate::error::{Error, Result};
 use crate::mirror;
-use crate::model::{Actor, Digest, Edit, Goal, GoalChange, format_time};
+use crate::model::{Actor, Digest, Edit, Goal, GoalChange, UndoRecord, format_time};
 use crate::obligations::{Book, Transition};
 
 /// Holds the store lock from `begin` to `finish`.
@@ -33,6 +33,10 @@ pub struct Transaction<'s> {
     obligations_changed: bool,
     /// The command, for the commit message.
     command: &'static str,
+    /// Labels of goals deleted, for the mirror.
+    mirror_removals: Vec<String>,
+    /// Each goal's change by this command, for `undo`.
+    undo: Vec<UndoRecord>,
 }
 
 /// What a finished transaction did.
@@ -68,6 +72,8 @@ impl<'s> Transaction<'s> {
             mirror_block: None,
             obligations_changed: false,
             command,
+            mirror_removals: Vec::new(),
+            undo: Vec::new(),
         })
     }
 
@@ -159,6 +165,7 @@ impl<'s> Transaction<'s> {
         if change.silent {
             return Ok(Some(LoadedGoal { file, goal }));
         }
+        let action = change.action.clone();
         self.events.push(Event {
             ts: format_time(self.now),
             goal_id: goal.id.clone(),
@@ -184,7 +191,88 @@ impl<'s> Transaction<'s> {
         });
         let old_label = original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone());
         self.mirror_changes.push((old_label, goal.clone()));
+        self.remember_for_undo(
+            &goal.id,
+            &goal.label,
+            original.map(|o| o.file.text()),
+            Some(file.text()),
+            &action,
+        );
         Ok(Some(LoadedGoal { file, goal }))
+    }
+
+    /// Keeps what this command did to a goal for `undo`: the bytes it
+    /// found (at its first write) and the bytes it left (at its last).
+    fn remember_for_undo(
+        &mut self,
+        id: &str,
+        label: &str,
+        before: Option<&str>,
+        after: Option<&str>,
+        action: &str,
+    ) {
+        if id.is_empty() {
+            return;
+        }
+        let after = after.map(str::to_string);
+        if let Some(record) = self.undo.iter_mut().find(|r| r.goal_id == id) {
+            record.after = after;
+            record.label = label.to_string();
+            record.actions.push(action.to_string());
+            return;
+        }
+        self.undo.push(UndoRecord {
+            schema_version: 1,
+            goal_id: id.to_string(),
+            label: label.to_string(),
+            at: format_time(self.now),
+            command: self.command.to_string(),
+            actor: self.actor.as_str().to_string(),
+            actions: vec![action.to_string()],
+            before: before.map(str::to_string),
+            after,
+        });
+    }
+
+    /// Writes a goal that is not in the store (`undo` of a deletion) from
+    /// its bytes, where its status and label say it lives; refuses when a
+    /// file is already there.
+    pub fn restore(&mut self, file: GoalFile, change: GoalChange) -> Result<LoadedGoal> {
+        let mut file = file;
+        file.path = self.store.home_of(&self.read_back(&file)?);
+        Ok(self
+            .write(None, file, change)?
+            .expect("a restored goal is always written"))
+    }
+
+    /// Deletes a goal's file (`steward delete`): an event records it, with
+    /// the goal's digest before, and `undo` can bring it back.
+    pub fn delete(&mut self, loaded: &LoadedGoal, detail: String) -> Result<()> {
+        atomic::remove(&loaded.file.path)?;
+        self.written.push(loaded.file.path.clone());
+        let goal = &loaded.goal;
+        self.events.push(Event {
+            ts: format_time(self.now),
+            goal_id: goal.id.clone(),
+            label: goal.label.clone(),
+            actor: self.actor.as_str().to_string(),
+            action: "deleted".to_string(),
+            from: Some(goal.status.as_str().to_string()),
+            to: None,
+            detail,
+            overridden: self.overridden,
+            digest_before: Some(Digest::of(goal)),
+            ..Event::default()
+        });
+        self.mirror_removals.push(goal.label.clone());
+        self.remember_for_undo(
+            &goal.id,
+            &goal.label,
+            Some(loaded.file.text()),
+            None,
+            "deleted",
+        );
+        Ok(())
     }
 
     /// Writes the goal atomically and moves it where its status says it
@@ -358,6 +446,16 @@ impl<'s> Transaction<'s> {
             self.written.push(self.store.events_path());
         }
         let mut warnings = Vec::new();
+        for record in std::mem::take(&mut self.undo) {
+            let path = self
+                .store
+                .undo_dir()
+                .join(format!("{}.json", record.goal_id));
+            let text = serde_json::to_string(&record).expect("undo records serialize") + "\n";
+            if let Err(err) = atomic::write_unsynced(&path, text.as_bytes()) {
+                warnings.push(format!("`steward undo` cannot take this back: {err}"));
+            }
+        }
         if let Err(warning) = self.refresh_mirror() {
             warnings.push(warning);
         }
@@ -395,6 +493,7 @@ impl<'s> Transaction<'s> {
         };
         if self.mirror_block.is_none()
             && self.mirror_changes.is_empty()
+            && self.mirror_removals.is_empty()
             && !self.obligations_changed
         {
             return Ok(());
@@ -427,6 +526,9 @@ impl<'s> Transaction<'s> {
                         &goal.label,
                         entry.as_deref().map(|e| (&goal.priority, e)),
                     );
+                }
+                for label in &self.mirror_removals {
+                    content = mirror::upsert(&content, label, None);
                 }
                 content
             }

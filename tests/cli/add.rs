@@ -65,10 +65,16 @@ fn add_writes_the_goal_file_history_and_event() {
 }
 
 #[test]
-fn add_without_init_creates_the_store() {
+fn add_outside_a_store_is_refused_and_creates_nothing() {
     let env = TestEnv::new();
-    env.add_goal("first");
-    assert!(env.path("state/goals/first.md").is_file());
+    env.steward()
+        .args(["add", "first", "--title", "T", "--criterion", "C"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains("no steward store at"))
+        .stderr(predicates::str::contains("steward init"));
+    assert_eq!(std::fs::read_dir(env.root()).unwrap().count(), 0);
 }
 
 #[test]
@@ -257,4 +263,58 @@ fn json_output_has_the_schema_version_and_goal() {
     ] {
         assert!(document["goal"].get(key).is_some(), "missing {key}");
     }
+}
+
+#[test]
+fn add_warns_about_checks_that_can_never_run_here_and_doctor_lists_them() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args([
+            "add",
+            "g",
+            "--title",
+            "T",
+            "--criterion",
+            "a",
+            "--criterion",
+            "b",
+        ])
+        .args(["--criterion", "c"])
+        .args(["--verify", "command_exit_zero:cargo test@1"])
+        .args(["--verify", "http_ok:https://user:pw@example.com/@2"])
+        .args(["--verify", "file_exists:../outside@3"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "check command_exit_zero cargo test never runs: verification.allow_commands is false",
+        ))
+        .stderr(predicates::str::contains(
+            "check http_ok https://user:pw@example.com/ cannot run: invalid URL",
+        ))
+        .stderr(predicates::str::contains(
+            "check file_exists ../outside cannot run:",
+        ));
+    assert!(env.path("state/goals/g.md").is_file(), "the goal is added");
+    let doctor = env.steward().arg("doctor").output().unwrap();
+    assert_eq!(doctor.status.code(), Some(1));
+    let report =
+        String::from_utf8(doctor.stdout).unwrap() + &String::from_utf8(doctor.stderr).unwrap();
+    for what in [
+        "cargo test never runs",
+        "user:pw@example.com/ cannot run",
+        "../outside cannot run",
+    ] {
+        assert!(report.contains(what), "{what} missing from {report}");
+    }
+    // A check that can run says nothing.
+    env.steward()
+        .args(["update", "g", "--verify", "file_exists:dist/app.tar@1"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("cannot run").not());
+    env.steward()
+        .args(["update", "g", "--verify", "http_ok:not-a-url@1"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("cannot run: invalid URL"));
 }

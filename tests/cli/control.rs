@@ -151,3 +151,148 @@ fn actor_is_recorded_from_flag_or_environment() {
         .collect();
     assert_eq!(actors, ["user", "agent", "steward"]);
 }
+
+/// The goal file without the lines `undo` adds (its stamp and history line).
+fn without_undo_stamp(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.starts_with("updated_at:") && !l.contains(" undone: "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn undo_takes_back_the_last_change_byte_for_byte() {
+    let mut env = TestEnv::initialised();
+    env.add_goal("g");
+    // A hand edit steward keeps: undo must keep it too.
+    let edited = env
+        .read("state/goals/g.md")
+        .replace("label: g\n", "label: g\n# a comment of mine\n");
+    env.write("state/goals/g.md", &edited);
+    env.steward().args(["pause", "g"]).assert().success();
+    env.steward().args(["resume", "g"]).assert().success();
+    let before = env.read("state/goals/g.md");
+    env.set_now("2026-11-21T04:30:00Z");
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "g",
+            "--summary",
+            "s",
+            "--met",
+            "1",
+        ])
+        .assert()
+        .success();
+    let assessed = env.read("state/goals/g.md");
+    // Only a person undoes.
+    env.steward()
+        .args(["--actor", "agent", "undo", "g"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("steward undo g"));
+    env.steward()
+        .args(["undo", "g"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "g: undid assess at 2026-11-21T04:30:00Z (assessed)",
+        ));
+    let undone = env.read("state/goals/g.md");
+    assert_eq!(without_undo_stamp(&undone), without_undo_stamp(&before));
+    assert!(undone.contains("# a comment of mine"));
+    assert!(undone.contains("user undone: assess at 2026-11-21T04:30:00Z (assessed)"));
+    let events = env.events();
+    let last = events.last().unwrap();
+    assert_eq!(last["action"], "undone");
+    assert!(
+        events.iter().any(|e| e["action"] == "assessed"),
+        "the log keeps it"
+    );
+    // Undoing the undo redoes.
+    env.steward().args(["undo", "g"]).assert().success();
+    assert_eq!(
+        without_undo_stamp(&env.read("state/goals/g.md")),
+        without_undo_stamp(&assessed)
+    );
+    // No tamper finding: every step is in the log.
+    env.steward()
+        .args(["tick", "--json"])
+        .assert()
+        .stdout(predicate::str::contains("edited_outside").not());
+}
+
+#[test]
+fn undo_refuses_when_the_goal_changed_since() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward().args(["pause", "g"]).assert().success();
+    let text = env
+        .read("state/goals/g.md")
+        .replace("title: Goal g", "title: Mine");
+    env.write("state/goals/g.md", &text);
+    let before = env.snapshot();
+    env.steward()
+        .args(["undo", "g"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("the goal changed since"))
+        .stderr(predicate::str::contains("pause at"));
+    env.assert_unchanged(&before);
+    // A goal no command changed yet (written by hand) has nothing to undo.
+    env.write(
+        "state/goals/hand.md",
+        "---\nlabel: hand\n---\n## Acceptance criteria\n\n- [ ] x\n",
+    );
+    env.steward()
+        .args(["undo", "hand"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("keeps no change of it"));
+}
+
+#[test]
+fn delete_removes_a_goal_by_mistake_and_undo_brings_it_back() {
+    let env = TestEnv::initialised();
+    env.add_goal("oops");
+    env.add_goal("keep");
+    let text = env.read("state/goals/oops.md");
+    env.steward()
+        .args(["--actor", "agent", "delete", "oops"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("only a person may delete a goal"));
+    env.steward()
+        .args(["delete", "oops"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("oops: deleted"));
+    assert!(!env.path("state/goals/oops.md").exists());
+    assert!(!env.read("ACTIVE-TASKS.md").contains("oops"));
+    assert!(env.read("ACTIVE-TASKS.md").contains("keep"));
+    let events = env.events();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["action"] == "created" && e["label"] == "oops")
+    );
+    let deleted = events.last().unwrap();
+    assert_eq!(deleted["action"], "deleted");
+    assert_eq!(deleted["label"], "oops");
+    env.steward().args(["show", "oops"]).assert().code(1);
+    env.steward()
+        .args(["undo", "oops"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("undid delete"));
+    assert_eq!(
+        without_undo_stamp(&env.read("state/goals/oops.md")),
+        without_undo_stamp(&text)
+    );
+    assert!(env.read("ACTIVE-TASKS.md").contains("oops"));
+    // Undoing the add deletes it again.
+    env.steward().args(["undo", "oops"]).assert().success();
+    assert!(!env.path("state/goals/oops.md").exists());
+}

@@ -10,7 +10,7 @@ fn doctor_is_quiet_when_all_is_well() {
         .arg("doctor")
         .assert()
         .success()
-        .stdout("ok: 1 goal files checked, no problems\n");
+        .stdout("ok: 1 goal file checked, no problems\n");
 }
 
 #[test]
@@ -121,5 +121,34 @@ fn doctor_reports_heartbeat_patterns_that_do_not_compile() {
         .code(1)
         .stdout(predicate::str::contains(
             "steward.yaml:1:1: heartbeat pattern `/(unclosed/` is skipped",
+        ));
+}
+
+#[test]
+fn config_says_where_each_value_came_from_and_what_it_ignored() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "enabled: true\n");
+    env.steward()
+        .env("STEWARD_ENABLED", "false")
+        .arg("config")
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"(?m)^enabled = false +# env STEWARD_ENABLED$").unwrap());
+    // Empty is unset, as for every STEWARD_ variable.
+    env.steward()
+        .env("STEWARD_ENABLED", "")
+        .arg("config")
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"(?m)^enabled = true +# steward\.yaml:1$").unwrap());
+    // A file-only setting in the environment is said to be ignored.
+    env.steward()
+        .env("STEWARD_VERIFICATION_ALLOW_COMMANDS", "true")
+        .arg("config")
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"(?m)^verification\.allow_commands = false +# default$").unwrap())
+        .stderr(predicate::str::contains(
+            "STEWARD_VERIFICATION_ALLOW_COMMANDS is ignored: verification.allow_commands is read from steward.yaml only",
         ));
 }

@@ -85,3 +85,118 @@ fn the_commands_print_what_is_checked_in() {
     );
     env.steward().args(["man", "nope"]).assert().code(2);
 }
+
+#[test]
+fn every_page_a_man_page_names_exists() {
+    let pages: Vec<String> = generate::man_pages().into_iter().map(|(n, _)| n).collect();
+    for (name, page) in generate::man_pages() {
+        let text = String::from_utf8(page).unwrap();
+        for reference in text.split_whitespace().filter(|w| w.ends_with("(1)")) {
+            let file = format!(
+                "{}.1",
+                reference.trim_end_matches("(1)").replace("\\-", "-")
+            );
+            assert!(
+                pages.contains(&file),
+                "{name} names {reference}, which does not exist"
+            );
+        }
+        assert!(!text.contains("help(1)"), "{name} names a help page");
+    }
+    for page in [
+        "steward.1",
+        "steward-add.1",
+        "steward-task-spawned.1",
+        "steward-man.1",
+    ] {
+        let text = String::from_utf8(
+            generate::man_page(Some(
+                page.trim_start_matches("steward-").trim_end_matches(".1"),
+            ))
+            .unwrap_or_else(|| generate::man_page(None).unwrap()),
+        )
+        .unwrap();
+        assert!(text.contains(".SH EXAMPLES"), "{page} has no EXAMPLES");
+    }
+    let main = String::from_utf8(generate::man_page(None).unwrap()).unwrap();
+    for section in ["EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
+        assert!(
+            main.contains(&format!(".SH \"{section}\""))
+                || main.contains(&format!(".SH {section}")),
+            "steward.1 lacks {section}"
+        );
+    }
+}
+
+#[test]
+fn man_install_writes_every_page_where_man_looks() {
+    let env = crate::common::TestEnv::new();
+    env.steward()
+        .args(["man", "--install", "share/man"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("man pages in share/man/man1"));
+    for (name, page) in generate::man_pages() {
+        assert_eq!(
+            std::fs::read(env.path("share/man/man1").join(&name)).unwrap(),
+            page,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn bash_completes_goal_labels_in_the_store_given() {
+    let env = crate::common::TestEnv::initialised();
+    env.add_goal("deploy");
+    env.add_goal("docs");
+    env.add_goal("release");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let steward_dir = assert_cmd::cargo::cargo_bin("steward")
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let script = repo("completions/steward.bash");
+    let complete = |dir: &Path, words: &str| {
+        let program = format!(
+            "source {}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); _steward_with_goals; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.display()
+        );
+        let output = env
+            .program("bash")
+            .current_dir(dir)
+            .env("PATH", format!("{}:/usr/bin:/bin", steward_dir.display()))
+            .args(["-c", &program])
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert_eq!(complete(env.root(), "steward show d"), "deploy\ndocs\n");
+    assert_eq!(complete(env.root(), "steward cancel r"), "release\n");
+    let root = env.root().display().to_string();
+    assert_eq!(
+        complete(
+            elsewhere.path(),
+            &format!("steward -C {root} --actor agent assess ''")
+        ),
+        "deploy\ndocs\nrelease\n"
+    );
+    // Outside a store, and after the GOAL, nothing is offered.
+    assert_eq!(complete(elsewhere.path(), "steward show d").trim(), "");
+    assert!(!complete(env.root(), "steward show deploy d").contains("docs"));
+    // zsh and fish ask the same helper.
+    for shell in ["completions/_steward", "completions/steward.fish"] {
+        let text = std::fs::read_to_string(repo(shell)).unwrap();
+        assert!(text.contains("list --labels"), "{shell}");
+    }
+    env.steward()
+        .args(["list", "--labels"])
+        .assert()
+        .success()
+        .stdout("deploy\ndocs\nrelease\n");
+}

@@ -30,10 +30,8 @@ fn repository() -> TestEnv {
     git(env.root(), &["init", "-q", "-b", "main"]);
     git(env.root(), &["config", "user.name", "Repo User"]);
     git(env.root(), &["config", "user.email", "repo@example.com"]);
+    // init --git turns git.commit on and commits what it wrote.
     env.steward().args(["init", "--git"]).assert().success();
-    env.write("steward.yaml", "git:\n  commit: true\n");
-    git(env.root(), &["add", "-A"]);
-    git(env.root(), &["commit", "-q", "-m", "Set up steward"]);
     env
 }
 
@@ -157,6 +155,11 @@ fn a_root_in_a_subdirectory_commits_its_own_paths() {
     let sub = env.path("ops/agent");
     env.steward()
         .current_dir(&sub)
+        .arg("init")
+        .assert()
+        .success();
+    env.steward()
+        .current_dir(&sub)
         .args(["--commit", "add", "g", "--title", "T", "--criterion", "C"])
         .assert()
         .success();
@@ -190,7 +193,7 @@ fn a_tick_that_changes_several_goals_is_one_commit() {
     let message = git(env.root(), &["log", "-1", "--format=%B"]);
     assert!(message.starts_with("tick: 2 goals changed\n"), "{message}");
     assert_eq!(message.matches("Steward-Goal: ").count(), 2);
-    assert!(message.contains("Steward-Actor: user"));
+    assert!(message.contains("Steward-Actor: watchdog"), "{message}");
     // A second tick at the same time commits nothing.
     env.steward().arg("tick").assert().success();
     assert_eq!(
@@ -206,6 +209,7 @@ fn a_tick_that_changes_several_goals_is_one_commit() {
 fn the_author_comes_from_the_configuration_then_the_repository_then_steward() {
     let env = TestEnv::new();
     git(env.root(), &["init", "-q"]);
+    env.write("steward.yaml", "");
     env.steward()
         .args(["--commit", "add", "a", "--title", "T", "--criterion", "C"])
         .assert()
@@ -344,4 +348,44 @@ fn log_falls_back_to_the_event_log_without_git() {
         .stdout(predicate::str::starts_with(
             "2026-11-21T04:00:00Z  user     note         note: hello\n",
         ));
+}
+
+#[test]
+fn init_git_turns_commits_on_as_the_flag_promises() {
+    let env = TestEnv::new();
+    env.steward().args(["init", "--git"]).assert().success();
+    assert_eq!(
+        git(env.root(), &["show", "--name-only", "--format=", "HEAD"]),
+        ".gitattributes\nstate/.gitignore\nsteward.yaml\n"
+    );
+    env.steward()
+        .arg("config")
+        .assert()
+        .success()
+        .stdout(predicate::str::is_match(r"git\.commit = true +# steward\.yaml:\d+").unwrap());
+    env.add_goal("g");
+    assert_eq!(commits(&env), 2, "add committed");
+    assert!(git(env.root(), &["status", "--porcelain"]).is_empty());
+
+    // A store made before: the setting is appended, the rest kept.
+    let old = TestEnv::new();
+    old.write("steward.yaml", "# mine\ndefaults: {cooldown: 5m}");
+    old.steward().args(["init", "--git"]).assert().success();
+    assert_eq!(
+        old.read("steward.yaml"),
+        "# mine\ndefaults: {cooldown: 5m}\ngit:\n  commit: true\n"
+    );
+
+    // --no-commit wins over the flag's promise.
+    let plain = TestEnv::new();
+    plain
+        .steward()
+        .args(["--no-commit", "init", "--git"])
+        .assert()
+        .success();
+    assert!(
+        plain
+            .read("steward.yaml")
+            .contains("# git:\n#   commit: false")
+    );
 }

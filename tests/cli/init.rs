@@ -73,8 +73,9 @@ fn root_flag_and_environment_choose_the_store() {
         .current_dir(elsewhere.path())
         .arg("list")
         .assert()
-        .success()
-        .stdout("");
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::contains("no steward store at"));
     env.steward()
         .current_dir(elsewhere.path())
         .args(["-C", env.root().to_str().unwrap(), "list"])
@@ -88,4 +89,58 @@ fn root_flag_and_environment_choose_the_store() {
         .assert()
         .success()
         .stdout(predicate::str::contains("deploy"));
+}
+
+#[test]
+fn outside_a_store_every_command_but_init_refuses_and_creates_nothing() {
+    let env = TestEnv::new();
+    let missing = env.path("nowhere");
+    let missing = missing.to_str().unwrap();
+    let commands: [&[&str]; 14] = [
+        &["tick"],
+        &["tick", "--dry-run"],
+        &["list"],
+        &["show", "x"],
+        &["prompt", "--heartbeat"],
+        &["status"],
+        &["digest"],
+        &["budget"],
+        &["tasks"],
+        &["mirror"],
+        &["audit"],
+        &["doctor"],
+        &["task", "spawned", "--label", "x"],
+        &["assess", "x", "--summary", "s"],
+    ];
+    for args in commands {
+        for root in [None, Some(missing)] {
+            let mut cmd = env.steward();
+            if let Some(root) = root {
+                cmd.args(["-C", root]);
+            }
+            cmd.args(args)
+                .assert()
+                .code(1)
+                .stdout("")
+                .stderr(predicate::str::contains("no steward store at"))
+                .stderr(predicate::str::contains("run `steward init`"));
+        }
+    }
+    assert!(!env.path("nowhere").exists(), "tick created the root");
+    assert_eq!(std::fs::read_dir(env.root()).unwrap().count(), 0);
+    // What only prints, and init, work anywhere.
+    env.steward().arg("config").assert().success();
+    env.steward()
+        .args(["completions", "bash"])
+        .assert()
+        .success();
+    env.steward().args(["man"]).assert().success();
+    env.steward()
+        .args(["-C", missing, "init"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["-C", missing, "tick"])
+        .assert()
+        .success();
 }

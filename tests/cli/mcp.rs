@@ -196,7 +196,7 @@ fn mcp_outside_a_store_says_where_it_looked() {
         .arg("mcp")
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("no steward store in"))
+        .stderr(predicates::str::contains("no steward store at"))
         .stderr(predicates::str::contains("steward init"));
     assert!(env.snapshot().is_empty(), "nothing is created");
 }

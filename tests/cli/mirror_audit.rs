@@ -77,7 +77,7 @@ fn mirror_check_and_regenerate() {
         .arg("mirror")
         .assert()
         .success()
-        .stdout(predicate::str::contains("updated (1 open goals)"));
+        .stdout(predicate::str::contains("updated (1 open goal)"));
     env.steward().args(["mirror", "--check"]).assert().success();
     assert!(env.read("ACTIVE-TASKS.md").contains("Renamed by hand"));
     let before = env.snapshot();
@@ -87,6 +87,21 @@ fn mirror_check_and_regenerate() {
         .success()
         .stdout(predicate::str::contains("already up to date"));
     env.assert_unchanged(&before);
+    // --json is JSON, stale or not.
+    let check = env
+        .steward()
+        .args(["mirror", "--check", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(0));
+    let check: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(check["current"], true);
+    assert_eq!(check["schema_version"], 1);
+    let refresh = env.steward().args(["mirror", "--json"]).output().unwrap();
+    let refresh: serde_json::Value = serde_json::from_slice(&refresh.stdout).unwrap();
+    assert_eq!(refresh["updated"], false);
+    assert_eq!(refresh["open_goals"], 1);
+    assert_eq!(refresh["path"], "ACTIVE-TASKS.md");
 }
 
 #[test]

@@ -402,6 +402,25 @@ fn not_a_heartbeat_prints_one_line_per_goal() {
         prompt(&env, &[]),
         "[steward] g (normal, active): Goal g — 0/3 criteria met\n"
     );
+    // A long message that mentions a heartbeat is not one.
+    let request = format!(
+        "The heartbeat endpoint returns 500 since this morning, please look. {}",
+        "GET /health 500\n".repeat(40)
+    );
+    assert_eq!(
+        prompt(&env, &["--message", &request]),
+        "[steward] g (normal, active): Goal g — 0/3 criteria met\n"
+    );
+    assert!(
+        prompt(
+            &env,
+            &[
+                "--message",
+                "Read HEARTBEAT.md if it exists. If nothing needs attention, reply HEARTBEAT_OK."
+            ]
+        )
+        .contains("<goal-stewardship goal=\"g\">")
+    );
 }
 
 #[test]
@@ -577,7 +596,8 @@ fn huge_and_invalid_messages_are_handled() {
         .output()
         .unwrap();
     assert!(output.status.success());
-    assert_eq!(offered(&String::from_utf8(output.stdout).unwrap()), ["g"]);
+    // Five megabytes that end in the word are not a heartbeat.
+    assert!(offered(&String::from_utf8(output.stdout).unwrap()).is_empty());
     let output = env
         .steward()
         .args(["prompt", "--message", "-"])
@@ -626,4 +646,26 @@ fn exit_status_tells_a_loop_to_work_to_call_a_person_or_to_wait() {
         .unwrap();
     assert_eq!(output.status.code(), Some(3), "only a person can move b");
     assert!(String::from_utf8_lossy(&output.stdout).contains("b is blocked (agent): need a token"));
+}
+
+#[test]
+fn an_assessment_that_crosses_a_hard_bound_says_the_goal_failed_and_exits_3() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "C"])
+        .args(["--max-iterations", "1"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["--actor", "agent", "assess", "g", "--summary", "tried"])
+        .assert()
+        .code(3)
+        .stdout(predicates::str::contains("FAILED: "))
+        .stdout(predicates::str::contains("closed for good"));
+    assert_eq!(env.goal_json("g")["status"], "failed");
+    assert!(
+        env.events()
+            .iter()
+            .any(|e| e["action"] == "assessed" || e["action"] == "assess")
+    );
 }

@@ -394,3 +394,70 @@ fn resolved_obligations_are_dropped_after_the_ttl() {
     assert!(obligations(&env, true).is_empty());
     assert!(env.events().iter().any(|e| e["action"] == "task_dropped"));
 }
+
+#[test]
+fn an_empty_detail_or_summary_is_a_detail_of_nothing() {
+    // The README's subagent recipe passes `--detail "$(tail -n 1 …)"`,
+    // which is empty when the subagent printed nothing.
+    let mut env = TestEnv::initialised();
+    env.add_goal("deploy");
+    spawn(
+        &env,
+        &["--label", "deploy-tests", "--pid", "1", "--summary", ""],
+    );
+    env.steward()
+        .args([
+            "task",
+            "ended",
+            "--label",
+            "deploy-tests",
+            "--outcome",
+            "ok",
+            "--detail",
+            "",
+        ])
+        .assert()
+        .success();
+    assert_eq!(obligations(&env, false)[0]["status"], "arrived");
+    // A later tick does not take the recorded end for a dead process.
+    env.set_now("2026-11-21T04:05:00Z");
+    env.steward().arg("tick").assert().code(0);
+    assert_eq!(obligations(&env, false)[0]["status"], "arrived");
+}
+
+#[test]
+fn a_task_that_timed_out_has_nothing_to_deliver() {
+    let env = TestEnv::initialised();
+    let id = spawn(&env, &["--label", "slow"]);
+    env.steward()
+        .args(["task", "ended", "--label", "slow", "--outcome", "timeout"])
+        .assert()
+        .success();
+    let before = env.snapshot();
+    env.steward()
+        .args(["task", "deliver", &id])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("task dismiss"));
+    env.assert_unchanged(&before);
+    env.steward()
+        .args(["task", "dismiss", &id])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_task_past_its_timeout_is_overdue_before_tick_marks_it() {
+    let mut env = TestEnv::initialised();
+    spawn(&env, &["--label", "slow", "--timeout", "10m"]);
+    env.set_now("2026-11-21T04:05:00Z");
+    assert!(prompt(&env).contains("- [RUNNING] slow"));
+    assert!(prompt(&env).contains("5m left of its timeout"));
+    // Inside the grace: no tick has marked it, but it is overdue.
+    env.set_now("2026-11-21T04:10:30Z");
+    let text = prompt(&env);
+    assert!(text.contains("- [OVERDUE] slow"), "{text}");
+    assert!(text.contains("30s past its timeout"), "{text}");
+    assert!(!text.contains("[RUNNING]"), "{text}");
+    assert_eq!(obligations(&env, false)[0]["status"], "running");
+}

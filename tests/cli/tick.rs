@@ -538,3 +538,249 @@ fn pr_merged_asks_the_github_api_with_the_token() {
     }
     assert!(!String::from_utf8_lossy(&output.stdout).contains("s3cr3t"));
 }
+
+#[test]
+fn quiet_tick_tells_only_what_needs_a_person_and_only_once() {
+    let mut env = TestEnv::initialised();
+    env.add_goal("idle");
+    env.steward()
+        .args(["add", "spent", "--title", "T", "--criterion", "C"])
+        .args(["--max-assessments", "1"])
+        .assert()
+        .success();
+    // Stalling is routine: nothing printed, exit 0.
+    env.set_now("2026-11-21T04:30:00Z");
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .code(0)
+        .stdout("");
+    assert_eq!(status(&env, "idle"), "stalled");
+    // The agent spends the budget: the goal blocks at once.
+    env.steward()
+        .args(["--actor", "agent", "assess", "spent", "--summary", "s"])
+        .assert()
+        .success();
+    assert_eq!(status(&env, "spent"), "blocked");
+    env.set_now("2026-11-21T04:35:00Z");
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::starts_with("spent: blocked (budget: "))
+        .stdout(predicate::str::contains("idle").not());
+    // Still blocked at the next pass: said once, the exit status stays 3.
+    env.set_now("2026-11-21T04:40:00Z");
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .code(3)
+        .stdout("");
+    // Released and blocked again: new again.
+    env.steward()
+        .args(["reset-budget", "spent"])
+        .assert()
+        .success();
+    env.set_now("2026-11-21T04:45:00Z");
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .code(0)
+        .stdout("");
+    env.steward()
+        .args(["--actor", "agent", "assess", "spent", "--summary", "s"])
+        .assert()
+        .success();
+    env.set_now("2026-11-21T04:50:00Z");
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::starts_with("spent: blocked"));
+    // Without -q every pass still says what waits.
+    env.steward()
+        .arg("tick")
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("needs attention: spent"));
+}
+
+#[test]
+fn a_goal_blocked_by_task_failures_is_a_finding_of_the_watchdog() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "deploy", "--title", "T", "--criterion", "C"])
+        .args(["--escalate-after", "1"])
+        .assert()
+        .success();
+    let mut child = std::process::Command::new("sleep")
+        .arg("0")
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    child.wait().unwrap();
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "task",
+            "spawned",
+            "--label",
+            "deploy-tests",
+        ])
+        .args(["--pid", &pid.to_string()])
+        .assert()
+        .success();
+    let events_before = env.events().len();
+    let (code, report) = tick_json(&env);
+    assert_eq!(code, 3, "{report}");
+    let findings = report["findings"].as_array().unwrap();
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["label"] == "deploy" && f["action"] == "task_failed"),
+        "{report}"
+    );
+    assert!(
+        findings.iter().any(|f| f["label"] == "deploy"
+            && f["action"] == "blocked"
+            && f["to"] == "blocked"
+            && f["reason"].as_str().unwrap().starts_with("failures: ")),
+        "{report}"
+    );
+    // One goal changed; the obligation's line is not a second one.
+    assert_eq!(report["changed"], 1, "{report}");
+    assert_eq!(report["needs_attention"], serde_json::json!(["deploy"]));
+    // Everything the pass did is the watchdog's, whoever ran it.
+    let events = env.events();
+    assert!(events.len() > events_before);
+    for event in &events[events_before..] {
+        assert_eq!(event["actor"], "watchdog", "{event}");
+    }
+}
+
+#[test]
+fn obligations_are_not_counted_as_goal_changes() {
+    let mut env = TestEnv::initialised();
+    env.steward()
+        .args(["task", "spawned", "--label", "loose", "--timeout", "1m"])
+        .assert()
+        .success();
+    env.set_now("2026-11-21T05:00:00Z");
+    env.steward()
+        .arg("tick")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("loose: running -> timeout"))
+        .stdout(predicate::str::contains(
+            "checked 0 goals at 2026-11-21T05:00:00Z, 0 changed",
+        ));
+}
+
+#[test]
+fn a_dry_run_runs_no_command() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "verification:\n  allow_commands: true\n");
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "one"])
+        .args(["--verify", "command_exit_zero:touch ran@1"])
+        .assert()
+        .success();
+    let before = env.snapshot();
+    env.steward()
+        .args(["tick", "--dry-run"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "g: command checks are not run in a dry run",
+        ));
+    assert!(!env.path("ran").exists(), "the dry run ran the command");
+    env.assert_unchanged(&before);
+    env.steward().arg("tick").assert().code(0);
+    assert!(env.path("ran").exists());
+}
+
+#[test]
+fn the_kill_switch_says_where_it_was_set() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward()
+        .env("STEWARD_ENABLED", "false")
+        .arg("tick")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "enabled: false, env STEWARD_ENABLED",
+        ));
+    env.steward()
+        .env("STEWARD_ENABLED", "false")
+        .arg("config")
+        .assert()
+        .stdout(predicate::str::is_match(r"(?m)^enabled = false +# env STEWARD_ENABLED$").unwrap());
+    env.write("steward.yaml", "# off for the night\nenabled: false\n");
+    env.steward()
+        .arg("tick")
+        .assert()
+        .stdout(predicate::str::contains("enabled: false, steward.yaml:2"));
+    // Nothing is dispatched while it is off, by steward or by the agent.
+    let before = env.snapshot();
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "g",
+            "--summary",
+            "s",
+            "--dispatched",
+        ])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("assess without --dispatched"));
+    env.assert_unchanged(&before);
+    env.steward()
+        .args(["--actor", "agent", "assess", "g", "--summary", "s"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("g")["progress"]["dispatches"], 0);
+}
+
+#[test]
+fn a_check_slower_than_a_second_shows_a_progress_line_on_a_terminal() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "verification:\n  allow_commands: true\n");
+    env.steward()
+        .args(["add", "slow", "--title", "T", "--criterion", "c"])
+        .args(["--verify", "command_exit_zero:sleep 1.5@1"])
+        .assert()
+        .success();
+    // Not a terminal (cron, a pipe): nothing on stderr.
+    env.steward().arg("tick").assert().code(0).stderr("");
+    // On a terminal: `script` runs steward on a pseudo-terminal.
+    let steward = assert_cmd::cargo::cargo_bin("steward");
+    let output = env
+        .program("script")
+        .args(["-qec", &format!("{} tick", steward.display()), "/dev/null"])
+        .output()
+        .unwrap();
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        screen.contains("\r\x1b[2Ksteward: checking command_exit_zero sleep 1.5 (1s; 0 of 1 done)"),
+        "{screen:?}"
+    );
+    assert!(
+        screen.contains("\r\x1b[2Kchecked 1 goal at"),
+        "cleared before the report: {screen:?}"
+    );
+    // -q keeps it quiet.
+    let output = env
+        .program("script")
+        .args([
+            "-qec",
+            &format!("{} tick -q", steward.display()),
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("checking"));
+}

@@ -412,7 +412,7 @@ fn deploy_api_from_request_to_completion() {
     .unwrap();
     let words = listed.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        words.contains("deploy-api completed high 5/5 Deploy the new API to production"),
+        words.contains("deploy-api completed high 5/5 1h Deploy the new API to production"),
         "{listed}"
     );
     assert_eq!(t.heartbeat(), "", "nothing left to do");

@@ -1,0 +1,26 @@
+//! What the last command did to one goal, kept so that a person can take
+//! it back (`steward undo`): the goal's bytes before and after.
+
+use serde::{Deserialize, Serialize};
+
+/// One goal's last change, as one command made it (several writes of one
+/// command, an assessment and the block it caused, are one change).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UndoRecord {
+    pub schema_version: u32,
+    pub goal_id: String,
+    /// The label after the change (before, for a deletion).
+    pub label: String,
+    /// When the command ran (its events' `ts`).
+    pub at: String,
+    /// The command (`assess`, `tick`, `delete`, …).
+    pub command: String,
+    /// The actor of the command.
+    pub actor: String,
+    /// The history actions of its writes, in order (`assessed`, `blocked`).
+    pub actions: Vec<String>,
+    /// The file as the command found it; `None`: the command created it.
+    pub before: Option<String>,
+    /// The file as the command left it; `None`: the command deleted it.
+    pub after: Option<String>,
+}
