@@ -82,6 +82,9 @@ _steward() {
             steward,mcp)
                 cmd="steward__subcmd__mcp"
                 ;;
+            steward,merge-driver)
+                cmd="steward__subcmd__merge__subcmd__driver"
+                ;;
             steward,mirror)
                 cmd="steward__subcmd__mirror"
                 ;;
@@ -195,6 +198,9 @@ _steward() {
                 ;;
             steward__subcmd__help,mcp)
                 cmd="steward__subcmd__help__subcmd__mcp"
+                ;;
+            steward__subcmd__help,merge-driver)
+                cmd="steward__subcmd__help__subcmd__merge__subcmd__driver"
                 ;;
             steward__subcmd__help,mirror)
                 cmd="steward__subcmd__help__subcmd__mirror"
@@ -437,7 +443,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess prompt complete plan work tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess prompt complete plan work tick status digest dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1067,7 +1073,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete plan work tick status digest dispatch runs hook mcp run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete plan work tick status digest dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1403,6 +1409,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__merge__subcmd__driver)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2206,6 +2226,40 @@ _steward() {
             ;;
         steward__subcmd__mcp)
             opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__merge__subcmd__driver)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version mirror"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -42,6 +42,57 @@ pub fn ensure_repository(root: &Path) -> Result<bool> {
         .map_err(|err| git_error(root, "cannot create a git repository", &err))
 }
 
+/// Merges three versions of a text line by line, as git does: the result
+/// (with conflict markers where the two sides disagree) and whether it
+/// merged cleanly.
+pub fn merge_text(base: &str, ours: &str, theirs: &str) -> (String, bool) {
+    fn input(text: &str) -> git2::MergeFileInput<'_> {
+        let mut input = git2::MergeFileInput::new();
+        input
+            .content(text.as_bytes())
+            .path("file")
+            .mode(Some(FileMode::Blob));
+        input
+    }
+    // `merge_file` does not start libgit2 itself (git2 0.21); creating a
+    // configuration does.
+    let _ = git2::Config::new();
+    let (base, ours_input, theirs) = (input(base), input(ours), input(theirs));
+    match git2::merge_file(&base, &ours_input, &theirs, None) {
+        Ok(result) => (
+            String::from_utf8_lossy(result.content()).into_owned(),
+            result.is_automergeable(),
+        ),
+        Err(_) => (ours.to_string(), false),
+    }
+}
+
+/// The merge driver `name` as the repository of `root` configures it.
+pub fn merge_driver(root: &Path, name: &str) -> Option<String> {
+    let repo = Repository::discover(root).ok()?;
+    let config = repo.config().ok()?;
+    config.get_string(&format!("merge.{name}.driver")).ok()
+}
+
+/// Configures merge driver `name` (`driver` is its command line) in the
+/// repository of `root`; returns whether anything changed.
+pub fn set_merge_driver(root: &Path, name: &str, description: &str, driver: &str) -> Result<bool> {
+    if merge_driver(root, name).as_deref() == Some(driver) {
+        return Ok(false);
+    }
+    let repo = Repository::discover(root)
+        .map_err(|err| git_error(root, "cannot open the git repository", &err))?;
+    let mut config = repo
+        .config()
+        .and_then(|config| config.open_level(git2::ConfigLevel::Local))
+        .map_err(|err| git_error(root, "cannot open the repository's configuration", &err))?;
+    config
+        .set_str(&format!("merge.{name}.name"), description)
+        .and_then(|()| config.set_str(&format!("merge.{name}.driver"), driver))
+        .map_err(|err| git_error(root, "cannot configure the merge driver", &err))?;
+    Ok(true)
+}
+
 /// One commit to make.
 #[derive(Debug, Clone)]
 pub struct CommitRequest<'a> {

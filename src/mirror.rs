@@ -211,6 +211,29 @@ pub fn splice(existing: Option<&str>, content: &str) -> Result<String, (usize, S
     }
 }
 
+/// Merges three versions of a mirror file (git's merge driver): the block
+/// is taken from `ours` in all three, so only what people wrote around it
+/// is merged, line by line; steward renders the block again after the
+/// merge. Returns the merged text and whether it merged without conflict.
+/// A file whose markers are broken is merged as plain text.
+pub fn merge(base: &str, ours: &str, theirs: &str) -> (String, bool) {
+    let our_block = match find_block(ours) {
+        Ok(Some(span)) => Some(&ours[span.content]),
+        _ => None,
+    };
+    let with_our_block = |text: &str| -> String {
+        match (our_block, find_block(text)) {
+            (Some(block), Ok(Some(span))) => {
+                let mut out = text.to_string();
+                out.replace_range(span.content, block);
+                out
+            }
+            _ => text.to_string(),
+        }
+    };
+    crate::git::merge_text(&with_our_block(base), ours, &with_our_block(theirs))
+}
+
 /// The block content as it is in a mirror file, with `\n` line endings.
 pub fn current_content(text: &str) -> Result<Option<String>, (usize, String)> {
     Ok(find_block(text)?.map(|span| text[span.content].replace("\r\n", "\n")))
@@ -314,6 +337,31 @@ mod tests {
         assert_eq!(
             splice(Some(&crlf), "x\ny\n").unwrap(),
             format!("A\r\n\r\n{BEGIN}\r\nx\r\ny\r\n{END}\r\n")
+        );
+    }
+
+    #[test]
+    fn the_block_never_conflicts_and_the_rest_merges() {
+        let file = |note: &str, entry: &str| {
+            format!("# Active Tasks\n\n{note}\n\n{HEADING}\n\n{BEGIN}\n{entry}{END}\n\nfooter\n")
+        };
+        let base = file("notes", "- **a** (normal, active) — A\n");
+        let ours = file(
+            "notes",
+            "- **a** (normal, active) — A\n- **b** (normal, active) — B\n",
+        );
+        let theirs = file(
+            "notes by a person",
+            "- **a** (normal, active) — A\n- **c** (normal, active) — C\n",
+        );
+        let (merged, clean) = merge(&base, &ours, &theirs);
+        assert!(clean, "{merged}");
+        assert_eq!(
+            merged,
+            file(
+                "notes by a person",
+                "- **a** (normal, active) — A\n- **b** (normal, active) — B\n"
+            )
         );
     }
 

@@ -7,7 +7,7 @@ use super::{Output, args};
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
-use crate::store::events::{self, Event};
+use crate::store::events::Event;
 
 /// Print the event log as JSON lines {ts, goal_id, label, actor, action,
 /// from, to, detail}, oldest first.
@@ -37,10 +37,10 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
         .as_deref()
         .map(|text| args::since_time(ctx.now, text))
         .transpose()?;
-    let path = ctx.store.events_path();
+    let log = ctx.store.log();
     let all = match &since {
-        Some(since) => events::read_since(&path, &format_time(*since))?,
-        None => events::read_all(&path)?,
+        Some(since) => log.read_since(&format_time(*since))?,
+        None => log.read_all()?,
     };
     // A goal whose file is gone still has its events: match them by label
     // or id prefix when it cannot be resolved.

@@ -9,7 +9,6 @@ use super::render::SCHEMA_VERSION;
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
-use crate::store::events;
 
 /// Show a goal's history, newest first: date, actor, action and subject of
 /// every commit that names the goal in its Steward-Goal trailer, or, when
@@ -30,7 +29,10 @@ pub fn run(ctx: &Context, args: LogArgs, out: &mut Output) -> Result<u8> {
                 .map(|c| (format_time(c.when), c.actor, c.action, c.subject))
                 .collect(),
             _ => {
-                let mut from_log: Vec<_> = events::read_all(&ctx.store.events_path())?
+                let mut from_log: Vec<_> = ctx
+                    .store
+                    .log()
+                    .read_all()?
                     .into_iter()
                     .filter(|e| e.goal_id == goal.id)
                     .map(|e| {

@@ -23,6 +23,7 @@ mod list;
 mod log;
 mod man;
 mod mcp;
+mod merge_driver;
 mod mirror;
 mod pause;
 mod plan;
@@ -145,6 +146,8 @@ pub enum Command {
     Hook(hook::HookArgs),
     Mcp(mcp::McpArgs),
     #[command(hide = true)]
+    MergeDriver(merge_driver::MergeDriverArgs),
+    #[command(hide = true)]
     RunAgent(run_agent::RunAgentArgs),
     Task(task::TaskArgs),
     Tasks(tasks::TasksArgs),
@@ -188,6 +191,7 @@ impl Command {
             Command::Runs(_) => "runs",
             Command::Hook(_) => "hook",
             Command::Mcp(_) => "mcp",
+            Command::MergeDriver(_) => "merge-driver",
             Command::RunAgent(_) => "run-agent",
             Command::Task(_) => "task",
             Command::Tasks(_) => "tasks",
@@ -324,6 +328,10 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         }
     };
     let command = cli.command;
+    if let Command::MergeDriver(args) = command {
+        // Git runs it mid-merge: no store, no lock, no configuration.
+        return merge_driver::run(args);
+    }
     if let Command::Hook(args) = command {
         // A hook finds its store from its input, and never fails loudly.
         return hook::run(&cli.global, env, args, out);
@@ -392,6 +400,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Runs(args) => runs::run(&ctx, args, out),
         Command::Hook(_) => unreachable!("answered before the store is resolved"),
         Command::Mcp(_) => unreachable!("serves with a context per call"),
+        Command::MergeDriver(_) => unreachable!("answered before the store is resolved"),
         Command::RunAgent(args) => run_agent::run(&ctx, args, out),
         Command::Task(args) => task::run(&ctx, args, out),
         Command::Tasks(args) => tasks::run(&ctx, args, out),

@@ -57,6 +57,7 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
     check_leftovers(ctx, &mut notes);
     check_drafts(ctx, &mut problems);
     check_lock(ctx, &mut notes);
+    check_git_setup(ctx, &mut problems, &mut notes);
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     Ok(Diagnosis {
         problems,
@@ -64,6 +65,25 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         checked: scan.goals.len() + scan.problems.len(),
         readable: scan.goals.len(),
     })
+}
+
+/// What git lacks to merge this store: a problem when the repository has
+/// a remote (other clones pull from it), a note otherwise.
+fn check_git_setup(ctx: &Context, problems: &mut Vec<FileProblem>, notes: &mut Vec<String>) {
+    let shared = git2::Repository::discover(&ctx.root)
+        .ok()
+        .and_then(|repo| repo.remotes().ok().map(|remotes| !remotes.is_empty()))
+        .unwrap_or(false);
+    for missing in super::git_setup::missing(ctx) {
+        if shared {
+            problems.push(FileProblem::whole_file(
+                &ctx.store.root.join(".gitattributes"),
+                missing,
+            ));
+        } else {
+            notes.push(missing);
+        }
+    }
 }
 
 fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem>) {

@@ -9,7 +9,6 @@ use crate::store::{Store, Transaction};
 
 /// What git must not track: runtime state of this machine.
 const STATE_IGNORE: &str = "# runtime state of this machine, not history: the lock, the prompt rotation,\n# obligations of running subagents, unsaved edits, what tick last saw and told,\n# what undo can take back, and the output of agent runs (their records,\n# runs/*.json, are history)\nlock\nrotation.json\nobligations.json\ndigests.json\nnotify.json\ntick.json\nedits/\nundo/\nruns/*.out\nruns/*.err\nruns/*.prompt\n";
-const EVENT_LOG_ATTRIBUTE: &str = "state/events.jsonl merge=union";
 
 /// What `init` created, as paths relative to the root (directories end in
 /// `/`).
@@ -94,27 +93,7 @@ pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
         if crate::git::ensure_repository(&ctx.root)? {
             created.push(".git/".to_string());
         }
-        let attributes = store.root.join(".gitattributes");
-        let existing = match std::fs::read_to_string(&attributes) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(err) => return Err(Error::io(&attributes, "cannot read", err)),
-        };
-        if !existing
-            .lines()
-            .any(|line| line.trim() == EVENT_LOG_ATTRIBUTE)
-        {
-            let separator = if existing.is_empty() || existing.ends_with('\n') {
-                ""
-            } else {
-                "\n"
-            };
-            tx.write_file(
-                &attributes,
-                &format!("{existing}{separator}{EVENT_LOG_ATTRIBUTE}\n"),
-            )?;
-            created.push(store.relative(&attributes));
-        }
+        created.extend(super::git_setup::register(ctx, &mut tx)?);
     }
     let mut notices = super::finish(tx)?;
     notices.warnings.extend(warnings);

@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
 use crate::model::{Actor, Edit, Goal, GoalChange, Status, record_ticks};
-use crate::store::{LoadedGoal, Transaction, events};
+use crate::store::{LoadedGoal, Transaction};
 use crate::watchdog::{self, Evaluation, Verdict};
 
 /// Applies the watchdog's blocking and failing rules right after another
@@ -83,7 +83,7 @@ pub fn verdict_change(goal: &Goal, verdict: &Verdict, now: DateTime<Utc>) -> Goa
 pub fn dispatches_last_hour(ctx: &Context) -> Result<u64> {
     let since = format_time(ctx.now - chrono::Duration::hours(1));
     let until = format_time(ctx.now);
-    let recent = events::read_since(&ctx.store.events_path(), &since)?;
+    let recent = ctx.store.log().read_since(&since)?;
     Ok(recent
         .iter()
         .filter(|e| e.action == "dispatched" && e.ts <= until)
@@ -98,7 +98,7 @@ pub fn dispatch_counted(ctx: &Context, goal_id: &str, dispatch_id: &str) -> Resu
         return Ok(true);
     }
     let since = format_time(ctx.now - chrono::Duration::days(1));
-    let recent = events::read_since(&ctx.store.events_path(), &since)?;
+    let recent = ctx.store.log().read_since(&since)?;
     Ok(recent.iter().any(|e| {
         e.action == "dispatched"
             && e.goal_id == goal_id

@@ -23,6 +23,7 @@ mod control;
 pub mod dispatch;
 mod doctor;
 pub mod edit;
+pub mod git_setup;
 mod init;
 pub mod limits;
 mod mirror;

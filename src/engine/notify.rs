@@ -47,8 +47,11 @@ pub struct Notification {
 /// What notifications stand at.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Outbox {
-    /// Bytes of the event log turned into notifications so far.
-    pub events_offset: u64,
+    /// Where turning the event log into notifications stopped; `None` in
+    /// an outbox from before the log was split by day (read as a first
+    /// pass).
+    #[serde(default)]
+    pub events: Option<events::Cursor>,
     pub pending: Vec<Notification>,
     /// Given up after MAX_ATTEMPTS, newest last (a few are kept for
     /// `status`).
@@ -96,15 +99,16 @@ pub fn collect(
         return Ok(Vec::new());
     }
     let mut outbox = read_outbox(ctx);
-    let first_pass = !outbox_path(ctx).exists();
-    let (mut new, offset) = events::read_from(&ctx.store.events_path(), outbox.events_offset)?;
+    let first_pass = !outbox_path(ctx).exists() || outbox.events.is_none();
+    let log = ctx.store.log();
+    let (mut new, cursor) = log.read_from(&outbox.events.clone().unwrap_or_default())?;
     // The first pass tells of the last day, not of the store's whole past.
     if first_pass {
         let since = crate::model::format_time(ctx.now - chrono::Duration::days(1));
         new.retain(|e| e.ts >= since);
     }
     new.extend_from_slice(tx.pending_events());
-    outbox.events_offset = offset + tx.pending_event_bytes();
+    outbox.events = Some(log.cursor_after(&cursor, tx.pending_events()));
     let quiet = notify.quiet_hours.is_some_and(|hours| {
         let local = ctx.now.with_timezone(&chrono::Local);
         hours.contains(local.hour() * 60 + local.minute())

@@ -63,7 +63,7 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
     }
     let (runs, run_problems) = ctx.store.runs()?;
     let since = format_time(ctx.now - chrono::Duration::days(1));
-    let recent = events::read_since(&ctx.store.events_path(), &since)?;
+    let recent = ctx.store.log().read_since(&since)?;
     let outbox = notify::read_outbox(ctx);
     Ok(StatusReport {
         counts,
@@ -211,7 +211,7 @@ pub struct DigestReport {
 
 pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
     let since_text = format_time(since);
-    let recent = events::read_since(&ctx.store.events_path(), &since_text)?;
+    let recent = ctx.store.log().read_since(&since_text)?;
     // Goals that closed in the window are read from the closed goals; the
     // others from the open ones.
     let closed_ids: Vec<&str> = recent

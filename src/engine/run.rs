@@ -139,7 +139,7 @@ fn stderr_tail(ctx: &Context, id: &str) -> Option<String> {
 /// Whether the agent recorded an assessment or a completion under the
 /// run's dispatch id.
 fn reported(ctx: &Context, run: &Run) -> Result<bool> {
-    let recent = crate::store::events::read_since(&ctx.store.events_path(), &run.created_at)?;
+    let recent = ctx.store.log().read_since(&run.created_at)?;
     Ok(recent.iter().any(|e| {
         e.dispatch_id.as_deref() == Some(run.id.as_str())
             && matches!(

@@ -23,8 +23,9 @@ use crate::store::{LoadedGoal, Store, events};
 /// What the last pass saw.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Seen {
-    /// Bytes of the event log read so far.
-    events_offset: u64,
+    /// Where reading the event log stopped.
+    #[serde(default)]
+    events: events::Cursor,
     /// Goal id → digest.
     goals: BTreeMap<String, Digest>,
 }
@@ -56,8 +57,8 @@ pub fn find<'g>(
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
-    let events_path = ctx.store.events_path();
-    let (mut tail, offset) = events::read_from(&events_path, seen.events_offset)?;
+    let log = ctx.store.log();
+    let (mut tail, cursor) = log.read_from(&seen.events)?;
     tail.extend_from_slice(pending);
     let check = |events: &[events::Event], start: &BTreeMap<String, Digest>| {
         let mut chains: BTreeMap<String, Chain> = BTreeMap::new();
@@ -94,10 +95,10 @@ pub fn find<'g>(
         // before the offset. Read the whole log before saying so.
         if !chain.recorded
             && chain.last.as_ref().is_some_and(|last| *last != digest)
-            && seen.events_offset > 0
+            && seen.events != events::Cursor::default()
         {
             let whole = full_log.get_or_insert_with(|| {
-                events::read_all(&events_path)
+                log.read_all()
                     .map(|events| check(&events, &BTreeMap::new()))
                     .unwrap_or_default()
             });
@@ -118,7 +119,7 @@ pub fn find<'g>(
         current.push((id.to_string(), digest));
     }
     let seen = Seen {
-        events_offset: offset,
+        events: cursor,
         goals: current.into_iter().collect(),
     };
     Ok((edited, seen))
@@ -153,7 +154,10 @@ pub fn remember(
     mut seen: Seen,
     after: &[&crate::model::Goal],
 ) -> Result<()> {
-    seen.events_offset += tx.pending_event_bytes();
+    seen.events = ctx
+        .store
+        .log()
+        .cursor_after(&seen.events, tx.pending_events());
     seen.goals = after
         .iter()
         .filter(|g| !g.id.is_empty() && !g.status.is_terminal())

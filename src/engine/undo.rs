@@ -7,7 +7,7 @@ use super::authority::person_only;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{Digest, GoalChange, UndoRecord};
-use crate::store::{GoalFile, LoadedGoal, events};
+use crate::store::{GoalFile, LoadedGoal};
 
 /// What `undo` took back.
 #[derive(Debug)]
@@ -105,8 +105,11 @@ fn check_still_last(
     if current.map(|l| l.file.text()) != record.after.as_deref() {
         return Err("the goal changed since (by hand, or by a later check result)".to_string());
     }
-    let events =
-        events::read_since(&ctx.store.events_path(), &record.at).map_err(|err| err.to_string())?;
+    let events = ctx
+        .store
+        .log()
+        .read_since(&record.at)
+        .map_err(|err| err.to_string())?;
     let last = events
         .iter()
         .rev()

@@ -1,9 +1,13 @@
-//! The append-only event log: one JSON line per change, never rewritten.
+//! The append-only event log: one JSON line per change, never rewritten,
+//! one file per UTC day under `state/events/` so that a commit touches a
+//! small file and git merges two machines' days line by line
+//! (`merge=union`). `state/events.jsonl`, where steward kept the whole log
+//! before, is read as its oldest part and never written again.
 
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -52,12 +56,198 @@ fn encode(events: &[Event]) -> Vec<u8> {
 }
 
 /// The bytes `events` take in the log.
-pub fn encoded_len(events: &[Event]) -> u64 {
+fn encoded_len(events: &[Event]) -> u64 {
     encode(events).len() as u64
 }
 
+/// The log's parts in order: the old single file, then the days.
+pub struct Log {
+    dir: PathBuf,
+    legacy: PathBuf,
+}
+
+/// Where a reader stopped: the part (its day, `""` for the old single file)
+/// and the byte offset in it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cursor {
+    pub part: String,
+    pub offset: u64,
+}
+
+/// The key the old single file sorts under, before every day.
+const LEGACY: &str = "";
+
+impl Log {
+    pub fn new(state_dir: &Path) -> Log {
+        Log {
+            dir: state_dir.join("events"),
+            legacy: state_dir.join("events.jsonl"),
+        }
+    }
+
+    /// The directory of the day files.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of one part.
+    pub fn path(&self, part: &str) -> PathBuf {
+        if part == LEGACY {
+            self.legacy.clone()
+        } else {
+            self.dir.join(format!("{part}.jsonl"))
+        }
+    }
+
+    /// The parts that exist, oldest first.
+    fn parts(&self) -> Result<Vec<String>> {
+        let mut parts = Vec::new();
+        if self.legacy.exists() {
+            parts.push(LEGACY.to_string());
+        }
+        let entries = match std::fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(parts),
+            Err(err) => return Err(Error::io(&self.dir, "cannot read the event log", err)),
+        };
+        let mut days: Vec<String> = entries
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name().into_string().ok()?;
+                let day = name.strip_suffix(".jsonl")?;
+                is_day(day).then(|| day.to_string())
+            })
+            .collect();
+        days.sort();
+        parts.extend(days);
+        Ok(parts)
+    }
+
+    /// Appends `events`, each to the file of its day, in one write per
+    /// file; returns the files written.
+    pub fn append(&self, events: &[Event]) -> Result<Vec<PathBuf>> {
+        let mut written: Vec<PathBuf> = Vec::new();
+        let mut by_day: Vec<(&str, Vec<Event>)> = Vec::new();
+        for event in events {
+            let day = day_of(&event.ts);
+            match by_day.iter_mut().find(|(d, _)| *d == day) {
+                Some((_, list)) => list.push(event.clone()),
+                None => by_day.push((day, vec![event.clone()])),
+            }
+        }
+        for (day, list) in by_day {
+            let path = self.path(day);
+            append(&path, &list)?;
+            written.push(path);
+        }
+        Ok(written)
+    }
+
+    /// Every event, oldest part first.
+    pub fn read_all(&self) -> Result<Vec<Event>> {
+        let mut events = Vec::new();
+        for part in self.parts()? {
+            events.extend(read_all(&self.path(&part))?);
+        }
+        Ok(events)
+    }
+
+    /// Events at or after `since`: the parts of its day and later, each read
+    /// from its end so the cost follows the window.
+    pub fn read_since(&self, since: &str) -> Result<Vec<Event>> {
+        let first_day = day_of(since);
+        let mut events = Vec::new();
+        for part in self.parts()? {
+            if part == LEGACY || part.as_str() >= first_day {
+                events.extend(read_since(&self.path(&part), since)?);
+            }
+        }
+        Ok(events)
+    }
+
+    /// The events after `cursor`, and where the reading ended. A cursor
+    /// that no longer falls on a line start (the file was merged) moves on
+    /// to the next line.
+    pub fn read_from(&self, cursor: &Cursor) -> Result<(Vec<Event>, Cursor)> {
+        let mut events = Vec::new();
+        let mut end = cursor.clone();
+        for part in self.parts()? {
+            if part.as_str() < cursor.part.as_str() {
+                continue;
+            }
+            let offset = if part == cursor.part {
+                cursor.offset
+            } else {
+                0
+            };
+            let (more, after) = read_from(&self.path(&part), offset)?;
+            events.extend(more);
+            end = Cursor {
+                part,
+                offset: after,
+            };
+        }
+        Ok((events, end))
+    }
+
+    /// Where a reader at `cursor` (at the end of the log) will be once
+    /// `pending` is appended.
+    pub fn cursor_after(&self, cursor: &Cursor, pending: &[Event]) -> Cursor {
+        let last = pending
+            .iter()
+            .map(|e| day_of(&e.ts))
+            .max()
+            .filter(|day| *day > cursor.part.as_str());
+        match last {
+            None => Cursor {
+                part: cursor.part.clone(),
+                offset: cursor.offset
+                    + encoded_len(
+                        &pending
+                            .iter()
+                            .filter(|e| day_of(&e.ts) == cursor.part)
+                            .cloned()
+                            .collect::<Vec<_>>(),
+                    ),
+            },
+            Some(day) => {
+                let on_disk = std::fs::metadata(self.path(day)).map_or(0, |m| m.len());
+                Cursor {
+                    part: day.to_string(),
+                    offset: on_disk
+                        + encoded_len(
+                            &pending
+                                .iter()
+                                .filter(|e| day_of(&e.ts) == day)
+                                .cloned()
+                                .collect::<Vec<_>>(),
+                        ),
+                }
+            }
+        }
+    }
+}
+
+/// `YYYY-MM-DD`.
+fn is_day(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() == 10
+        && bytes[4] == b'-'
+        && bytes[7] == b'-'
+        && bytes
+            .iter()
+            .enumerate()
+            .all(|(i, b)| i == 4 || i == 7 || b.is_ascii_digit())
+}
+
+/// The day of an RFC 3339 time, the part its event goes to.
+fn day_of(ts: &str) -> &str {
+    ts.get(..10)
+        .filter(|day| is_day(day))
+        .unwrap_or("0000-00-00")
+}
+
 /// Appends `events` in one write so lines from concurrent runs never mix.
-pub fn append(path: &Path, events: &[Event]) -> Result<()> {
+fn append(path: &Path, events: &[Event]) -> Result<()> {
     if events.is_empty() {
         return Ok(());
     }
@@ -87,7 +277,7 @@ pub fn append(path: &Path, events: &[Event]) -> Result<()> {
 /// Events whose time is at or after `since`, read from the end of the log
 /// so the cost follows the window, not the log's age. The log is in append
 /// order; reading stops at the first line older than `since`.
-pub fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
+fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
     use std::io::{Read, Seek, SeekFrom};
     const CHUNK: u64 = 64 * 1024;
     let mut file = match std::fs::File::open(path) {
@@ -138,9 +328,10 @@ pub fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
 }
 
 /// The events after byte `offset` (where an earlier read ended), and the
-/// offset after them. A log shorter than `offset` was replaced: it is read
-/// from the start.
-pub fn read_from(path: &Path, offset: u64) -> Result<(Vec<Event>, u64)> {
+/// offset after them. A file shorter than `offset` was replaced: it is read
+/// from the start; an offset inside a line (a merge moved the lines) moves
+/// on to the next line.
+fn read_from(path: &Path, offset: u64) -> Result<(Vec<Event>, u64)> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = match std::fs::File::open(path) {
         Ok(file) => file,
@@ -149,7 +340,21 @@ pub fn read_from(path: &Path, offset: u64) -> Result<(Vec<Event>, u64)> {
     };
     let read_error = |err| Error::io(path, "cannot read event log", err);
     let len = file.metadata().map_err(read_error)?.len();
-    let start = if offset <= len { offset } else { 0 };
+    let mut start = if offset <= len { offset } else { 0 };
+    if start > 0 {
+        let mut before = [0u8; 1];
+        file.seek(SeekFrom::Start(start - 1)).map_err(read_error)?;
+        file.read_exact(&mut before).map_err(read_error)?;
+        if before[0] != b'\n' {
+            let mut rest = Vec::new();
+            file.read_to_end(&mut rest).map_err(read_error)?;
+            let skip = rest
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(rest.len(), |i| i + 1);
+            start += skip as u64;
+        }
+    }
     file.seek(SeekFrom::Start(start)).map_err(read_error)?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes).map_err(read_error)?;
@@ -172,7 +377,7 @@ pub fn read_from(path: &Path, offset: u64) -> Result<(Vec<Event>, u64)> {
 }
 
 /// Reads every event; a line that does not parse is an error naming it.
-pub fn read_all(path: &Path) -> Result<Vec<Event>> {
+fn read_all(path: &Path) -> Result<Vec<Event>> {
     let file = match std::fs::File::open(path) {
         Ok(file) => file,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -233,5 +438,64 @@ mod tests {
             600
         );
         assert_eq!(read_all(&path).unwrap(), all);
+    }
+
+    #[test]
+    fn the_log_is_one_file_a_day_read_in_order_with_the_old_file_first() {
+        let dir = tempfile::tempdir().unwrap();
+        append(
+            &dir.path().join("events.jsonl"),
+            &[event("2026-11-20T23:00:00Z", "old")],
+        )
+        .unwrap();
+        let log = Log::new(dir.path());
+        let written = log
+            .append(&[
+                event("2026-11-21T23:59:00Z", "late"),
+                event("2026-11-22T00:01:00Z", "early"),
+            ])
+            .unwrap();
+        assert_eq!(
+            written,
+            [
+                dir.path().join("events/2026-11-21.jsonl"),
+                dir.path().join("events/2026-11-22.jsonl")
+            ]
+        );
+        let actions = |events: Vec<Event>| events.into_iter().map(|e| e.action).collect::<Vec<_>>();
+        assert_eq!(actions(log.read_all().unwrap()), ["old", "late", "early"]);
+        assert_eq!(
+            actions(log.read_since("2026-11-21T12:00:00Z").unwrap()),
+            ["late", "early"]
+        );
+        let (all, cursor) = log.read_from(&Cursor::default()).unwrap();
+        assert_eq!(all.len(), 3);
+        let pending = [event("2026-11-22T00:02:00Z", "pending")];
+        let after = log.cursor_after(&cursor, &pending);
+        log.append(&pending).unwrap();
+        let (none, end) = log.read_from(&after).unwrap();
+        assert!(none.is_empty());
+        assert_eq!(end, after);
+    }
+
+    #[test]
+    fn a_cursor_inside_a_merged_line_moves_to_the_next_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Log::new(dir.path());
+        log.append(&[
+            event("2026-11-21T01:00:00Z", "a"),
+            event("2026-11-21T02:00:00Z", "b"),
+        ])
+        .unwrap();
+        let (events, _) = log
+            .read_from(&Cursor {
+                part: "2026-11-21".into(),
+                offset: 5,
+            })
+            .unwrap();
+        assert_eq!(
+            events.iter().map(|e| e.action.as_str()).collect::<Vec<_>>(),
+            ["b"]
+        );
     }
 }

@@ -120,6 +120,7 @@ impl Store {
             self.closed_dir.clone(),
             self.drafts_dir(),
             self.undo_dir(),
+            self.log().dir().to_path_buf(),
         ] {
             let Ok(metadata) = dir.symlink_metadata() else {
                 continue;
@@ -138,7 +139,7 @@ impl Store {
                 });
             }
         }
-        for file in [self.events_path(), self.lock_path()] {
+        for file in [self.log().path(""), self.lock_path()] {
             if file.symlink_metadata().is_ok_and(|m| !m.is_file()) {
                 return Err(Error::UnsafePath {
                     path: file,
@@ -251,8 +252,9 @@ impl Store {
         })
     }
 
-    pub fn events_path(&self) -> PathBuf {
-        self.state_dir.join("events.jsonl")
+    /// The event log.
+    pub fn log(&self) -> events::Log {
+        events::Log::new(&self.state_dir)
     }
 
     pub fn lock_path(&self) -> PathBuf {

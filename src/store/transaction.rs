@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::events::{self, Event};
+use super::events::Event;
 use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic};
 use crate::config::MAX_FILE_BYTES;
 use crate::error::{Error, Result};
@@ -382,11 +382,6 @@ impl<'s> Transaction<'s> {
         &self.events
     }
 
-    /// How many bytes the pending events take in the log.
-    pub fn pending_event_bytes(&self) -> u64 {
-        events::encoded_len(&self.events)
-    }
-
     /// Parses a file about to be written: steward never writes a goal it
     /// could not read back.
     fn read_back(&self, file: &GoalFile) -> Result<Goal> {
@@ -441,10 +436,8 @@ impl<'s> Transaction<'s> {
     /// Ends the transaction: appends the events, refreshes the mirror, then
     /// releases the lock.
     pub fn finish(mut self) -> Result<Finished> {
-        events::append(&self.store.events_path(), &self.events)?;
-        if !self.events.is_empty() {
-            self.written.push(self.store.events_path());
-        }
+        let logged = self.store.log().append(&self.events)?;
+        self.written.extend(logged);
         let mut warnings = Vec::new();
         for record in std::mem::take(&mut self.undo) {
             let path = self

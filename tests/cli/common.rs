@@ -149,15 +149,30 @@ impl TestEnv {
         document["goal"].clone()
     }
 
-    /// The lines of the event log, parsed.
+    /// The lines of the event log (one file a day), parsed, in order.
     pub fn events(&self) -> Vec<serde_json::Value> {
-        match std::fs::read_to_string(self.path("state/events.jsonl")) {
-            Ok(text) => text
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect(),
+        self.event_lines()
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// The lines of the event log as written.
+    pub fn event_lines(&self) -> Vec<String> {
+        let mut days: Vec<PathBuf> = match std::fs::read_dir(self.path("state/events")) {
+            Ok(entries) => entries.map(|e| e.unwrap().path()).collect(),
             Err(_) => Vec::new(),
-        }
+        };
+        days.sort();
+        days.iter()
+            .flat_map(|day| {
+                std::fs::read_to_string(day)
+                    .unwrap()
+                    .lines()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
     }
 }
 

@@ -94,7 +94,7 @@ fn each_change_is_one_commit_whose_trailers_name_the_goal() {
         files.lines().collect::<Vec<_>>(),
         [
             "ACTIVE-TASKS.md",
-            "state/events.jsonl",
+            "state/events/2026-11-21.jsonl",
             "state/goals/deploy-api.md"
         ]
     );
@@ -302,6 +302,14 @@ fn two_clones_that_change_different_goals_merge_cleanly() {
     );
     git(&clone_path, &["config", "user.name", "Clone User"]);
     git(&clone_path, &["config", "user.email", "clone@example.com"]);
+    // A fresh clone registers what git needs (the mirror's merge driver).
+    origin
+        .steward()
+        .current_dir(&clone_path)
+        .env_remove("STEWARD_ROOT")
+        .args(["init", "--git"])
+        .assert()
+        .success();
     // Each side changes a different goal and appends to the event log.
     origin
         .steward()
@@ -319,7 +327,7 @@ fn two_clones_that_change_different_goals_merge_cleanly() {
         &clone_path,
         &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
     );
-    let events = std::fs::read_to_string(clone_path.join("state/events.jsonl")).unwrap();
+    let events = std::fs::read_to_string(clone_path.join("state/events/2026-11-21.jsonl")).unwrap();
     assert!(
         events.contains("from origin") && events.contains("from the clone"),
         "{events}"

@@ -21,7 +21,7 @@ fn outside(env: &TestEnv) -> (tempfile::TempDir, std::path::PathBuf) {
 fn state_files_and_directories_that_link_out_of_the_root_are_refused() {
     for (link, to_dir) in [
         ("state/lock", false),
-        ("state/events.jsonl", false),
+        ("state/events", true),
         ("state/goals/closed", true),
         ("state/edits", true),
     ] {
@@ -29,6 +29,7 @@ fn state_files_and_directories_that_link_out_of_the_root_are_refused() {
         env.add_goal("g");
         let (dir, file) = outside(&env);
         let _ = std::fs::remove_file(env.path(link));
+        let _ = std::fs::remove_dir_all(env.path(link));
         let target = if to_dir {
             dir.path().to_path_buf()
         } else {

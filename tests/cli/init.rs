@@ -42,12 +42,12 @@ fn init_git_creates_repository_and_union_merge_attribute() {
     assert!(env.path(".git").is_dir());
     assert_eq!(
         env.read(".gitattributes"),
-        "*.png binary\nstate/events.jsonl merge=union\n"
+        "*.png binary\nstate/events/*.jsonl merge=union\nACTIVE-TASKS.md merge=steward-mirror\n"
     );
     env.steward().args(["init", "--git"]).assert().success();
     assert_eq!(
         env.read(".gitattributes"),
-        "*.png binary\nstate/events.jsonl merge=union\n"
+        "*.png binary\nstate/events/*.jsonl merge=union\nACTIVE-TASKS.md merge=steward-mirror\n"
     );
 }
 

@@ -1,0 +1,109 @@
+//! What git needs to merge a store that several machines share (SPEC 16):
+//! the event log's day files merge line by line (`merge=union`), the
+//! mirror through steward's merge driver (its block never conflicts); goal
+//! files, runs, obligations and claims are one file per item. `init --git`
+//! registers it, idempotently; `doctor` says what is missing.
+
+use std::path::Path;
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::store::Transaction;
+
+/// The merge driver's name in `.gitattributes` and `.git/config`.
+pub const MIRROR_DRIVER: &str = "steward-mirror";
+
+/// The `.gitattributes` lines a shared store needs.
+pub fn attributes(ctx: &Context) -> Vec<String> {
+    let mut lines = vec!["state/events/*.jsonl merge=union".to_string()];
+    if ctx.config.mirror.enabled {
+        lines.push(format!(
+            "{} merge={MIRROR_DRIVER}",
+            ctx.config.mirror.path.display()
+        ));
+    }
+    lines
+}
+
+/// The merge driver's command line: this binary, by its full path.
+fn driver_command() -> Result<String> {
+    let exe = std::env::current_exe().map_err(|err| {
+        Error::io(
+            Path::new("steward"),
+            "cannot find steward's own binary",
+            err,
+        )
+    })?;
+    Ok(format!(
+        "'{}' merge-driver mirror %O %A %B",
+        exe.display().to_string().replace('\'', "'\\''")
+    ))
+}
+
+fn read_attributes(ctx: &Context) -> Result<String> {
+    let path = ctx.store.root.join(".gitattributes");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(text),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(err) => Err(Error::io(&path, "cannot read", err)),
+    }
+}
+
+/// Adds what is missing: attribute lines (written in `tx`) and the merge
+/// driver in the repository's configuration. Returns what it added, for
+/// people.
+pub fn register(ctx: &Context, tx: &mut Transaction<'_>) -> Result<Vec<String>> {
+    let mut added = Vec::new();
+    let existing = read_attributes(ctx)?;
+    let missing: Vec<String> = attributes(ctx)
+        .into_iter()
+        .filter(|line| !existing.lines().any(|l| l.trim() == line))
+        .collect();
+    if !missing.is_empty() {
+        let separator = if existing.is_empty() || existing.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        };
+        let path = ctx.store.root.join(".gitattributes");
+        tx.write_file(
+            &path,
+            &format!("{existing}{separator}{}\n", missing.join("\n")),
+        )?;
+        added.push(ctx.store.relative(&path));
+    }
+    if ctx.config.mirror.enabled
+        && crate::git::set_merge_driver(
+            &ctx.root,
+            MIRROR_DRIVER,
+            "steward's mirror: the generated block never conflicts",
+            &driver_command()?,
+        )?
+    {
+        added.push(format!(".git/config (merge.{MIRROR_DRIVER})"));
+    }
+    Ok(added)
+}
+
+/// What a shared store lacks, as sentences for `doctor`; nothing outside a
+/// git repository.
+pub fn missing(ctx: &Context) -> Vec<String> {
+    if git2::Repository::discover(&ctx.root).is_err() {
+        return Vec::new();
+    }
+    let mut problems = Vec::new();
+    let existing = read_attributes(ctx).unwrap_or_default();
+    for line in attributes(ctx) {
+        if !existing.lines().any(|l| l.trim() == line) {
+            problems.push(format!(
+                ".gitattributes lacks `{line}`: two clones would conflict there; run `steward init --git`"
+            ));
+        }
+    }
+    if ctx.config.mirror.enabled && crate::git::merge_driver(&ctx.root, MIRROR_DRIVER).is_none() {
+        problems.push(format!(
+            "the merge driver {MIRROR_DRIVER} is not configured in this clone: a pull that changes the mirror would conflict; run `steward init --git`"
+        ));
+    }
+    problems
+}
