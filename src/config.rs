@@ -399,6 +399,12 @@ const SETTINGS: &[Setting] = &[
         "store-wide spend cap over 24h; reached: no new runs",
     ),
     file_setting(
+        "dispatch.claim",
+        Kind::Choice(&["off", "git"]),
+        "off",
+        "git: claim a goal by pushing a commit before starting its run, so machines sharing the store never run one goal twice",
+    ),
+    file_setting(
         "dispatch.plan",
         Kind::Choice(&["off", "auto"]),
         "off",
@@ -457,6 +463,18 @@ const SETTINGS: &[Setting] = &[
         Kind::OptionalText,
         "null",
         "\"Name <email>\"; null: the repository's identity",
+    ),
+    setting(
+        "git.remote",
+        Kind::Text,
+        "origin",
+        "the remote `sync` and git claims pull from and push to",
+    ),
+    setting(
+        "machine_id",
+        Kind::OptionalText,
+        "null",
+        "this machine's name in runs and claims; null: the host name",
     ),
 ];
 
@@ -601,6 +619,7 @@ pub struct Mirror {
 pub struct Git {
     pub commit: bool,
     pub author: Option<String>,
+    pub remote: String,
 }
 
 /// Agent runs that `tick` starts (SPEC 12).
@@ -618,6 +637,8 @@ pub struct Dispatch {
     pub backoff_max: HumanDuration,
     pub log_max_bytes: u64,
     pub max_cost_usd_per_day: Option<f64>,
+    /// Claim goals through git before starting runs (SPEC 16).
+    pub claim_git: bool,
     /// A goal without a plan gets a planning run first (SPEC 15).
     pub plan_auto: bool,
     pub plan_repairs: u64,
@@ -694,6 +715,8 @@ pub struct Config {
     pub notify: Notify,
     /// Agent profiles: the built-in `claude` and `codex`, and the file's.
     pub agents: Vec<AgentProfile>,
+    /// `machine_id`; `None`: the host name.
+    pub machine_id: Option<String>,
 }
 
 impl Config {
@@ -1266,6 +1289,7 @@ impl Layers {
             git: Git {
                 commit: self.bool("git.commit"),
                 author: self.optional_text("git.author"),
+                remote: self.text("git.remote"),
             },
             dispatch: Dispatch {
                 enabled: self.bool("dispatch.enabled"),
@@ -1283,6 +1307,7 @@ impl Layers {
                     Value::OptionalNumber(x) => *x,
                     other => unreachable!("dispatch.max_cost_usd_per_day is {other:?}"),
                 },
+                claim_git: self.text("dispatch.claim") == "git",
                 plan_auto: self.text("dispatch.plan") == "auto",
                 plan_repairs: self.count("dispatch.plan_repairs"),
             },
@@ -1303,6 +1328,7 @@ impl Layers {
                     .and_then(|text| QuietHours::parse(&text)),
             },
             agents: self.agents.clone(),
+            machine_id: self.optional_text("machine_id"),
         }
     }
 }

@@ -270,6 +270,12 @@ impl Context {
             .map_or_else(|| "default".to_string(), |e| e.source.to_string())
     }
 
+    /// This machine's name in runs and claims: `machine_id`, else the host
+    /// name.
+    pub fn machine_id(&self) -> String {
+        self.config.machine_id.clone().unwrap_or_else(host_name)
+    }
+
     /// Starts the one write path.
     pub fn transaction(&self) -> Result<crate::store::Transaction<'_>> {
         self.transaction_at(self.now)
@@ -317,4 +323,17 @@ fn discover_root(cwd: &Path) -> PathBuf {
         })
         .unwrap_or(cwd)
         .to_path_buf()
+}
+
+/// The host name, or `localhost` when it cannot be read.
+fn host_name() -> String {
+    let mut buffer = [0u8; 256];
+    // SAFETY: gethostname writes at most `len` bytes into the buffer.
+    let ok = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len()) } == 0;
+    let end = buffer.iter().position(|b| *b == 0).unwrap_or(buffer.len());
+    if ok && end > 0 {
+        String::from_utf8_lossy(&buffer[..end]).into_owned()
+    } else {
+        "localhost".to_string()
+    }
 }

@@ -68,6 +68,8 @@ pub struct Spawn {
     pub pid: Option<u32>,
     pub timeout_secs: u64,
     pub summary: Option<String>,
+    /// The machine the subagent runs on (its pid means something there).
+    pub machine: String,
 }
 
 /// How a subagent ended, as the harness reports it.
@@ -251,6 +253,7 @@ impl Book {
         now: DateTime<Utc>,
         grace_secs: u64,
         ttl_secs: u64,
+        here: &str,
         is_alive: impl Fn(u32) -> bool,
     ) -> Vec<Transition> {
         let mut transitions = Vec::new();
@@ -272,6 +275,7 @@ impl Book {
                     "task_timeout",
                 ));
             } else if let Some(pid) = obligation.pid
+                && obligation.machine.as_deref().is_none_or(|m| m == here)
                 && !is_alive(pid)
             {
                 obligation.status = ObligationStatus::Failed;
@@ -316,6 +320,7 @@ fn fresh(
         agent: spawn.agent.clone(),
         session: spawn.session.clone(),
         pid: spawn.pid,
+        machine: Some(spawn.machine.clone()),
         summary: spawn.summary.clone(),
         spawned_at: now,
         timeout_secs: spawn.timeout_secs,
@@ -393,6 +398,7 @@ mod tests {
         Spawn {
             label: label.into(),
             timeout_secs: 600,
+            machine: "here".into(),
             ..Spawn::default()
         }
     }
@@ -508,8 +514,8 @@ mod tests {
     fn timeout_fires_at_timeout_plus_grace_and_not_before() {
         let mut book = Book::default();
         book.spawn(spawn("tests"), at(0), counter());
-        assert!(book.expire(at(659), 60, 3600, |_| true).is_empty());
-        let transitions = book.expire(at(660), 60, 3600, |_| true);
+        assert!(book.expire(at(659), 60, 3600, "here", |_| true).is_empty());
+        let transitions = book.expire(at(660), 60, 3600, "here", |_| true);
         assert_eq!(transitions[0].action, "task_timeout");
         assert!(transitions[0].is_failure());
     }
@@ -525,8 +531,23 @@ mod tests {
             at(0),
             counter(),
         );
-        let transitions = book.expire(at(1), 60, 3600, |pid| pid != 4242);
+        let transitions = book.expire(at(1), 60, 3600, "here", |pid| pid != 4242);
         assert_eq!(transitions[0].to, Some(ObligationStatus::Failed));
+    }
+
+    #[test]
+    fn a_process_on_another_machine_is_not_looked_for_here() {
+        let mut book = Book::default();
+        book.spawn(
+            Spawn {
+                pid: Some(4242),
+                machine: "elsewhere".into(),
+                ..spawn("tests")
+            },
+            at(0),
+            counter(),
+        );
+        assert!(book.expire(at(1), 60, 3600, "here", |_| false).is_empty());
     }
 
     #[test]
@@ -535,9 +556,12 @@ mod tests {
         let (id, _) = book.spawn(spawn("tests"), at(0), counter());
         book.resolve(&id, ObligationStatus::Dismissed, at(10))
             .unwrap();
-        assert!(book.expire(at(10 + 3599), 60, 3600, |_| true).is_empty());
+        assert!(
+            book.expire(at(10 + 3599), 60, 3600, "here", |_| true)
+                .is_empty()
+        );
         assert_eq!(
-            book.expire(at(10 + 3600), 60, 3600, |_| true)[0].action,
+            book.expire(at(10 + 3600), 60, 3600, "here", |_| true)[0].action,
             "task_dropped"
         );
         assert!(book.obligations.is_empty());

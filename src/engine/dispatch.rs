@@ -61,7 +61,7 @@ pub fn plan(
     let settings = &ctx.config.dispatch;
     report.resumed = runs
         .iter()
-        .filter(|r| r.state() == RunState::Pending && r.machine == machine_id())
+        .filter(|r| r.state() == RunState::Pending && r.machine == ctx.machine_id())
         .cloned()
         .collect();
     if !ctx.config.enabled || !settings.enabled {
@@ -307,7 +307,7 @@ fn new_run(
         attempt,
         instruction_hash,
         fingerprint: progress_fingerprint(goal),
-        machine: machine_id(),
+        machine: ctx.machine_id(),
         created_at: format_time(ctx.now),
         started_at: None,
         supervisor_pid: None,
@@ -389,7 +389,7 @@ fn follow_up_running(
 ) -> Result<()> {
     let grace = ctx.config.obligations.grace.as_secs();
     for run in runs.iter_mut() {
-        if run.state() != RunState::Running || run.machine != machine_id() {
+        if run.state() != RunState::Running || run.machine != ctx.machine_id() {
             continue;
         }
         let supervisor_alive = run.supervisor_pid.is_some_and(crate::process::is_alive);
@@ -530,19 +530,6 @@ fn lowercase_first(text: &str) -> String {
     match chars.next() {
         Some(first) => first.to_lowercase().chain(chars).collect(),
         None => String::new(),
-    }
-}
-
-/// This machine's name for runs and claims: its host name.
-pub fn machine_id() -> String {
-    let mut buffer = [0u8; 256];
-    // SAFETY: gethostname writes at most `len` bytes into the buffer.
-    let ok = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len()) } == 0;
-    let end = buffer.iter().position(|b| *b == 0).unwrap_or(buffer.len());
-    if ok && end > 0 {
-        String::from_utf8_lossy(&buffer[..end]).into_owned()
-    } else {
-        "localhost".to_string()
     }
 }
 

@@ -71,6 +71,7 @@ pub fn spawned(ctx: &Context, request: &SpawnRequest) -> Result<(String, TaskOut
             .timeout_secs
             .unwrap_or(ctx.config.obligations.default_timeout.as_secs()),
         summary: request.summary.clone(),
+        machine: ctx.machine_id(),
     };
     let (id, transition) = book.spawn(spawn, ctx.now, obligations::new_id);
     let transitions: Vec<Transition> = transition.into_iter().collect();

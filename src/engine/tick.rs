@@ -302,6 +302,7 @@ fn expire(ctx: &Context, book: &mut Book) -> Vec<Transition> {
         ctx.now,
         obligations.grace.as_secs(),
         obligations.delivered_ttl.as_secs(),
+        &ctx.machine_id(),
         crate::process::is_alive,
     )
 }

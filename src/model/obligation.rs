@@ -79,6 +79,9 @@ pub struct Obligation {
     pub session: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pid: Option<u32>,
+    /// The machine it runs on; its pid is checked there only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<String>,
     pub spawned_at: DateTime<Utc>,

@@ -228,28 +228,72 @@ impl Store {
         self.state_dir.join("edits")
     }
 
-    /// Where the obligations of spawned subagents are kept.
-    pub fn obligations_path(&self) -> PathBuf {
+    /// Where the obligations of spawned subagents are kept: one file each,
+    /// so that two machines recording tasks never touch the same file.
+    pub fn obligations_dir(&self) -> PathBuf {
+        self.state_dir.join("obligations")
+    }
+
+    /// Where they were kept before, all in one file; read, then replaced
+    /// by the files of the directory on the next write.
+    pub fn legacy_obligations_path(&self) -> PathBuf {
         self.state_dir.join("obligations.json")
     }
 
-    /// The obligations; none when the file does not exist yet. A file that
-    /// does not parse is an error and is never overwritten.
+    /// The obligations, oldest first. A file that does not parse is an
+    /// error and is never overwritten.
     pub fn obligations(&self) -> Result<Book> {
-        let path = self.obligations_path();
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Book::default()),
-            Err(err) => return Err(Error::io(&path, "cannot read obligations", err)),
-        };
-        serde_json::from_str(&text).map_err(|err| {
+        let unreadable = |path: &Path, err: serde_json::Error| {
             Error::Unreadable(FileProblem {
                 path: path.display().to_string(),
                 line: err.line(),
                 column: err.column(),
                 message: format!("{err}; fix or remove the file (steward does not overwrite it)"),
             })
-        })
+        };
+        let mut book = Book::default();
+        let legacy = self.legacy_obligations_path();
+        match std::fs::read_to_string(&legacy) {
+            Ok(text) => {
+                book = serde_json::from_str(&text).map_err(|err| unreadable(&legacy, err))?
+            }
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(Error::io(&legacy, "cannot read obligations", err)),
+        }
+        for (path, text) in self.obligation_files()? {
+            let obligation: crate::model::Obligation =
+                serde_json::from_str(&text).map_err(|err| unreadable(&path, err))?;
+            book.obligations.retain(|o| o.id != obligation.id);
+            book.obligations.push(obligation);
+        }
+        book.obligations
+            .sort_by(|a, b| (a.spawned_at, &a.id).cmp(&(b.spawned_at, &b.id)));
+        book.schema_version = 1;
+        Ok(book)
+    }
+
+    /// The obligation files and their text.
+    pub fn obligation_files(&self) -> Result<Vec<(PathBuf, String)>> {
+        let dir = self.obligations_dir();
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(err) => return Err(Error::io(&dir, "cannot read obligations", err)),
+        };
+        let mut files = Vec::new();
+        for entry in entries {
+            let path = entry
+                .map_err(|err| Error::io(&dir, "cannot read obligations", err))?
+                .path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path)
+                .map_err(|err| Error::io(&path, "cannot read obligation", err))?;
+            files.push((path, text));
+        }
+        files.sort();
+        Ok(files)
     }
 
     /// The event log.

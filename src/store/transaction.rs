@@ -308,14 +308,7 @@ impl<'s> Transaction<'s> {
         if transitions.is_empty() {
             return Ok(());
         }
-        let book = Book {
-            schema_version: 1,
-            ..book.clone()
-        };
-        let text = serde_json::to_string_pretty(&book).expect("obligations serialize") + "\n";
-        let path = self.store.obligations_path();
-        atomic::write(&path, text.as_bytes())?;
-        self.written.push(path);
+        self.write_obligation_files(book)?;
         for transition in transitions {
             let to = transition
                 .to
@@ -334,6 +327,41 @@ impl<'s> Transaction<'s> {
             });
         }
         self.obligations_changed = true;
+        Ok(())
+    }
+
+    /// Writes one file per obligation that changed, removes those the book
+    /// dropped, and retires the old single file.
+    fn write_obligation_files(&mut self, book: &Book) -> Result<()> {
+        let dir = self.store.obligations_dir();
+        let mut on_disk: std::collections::BTreeMap<PathBuf, String> =
+            self.store.obligation_files()?.into_iter().collect();
+        for obligation in &book.obligations {
+            if !is_safe_name(&obligation.id) {
+                return Err(Error::BadRequest(format!(
+                    "obligation id `{}` cannot name a file: fix state/obligations",
+                    obligation.id
+                )));
+            }
+            let path = dir.join(format!("{}.json", obligation.id));
+            let text =
+                serde_json::to_string_pretty(obligation).expect("obligations serialize") + "\n";
+            if on_disk.remove(&path).as_deref() != Some(text.as_str()) {
+                atomic::write(&path, text.as_bytes())?;
+                self.written.push(path);
+            }
+        }
+        for (gone, _) in on_disk {
+            std::fs::remove_file(&gone)
+                .map_err(|err| Error::io(&gone, "cannot remove obligation", err))?;
+            self.written.push(gone);
+        }
+        let legacy = self.store.legacy_obligations_path();
+        if legacy.exists() {
+            std::fs::remove_file(&legacy)
+                .map_err(|err| Error::io(&legacy, "cannot remove", err))?;
+            self.written.push(legacy);
+        }
         Ok(())
     }
 
@@ -658,4 +686,12 @@ mod tests {
         );
         assert_eq!(long.lines().next().unwrap().chars().count(), 72);
     }
+}
+
+/// An id fit to name a file: letters, digits, `-` and `_`.
+fn is_safe_name(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }

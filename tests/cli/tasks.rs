@@ -295,11 +295,16 @@ fn resolve_handles_every_tag_in_a_message() {
         .assert()
         .success()
         .stderr(predicate::str::contains("no obligation `obl-00000000`"));
-    let statuses: Vec<String> = obligations(&env, true)
-        .iter()
-        .map(|o| o["status"].as_str().unwrap().to_string())
-        .collect();
-    assert_eq!(statuses, ["delivered", "dismissed"]);
+    // Spawned in the same second: listed by id, so look each one up.
+    let status = |id: &str| {
+        obligations(&env, true)
+            .iter()
+            .find(|o| o["id"] == id)
+            .map(|o| o["status"].as_str().unwrap().to_string())
+            .unwrap()
+    };
+    assert_eq!(status(&a), "delivered");
+    assert_eq!(status(&b), "dismissed");
 }
 
 #[test]
@@ -460,4 +465,29 @@ fn a_task_past_its_timeout_is_overdue_before_tick_marks_it() {
     assert!(text.contains("30s past its timeout"), "{text}");
     assert!(!text.contains("[RUNNING]"), "{text}");
     assert_eq!(obligations(&env, false)[0]["status"], "running");
+}
+
+#[test]
+fn obligations_are_one_file_each_and_the_old_single_file_moves_into_them() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    let old = spawn(&env, &["--label", "g-old"]);
+    // As an older steward kept them: all in state/obligations.json.
+    let file = env.read(&format!("state/obligations/{old}.json"));
+    let obligation: serde_json::Value = serde_json::from_str(&file).unwrap();
+    std::fs::remove_dir_all(env.path("state/obligations")).unwrap();
+    env.write(
+        "state/obligations.json",
+        &serde_json::json!({"schema_version": 1, "obligations": [obligation]}).to_string(),
+    );
+    assert_eq!(obligations(&env, false)[0]["id"], old.as_str());
+    let new = spawn(&env, &["--label", "g-new"]);
+    assert!(!env.path("state/obligations.json").exists());
+    for id in [&old, &new] {
+        assert!(
+            env.path(&format!("state/obligations/{id}.json")).is_file(),
+            "{id}"
+        );
+    }
+    assert_eq!(obligations(&env, false).len(), 2);
 }
