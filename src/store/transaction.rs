@@ -634,6 +634,14 @@ fn commit_message(command: &str, actor: Actor, events: &[Event]) -> String {
     message
 }
 
+/// An id fit to name a file: letters, digits, `-` and `_`.
+fn is_safe_name(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -686,12 +694,4 @@ mod tests {
         );
         assert_eq!(long.lines().next().unwrap().chars().count(), 72);
     }
-}
-
-/// An id fit to name a file: letters, digits, `-` and `_`.
-fn is_safe_name(id: &str) -> bool {
-    !id.is_empty()
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
