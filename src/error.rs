@@ -254,6 +254,16 @@ pub enum Error {
     #[error("goal `{label}` is {status}: it takes no new tasks")]
     GoalTakesNoTasks { label: String, status: String },
 
+    // ---- exit 3: a person must choose ----
+    /// Two machines changed the same files: the pull was undone, both
+    /// versions kept.
+    #[error(
+        "both sides changed {}: nothing was merged or lost; both versions are kept in {} (ours as *.ours, theirs as *.theirs); choose, then `git pull` and `steward sync` again",
+        files.join(", "),
+        kept.display()
+    )]
+    Conflict { files: Vec<String>, kept: PathBuf },
+
     // ---- exit 75: the lock ----
     /// Another steward run holds the store lock past the timeout.
     #[error("{}: store is locked by {holder}; gave up after {waited:?} (retry later or raise --lock-timeout)", path.display())]
@@ -336,6 +346,7 @@ impl Error {
             | Error::NotDone { .. }
             | Error::NotArrived { .. }
             | Error::GoalTakesNoTasks { .. } => 4,
+            Error::Conflict { .. } => 3,
             Error::Locked { .. } => 75,
         }
     }

@@ -93,6 +93,28 @@ pub fn set_merge_driver(root: &Path, name: &str, description: &str, driver: &str
     Ok(true)
 }
 
+/// The `git` program, for what libgit2 without TLS cannot do: talk to
+/// remotes. Runs in `root`; the output, or an error with git's words.
+pub fn cli(root: &Path, args: &[&str]) -> Result<String> {
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|err| Error::Git(format!("cannot run git: {err}")))?;
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(Error::Git(format!(
+            "git {}: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr).trim()
+        )))
+    }
+}
+
 /// One commit to make.
 #[derive(Debug, Clone)]
 pub struct CommitRequest<'a> {

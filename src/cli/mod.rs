@@ -35,6 +35,7 @@ mod run_agent;
 mod runs;
 mod show;
 mod status;
+mod sync;
 mod task;
 mod tasks;
 mod tick;
@@ -140,6 +141,7 @@ pub enum Command {
     Work(work::WorkArgs),
     Tick(tick::TickArgs),
     Status(status::StatusArgs),
+    Sync(sync::SyncArgs),
     Digest(digest::DigestArgs),
     Dispatch(dispatch::DispatchArgs),
     Runs(runs::RunsArgs),
@@ -186,6 +188,7 @@ impl Command {
             Command::Work(_) => "work",
             Command::Tick(_) => "tick",
             Command::Status(_) => "status",
+            Command::Sync(_) => "sync",
             Command::Digest(_) => "digest",
             Command::Dispatch(_) => "dispatch",
             Command::Runs(_) => "runs",
@@ -395,6 +398,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Work(args) => work::run(&ctx, args, out),
         Command::Tick(args) => tick::run(&ctx, args, out),
         Command::Status(args) => status::run(&ctx, args, out),
+        Command::Sync(args) => sync::run(&ctx, args, out),
         Command::Digest(args) => digest::run(&ctx, args, out),
         Command::Dispatch(args) => dispatch::run(&ctx, args, out),
         Command::Runs(args) => runs::run(&ctx, args, out),

@@ -32,6 +32,7 @@ pub mod overview;
 pub mod plan;
 mod prompt;
 pub mod run;
+pub mod sync;
 pub mod tamper;
 pub mod task;
 mod tick;

@@ -1,27 +1,8 @@
 //! Git as the audit trail: one commit per change, nothing else touched.
 
-use std::path::Path;
-use std::process::Command;
-
 use predicates::prelude::*;
 
-use crate::common::TestEnv;
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("git is installed");
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
+use crate::common::{TestEnv, git};
 
 /// A repository with a local identity and a steward store committing to
 /// it, set up as a user would: `init --git`, turn commits on, commit that.

@@ -15,6 +15,7 @@ mod hostile;
 mod init;
 mod list_show;
 mod lock;
+mod machines;
 mod mcp;
 mod mirror_audit;
 mod notify;

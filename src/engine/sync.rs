@@ -1,0 +1,185 @@
+//! `sync`: the store shared through a git remote (SPEC 16). Under the
+//! store lock: commit what steward owns, pull (a merge), regenerate what
+//! steward owns (the mirror's block), commit it, push, and pull again when
+//! the push is rejected. Two machines that changed the same files stop the
+//! pull with both versions kept.
+
+use std::path::{Path, PathBuf};
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::store::StoreLock;
+
+/// Pushes rejected because the remote moved, tried again after a pull.
+const PUSH_RETRIES: u32 = 3;
+
+/// What `sync` did.
+#[derive(Debug, Default)]
+pub struct Synced {
+    pub remote: String,
+    pub branch: String,
+    /// Steward's own changes committed before the pull.
+    pub committed: bool,
+    /// Commits the pull brought.
+    pub pulled: usize,
+    /// The mirror's block rendered again after the merge.
+    pub regenerated: bool,
+    pub pushed: bool,
+    /// Pushes rejected and tried again.
+    pub retries: u32,
+}
+
+/// Syncs the store with `git.remote`; `push: false` only pulls.
+pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
+    let root = &ctx.root;
+    let remote = ctx.config.git.remote.clone();
+    let branch = crate::git::cli(root, &["rev-parse", "--abbrev-ref", "HEAD"])?
+        .trim()
+        .to_string();
+    crate::git::cli(root, &["remote", "get-url", &remote]).map_err(|_| {
+        Error::Git(format!(
+            "no git remote `{remote}` (git.remote): add one with `git remote add {remote} URL`"
+        ))
+    })?;
+    let mut synced = Synced {
+        remote: remote.clone(),
+        branch: branch.clone(),
+        ..Synced::default()
+    };
+    let lock = StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
+    synced.committed = commit_own(ctx, "steward sync: the store's changes")?;
+    synced.pulled = pull(ctx, &remote, &branch)?;
+    drop(lock);
+    if synced.pulled > 0 {
+        synced.regenerated = regenerate(ctx)?;
+    }
+    if !push {
+        return Ok(synced);
+    }
+    loop {
+        let lock = StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
+        match crate::git::cli(
+            root,
+            &["push", "--quiet", &remote, &format!("HEAD:{branch}")],
+        ) {
+            Ok(_) => {
+                synced.pushed = true;
+                return Ok(synced);
+            }
+            Err(err) if synced.retries < PUSH_RETRIES && rejected(&err) => {
+                synced.retries += 1;
+                synced.pulled += pull(ctx, &remote, &branch)?;
+                drop(lock);
+                synced.regenerated |= regenerate(ctx)?;
+            }
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// Whether a push failed because the remote has commits we lack.
+fn rejected(err: &Error) -> bool {
+    let text = err.to_string();
+    text.contains("rejected") || text.contains("fetch first") || text.contains("non-fast-forward")
+}
+
+/// The paths steward owns, relative to the root.
+fn own_paths(ctx: &Context) -> Vec<String> {
+    let mut paths = vec![
+        ctx.store.relative(&ctx.store.goals_dir),
+        "state".to_string(),
+    ];
+    if let Some(mirror) = &ctx.store.mirror_path {
+        paths.push(ctx.store.relative(mirror));
+    }
+    paths
+}
+
+/// Commits steward's paths when they changed (a store without
+/// `git.commit`); whether it committed.
+fn commit_own(ctx: &Context, message: &str) -> Result<bool> {
+    let root = &ctx.root;
+    let paths = own_paths(ctx);
+    let existing: Vec<&str> = paths
+        .iter()
+        .map(String::as_str)
+        .filter(|p| root.join(p).exists())
+        .collect();
+    if existing.is_empty() {
+        return Ok(false);
+    }
+    let mut add = vec!["add", "-A", "--"];
+    add.extend(&existing);
+    crate::git::cli(root, &add)?;
+    let mut staged = vec!["diff", "--cached", "--quiet", "--"];
+    staged.extend(&existing);
+    if crate::git::cli(root, &staged).is_ok() {
+        return Ok(false);
+    }
+    let mut commit = vec!["commit", "--quiet", "--no-verify", "-m", message, "--"];
+    commit.extend(&existing);
+    crate::git::cli(root, &commit)?;
+    Ok(true)
+}
+
+/// Fetches and merges `remote/branch`; the commits it brought. A merge
+/// that conflicts is undone, both versions of each file kept under
+/// `state/conflicts/`, and reported.
+fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<usize> {
+    let root = &ctx.root;
+    crate::git::cli(root, &["fetch", "--quiet", remote, branch])?;
+    let behind: usize = crate::git::cli(root, &["rev-list", "--count", "HEAD..FETCH_HEAD"])?
+        .trim()
+        .parse()
+        .unwrap_or(0);
+    if behind == 0 {
+        return Ok(0);
+    }
+    if crate::git::cli(root, &["merge", "--quiet", "--no-edit", "FETCH_HEAD"]).is_ok() {
+        return Ok(behind);
+    }
+    let conflicted: Vec<String> =
+        crate::git::cli(root, &["diff", "--name-only", "--diff-filter=U"])?
+            .lines()
+            .map(str::to_string)
+            .collect();
+    let kept = ctx.store.state_dir.join("conflicts");
+    for path in &conflicted {
+        keep_both(root, &kept, path)?;
+    }
+    crate::git::cli(root, &["merge", "--abort"])?;
+    if conflicted.is_empty() {
+        return Err(Error::Git(
+            "the merge failed without a conflict git could name: see `git status`".to_string(),
+        ));
+    }
+    Err(Error::Conflict {
+        files: conflicted,
+        kept: PathBuf::from(ctx.store.relative(&kept)),
+    })
+}
+
+/// Writes our and their version of a conflicted file beside each other.
+fn keep_both(root: &Path, kept: &Path, path: &str) -> Result<()> {
+    let name = path.replace('/', "__");
+    for (stage, side) in [(2, "ours"), (3, "theirs")] {
+        let Ok(text) = crate::git::cli(root, &["show", &format!(":{stage}:{path}")]) else {
+            continue;
+        };
+        let file = kept.join(format!("{name}.{side}"));
+        std::fs::create_dir_all(kept)
+            .map_err(|err| Error::io(kept, "cannot create directory", err))?;
+        std::fs::write(&file, text).map_err(|err| Error::io(&file, "cannot write", err))?;
+    }
+    Ok(())
+}
+
+/// Renders the mirror's block from the goals as merged and commits it;
+/// whether it changed.
+fn regenerate(ctx: &Context) -> Result<bool> {
+    let refreshed = super::refresh_mirror(ctx)?.is_some_and(|r| r.updated);
+    if refreshed && !ctx.config.git.commit {
+        commit_own(ctx, "steward sync: the mirror after the merge")?;
+    }
+    Ok(refreshed)
+}

@@ -1,0 +1,221 @@
+//! SPEC 16: one store, several machines, a bare git remote between them.
+//! Real git, two clones on this machine told apart by STEWARD_MACHINE_ID.
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+use crate::common::{TestEnv, git};
+
+/// A bare remote and two machines' clones of one store.
+struct Machines {
+    _dir: tempfile::TempDir,
+    remote: PathBuf,
+    a: TestEnv,
+    b: TestEnv,
+}
+
+fn identify(dir: &Path, name: &str) {
+    git(dir, &["config", "user.name", name]);
+    git(
+        dir,
+        &["config", "user.email", &format!("{name}@example.com")],
+    );
+}
+
+/// Machine a makes the store (`init --git`, two goals) and pushes it;
+/// machine b clones it and runs `init --git` as the README says.
+fn machines() -> Machines {
+    let dir = tempfile::tempdir().unwrap();
+    let remote = dir.path().join("remote.git");
+    git(
+        dir.path(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            remote.to_str().unwrap(),
+        ],
+    );
+    let a = TestEnv::new();
+    git(a.root(), &["init", "-q", "-b", "main"]);
+    identify(a.root(), "a");
+    a.steward().args(["init", "--git"]).assert().success();
+    a.add_goal("alpha");
+    a.add_goal("beta");
+    git(
+        a.root(),
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    git(a.root(), &["push", "-q", "origin", "main"]);
+    let b = TestEnv::new();
+    git(b.root(), &["clone", "-q", remote.to_str().unwrap(), "."]);
+    identify(b.root(), "b");
+    b.steward().args(["init", "--git"]).assert().success();
+    Machines {
+        _dir: dir,
+        remote,
+        a,
+        b,
+    }
+}
+
+fn on(env: &TestEnv, machine: &str) -> assert_cmd::Command {
+    let mut cmd = env.steward_on_path();
+    cmd.env("STEWARD_MACHINE_ID", machine);
+    cmd
+}
+
+/// Every file under the root holds no conflict marker.
+fn assert_no_conflict_markers(env: &TestEnv) {
+    for (path, bytes) in env.snapshot() {
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text
+                .lines()
+                .any(|l| l.starts_with("<<<<<<<") || l.starts_with(">>>>>>>")),
+            "{}: {text}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn two_machines_changing_different_goals_merge_with_a_plain_pull() {
+    let m = machines();
+    // a works on alpha, b on beta: assessments, tasks, ticks, runs records.
+    for (env, machine, goal) in [(&m.a, "a", "alpha"), (&m.b, "b", "beta")] {
+        on(env, machine)
+            .args([
+                "--actor",
+                "agent",
+                "assess",
+                goal,
+                "--summary",
+                &format!("{machine} was here"),
+                "--met",
+                "1",
+            ])
+            .assert()
+            .success();
+        on(env, machine)
+            .args([
+                "--actor",
+                "agent",
+                "task",
+                "spawned",
+                "--label",
+                &format!("{goal}-tests"),
+            ])
+            .assert()
+            .success();
+        on(env, machine).args(["tick", "-q"]).assert().success();
+    }
+    // A plain pull merges without a conflict, thanks to what init --git set.
+    git(m.a.root(), &["push", "-q", "origin", "main"]);
+    git(
+        m.b.root(),
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    assert_no_conflict_markers(&m.b);
+    // The next command renders the mirror's block from the merged goals.
+    on(&m.b, "b").args(["tick", "-q"]).assert().success();
+    let mirror = m.b.read("ACTIVE-TASKS.md");
+    assert!(
+        mirror.contains("**alpha**") && mirror.contains("**beta**"),
+        "{mirror}"
+    );
+    let events = m.b.events();
+    for summary in ["a was here", "b was here"] {
+        assert!(
+            events
+                .iter()
+                .any(|e| e["detail"].as_str().unwrap().contains(summary)),
+            "{summary}"
+        );
+    }
+    on(&m.b, "b")
+        .args(["tasks", "--json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("alpha-tests"))
+        .stdout(predicate::str::contains("beta-tests"));
+    on(&m.b, "b").arg("doctor").assert().success();
+}
+
+#[test]
+fn sync_commits_pulls_renders_the_mirror_again_and_pushes() {
+    let m = machines();
+    on(&m.a, "a")
+        .args(["update", "alpha", "--note", "from a"])
+        .assert()
+        .success();
+    on(&m.b, "b")
+        .args(["update", "beta", "--note", "from b"])
+        .assert()
+        .success();
+    on(&m.a, "a")
+        .arg("sync")
+        .assert()
+        .success()
+        .stdout("origin/main: nothing to pull, pushed\n");
+    // b is behind: sync pulls first, merges, pushes.
+    on(&m.b, "b")
+        .arg("sync")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("pulled"))
+        .stdout(predicate::str::contains("pushed"));
+    on(&m.a, "a").arg("sync").assert().success();
+    for env in [&m.a, &m.b] {
+        assert_no_conflict_markers(env);
+        let alpha = env.read("state/goals/alpha.md");
+        let beta = env.read("state/goals/beta.md");
+        assert!(alpha.contains("note: from a") && beta.contains("note: from b"));
+        let mirror = env.read("ACTIVE-TASKS.md");
+        assert!(
+            mirror.contains("**alpha**") && mirror.contains("**beta**"),
+            "{mirror}"
+        );
+    }
+    assert_eq!(
+        git(m.a.root(), &["rev-parse", "HEAD"]),
+        git(&m.remote, &["rev-parse", "main"]),
+        "a has what the remote has"
+    );
+}
+
+#[test]
+fn the_same_goal_changed_on_both_machines_stops_sync_with_both_versions_kept() {
+    let m = machines();
+    on(&m.a, "a")
+        .args(["update", "alpha", "--title", "Alpha as a sees it"])
+        .assert()
+        .success();
+    on(&m.a, "a").arg("sync").assert().success();
+    on(&m.b, "b")
+        .args(["update", "alpha", "--title", "Alpha as b sees it"])
+        .assert()
+        .success();
+    let ours = m.b.read("state/goals/alpha.md");
+    on(&m.b, "b")
+        .arg("sync")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "both sides changed state/goals/alpha.md",
+        ))
+        .stderr(predicate::str::contains("state/conflicts"));
+    // Nothing lost: b's version where it was, a's beside it.
+    assert_eq!(m.b.read("state/goals/alpha.md"), ours);
+    let theirs = m.b.read("state/conflicts/state__goals__alpha.md.theirs");
+    assert!(theirs.contains("title: Alpha as a sees it"), "{theirs}");
+    assert!(
+        m.b.read("state/conflicts/state__goals__alpha.md.ours")
+            .contains("Alpha as b sees it")
+    );
+    assert_no_conflict_markers(&m.b);
+    on(&m.b, "b").args(["show", "alpha"]).assert().success();
+}
