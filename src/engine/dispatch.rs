@@ -37,6 +37,9 @@ pub struct Dispatched {
     pub held: Vec<(String, String)>,
     /// The day's spend reached `dispatch.max_cost_usd_per_day`.
     pub spend_capped: bool,
+    /// With `dispatch.claim: git`: runs decided but not recorded, with
+    /// their instructions, until their claims win (`claim::publish`).
+    pub to_claim: Vec<(Run, String)>,
 }
 
 /// Store-wide limits as they stand.
@@ -67,6 +70,11 @@ pub fn plan(
     if !ctx.config.enabled || !settings.enabled {
         return Ok(report);
     }
+    let claims = if settings.claim_git {
+        super::claim::read_all(ctx)
+    } else {
+        Vec::new()
+    };
     let mut room = room(ctx, &runs)?;
     report.spend_capped = room.spend_capped;
     if room.spend_capped && !dry_run && !spend_cap_told(ctx)? {
@@ -96,6 +104,16 @@ pub fn plan(
         let loaded = goals[index].clone();
         let goal = &loaded.goal;
         let mine: Vec<&Run> = runs.iter().filter(|r| r.goal_id == goal.id).collect();
+        if let Some(claim) = super::claim::held_elsewhere(ctx, &claims, goal) {
+            report.held.push((
+                goal.label.clone(),
+                format!(
+                    "claimed by {} until {} (run {})",
+                    claim.machine, claim.expires_at, claim.dispatch_id
+                ),
+            ));
+            continue;
+        }
         match ladder::step(goal, &mine, settings, ctx.now) {
             Step::Wait(why) => report.held.push((goal.label.clone(), why)),
             Step::Escalate { reason } => {
@@ -129,12 +147,16 @@ pub fn plan(
                 }
                 let mut run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
                 run.node = node.map(|n| n.id.clone());
-                if !dry_run && let Some(saved) = record(ctx, tx, &loaded, &run, &instruction)? {
-                    goals[index] = saved;
-                }
                 room.parallel_left -= 1;
                 room.window_left -= 1;
                 runs.push(run.clone());
+                if settings.claim_git && !dry_run {
+                    report.to_claim.push((run, instruction));
+                    continue;
+                }
+                if !dry_run && let Some(saved) = record(ctx, tx, &loaded, &run, &instruction)? {
+                    goals[index] = saved;
+                }
                 report.started.push(run);
             }
         }
@@ -191,6 +213,18 @@ pub fn dispatch_now(
             why,
         });
     }
+    let claiming = ctx.config.dispatch.claim_git;
+    if claiming
+        && let Some(claim) = super::claim::held_elsewhere(ctx, &super::claim::read_all(ctx), goal)
+    {
+        return Err(Error::DispatchRefused {
+            label: goal.label.clone(),
+            why: format!(
+                "{} claimed it until {} (run {})",
+                claim.machine, claim.expires_at, claim.dispatch_id
+            ),
+        });
+    }
     let node = node_for(goal, &[], RunKind::Manual);
     let instruction = instruction(ctx, goal, RunKind::Manual, false, node, &[]);
     let mut run = new_run(
@@ -206,9 +240,20 @@ pub fn dispatch_now(
     if dry_run {
         return Ok((run, Notices::default()));
     }
+    if claiming {
+        drop(tx);
+        let (won, mut notices) = super::claim::claim(ctx, vec![(run.clone(), instruction)])?;
+        notices.warnings.extend(start_supervisors(ctx, &won));
+        if won.is_empty() {
+            return Err(Error::DispatchRefused {
+                label: goal.label.clone(),
+                why: notices.warnings.join("; "),
+            });
+        }
+        return Ok((run, notices));
+    }
     record(ctx, &mut tx, &loaded, &run, &instruction)?;
-    let notices = super::finish(tx)?;
-    let mut notices = notices;
+    let mut notices = super::finish(tx)?;
     notices
         .warnings
         .extend(start_supervisors(ctx, std::slice::from_ref(&run)));
@@ -324,6 +369,16 @@ fn new_run(
         reported: None,
         kill_requested: false,
     }
+}
+
+/// Records runs whose claims won, each counted as a dispatch of its goal.
+pub fn record_claimed(ctx: &Context, runs: &[(Run, String)]) -> Result<Notices> {
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    for (run, instruction) in runs {
+        let loaded = tx.resolve(&run.goal_id)?;
+        record(ctx, &mut tx, &loaded, run, instruction)?;
+    }
+    super::finish(tx)
 }
 
 /// Records the run and counts the dispatch, under the lock; the goal as

@@ -18,6 +18,7 @@ mod add;
 mod assess;
 pub mod authority;
 pub mod checking;
+pub mod claim;
 mod complete;
 mod control;
 pub mod dispatch;

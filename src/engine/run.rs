@@ -72,6 +72,9 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
         take_plan(ctx, &mut tx, &mut current, report.message.as_deref())?;
     }
     let goal = tx.resolve(&current.goal_id).ok();
+    if ctx.config.dispatch.claim_git {
+        super::claim::release(ctx, &mut tx, &current)?;
+    }
     record_end(&mut tx, &current, goal.as_ref(), cost, now)?;
     super::finish(tx)?;
     Ok(Some(current))

@@ -77,10 +77,25 @@ pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
     }
 }
 
+/// Pulls `remote/branch` under the store lock (claims before a pass, and
+/// after a rejected push); the commits it brought.
+pub(crate) fn pull_locked(ctx: &Context, remote: &str, branch: &str) -> Result<usize> {
+    let _lock = StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
+    pull(ctx, remote, branch)
+}
+
 /// Whether a push failed because the remote has commits we lack.
-fn rejected(err: &Error) -> bool {
+pub(crate) fn rejected(err: &Error) -> bool {
     let text = err.to_string();
-    text.contains("rejected") || text.contains("fetch first") || text.contains("non-fast-forward")
+    // "cannot lock ref": another push moved the branch while ours ran.
+    [
+        "rejected",
+        "fetch first",
+        "non-fast-forward",
+        "cannot lock ref",
+    ]
+    .iter()
+    .any(|sign| text.contains(sign))
 }
 
 /// The paths steward owns, relative to the root.

@@ -86,6 +86,13 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         outcome.disabled = true;
         return Ok(outcome);
     }
+    // Machines sharing the store through git: their claims first.
+    let claiming = ctx.config.dispatch.enabled && ctx.config.dispatch.claim_git && !request.dry_run;
+    if claiming {
+        super::claim::check_setup(ctx)?;
+        let branch = crate::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?;
+        super::sync::pull_locked(ctx, &ctx.config.git.remote, branch.trim())?;
+    }
     // The checks can take seconds: run them before taking the lock, so
     // agents recording progress are not kept waiting.
     let before = ctx.store.scan(Scope::OpenDirectory)?;
@@ -181,12 +188,28 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             "STEWARD_FAULT=crash-after-persist: stopped after recording the runs".to_string(),
         ));
     }
-    // The lock is released: the runs recorded start now, then the person
-    // is told.
+    // The lock is released: the runs recorded start now (once their claims
+    // are pushed, when machines share the store), then the person is told.
+    let mut dispatched = dispatched;
+    if claiming {
+        match super::claim::claim(ctx, std::mem::take(&mut dispatched.to_claim)) {
+            Ok((won, notices)) => {
+                let won = dispatch::Dispatched {
+                    started: won,
+                    ..dispatch::Dispatched::default()
+                };
+                outcome.note_dispatch(&won);
+                dispatched.started = won.started;
+                outcome.notices.warnings.extend(notices.warnings);
+            }
+            Err(err) => outcome.notices.warnings.push(err.to_string()),
+        }
+    }
+    let to_start = dispatched.to_start();
     outcome
         .notices
         .warnings
-        .extend(dispatch::start_supervisors(ctx, &dispatched.to_start()));
+        .extend(dispatch::start_supervisors(ctx, &to_start));
     outcome
         .notices
         .warnings

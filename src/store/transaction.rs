@@ -455,6 +455,13 @@ impl<'s> Transaction<'s> {
         Ok(())
     }
 
+    /// Removes a file of steward's own, as part of this transaction.
+    pub fn remove_file(&mut self, path: &Path) -> Result<()> {
+        std::fs::remove_file(path).map_err(|err| Error::io(path, "cannot remove", err))?;
+        self.written.push(path.to_path_buf());
+        Ok(())
+    }
+
     /// Sets the mirror block from every open goal, for commands that read
     /// them all anyway (`tick`, `mirror`).
     pub fn render_mirror(&mut self, goals: &[&Goal], book: &Book) {

@@ -219,3 +219,74 @@ fn the_same_goal_changed_on_both_machines_stops_sync_with_both_versions_kept() {
     assert_no_conflict_markers(&m.b);
     on(&m.b, "b").args(["show", "alpha"]).assert().success();
 }
+
+/// The agent: says where and what it started.
+const AGENT: &str =
+    "#!/bin/sh\ncat > /dev/null\necho \"$STEWARD_MACHINE_ID $STEWARD_GOAL\" >> \"$STARTS\"\n";
+
+#[test]
+fn two_ticks_at_the_same_moment_start_one_run_per_goal() {
+    let m = machines();
+    let a = &m.a;
+    a.add_goal("gamma");
+    let config = a.read("steward.yaml")
+        + "global_limits:\n  max_dispatches_per_hour: 20\ndispatch:\n  enabled: true\n  agent: fake\n  claim: git\n  max_parallel: 5\n  timeout: 1m\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
+    a.write("steward.yaml", &config);
+    a.executable("agent.sh", AGENT);
+    git(a.root(), &["add", "steward.yaml", "agent.sh"]);
+    git(
+        a.root(),
+        &["commit", "-q", "-m", "dispatch with git claims"],
+    );
+    git(a.root(), &["push", "-q", "origin", "main"]);
+    git(
+        m.b.root(),
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    let starts = m._dir.path().join("starts.log");
+    let tick = |env: &TestEnv, machine: &str| {
+        let mut cmd = env.process();
+        let dir = Path::new(env!("CARGO_BIN_EXE_steward")).parent().unwrap();
+        cmd.env("PATH", format!("{}:/usr/bin:/bin", dir.display()))
+            .env("STEWARD_MACHINE_ID", machine)
+            .env("STARTS", &starts)
+            .args(["tick", "-q"]);
+        cmd.spawn().unwrap()
+    };
+    let (first, second) = (tick(&m.a, "a"), tick(&m.b, "b"));
+    for child in [first, second] {
+        let output = child.wait_with_output().unwrap();
+        assert!(matches!(output.status.code(), Some(0 | 3)), "{output:?}");
+    }
+    // Each machine waits for its own runs (the other's it saw when it
+    // pulled stay as they were until the next pull).
+    for (env, machine) in [(&m.a, "a"), (&m.b, "b")] {
+        let started = std::time::Instant::now();
+        while env.runs().iter().any(|r| {
+            r["machine"] == machine && matches!(r["state"].as_str(), Some("pending" | "running"))
+        }) {
+            assert!(
+                started.elapsed().as_secs() < 30,
+                "{machine}: {:?}",
+                env.runs()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    let log = std::fs::read_to_string(&starts).unwrap_or_default();
+    for goal in ["alpha", "beta", "gamma"] {
+        let runs = log
+            .lines()
+            .filter(|l| l.ends_with(&format!(" {goal}")))
+            .count();
+        assert_eq!(runs, 1, "{goal} started {runs} times:\n{log}");
+    }
+    // Both machines converge, with one run per goal recorded.
+    for (env, machine) in [(&m.a, "a"), (&m.b, "b"), (&m.a, "a")] {
+        on(env, machine).arg("sync").assert().success();
+    }
+    for env in [&m.a, &m.b] {
+        assert_eq!(env.runs().len(), 3, "{:?}", env.runs());
+        assert_no_conflict_markers(env);
+    }
+}
