@@ -61,6 +61,9 @@ _steward() {
             steward,edit)
                 cmd="steward__subcmd__edit"
                 ;;
+            steward,handoff)
+                cmd="steward__subcmd__handoff"
+                ;;
             steward,help)
                 cmd="steward__subcmd__help"
                 ;;
@@ -180,6 +183,9 @@ _steward() {
                 ;;
             steward__subcmd__help,edit)
                 cmd="steward__subcmd__help__subcmd__edit"
+                ;;
+            steward__subcmd__help,handoff)
+                cmd="steward__subcmd__help__subcmd__handoff"
                 ;;
             steward__subcmd__help,help)
                 cmd="steward__subcmd__help__subcmd__help"
@@ -449,7 +455,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess prompt complete plan work tick status sync digest dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess prompt complete handoff plan work tick status sync digest dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -521,7 +527,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__add)
-            opts="-C -q -h -V --title --description --criterion --priority --verify --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --confirmed --tag --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --title --description --criterion --priority --verify --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --confirmed --tag --owner --origin --constraint --non-goal --risk --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -576,6 +582,26 @@ _steward() {
                     return 0
                     ;;
                 --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --origin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --constraint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --non-goal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1078,8 +1104,102 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__handoff)
+            opts="-C -q -h -V --node --from-json --summary --state --decision --rationale --next --question --blocker --file --command --test --commit-id --pr --url --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --node)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --summary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --decision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rationale)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --next)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --question)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --blocker)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --command)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --test)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --commit-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete plan work tick status sync digest dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete handoff plan work tick status sync digest dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1275,6 +1395,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__handoff)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3485,7 +3619,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__update)
-            opts="-C -q -h -V --title --description --priority --add-criterion --remove-criterion --check --uncheck --blocker --no-blockers --verify --clear-checks --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --label --tag --untag --confirmed --note --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --title --description --priority --add-criterion --remove-criterion --check --uncheck --blocker --no-blockers --verify --clear-checks --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --label --tag --untag --confirmed --note --owner --origin --constraint --non-goal --risk --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3568,6 +3702,26 @@ _steward() {
                     return 0
                     ;;
                 --note)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --origin)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --constraint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --non-goal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --risk)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3885,7 +4039,7 @@ _steward_with_goals() {
     done
     [[ $positional == 1 || ${COMP_WORDS[COMP_CWORD]} == -* ]] && return 0
     case $command in
-        show|edit|update|pause|resume|confirm|abandon|cancel|unblock|reset-budget|undo|delete|assess|complete|work|dispatch|log)
+        show|edit|update|pause|resume|confirm|abandon|cancel|unblock|reset-budget|undo|delete|assess|complete|handoff|work|dispatch|log)
             COMPREPLY=($(compgen -W "$(steward "${root[@]}" list --labels 2>/dev/null)" -- "${COMP_WORDS[COMP_CWORD]}")) ;;
     esac
 }

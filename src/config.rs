@@ -470,6 +470,12 @@ const SETTINGS: &[Setting] = &[
         "origin",
         "the remote `sync` and git claims pull from and push to",
     ),
+    file_setting(
+        "episodes.path",
+        Kind::OptionalText,
+        "null",
+        "\"memory/{date}.md\": an episode is appended there when a goal completes, fails or is abandoned",
+    ),
     setting(
         "machine_id",
         Kind::OptionalText,
@@ -717,6 +723,8 @@ pub struct Config {
     pub agents: Vec<AgentProfile>,
     /// `machine_id`; `None`: the host name.
     pub machine_id: Option<String>,
+    /// `episodes.path`: the memory file ended goals are told to.
+    pub episodes: Option<String>,
 }
 
 impl Config {
@@ -1329,6 +1337,7 @@ impl Layers {
             },
             agents: self.agents.clone(),
             machine_id: self.optional_text("machine_id"),
+            episodes: self.optional_text("episodes.path"),
         }
     }
 }

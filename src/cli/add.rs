@@ -52,6 +52,9 @@ pub struct AddArgs {
     /// A tag; repeat for more
     #[arg(long = "tag", value_parser = args::tag)]
     tags: Vec<String>,
+
+    #[command(flatten)]
+    record: args::RecordArgs,
 }
 
 pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
@@ -70,6 +73,7 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
         escalate_after: limits.escalate_after,
         confirmed: args.confirmed,
         tags: args.tags,
+        record: args.record.record(),
     };
     let saved = engine::add(ctx, &request)?;
     super::notices(out, saved.notices);

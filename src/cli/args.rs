@@ -181,3 +181,58 @@ pub fn read_input(source: &std::path::Path) -> crate::error::Result<String> {
     String::from_utf8(bytes)
         .map_err(|_| Error::bad_value(shown.display().to_string(), "not UTF-8 text"))
 }
+
+/// The goal's record, shared by `add` and `update` (SPEC 17).
+#[derive(Debug, Clone, clap::Args)]
+pub struct RecordArgs {
+    /// Who to tell about the goal: a name, an address, a handle (never a
+    /// secret); on update, "" removes it
+    #[arg(long, value_name = "WHO", value_parser = optional_line)]
+    pub owner: Option<String>,
+
+    /// Where the goal came from: a session, an issue URL; on update, ""
+    /// removes it
+    #[arg(long, value_name = "WHERE", value_parser = optional_line)]
+    pub origin: Option<String>,
+
+    /// A constraint the work must respect; repeat for more (on update:
+    /// replaces the list, "" clears it)
+    #[arg(long = "constraint", value_name = "TEXT", value_parser = optional_line)]
+    pub constraints: Vec<String>,
+
+    /// What the goal is not about; repeat for more (as --constraint)
+    #[arg(long = "non-goal", value_name = "TEXT", value_parser = optional_line)]
+    pub non_goals: Vec<String>,
+
+    /// A risk to keep in mind; repeat for more (as --constraint)
+    #[arg(long = "risk", value_name = "TEXT", value_parser = optional_line)]
+    pub risks: Vec<String>,
+}
+
+impl RecordArgs {
+    /// The record of a new goal.
+    pub fn record(&self) -> crate::model::Record {
+        let list = |items: &[String]| items.iter().filter(|i| !i.is_empty()).cloned().collect();
+        crate::model::Record {
+            owner: self.owner.clone().filter(|o| !o.is_empty()),
+            origin: self.origin.clone().filter(|o| !o.is_empty()),
+            constraints: list(&self.constraints),
+            non_goals: list(&self.non_goals),
+            risks: list(&self.risks),
+        }
+    }
+
+    /// What `update` changes: a list given replaces the old one.
+    pub fn update(&self) -> crate::engine::RecordUpdate {
+        let list = |items: &[String]| {
+            (!items.is_empty()).then(|| items.iter().filter(|i| !i.is_empty()).cloned().collect())
+        };
+        crate::engine::RecordUpdate {
+            owner: self.owner.clone(),
+            origin: self.origin.clone(),
+            constraints: list(&self.constraints),
+            non_goals: list(&self.non_goals),
+            risks: list(&self.risks),
+        }
+    }
+}

@@ -34,10 +34,11 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
                 "reason": c.goal.closed_reason,
                 "receipt": c.goal.receipt,
                 "closed_by_hand": c.goal.closed_by_hand(),
+                "owner": c.goal.record.owner,
                 "on_the_agents_word": c.unchecked,
             })).collect::<Vec<_>>(),
-            "failed": report.failed.iter().map(|g| json!({"label": g.label, "title": g.title, "reason": g.closed_reason})).collect::<Vec<_>>(),
-            "blocked": report.blocked.iter().map(|g| json!({"label": g.label, "title": g.title, "escalation": g.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason}))})).collect::<Vec<_>>(),
+            "failed": report.failed.iter().map(|g| json!({"label": g.label, "title": g.title, "reason": g.closed_reason, "owner": g.record.owner})).collect::<Vec<_>>(),
+            "blocked": report.blocked.iter().map(|g| json!({"label": g.label, "title": g.title, "owner": g.record.owner, "escalation": g.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason}))})).collect::<Vec<_>>(),
             "criteria_met": report.criteria_met.iter().map(|(label, n, text, by)| json!({"label": label, "criterion": n, "text": text, "by": by})).collect::<Vec<_>>(),
             "plans": report.plans.iter().map(|(label, tally, next)| json!({"label": label, "done": tally.done, "total": tally.total, "percent": tally.percent(), "next": next})).collect::<Vec<_>>(),
             "runs": report.runs.iter().map(run_json).collect::<Vec<_>>(),
@@ -58,16 +59,18 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
     }
     for completed in &report.completed {
         out.line(format!(
-            "completed  {} — {} ({})",
+            "completed  {}{} — {} ({})",
             completed.goal.label,
+            owner(&completed.goal),
             completed.goal.closed_reason.as_deref().unwrap_or(""),
             overview::judged(completed)
         ));
     }
     for goal in &report.failed {
         out.line(format!(
-            "failed     {} — {}",
+            "failed     {}{} — {}",
             goal.label,
+            owner(goal),
             goal.closed_reason.as_deref().unwrap_or("")
         ));
     }
@@ -76,7 +79,7 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
             .escalation
             .as_ref()
             .map_or_else(String::new, |e| format!("{}: {}", e.kind, e.reason));
-        out.line(format!("blocked    {} — {why}", goal.label));
+        out.line(format!("blocked    {}{} — {why}", goal.label, owner(goal)));
     }
     for (label, n, text, by) in &report.criteria_met {
         out.line(format!("met        {label} #{n} {text} (by {by})"));
@@ -102,4 +105,13 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
         ));
     }
     Ok(0)
+}
+
+/// " (owner X)" when the goal names who to tell.
+fn owner(goal: &crate::model::Goal) -> String {
+    goal.record
+        .owner
+        .as_deref()
+        .map(|owner| format!(" (owner {owner})"))
+        .unwrap_or_default()
 }

@@ -17,6 +17,7 @@ mod dispatch;
 mod doctor;
 mod edit;
 pub mod generate;
+mod handoff;
 mod hook;
 mod init;
 mod list;
@@ -137,6 +138,7 @@ pub enum Command {
     Assess(assess::AssessArgs),
     Prompt(prompt::PromptArgs),
     Complete(complete::CompleteArgs),
+    Handoff(handoff::HandoffArgs),
     Plan(plan::PlanArgs),
     Work(work::WorkArgs),
     Tick(tick::TickArgs),
@@ -184,6 +186,7 @@ impl Command {
             Command::Assess(_) => "assess",
             Command::Complete(_) => "complete",
             Command::Prompt(_) => "prompt",
+            Command::Handoff(_) => "handoff",
             Command::Plan(_) => "plan",
             Command::Work(_) => "work",
             Command::Tick(_) => "tick",
@@ -394,6 +397,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Assess(args) => assess::run(&ctx, args, out),
         Command::Prompt(args) => prompt::run(&ctx, args, out),
         Command::Complete(args) => complete::run(&ctx, args, out),
+        Command::Handoff(args) => handoff::run(&ctx, args, out),
         Command::Plan(args) => plan::run(&ctx, args, out),
         Command::Work(args) => work::run(&ctx, args, out),
         Command::Tick(args) => tick::run(&ctx, args, out),

@@ -50,6 +50,12 @@ pub struct GoalJson<'g> {
     /// How far the plan is, when the goal has one (`plan show --json` has
     /// its nodes).
     plan: Option<Value>,
+    owner: Option<&'g str>,
+    origin: Option<&'g str>,
+    constraints: &'g [String],
+    non_goals: &'g [String],
+    risks: &'g [String],
+    handoff: Option<&'g crate::model::Handoff>,
     path: String,
 }
 
@@ -229,6 +235,12 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         ticks: &goal.ticks,
         receipt: goal.receipt.as_ref(),
         extra: &goal.extra,
+        owner: goal.record.owner.as_deref(),
+        origin: goal.record.origin.as_deref(),
+        constraints: &goal.record.constraints,
+        non_goals: &goal.record.non_goals,
+        risks: &goal.record.risks,
+        handoff: goal.handoff.as_ref(),
         plan: goal.plan.as_ref().map(|section| {
             let tally = section.summary.tally;
             json!({"done": tally.done, "total": tally.total, "percent": tally.percent()})

@@ -84,6 +84,9 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
     if !goal.tags.is_empty() {
         out.line(format!("tags:      {}", goal.tags.join(", ")));
     }
+    for line in goal.record.lines() {
+        out.line(line);
+    }
     if !goal.description.is_empty() {
         out.line("");
         for line in goal.description.lines() {
@@ -139,6 +142,11 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
             "  (`steward plan show {}` for the tree)",
             goal.label
         ));
+    }
+    if let Some(handoff) = &goal.handoff {
+        for line in handoff.lines() {
+            out.line(line);
+        }
     }
     if !goal.verification.is_empty() {
         out.line("Checks:");

@@ -86,6 +86,9 @@ pub struct UpdateArgs {
     /// Add a note to the goal's history
     #[arg(long)]
     note: Option<String>,
+
+    #[command(flatten)]
+    record: args::RecordArgs,
 }
 
 pub fn run(ctx: &Context, args: UpdateArgs, out: &mut Output) -> Result<u8> {
@@ -117,6 +120,7 @@ pub fn run(ctx: &Context, args: UpdateArgs, out: &mut Output) -> Result<u8> {
         untags: args.untags,
         confirmed: args.confirmed,
         note: args.note,
+        record: args.record.update(),
     };
     let updated = engine::update(ctx, &args.goal, &request)?;
     let what = if updated.parts.is_empty() {

@@ -22,6 +22,8 @@ pub struct AddRequest {
     pub bounds: Bounds,
     pub confirmed: bool,
     pub tags: Vec<String>,
+    /// Owner, origin, constraints, non-goals, risks.
+    pub record: crate::model::Record,
 }
 
 /// Registers the goal. A goal whose priority needs a person's confirmation
@@ -181,6 +183,9 @@ fn new_goal(
     if !request.tags.is_empty() {
         change.push(Edit::Tags(request.tags.clone()));
     }
+    change
+        .edits
+        .extend(super::update::RecordUpdate::from(&request.record).edits(&Default::default()));
     change.push(Edit::CreatedAt(ctx.now));
     change.push(Edit::UpdatedAt(ctx.now));
     change.push(Edit::Verification(request.checks.clone()));

@@ -20,7 +20,7 @@ pub fn assess(
     report: &Report,
     dispatch_id: Option<&str>,
 ) -> Result<Saved> {
-    assess_with(ctx, reference, report, dispatch_id, None, None)
+    assess_with(ctx, reference, report, dispatch_id, Extra::default())
 }
 
 /// `assess --from-json`: the structured update in `text` (the last fenced
@@ -96,23 +96,41 @@ pub fn assess_update(
         &goal,
         &report,
         dispatch_id,
-        work.as_ref(),
-        evidence.as_deref(),
+        Extra {
+            work: work.as_ref(),
+            evidence: evidence.as_deref(),
+            handoff: update.handoff,
+        },
     )
 }
 
-/// An assessment with, optionally, a plan node's new status and the
-/// evidence the agent gave.
+/// What a structured update brings beside the assessment: a plan node's
+/// new status, the evidence, a handoff.
+#[derive(Default)]
+struct Extra<'a> {
+    work: Option<&'a NodeWork>,
+    evidence: Option<&'a str>,
+    handoff: Option<crate::model::Handoff>,
+}
+
+/// An assessment with what a structured update brings beside it.
 fn assess_with(
     ctx: &Context,
     reference: &str,
     report: &Report,
     dispatch_id: Option<&str>,
-    work: Option<&NodeWork>,
-    evidence: Option<&str>,
+    extra: Extra<'_>,
 ) -> Result<Saved> {
+    let Extra {
+        work,
+        evidence,
+        handoff,
+    } = extra;
     let mut tx = ctx.transaction()?;
     let loaded = tx.resolve(reference)?;
+    let handoff = handoff
+        .map(|h| super::handoff::prepare(ctx, &loaded.goal, h, work.map(|w| w.node.clone())))
+        .transpose()?;
     let node = work
         .map(|work| super::work::node_edits(&loaded.goal, work))
         .transpose()?;
@@ -146,6 +164,9 @@ fn assess_with(
     if let Some(evidence) = evidence {
         detail.push_str(&format!("; evidence: {evidence}"));
     }
+    if let Some(handoff) = &handoff {
+        detail.push_str(&format!("; handoff: {}", super::handoff::detail(handoff)));
+    }
     let mut change = GoalChange::new("assessed", detail)
         .always()
         .with_all(progress_edits(&loaded.goal.progress, &effects.progress));
@@ -163,6 +184,9 @@ fn assess_with(
     }
     if let Some(waiting) = &effects.waiting {
         change.push(Edit::Waiting(waiting.clone()));
+    }
+    if let Some(handoff) = handoff {
+        change.push(Edit::Handoff(Box::new(handoff)));
     }
     if let Some(blockers) = &effects.blockers
         && *blockers != loaded.goal.blockers

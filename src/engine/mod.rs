@@ -25,6 +25,7 @@ pub mod dispatch;
 mod doctor;
 pub mod edit;
 pub mod git_setup;
+pub mod handoff;
 mod init;
 pub mod limits;
 mod mirror;
@@ -51,7 +52,7 @@ pub use mirror::{MirrorCheck, MirrorRefresh, check_mirror, refresh_mirror};
 pub use prompt::{PromptOutcome, PromptRequest, Turn, prompt};
 pub use tick::{Finding, TickOutcome, TickRequest, tick};
 pub use undo::{Undone, delete, undo};
-pub use update::{UpdateRequest, Updated, update};
+pub use update::{RecordUpdate, UpdateRequest, Updated, update};
 
 use crate::error::{Error, Result};
 use crate::model::Goal;

@@ -225,6 +225,11 @@ fn document(kind: &str, at: &str, goal: Option<&Goal>, event: &events::Event) ->
             "last_summary": goal.progress.last_outcome,
             "criteria_met": goal.criteria_met(),
             "criteria_total": goal.criteria.len(),
+            "owner": goal.record.owner,
+            "origin": goal.record.origin,
+            "constraints": goal.record.constraints,
+            "non_goals": goal.record.non_goals,
+            "risks": goal.record.risks,
         },
         "commands": commands,
     })

@@ -7,8 +7,8 @@ use crate::context::Context;
 use crate::duration::HumanDuration;
 use crate::error::{Error, Result};
 use crate::model::{
-    BoundField, BudgetField, Check, Edit, Goal, GoalChange, Priority, forget_ticks, format_time,
-    record_ticks,
+    BoundField, BudgetField, Check, Edit, Goal, GoalChange, Priority, Record, RecordField,
+    forget_ticks, format_time, record_ticks,
 };
 
 /// The changes asked for; criterion numbers refer to the goal as it is
@@ -38,6 +38,91 @@ pub struct UpdateRequest {
     pub untags: Vec<String>,
     pub confirmed: bool,
     pub note: Option<String>,
+    /// The goal's record: a person's to change once the goal exists.
+    pub record: RecordUpdate,
+}
+
+/// New values for the goal's record; `None` leaves a key alone, an empty
+/// text or list removes it.
+#[derive(Debug, Clone, Default)]
+pub struct RecordUpdate {
+    pub owner: Option<String>,
+    pub origin: Option<String>,
+    pub constraints: Option<Vec<String>>,
+    pub non_goals: Option<Vec<String>>,
+    pub risks: Option<Vec<String>>,
+}
+
+impl From<&Record> for RecordUpdate {
+    fn from(record: &Record) -> Self {
+        let list = |items: &Vec<String>| (!items.is_empty()).then(|| items.clone());
+        RecordUpdate {
+            owner: record.owner.clone(),
+            origin: record.origin.clone(),
+            constraints: list(&record.constraints),
+            non_goals: list(&record.non_goals),
+            risks: list(&record.risks),
+        }
+    }
+}
+
+impl RecordUpdate {
+    fn is_empty(&self) -> bool {
+        self.owner.is_none()
+            && self.origin.is_none()
+            && self.constraints.is_none()
+            && self.non_goals.is_none()
+            && self.risks.is_none()
+    }
+
+    /// The edits that take `old` to this, and the options that ask for
+    /// them (for the person's command when an agent asks).
+    fn changes(&self, old: &Record) -> Vec<(Edit, String)> {
+        let text = |new: &Option<String>, old: &Option<String>| {
+            new.as_ref()
+                .map(|t| Some(t.trim().to_string()).filter(|t| !t.is_empty()))
+                .filter(|new| new != old)
+        };
+        let list = |new: &Option<Vec<String>>, old: &Vec<String>| {
+            new.as_ref().filter(|new| *new != old).cloned()
+        };
+        let mut changes = Vec::new();
+        if let Some(owner) = text(&self.owner, &old.owner) {
+            let option = format!("--owner \"{}\"", owner.as_deref().unwrap_or_default());
+            changes.push((Edit::Record(RecordField::Owner(owner)), option));
+        }
+        if let Some(origin) = text(&self.origin, &old.origin) {
+            let option = format!("--origin \"{}\"", origin.as_deref().unwrap_or_default());
+            changes.push((Edit::Record(RecordField::Origin(origin)), option));
+        }
+        if let Some(items) = list(&self.constraints, &old.constraints) {
+            changes.push((
+                Edit::Record(RecordField::Constraints(items)),
+                "--constraint \"...\"".into(),
+            ));
+        }
+        if let Some(items) = list(&self.non_goals, &old.non_goals) {
+            changes.push((
+                Edit::Record(RecordField::NonGoals(items)),
+                "--non-goal \"...\"".into(),
+            ));
+        }
+        if let Some(items) = list(&self.risks, &old.risks) {
+            changes.push((
+                Edit::Record(RecordField::Risks(items)),
+                "--risk \"...\"".into(),
+            ));
+        }
+        changes
+    }
+
+    /// The edits that take `old` to this.
+    pub fn edits(&self, old: &Record) -> Vec<Edit> {
+        self.changes(old)
+            .into_iter()
+            .map(|(edit, _)| edit)
+            .collect()
+    }
 }
 
 impl UpdateRequest {
@@ -64,6 +149,7 @@ impl UpdateRequest {
             && self.untags.is_empty()
             && !self.confirmed
             && self.note.is_none()
+            && self.record.is_empty()
     }
 }
 
@@ -153,6 +239,25 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
     planned.blockers(request, goal);
     planned.limits(request, goal);
     planned.tags(request, goal);
+    for (edit, _) in request.record.changes(&goal.record) {
+        let part = match &edit {
+            Edit::Record(RecordField::Owner(owner)) => {
+                format!("owner: {}", owner.as_deref().unwrap_or("none"))
+            }
+            Edit::Record(RecordField::Origin(origin)) => {
+                format!("origin: {}", origin.as_deref().unwrap_or("none"))
+            }
+            Edit::Record(RecordField::Constraints(items)) => {
+                format!("constraints: {}", items.join("; "))
+            }
+            Edit::Record(RecordField::NonGoals(items)) => {
+                format!("non-goals: {}", items.join("; "))
+            }
+            Edit::Record(RecordField::Risks(items)) => format!("risks: {}", items.join("; ")),
+            _ => String::new(),
+        };
+        planned.edit(edit, part);
+    }
     if let Some(label) = &request.label
         && *label != goal.label
     {
@@ -193,7 +298,12 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
 /// changes the objective (title, description, label, removing a criterion
 /// or the checks), raises a budget or loosens a bound, or confirms.
 fn person_only_options(request: &UpdateRequest, goal: &Goal) -> Vec<String> {
-    let mut options = Vec::new();
+    let mut options: Vec<String> = request
+        .record
+        .changes(&goal.record)
+        .into_iter()
+        .map(|(_, option)| option)
+        .collect();
     if request.title.as_ref().is_some_and(|t| *t != goal.title) {
         options.push("--title \"...\"".to_string());
     }

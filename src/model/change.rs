@@ -67,6 +67,20 @@ pub enum Edit {
     },
     /// The whole plan, written under `## Plan`.
     Plan(crate::plan::Plan),
+    /// One key of the goal's record; empty removes it.
+    Record(RecordField),
+    /// The latest handoff.
+    Handoff(Box<super::Handoff>),
+}
+
+/// One key of the goal's record.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RecordField {
+    Owner(Option<String>),
+    Origin(Option<String>),
+    Constraints(Vec<String>),
+    NonGoals(Vec<String>),
+    Risks(Vec<String>),
 }
 
 /// One budget key.

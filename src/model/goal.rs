@@ -150,6 +150,10 @@ pub struct Goal {
     pub ticks: Vec<Tick>,
     /// What `complete` judged; `None` for a goal closed any other way.
     pub receipt: Option<Receipt>,
+    /// Who to tell, where it came from, constraints, non-goals, risks.
+    pub record: super::Record,
+    /// What the last session left for the next.
+    pub handoff: Option<super::Handoff>,
     pub description: String,
     pub criteria: Vec<Criterion>,
     /// The `## Plan` section, when the goal has one (SPEC 15).

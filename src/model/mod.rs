@@ -4,19 +4,23 @@ mod change;
 mod check;
 mod digest;
 mod goal;
+mod handoff;
 mod obligation;
 mod receipt;
 mod run;
 mod status;
 mod undo;
 
-pub use change::{BoundField, BudgetField, Edit, GoalChange, ProgressField, progress_edits};
+pub use change::{
+    BoundField, BudgetField, Edit, GoalChange, ProgressField, RecordField, progress_edits,
+};
 pub use check::{Check, CheckKind};
 pub(crate) use digest::Fnv;
 pub use digest::{Digest, fingerprint, progress_fingerprint};
 pub use goal::{
     Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress, Waiting,
 };
+pub use handoff::{Decision, Handoff, HandoffEvidence, Record};
 pub use obligation::{Obligation, ObligationStatus};
 pub use receipt::{
     Basis, CheckedCheck, JudgedCriterion, Receipt, Tick, forget_ticks, record_ticks,

@@ -44,6 +44,19 @@ pub fn planner(goal: &Goal, root: &str) -> String {
     )
     .expect("strings serialize");
     let mut constraints = vec![format!("work happens in {root}")];
+    constraints.extend(goal.record.constraints.iter().cloned());
+    constraints.extend(
+        goal.record
+            .non_goals
+            .iter()
+            .map(|n| format!("not a goal: {n}")),
+    );
+    constraints.extend(
+        goal.record
+            .risks
+            .iter()
+            .map(|r| format!("risk to keep in mind: {r}")),
+    );
     if let Some(deadline) = goal.bounds.deadline {
         constraints.push(format!("done before {}", format_time(deadline)));
     }

@@ -22,6 +22,8 @@ pub struct Update {
     pub next: Option<String>,
     pub blockers: Option<Vec<String>>,
     pub evidence: Evidence,
+    /// A handoff given beside the update (SPEC 17).
+    pub handoff: Option<crate::model::Handoff>,
 }
 
 /// What shows the work was done.
@@ -62,6 +64,8 @@ impl Evidence {
 struct Envelope {
     #[serde(rename = "overseerUpdate")]
     update: Raw,
+    #[serde(default)]
+    handoff: Option<crate::model::Handoff>,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +100,7 @@ pub fn extract(text: &str) -> Result<Update, String> {
     let envelope: Envelope = serde_json::from_str(source)
         .map_err(|err| format!("the overseerUpdate block does not read: {err}"))?;
     let raw = envelope.update;
+    let handoff = envelope.handoff;
     let status = raw
         .status
         .map(|s| {
@@ -124,6 +129,7 @@ pub fn extract(text: &str) -> Result<Update, String> {
             tests_run: list("evidence.testsRun", raw.evidence.tests_run)?,
             commits: list("evidence.commits", raw.evidence.commits)?,
         },
+        handoff,
     };
     Ok(update)
 }

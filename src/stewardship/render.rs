@@ -154,8 +154,24 @@ fn goal_details(goal: &Goal, book: &Book, now: DateTime<Utc>) -> String {
             one_line(&criterion.text)
         ));
     }
+    let record = goal.record.lines();
+    if !record.is_empty() {
+        out.push('\n');
+        for line in record {
+            out.push_str(&one_line(&line));
+            out.push('\n');
+        }
+    }
     if let Some(plan) = &goal.plan {
         out.push_str(&plan_lines(plan.plan()));
+    }
+    if let Some(handoff) = &goal.handoff {
+        // Where the last session stopped: a fresh one starts there.
+        out.push('\n');
+        for line in handoff.lines() {
+            out.push_str(&one_line(&line));
+            out.push('\n');
+        }
     }
     let (progress, budget, bounds) = (&goal.progress, &goal.budget, &goal.bounds);
     let mut state = vec![

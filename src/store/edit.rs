@@ -9,7 +9,7 @@ use super::goal_file::{GoalFile, time_value};
 use crate::error::Result;
 use crate::model::{
     BoundField, Bounds, Budget, BudgetField, Check, Edit, Escalation, LastCheck, ProgressField,
-    Receipt, Tick, Waiting,
+    Receipt, RecordField, Tick, Waiting,
 };
 
 impl GoalFile {
@@ -88,6 +88,24 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
         Edit::PlanNode { id, status, reason } => {
             file.edit_body(|body, _| body::set_plan_node(body, id, *status, reason.as_deref()))
         }
+        Edit::Record(field) => {
+            let (key, value) = match field {
+                RecordField::Owner(text) => ("owner", text.clone().map(YamlValue::Str)),
+                RecordField::Origin(text) => ("origin", text.clone().map(YamlValue::Str)),
+                RecordField::Constraints(list) => ("constraints", non_empty(list)),
+                RecordField::NonGoals(list) => ("non_goals", non_empty(list)),
+                RecordField::Risks(list) => ("risks", non_empty(list)),
+            };
+            match value {
+                Some(value) => file.set(&[key], value),
+                None if file.front_matter_has(key) => file.remove(&[key]),
+                None => Ok(()),
+            }
+        }
+        Edit::Handoff(handoff) => file.set(
+            &["handoff"],
+            yaml_of(&serde_json::to_value(handoff).expect("handoffs serialize")),
+        ),
         Edit::Plan(plan) => file.edit_body(|body, newline| {
             Ok(body::set_plan(
                 body,
@@ -95,6 +113,28 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
                 newline,
             ))
         }),
+    }
+}
+
+fn non_empty(list: &[String]) -> Option<YamlValue> {
+    (!list.is_empty()).then(|| strings_value(list))
+}
+
+/// A JSON value as YAML (a handoff, written as it was given).
+fn yaml_of(value: &serde_json::Value) -> YamlValue {
+    use serde_json::Value;
+    match value {
+        Value::Null => YamlValue::Null,
+        Value::Bool(b) => YamlValue::Bool(*b),
+        Value::Number(n) => n.as_i64().map_or_else(
+            || YamlValue::Float(n.as_f64().unwrap_or(0.0)),
+            YamlValue::Int,
+        ),
+        Value::String(s) => YamlValue::Str(s.clone()),
+        Value::Array(items) => YamlValue::Seq(items.iter().map(yaml_of).collect()),
+        Value::Object(map) => {
+            YamlValue::Map(map.iter().map(|(k, v)| (k.clone(), yaml_of(v))).collect())
+        }
     }
 }
 

@@ -40,6 +40,9 @@ pub struct Event {
     /// What `complete` judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<serde_json::Value>,
+    /// The handoff recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handoff: Option<serde_json::Value>,
 }
 
 fn is_false(value: &bool) -> bool {

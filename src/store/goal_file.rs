@@ -15,7 +15,7 @@ use crate::error::{Error, FileProblem};
 use crate::model::limits;
 use crate::model::{
     Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, LastCheck,
-    Priority, Progress, Status, Waiting, format_time,
+    Priority, Progress, Record, Status, Waiting, format_time,
 };
 use crate::yaml_locate::key_position;
 
@@ -47,7 +47,7 @@ pub const HISTORY_KEEP: usize = 100;
 const BOM: &str = "\u{feff}";
 
 /// Top-level keys steward reads; any other key is kept as `extra`.
-const KNOWN_KEYS: [&str; 21] = [
+const KNOWN_KEYS: [&str; 27] = [
     "id",
     "label",
     "title",
@@ -69,6 +69,12 @@ const KNOWN_KEYS: [&str; 21] = [
     "waiting",
     "ticks",
     "receipt",
+    "owner",
+    "origin",
+    "constraints",
+    "non_goals",
+    "risks",
+    "handoff",
 ];
 
 #[derive(Debug, Clone)]
@@ -325,6 +331,14 @@ impl GoalFile {
                 .structured(&["ticks"], "a list of {n, by, at}")?
                 .unwrap_or_default(),
             receipt: reader.structured(&["receipt"], "a receipt written by `steward complete`")?,
+            record: Record {
+                owner: reader.text(&["owner"])?,
+                origin: reader.text(&["origin"])?,
+                constraints: reader.texts(&["constraints"])?,
+                non_goals: reader.texts(&["non_goals"])?,
+                risks: reader.texts(&["risks"])?,
+            },
+            handoff: reader.structured(&["handoff"], "a handoff written by `steward handoff`")?,
             description: layout.description(body).to_string(),
             criteria,
             plan,
@@ -436,6 +450,11 @@ impl GoalFile {
         })?;
         self.replace_front_matter(edited);
         Ok(())
+    }
+
+    /// Whether the front matter has top-level `key`.
+    pub(super) fn front_matter_has(&self, key: &str) -> bool {
+        key_position(self.front_matter(), &[key]).is_some()
     }
 
     /// Removes a front-matter key with its value (for `edit.rs`).

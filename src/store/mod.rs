@@ -4,6 +4,7 @@
 mod atomic;
 pub mod body;
 mod edit;
+pub mod episodes;
 pub mod events;
 mod fast_yaml;
 pub mod frontmatter;
@@ -74,6 +75,8 @@ pub struct Store {
     pub absolute_root: PathBuf,
     /// Commit every change, with this author (`git.author`) when set.
     pub git: Option<GitSettings>,
+    /// `episodes.path`: where an ended goal's episode is appended.
+    pub episodes: Option<String>,
     defaults: GoalDefaults,
 }
 
@@ -94,6 +97,7 @@ impl Store {
                 author: config.git.author.clone(),
             }),
             defaults: config.defaults.clone(),
+            episodes: config.episodes.clone(),
         }
     }
 

@@ -31,6 +31,8 @@ pub struct Transaction<'s> {
     mirror_block: Option<String>,
     /// Obligations changed: linked goals' mirror entries may show them.
     obligations_changed: bool,
+    /// Goals that ended in this transaction, for their episodes.
+    ended: Vec<Goal>,
     /// The command, for the commit message.
     command: &'static str,
     /// Labels of goals deleted, for the mirror.
@@ -71,6 +73,7 @@ impl<'s> Transaction<'s> {
             mirror_changes: Vec::new(),
             mirror_block: None,
             obligations_changed: false,
+            ended: Vec::new(),
             command,
             mirror_removals: Vec::new(),
             undo: Vec::new(),
@@ -162,6 +165,9 @@ impl<'s> Transaction<'s> {
         }
         let goal = self.read_back(&file)?;
         file.path = self.write_goal(original.is_none(), &file, &goal)?;
+        if goal.status.is_terminal() && original.is_none_or(|o| !o.goal.status.is_terminal()) {
+            self.ended.push(goal.clone());
+        }
         if change.silent {
             return Ok(Some(LoadedGoal { file, goal }));
         }
@@ -185,6 +191,12 @@ impl<'s> Transaction<'s> {
             receipt: change.edits.iter().find_map(|edit| match edit {
                 Edit::Receipt(receipt) => {
                     Some(serde_json::to_value(receipt).expect("receipts serialize"))
+                }
+                _ => None,
+            }),
+            handoff: change.edits.iter().find_map(|edit| match edit {
+                Edit::Handoff(handoff) => {
+                    Some(serde_json::to_value(handoff).expect("handoffs serialize"))
                 }
                 _ => None,
             }),
@@ -455,6 +467,25 @@ impl<'s> Transaction<'s> {
         Ok(())
     }
 
+    /// Appends the episode of each goal that ended here to `episodes.path`
+    /// (a file people and agents read: outside the commit).
+    fn tell_episodes(&mut self) -> Result<(), String> {
+        let Some(template) = self.store.episodes.clone() else {
+            return Ok(());
+        };
+        if self.ended.is_empty() {
+            return Ok(());
+        }
+        let (runs, _) = self.store.runs().map_err(|err| err.to_string())?;
+        for goal in std::mem::take(&mut self.ended) {
+            let count = runs.iter().filter(|r| r.goal_id == goal.id).count();
+            let path = super::episodes::path(&template, &self.store.root, self.now);
+            super::episodes::append(&path, &super::episodes::render(&goal, self.now, count))
+                .map_err(|err| format!("episode not written: {err}"))?;
+        }
+        Ok(())
+    }
+
     /// Removes a file of steward's own, as part of this transaction.
     pub fn remove_file(&mut self, path: &Path) -> Result<()> {
         std::fs::remove_file(path).map_err(|err| Error::io(path, "cannot remove", err))?;
@@ -474,6 +505,9 @@ impl<'s> Transaction<'s> {
         let logged = self.store.log().append(&self.events)?;
         self.written.extend(logged);
         let mut warnings = Vec::new();
+        if let Err(warning) = self.tell_episodes() {
+            warnings.push(warning);
+        }
         for record in std::mem::take(&mut self.undo) {
             let path = self
                 .store

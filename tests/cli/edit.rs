@@ -13,7 +13,7 @@ fn a_person_edits_by_hand_and_steward_keeps_it() {
     env.add_goal("deploy");
     // Tick a criterion, change the priority, add a comment and an unknown key.
     let editor = sed_editor(
-        "s/^- \\[ \\] Second/- [x] Second/; s/^priority: normal/priority: low  # not urgent/; s/^blockers: \\[\\]/blockers: []\\n# owner is on leave\\nowner: sam/",
+        "s/^- \\[ \\] Second/- [x] Second/; s/^priority: normal/priority: low  # not urgent/; s/^blockers: \\[\\]/blockers: []\\n# reviewer is on leave\\nreviewer: sam/",
     );
     env.steward()
         .env("EDITOR", &editor)
@@ -27,7 +27,7 @@ fn a_person_edits_by_hand_and_steward_keeps_it() {
         .success();
     let text = env.read("state/goals/deploy.md");
     assert!(text.contains("priority: low  # not urgent\n"), "{text}");
-    assert!(text.contains("# owner is on leave\nowner: sam\n"), "{text}");
+    assert!(text.contains("# reviewer is on leave\nreviewer: sam\n"), "{text}");
     assert!(text.contains("- [x] Second\n"), "{text}");
     assert!(
         text.contains("user edited: priority, criteria, other keys\n"),
@@ -36,7 +36,7 @@ fn a_person_edits_by_hand_and_steward_keeps_it() {
     let goal = env.goal_json("deploy");
     assert_eq!(goal["priority"], "low");
     assert_eq!(goal["criteria"][1]["met"], true);
-    assert_eq!(goal["extra"]["owner"], "sam");
+    assert_eq!(goal["extra"]["reviewer"], "sam");
     assert!(!env.path("state/edits/deploy.md").exists());
 }
 

@@ -9,6 +9,7 @@ mod doctor_config;
 mod edit;
 mod generated;
 mod git;
+mod handoffs;
 mod hardening;
 mod hooks;
 mod hostile;

@@ -1,0 +1,113 @@
+//! Episodes (SPEC 17): when a goal completes, fails or is abandoned, a
+//! short Markdown note is appended to the memory file `episodes.path`
+//! names (`{date}` is the UTC date), the file agents such as OpenClaw read.
+//! Appending never rewrites what is there.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use crate::duration::HumanDuration;
+use crate::error::{Error, Result};
+use crate::model::{Goal, Status, format_time};
+
+/// The file an episode at `at` goes to, `{date}` filled in; relative paths
+/// are under `root`.
+pub fn path(template: &str, root: &Path, at: DateTime<Utc>) -> PathBuf {
+    let path = PathBuf::from(template.replace("{date}", &at.format("%Y-%m-%d").to_string()));
+    if path.is_absolute() {
+        path
+    } else {
+        root.join(path)
+    }
+}
+
+/// The episode of a goal that ended at `at`, as Markdown, with the runs it
+/// took.
+pub fn render(goal: &Goal, at: DateTime<Utc>, runs: usize) -> String {
+    let one = crate::text::one_line;
+    let how = match goal.status {
+        Status::Completed => "completed",
+        Status::Failed => "failed",
+        _ => "abandoned",
+    };
+    let mut out = format!(
+        "## {} — {} {how}\n\n{} (`{}`",
+        format_time(at),
+        goal.label,
+        one(&goal.title),
+        goal.label
+    );
+    if let Some(owner) = &goal.record.owner {
+        out.push_str(&format!(", owner {}", one(owner)));
+    }
+    if let Some(origin) = &goal.record.origin {
+        out.push_str(&format!(", from {}", one(origin)));
+    }
+    out.push_str(").\n\n");
+    match (&goal.receipt, &goal.closed_reason) {
+        (Some(receipt), _) => {
+            let unchecked = receipt.unchecked().count();
+            out.push_str(&format!(
+                "- Judged by {}: {} of {} criteria met{}\n",
+                receipt.judged_by,
+                goal.criteria_met(),
+                goal.criteria.len(),
+                if unchecked > 0 {
+                    format!(", {unchecked} on the agent's word")
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        (None, Some(reason)) => out.push_str(&format!("- Why: {}\n", one(reason))),
+        (None, None) => out.push_str("- Closed by hand, no reason given\n"),
+    }
+    let took = goal
+        .created_at
+        .map(|created| HumanDuration::from_secs((at - created).num_seconds().max(0) as u64));
+    out.push_str(&format!(
+        "- {}{runs} run(s), ${:.2}, {} assessment(s)\n",
+        took.map(|t| format!("Took {t}; ")).unwrap_or_default(),
+        goal.progress.cost_usd,
+        goal.progress.iterations()
+    ));
+    if let Some(outcome) = &goal.progress.last_outcome {
+        out.push_str(&format!("- Last: {}\n", one(outcome)));
+    }
+    if let Some(handoff) = &goal.handoff {
+        for decision in &handoff.decisions {
+            out.push_str(&format!("- Decided: {}", one(&decision.decision)));
+            if let Some(why) = &decision.rationale {
+                out.push_str(&format!(" (because {})", one(why)));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Appends `episode` to `path`, with a blank line before it when the file
+/// has text; nothing else in the file changes.
+pub fn append(path: &Path, episode: &str) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|err| Error::io(dir, "cannot create directory", err))?;
+    }
+    let existing = std::fs::read(path).unwrap_or_default();
+    let lead = match existing.as_slice() {
+        [] => "",
+        [.., b'\n', b'\n'] => "",
+        [.., b'\n'] => "\n",
+        _ => "\n\n",
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|err| Error::io(path, "cannot open the episode file", err))?;
+    file.write_all(format!("{lead}{episode}").as_bytes())
+        .and_then(|()| file.sync_data())
+        .map_err(|err| Error::io(path, "cannot append the episode", err))
+}
