@@ -61,7 +61,7 @@ article.blocked,article.failed{border-color:#c33}article.stalled{border-color:#d
 article.verifying,article.completed{border-color:#2a2}article.paused{border-color:#46c}\
 .meta,.dim{opacity:.75;font-size:.92rem}\
 ul.bars{list-style:none;padding:0;margin:.3rem 0}\
-ul.bars li{display:grid;grid-template-columns:7.4rem minmax(3rem,8rem) auto;align-items:center;gap:0 .5rem}\
+ul.bars li{display:grid;grid-template-columns:6.8rem minmax(3rem,5.5rem) 1fr;align-items:center;gap:0 .5rem}\
 progress{width:100%;height:.9rem}\
 ul.plan,ul.plan ul{padding-left:1.1rem;margin:.2rem 0}\
 code{font-size:.9rem;background:#8882;padding:0 .2rem;border-radius:3px}\
