@@ -209,6 +209,7 @@ impl Store {
                 closed.push(path)
             }
         }
+        write_history(dir.path(), size);
         Store { dir, open, closed }
     }
 
@@ -299,6 +300,37 @@ fn goal_text(label: &str, id: &str, status: &str) -> String {
         "- 2026-11-21T03:55:00Z agent assessed: tests pass | next: open the PR".into(),
     ];
     lines.join("\n") + "\n"
+}
+
+/// A realistic event history: 20 events per goal over the 60 days before
+/// the benchmark's clock, one file a day as steward keeps them.
+fn write_history(root: &Path, size: usize) {
+    let dir = root.join("state/events");
+    std::fs::create_dir_all(&dir).unwrap();
+    let days = 60;
+    let dates: Vec<String> = (0..days).map(|day| history_date(day, days)).collect();
+    let mut files: Vec<String> = vec![String::new(); days];
+    for n in 0..size {
+        for k in 0..20 {
+            let day = (n * 20 + k) % days;
+            files[day].push_str(&format!(
+                "{{\"ts\":\"{}T{:02}:00:00Z\",\"goal_id\":\"{n:08x}-0000-4000-8000-000000000000\",\"label\":\"goal-{n:05}\",\"actor\":\"agent\",\"action\":\"assessed\",\"from\":null,\"to\":null,\"detail\":\"tests pass | next: open the PR\"}}\n",
+                dates[day],
+                k % 24
+            ));
+        }
+    }
+    for (date, text) in dates.iter().zip(&files) {
+        std::fs::write(dir.join(format!("{date}.jsonl")), text).unwrap();
+    }
+}
+
+/// The date `days - day` days before 2026-11-21, as `YYYY-MM-DD`.
+fn history_date(day: usize, days: usize) -> String {
+    let back = (days - day) as i64;
+    let date =
+        chrono::NaiveDate::from_ymd_opt(2026, 11, 21).unwrap() - chrono::Duration::days(back);
+    date.format("%Y-%m-%d").to_string()
 }
 
 /// A `## Plan` of 100 nodes, the first phase done.

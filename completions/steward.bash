@@ -100,6 +100,9 @@ _steward() {
             steward,prompt)
                 cmd="steward__subcmd__prompt"
                 ;;
+            steward,report)
+                cmd="steward__subcmd__report"
+                ;;
             steward,reset-budget)
                 cmd="steward__subcmd__reset__subcmd__budget"
                 ;;
@@ -222,6 +225,9 @@ _steward() {
                 ;;
             steward__subcmd__help,prompt)
                 cmd="steward__subcmd__help__subcmd__prompt"
+                ;;
+            steward__subcmd__help,report)
+                cmd="steward__subcmd__help__subcmd__report"
                 ;;
             steward__subcmd__help,reset-budget)
                 cmd="steward__subcmd__help__subcmd__reset__subcmd__budget"
@@ -455,7 +461,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess prompt complete handoff plan work tick status sync digest dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess prompt complete handoff plan work tick status sync digest report dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1199,7 +1205,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete handoff plan work tick status sync digest dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete handoff plan work tick status sync digest report dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1675,6 +1681,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__prompt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__report)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2780,6 +2800,48 @@ _steward() {
                     return 0
                     ;;
                 --max-chars)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__report)
+            opts="-C -q -h -V --html --since --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --html)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -22,6 +22,7 @@ pub mod model;
 pub mod obligations;
 pub mod plan;
 pub mod process;
+pub mod report;
 pub mod stewardship;
 pub mod store;
 pub mod supervise;

@@ -30,6 +30,7 @@ mod pause;
 mod plan;
 mod prompt;
 mod render;
+mod report;
 mod reset_budget;
 mod resume;
 mod run_agent;
@@ -145,6 +146,7 @@ pub enum Command {
     Status(status::StatusArgs),
     Sync(sync::SyncArgs),
     Digest(digest::DigestArgs),
+    Report(report::ReportArgs),
     Dispatch(dispatch::DispatchArgs),
     Runs(runs::RunsArgs),
     Hook(hook::HookArgs),
@@ -193,6 +195,7 @@ impl Command {
             Command::Status(_) => "status",
             Command::Sync(_) => "sync",
             Command::Digest(_) => "digest",
+            Command::Report(_) => "report",
             Command::Dispatch(_) => "dispatch",
             Command::Runs(_) => "runs",
             Command::Hook(_) => "hook",
@@ -404,6 +407,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Status(args) => status::run(&ctx, args, out),
         Command::Sync(args) => sync::run(&ctx, args, out),
         Command::Digest(args) => digest::run(&ctx, args, out),
+        Command::Report(args) => report::run(&ctx, args, out),
         Command::Dispatch(args) => dispatch::run(&ctx, args, out),
         Command::Runs(args) => runs::run(&ctx, args, out),
         Command::Hook(_) => unreachable!("answered before the store is resolved"),

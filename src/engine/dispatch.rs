@@ -317,7 +317,8 @@ pub fn spent_last_day(runs: &[Run], now: DateTime<Utc>) -> f64 {
     runs.iter()
         .filter(|r| r.ended_at.as_deref().is_some_and(|t| t >= since.as_str()))
         .map(|r| r.cost_usd)
-        .sum()
+        // Not `sum`: the sum of no floats is -0.0, printed "$-0.00".
+        .fold(0.0, |total, cost| total + cost)
 }
 
 /// The same instruction sent within `min_resend_interval`: when.

@@ -33,6 +33,7 @@ pub mod notify;
 pub mod overview;
 pub mod plan;
 mod prompt;
+pub mod report;
 pub mod run;
 pub mod sync;
 pub mod tamper;

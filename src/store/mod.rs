@@ -1,7 +1,7 @@
 //! The plain-text goal store: where files live, reading them, finding one
 //! goal, and the one write path ([`Transaction`]).
 
-mod atomic;
+pub(crate) mod atomic;
 pub mod body;
 mod edit;
 pub mod episodes;

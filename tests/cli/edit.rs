@@ -27,7 +27,10 @@ fn a_person_edits_by_hand_and_steward_keeps_it() {
         .success();
     let text = env.read("state/goals/deploy.md");
     assert!(text.contains("priority: low  # not urgent\n"), "{text}");
-    assert!(text.contains("# reviewer is on leave\nreviewer: sam\n"), "{text}");
+    assert!(
+        text.contains("# reviewer is on leave\nreviewer: sam\n"),
+        "{text}"
+    );
     assert!(text.contains("- [x] Second\n"), "{text}");
     assert!(
         text.contains("user edited: priority, criteria, other keys\n"),

@@ -22,6 +22,7 @@ mod mirror_audit;
 mod notify;
 mod plans;
 mod readme;
+mod report;
 mod robustness;
 mod roundtrip;
 mod stewardship;

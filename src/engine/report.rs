@@ -1,0 +1,93 @@
+//! `report --html` (SPEC 17): gathers what the page shows — the open goals
+//! and what needs a person (the same as `status`), goals closed, events and
+//! runs since a time — renders it with [`crate::report`] and writes
+//! `DIR/index.html` in one atomic step, so a web server publishing `DIR`
+//! never serves half a page. Reads the store; changes nothing in it.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+
+use super::overview;
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::{Goal, format_time};
+use crate::report::{Page, render};
+use crate::store::atomic;
+use crate::store::events::Event;
+
+/// What to write, and from when closed goals, events and runs are shown.
+#[derive(Debug)]
+pub struct ReportRequest {
+    pub dir: PathBuf,
+    pub since: DateTime<Utc>,
+}
+
+/// The page written.
+#[derive(Debug)]
+pub struct Written {
+    pub path: PathBuf,
+    pub open_goals: usize,
+    /// Goal and run files that could not be read (the page lists them).
+    pub problems: Vec<String>,
+}
+
+pub fn report(ctx: &Context, request: &ReportRequest) -> Result<Written> {
+    let page = gather(ctx, request.since)?;
+    let html = render(&page);
+    let path = request.dir.join("index.html");
+    std::fs::create_dir_all(&request.dir)
+        .map_err(|err| Error::io(&request.dir, "cannot create directory", err))?;
+    atomic::write(&path, html.as_bytes())?;
+    Ok(Written {
+        path,
+        open_goals: page.overview.goals.len(),
+        problems: page.overview.problems,
+    })
+}
+
+/// Everything the page shows, read at `ctx.now`.
+pub fn gather(ctx: &Context, since: DateTime<Utc>) -> Result<Page> {
+    let mut overview = overview::status(ctx)?;
+    let since_text = format_time(since);
+    let events = ctx.store.log().read_since(&since_text)?;
+    let (runs, _) = ctx.store.runs()?;
+    let runs = runs
+        .into_iter()
+        .filter(|r| {
+            r.created_at >= since_text
+                || r.ended_at
+                    .as_deref()
+                    .is_some_and(|t| t >= since_text.as_str())
+        })
+        .collect();
+    Ok(Page {
+        now: ctx.now,
+        since,
+        closed: closed_since(ctx, &events, &mut overview.problems),
+        overview,
+        events,
+        runs,
+    })
+}
+
+/// The goals the events closed, most recently closed first, as their files
+/// say now (a goal closed and deleted since is left out; one that cannot
+/// be read is a problem the page lists).
+fn closed_since(ctx: &Context, events: &[Event], problems: &mut Vec<String>) -> Vec<Goal> {
+    let mut closed: Vec<Goal> = Vec::new();
+    for event in events.iter().rev().filter(|e| {
+        !e.goal_id.is_empty()
+            && matches!(e.to.as_deref(), Some("completed" | "failed" | "abandoned"))
+    }) {
+        if closed.iter().any(|g| g.id == event.goal_id) {
+            continue;
+        }
+        match ctx.store.resolve(&event.goal_id) {
+            Ok(loaded) if loaded.goal.status.is_terminal() => closed.push(loaded.goal),
+            Ok(_) | Err(Error::GoalNotFound { .. }) => {}
+            Err(err) => problems.push(err.to_string()),
+        }
+    }
+    closed
+}
