@@ -50,7 +50,11 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
             && (wants_terminal || !goal.status.is_terminal())
             && args.priority.as_ref().is_none_or(|p| *p == goal.priority)
     };
-    let scan = ctx.store.scan(Scope::OpenDirectory)?;
+    let scan = ctx.store.scan(if wants_terminal {
+        Scope::OpenDirectory
+    } else {
+        Scope::Open
+    })?;
     let mut problems = scan.problems.clone();
     let mut goals: Vec<&LoadedGoal> = scan.goals.iter().filter(|g| wanted(&g.goal)).collect();
     goals.sort_by(|a, b| {

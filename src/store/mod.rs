@@ -11,6 +11,7 @@ pub mod frontmatter;
 mod goal_file;
 mod lock;
 mod runs;
+mod terminal_cache;
 mod transaction;
 
 use std::path::{Path, PathBuf};
@@ -305,6 +306,11 @@ impl Store {
         events::Log::new(&self.state_dir)
     }
 
+    /// The rebuildable cache of goals closed by hand (machine-local).
+    fn terminal_cache_path(&self) -> PathBuf {
+        self.state_dir.join("cache/terminal-goals")
+    }
+
     pub fn lock_path(&self) -> PathBuf {
         lock::path_in(&self.state_dir)
     }
@@ -370,6 +376,13 @@ impl Store {
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         let mut scan = Scan::default();
         let mut paths = goal_paths(&self.goals_dir, &mut scan.problems)?;
+        // Goals closed by hand that wait in the open directory for `tick`:
+        // passed over with a stat when commands want open goals only.
+        let mut cache = (scope == Scope::Open)
+            .then(|| terminal_cache::TerminalCache::load(&self.terminal_cache_path()));
+        if let Some(cache) = &mut cache {
+            paths.retain(|path| !cache.holds_unchanged(path));
+        }
         if matches!(scope, Scope::All | Scope::Diagnose) {
             paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
@@ -380,10 +393,17 @@ impl Store {
         };
         for result in self.load_all(&paths, loader) {
             match result {
-                Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {}
+                Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {
+                    if let Some(cache) = &mut cache {
+                        cache.remember(&loaded.file);
+                    }
+                }
                 Ok(loaded) => scan.goals.push(loaded),
                 Err(problem) => scan.problems.push(problem),
             }
+        }
+        if let Some(cache) = cache {
+            cache.save();
         }
         Ok(scan)
     }

@@ -313,3 +313,71 @@ fn list_shows_each_goals_age() {
         "{text}"
     );
 }
+
+/// Sets a file's modification time to `seconds` after the epoch.
+fn set_mtime(path: &std::path::Path, seconds: u64) {
+    let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(seconds);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
+#[test]
+fn a_goal_closed_by_hand_is_passed_over_with_a_stat_until_it_changes() {
+    let env = TestEnv::initialised();
+    env.add_goal("open");
+    env.add_goal("done");
+    let path = "state/goals/done.md";
+    env.write(
+        path,
+        &env.read(path)
+            .replace("status: active", "status: completed"),
+    );
+    set_mtime(&env.path(path), 1_790_000_000);
+    let listed = |env: &TestEnv| {
+        let output = env.steward().args(["list", "--json"]).output().unwrap();
+        String::from_utf8(output.stdout).unwrap()
+    };
+    assert!(!listed(&env).contains("\"done\""));
+    let cache = env.read("state/cache/terminal-goals");
+    assert!(cache.lines().any(|l| l.ends_with(" done.md")), "{cache}");
+    assert_eq!(env.read("state/cache/.gitignore"), "*\n");
+
+    // Same size and time: not read again (broken bytes go unseen).
+    let text = env.read(path);
+    env.write(
+        path,
+        &text.replace("status: completed", "status: [ompleted"),
+    );
+    set_mtime(&env.path(path), 1_790_000_000);
+    env.steward().args(["list"]).assert().success();
+
+    // Another time: read again, and the broken file is reported.
+    set_mtime(&env.path(path), 1_790_000_001);
+    env.steward()
+        .args(["list"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("done.md"));
+
+    // Reopened by hand: listed again, and no longer cached.
+    env.write(
+        path,
+        &text.replace("status: completed", "status: active   "),
+    );
+    set_mtime(&env.path(path), 1_790_000_000);
+    assert!(listed(&env).contains("\"done\""));
+    assert!(!env.read("state/cache/terminal-goals").contains("done.md"));
+
+    // Deleting the cache loses nothing; tick still moves a closed goal.
+    env.write(path, &text);
+    set_mtime(&env.path(path), 1_790_000_000);
+    std::fs::remove_dir_all(env.path("state/cache")).unwrap();
+    assert!(!listed(&env).contains("\"done\""));
+    env.steward().args(["tick", "-q"]).assert().success();
+    assert!(!env.path(path).exists());
+    assert!(listed(&env).contains("\"open\""));
+}
