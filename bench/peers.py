@@ -5,7 +5,9 @@ the same size, 10% open, and prints a Markdown table with the ratios.
 Usage: bench/peers.py [N ...]   (default: 1000 10000)
 
 Needs `task` (Debian package taskwarrior) and `mb` (`cargo install
-minibeads`) on PATH; a missing peer is skipped. steward is the release
+minibeads`) on PATH; a missing peer is skipped. With `eatmydata` (Debian
+package) it also times one write of each with fsync made a no-op, to show
+what a write costs besides waiting for the disk. steward is the release
 binary ($STEWARD, else target/release/steward, built when missing).
 """
 
@@ -48,7 +50,8 @@ def steward_store(base, n):
     root = base / "steward"
     goals = root / "state/goals"
     (goals / "closed").mkdir(parents=True)
-    (root / "steward.yaml").write_text(f"global_limits:\n  max_active_goals: {n * 10}\n")
+    (root / "steward.yaml").write_text(f"global_limits:\n  max_active_goals: {n * 10}\n"
+                                       "circuit_breaker:\n  max_assessments_without_progress: 0\n")
     for i in range(n):
         label, gid = f"goal-{i:05}", str(uuid.UUID(int=i))
         is_open = i % 10 == 0
@@ -112,17 +115,40 @@ def main():
             list_time = median_ms(lambda _: [steward, "-C", str(root), "list", "--json"], env)
             add_time = median_ms(lambda r: [steward, "-C", str(root), "add", f"bench-{r}", "--title", "Bench",
                                             "--criterion", "done"], env)
+            open_labels = [f"goal-{i:05}" for i in range(0, n, 10)]
+            pick = lambda r: open_labels[r % len(open_labels)]
+            update_time = median_ms(lambda r: [steward, "-C", str(root), "update", pick(r), "--note", f"bench {r}"],
+                                    env)
+            assess_time = median_ms(lambda r: [steward, "-C", str(root), "assess", pick(r), "--summary",
+                                               f"bench {r}"], env)
             rows.append(("`steward list --json`", list_time, list_time))
             rows.append(("`steward add`", add_time, add_time))
+            rows.append(("`steward update --note`", update_time, update_time))
+            rows.append(("`steward assess`", assess_time, update_time))
             if shutil.which("task"):
                 task_env = taskwarrior_store(base, n)
                 rows.append(("`task list`", median_ms(lambda _: ["task", "list"], task_env), list_time))
                 rows.append(("`task add`", median_ms(lambda r: ["task", "add", f"bench {r}"], task_env), add_time))
+                rows.append(("`task modify`", median_ms(lambda r: ["task", str(r % (n // 10) + 1), "modify",
+                                                                   f"bench {r}"], task_env), update_time))
             if shutil.which("mb"):
                 mb_root = minibeads_store(base, n)
                 mb = ["mb", "--mb-beads-dir", str(mb_root / ".minibeads")]
                 rows.append(("`mb list`", median_ms(lambda _: mb + ["list"]), list_time))
                 rows.append(("`mb create`", median_ms(lambda r: mb + ["create", f"bench {r}"]), add_time))
+                rows.append(("`mb update --notes`", median_ms(lambda r: mb + ["update", f"bd-{(r % (n // 10) + 1) * 10}",
+                                                                              "--notes", f"bench {r}"]), update_time))
+            if shutil.which("eatmydata") and shutil.which("mb"):
+                # The same writes with fsync turned into a no-op for both:
+                # what each costs besides waiting for the disk (minibeads
+                # never waits; steward waits as SPEC 9 says).
+                fast = ["eatmydata"]
+                steward_nosync = median_ms(lambda r: fast + [steward, "-C", str(root), "update", pick(r), "--note",
+                                                             f"bench {r}"], env)
+                mb_nosync = median_ms(lambda r: fast + mb + ["update", f"bd-{(r % (n // 10) + 1) * 10}", "--notes",
+                                                             f"bench {r}"])
+                rows.append(("`steward update --note` under eatmydata", steward_nosync, steward_nosync))
+                rows.append(("`mb update --notes` under eatmydata", mb_nosync, steward_nosync))
             for name, ms, baseline in rows:
                 print(f"| {n} | {name} | {ms:.1f} ms | {ms / baseline:.1f}× |")
 

@@ -15,6 +15,16 @@ const TEMP_PREFIX: &str = ".steward-tmp-";
 /// directory: write, fsync, keep the old file's mode, rename, fsync the
 /// directory.
 pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
+    write_derived(path, contents)?;
+    sync_dir(parent(path))
+}
+
+/// Replaces `path`, a file steward derives from others (the mirror), like
+/// [`write`] but without the directory's fsync: the new bytes are on disk
+/// before the rename, so the file is never empty or torn (text a person
+/// wrote around steward's part is safe), but a crash may bring back the
+/// previous version, which the next full render replaces.
+pub fn write_derived(path: &Path, contents: &[u8]) -> Result<()> {
     let dir = parent(path);
     fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
     let mode = fs::metadata(path)
@@ -27,8 +37,7 @@ pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
     if result.is_err() {
         let _ = fs::remove_file(&temp);
     }
-    result?;
-    sync_dir(dir)
+    result
 }
 
 /// Replaces `path` through a temporary file like [`write`], without waiting

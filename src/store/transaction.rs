@@ -608,7 +608,7 @@ impl<'s> Transaction<'s> {
         };
         let updated = mirror::splice(existing.as_deref(), &content).map_err(broken)?;
         if existing.as_deref() != Some(updated.as_str()) {
-            atomic::write(&path, updated.as_bytes()).map_err(|err| err.to_string())?;
+            atomic::write_derived(&path, updated.as_bytes()).map_err(|err| err.to_string())?;
             self.written.push(path);
         }
         Ok(())

@@ -220,6 +220,52 @@ fn the_same_goal_changed_on_both_machines_stops_sync_with_both_versions_kept() {
     on(&m.b, "b").args(["show", "alpha"]).assert().success();
 }
 
+#[test]
+fn a_push_rejected_because_another_machine_pushed_first_is_pulled_and_pushed_again() {
+    let m = machines();
+    on(&m.a, "a")
+        .args(["update", "alpha", "--note", "from a"])
+        .assert()
+        .success();
+    on(&m.b, "b")
+        .args(["update", "beta", "--note", "from b"])
+        .assert()
+        .success();
+    // While b pushes, a pushes first: b's push finds the remote moved. The
+    // hook runs once (it removes itself), as a real race happens once.
+    let hook = m.b.path(".git/hooks/pre-push");
+    std::fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh
+rm \"$0\"
+git -C '{}' push -q origin main
+",
+            m.a.root().display()
+        ),
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&hook).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&hook, permissions).unwrap();
+    let output = on(&m.b, "b").args(["sync", "--json"]).output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let synced: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(synced["retries"], 1, "{synced}");
+    assert_eq!(synced["pushed"], true, "{synced}");
+    // The remote holds both machines' changes, merged.
+    git(m.a.root(), &["pull", "-q", "--no-rebase", "origin", "main"]);
+    for env in [&m.a, &m.b] {
+        assert!(env.read("state/goals/alpha.md").contains("note: from a"));
+        assert!(env.read("state/goals/beta.md").contains("note: from b"));
+        assert_no_conflict_markers(env);
+    }
+    assert_eq!(
+        git(m.b.root(), &["rev-parse", "HEAD"]),
+        git(&m.remote, &["rev-parse", "main"])
+    );
+}
+
 /// The agent: says where and what it started.
 const AGENT: &str =
     "#!/bin/sh\ncat > /dev/null\necho \"$STEWARD_MACHINE_ID $STEWARD_GOAL\" >> \"$STARTS\"\n";
