@@ -182,6 +182,10 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
                 }
             }
         }
+        "goal_handoff" => {
+            let args: HandoffArgs = arguments(tool, value)?;
+            doc(&engine::handoff::handoff(ctx, &args.goal, args.handoff, args.node)?.goal)?
+        }
         "task_spawned" => {
             let args: SpawnedArgs = arguments(tool, value)?;
             let request = engine::task::SpawnRequest {
@@ -280,6 +284,12 @@ fn goal_value(ctx: &Context, loaded: &crate::store::LoadedGoal) -> Result<Value>
             "last_outcome": goal.progress.last_outcome,
         },
         "receipt": goal.receipt,
+        "owner": goal.record.owner,
+        "origin": goal.record.origin,
+        "constraints": goal.record.constraints,
+        "non_goals": goal.record.non_goals,
+        "risks": goal.record.risks,
+        "handoff": goal.handoff,
         "path": ctx.store.relative(&loaded.file.path),
     }))
 }
@@ -447,6 +457,17 @@ impl AssessArgs {
     }
 }
 
+/// A handoff (SPEC 17), the same object `steward handoff --from-json`
+/// reads.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HandoffArgs {
+    goal: String,
+    #[serde(default)]
+    node: Option<String>,
+    handoff: crate::model::Handoff,
+}
+
 /// What an agent may change (SPEC 11); anything else is an unknown key.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -559,6 +580,34 @@ fn yes() -> bool {
     true
 }
 
+/// The schema of a handoff object (model::Handoff; `at`, `by` and `node`
+/// are steward's).
+fn handoff_schema(text: &Value, texts: &Value) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "summary": text,
+            "current_state": text,
+            "decisions": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"decision": text, "rationale": text},
+                "required": ["decision"],
+                "additionalProperties": false,
+            }},
+            "next_actions": texts,
+            "open_questions": texts,
+            "blockers": texts,
+            "evidence": {
+                "type": "object",
+                "properties": {"files": texts, "commands": texts, "tests": texts, "commits": texts, "prs": texts, "urls": texts},
+                "additionalProperties": false,
+            },
+        },
+        "required": ["summary"],
+        "additionalProperties": false,
+    })
+}
+
 /// The tools and their input schemas.
 fn tools() -> Vec<Tool> {
     let schema = |value: Value| -> JsonObject {
@@ -621,6 +670,14 @@ fn tools() -> Vec<Tool> {
             object(
                 json!({"goal": text, "reason": text, "met": numbers, "dispatch_id": text}),
                 &["goal", "reason"],
+            ),
+        ),
+        Tool::new(
+            "goal_handoff",
+            "Leave what the next session needs before you stop: summary, current state, decisions with rationale, next actions, open questions, blockers, evidence. The latest handoff is shown with the goal and in the next run's instruction. node: the plan node it is about.",
+            object(
+                json!({"goal": text, "node": text, "handoff": handoff_schema(&text, &texts)}),
+                &["goal", "handoff"],
             ),
         ),
         Tool::new(

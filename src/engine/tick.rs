@@ -146,17 +146,26 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             task: None,
         });
     }
-    let scan = tx.store().rescan_directory(&before)?;
+    let scan = tx.store().rescan_directory(before)?;
     outcome.note_problems(&scan.problems);
     let (edited, seen) = tamper::find(ctx, &scan.goals, tx.pending_events())?;
+    // Which fields of each goal changed outside steward, by position, so
+    // the goals can be moved out of the scan (one copy in memory).
+    let edited_fields: Vec<Option<Vec<&'static str>>> = scan
+        .goals
+        .iter()
+        .map(|loaded| {
+            edited
+                .iter()
+                .find(|e| std::ptr::eq(e.goal, loaded))
+                .map(|e| e.fields.clone())
+        })
+        .collect();
+    drop(edited);
     let mut after = Vec::new();
-    for loaded in &scan.goals {
-        let fields = edited
-            .iter()
-            .find(|e| std::ptr::eq(e.goal, loaded))
-            .map(|e| e.fields.as_slice());
-        let loaded = record_outside_change(&mut tx, loaded, fields, &mut outcome)?
-            .unwrap_or_else(|| loaded.clone());
+    for (loaded, fields) in scan.goals.into_iter().zip(edited_fields) {
+        let loaded = record_outside_change(&mut tx, &loaded, fields.as_deref(), &mut outcome)?
+            .unwrap_or(loaded);
         if loaded.goal.status.is_terminal() {
             continue;
         }

@@ -448,22 +448,22 @@ impl Store {
     /// The goals of the open goals' directory again (those closed by hand
     /// included), reading only files whose size or modification time
     /// changed since `previous` (a scan made before taking the lock).
-    pub fn rescan_directory(&self, previous: &Scan) -> Result<Scan> {
+    pub fn rescan_directory(&self, previous: Scan) -> Result<Scan> {
         let mut scan = Scan::default();
-        let by_path: std::collections::HashMap<&Path, &LoadedGoal> = previous
+        let mut by_path: std::collections::HashMap<PathBuf, LoadedGoal> = previous
             .goals
-            .iter()
-            .map(|g| (g.file.path.as_path(), g))
+            .into_iter()
+            .map(|g| (g.file.path.clone(), g))
             .collect();
         for path in goal_paths(&self.goals_dir, &mut scan.problems)? {
-            let unchanged = by_path.get(path.as_path()).copied().filter(|g| {
+            let unchanged = by_path.remove(&path).filter(|g| {
                 let now = std::fs::metadata(&path)
                     .ok()
                     .and_then(|m| Some((m.len(), m.modified().ok()?)));
                 g.file.stamp.is_some() && g.file.stamp == now
             });
             match unchanged {
-                Some(loaded) => scan.goals.push(loaded.clone()),
+                Some(loaded) => scan.goals.push(loaded),
                 None => match self.load(&path) {
                     Ok(loaded) => scan.goals.push(loaded),
                     Err(problem) => scan.problems.push(problem),

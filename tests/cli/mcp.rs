@@ -90,6 +90,9 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
         ["goal_assess", {"goal": "site", "summary": "read it, links work", "met": [2, 3]}],
         ["goal_complete", {"goal": "site", "reason": "built, read, links checked"}],
         ["no_such_tool", {}],
+        ["goal_handoff", {"goal": "docs", "handoff": {"summary": "outlined the quick start", "decisions": [{"decision": "one page", "rationale": "read on a phone"}], "next_actions": ["write the install section"], "evidence": {"files": ["docs/quick.md"]}}}],
+        ["goal_handoff", {"goal": "docs", "handoff": {"summary": "signed by me", "by": "user"}}],
+        ["goal_show", {"goal": "docs"}],
     ]);
     let Some(session) = session(&env, calls) else {
         return;
@@ -112,6 +115,7 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
             "goal_assess",
             "goal_update",
             "goal_complete",
+            "goal_handoff",
             "task_spawned",
             "task_ended",
             "stewardship_block"
@@ -165,6 +169,20 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
     assert!(block["next"].is_string());
     assert_eq!(document(&calls[12])["status"], "completed");
     assert_eq!(calls[13]["error"]["code"], -32602);
+
+    // A handoff is kept with the goal, signed by the agent; who signs is
+    // steward's to say.
+    assert_eq!(
+        document(&calls[14])["handoff"]["next_actions"][0],
+        "write the install section"
+    );
+    let (signed, refused) = answer(&calls[15]);
+    assert!(refused);
+    assert!(signed.contains("`at` and `by` are steward's"), "{signed}");
+    let docs = document(&calls[16]);
+    assert_eq!(docs["handoff"]["by"], "agent", "{docs}");
+    assert_eq!(docs["handoff"]["summary"], "outlined the quick start");
+    assert_eq!(docs["handoff"]["decisions"][0]["rationale"], "read on a phone");
 
     // Every change was made as the agent, and the judge's receipt says so.
     let events = env.events();
