@@ -240,7 +240,7 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         constraints: &goal.record.constraints,
         non_goals: &goal.record.non_goals,
         risks: &goal.record.risks,
-        handoff: goal.handoff.as_ref(),
+        handoff: goal.handoff.as_deref(),
         plan: goal.plan.as_ref().map(|section| {
             let tally = section.summary.tally;
             json!({"done": tally.done, "total": tally.total, "percent": tally.percent()})

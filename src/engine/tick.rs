@@ -162,7 +162,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         })
         .collect();
     drop(edited);
-    let mut after = Vec::new();
+    let mut after = Vec::with_capacity(scan.goals.len());
     for (loaded, fields) in scan.goals.into_iter().zip(edited_fields) {
         let loaded = record_outside_change(&mut tx, &loaded, fields.as_deref(), &mut outcome)?
             .unwrap_or(loaded);

@@ -152,8 +152,9 @@ pub struct Goal {
     pub receipt: Option<Receipt>,
     /// Who to tell, where it came from, constraints, non-goals, risks.
     pub record: super::Record,
-    /// What the last session left for the next.
-    pub handoff: Option<super::Handoff>,
+    /// What the last session left for the next (boxed: most goals have
+    /// none, and a scan holds thousands of goals).
+    pub handoff: Option<Box<super::Handoff>>,
     pub description: String,
     pub criteria: Vec<Criterion>,
     /// The `## Plan` section, when the goal has one (SPEC 15).

@@ -15,16 +15,16 @@ const TEMP_PREFIX: &str = ".steward-tmp-";
 /// directory: write, fsync, keep the old file's mode, rename, fsync the
 /// directory.
 pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
-    write_derived(path, contents)?;
+    replace(path, contents)?;
     sync_dir(parent(path))
 }
 
-/// Replaces `path`, a file steward derives from others (the mirror), like
-/// [`write`] but without the directory's fsync: the new bytes are on disk
-/// before the rename, so the file is never empty or torn (text a person
-/// wrote around steward's part is safe), but a crash may bring back the
-/// previous version, which the next full render replaces.
-pub fn write_derived(path: &Path, contents: &[u8]) -> Result<()> {
+/// [`write`] without the directory's fsync, for a caller that syncs the
+/// directory later (once for many files) or not at all (a file derived from
+/// others). The new bytes are on disk before the rename, so the file is
+/// never empty or torn; until the directory is synced, a crash may bring
+/// back the previous version.
+pub fn replace(path: &Path, contents: &[u8]) -> Result<()> {
     let dir = parent(path);
     fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
     let mode = fs::metadata(path)
@@ -62,15 +62,13 @@ pub fn remove(path: &Path) -> Result<()> {
     sync_dir(parent(path))
 }
 
-/// Renames `from` to `to` durably (both in directories that exist or are
-/// created).
-pub fn rename(from: &Path, to: &Path) -> Result<()> {
+/// Renames `from` to `to` (creating `to`'s directory when missing); the
+/// caller syncs both directories.
+pub fn move_file(from: &Path, to: &Path) -> Result<()> {
     let dir = parent(to);
     fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
     fs::rename(from, to)
-        .map_err(|err| Error::io(from, &format!("cannot move to {}", to.display()), err))?;
-    sync_dir(dir)?;
-    sync_dir(parent(from))
+        .map_err(|err| Error::io(from, &format!("cannot move to {}", to.display()), err))
 }
 
 fn write_temp(temp: &Path, contents: &[u8], mode: Option<u32>, sync: bool) -> Result<()> {
@@ -123,7 +121,8 @@ pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-fn parent(path: &Path) -> &Path {
+/// The directory holding `path` (`.` for a bare name).
+pub fn parent(path: &Path) -> &Path {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

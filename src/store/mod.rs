@@ -391,37 +391,39 @@ impl Store {
         } else {
             Store::load
         };
-        for result in self.load_all(&paths, loader) {
-            match result {
-                Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {
-                    if let Some(cache) = &mut cache {
-                        cache.remember(&loaded.file);
-                    }
+        self.load_all(&paths, loader, |result| match result {
+            Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {
+                if let Some(cache) = &mut cache {
+                    cache.remember(&loaded.file);
                 }
-                Ok(loaded) => scan.goals.push(loaded),
-                Err(problem) => scan.problems.push(problem),
             }
-        }
+            Ok(loaded) => scan.goals.push(loaded),
+            Err(problem) => scan.problems.push(problem),
+        });
         if let Some(cache) = cache {
             cache.save();
         }
         Ok(scan)
     }
 
-    /// Loads `paths` in order, sharing the work among the machine's cores
-    /// when there are enough files to be worth a thread.
+    /// Loads `paths` and hands each result to `sink` in order, sharing the
+    /// work among the machine's cores when there are enough files to be
+    /// worth a thread. Results go to `sink` as each thread's share is
+    /// joined, so a large store is not held in memory twice.
     fn load_all(
         &self,
         paths: &[PathBuf],
         load: fn(&Store, &Path) -> Result<LoadedGoal, FileProblem>,
-    ) -> Vec<Result<LoadedGoal, FileProblem>> {
+        mut sink: impl FnMut(Result<LoadedGoal, FileProblem>),
+    ) {
         const PER_THREAD: usize = 64;
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(paths.len() / PER_THREAD)
             .max(1);
         if threads == 1 {
-            return paths.iter().map(|path| load(self, path)).collect();
+            paths.iter().for_each(|path| sink(load(self, path)));
+            return;
         }
         let chunk = paths.len().div_ceil(threads);
         std::thread::scope(|scope| {
@@ -432,10 +434,13 @@ impl Store {
                         .spawn(move || part.iter().map(|path| load(self, path)).collect::<Vec<_>>())
                 })
                 .collect();
-            workers
-                .into_iter()
-                .flat_map(|worker| worker.join().expect("loading a goal does not panic"))
-                .collect()
+            for worker in workers {
+                worker
+                    .join()
+                    .expect("loading a goal does not panic")
+                    .into_iter()
+                    .for_each(&mut sink);
+            }
         })
     }
 

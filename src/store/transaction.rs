@@ -39,6 +39,9 @@ pub struct Transaction<'s> {
     mirror_removals: Vec<String>,
     /// Each goal's change by this command, for `undo`.
     undo: Vec<UndoRecord>,
+    /// Directories that gained, lost or replaced an entry: synced once each
+    /// when the transaction finishes, before its events are appended.
+    unsynced_dirs: Vec<PathBuf>,
 }
 
 /// What a finished transaction did.
@@ -77,6 +80,7 @@ impl<'s> Transaction<'s> {
             command,
             mirror_removals: Vec::new(),
             undo: Vec::new(),
+            unsynced_dirs: Vec::new(),
         })
     }
 
@@ -306,13 +310,24 @@ impl<'s> Transaction<'s> {
                 ),
             });
         }
-        atomic::write(&file.path, file.text().as_bytes())?;
+        atomic::replace(&file.path, file.text().as_bytes())?;
+        self.sync_later(&file.path);
         self.written.push(file.path.clone());
         if home != file.path {
-            atomic::rename(&file.path, &home)?;
+            atomic::move_file(&file.path, &home)?;
+            self.sync_later(&home);
             self.written.push(home.clone());
         }
         Ok(home)
+    }
+
+    /// Marks the directory of `path` to be synced when the transaction
+    /// finishes: a pass that writes many goals syncs each directory once.
+    fn sync_later(&mut self, path: &Path) {
+        let dir = atomic::parent(path);
+        if !self.unsynced_dirs.iter().any(|d| d == dir) {
+            self.unsynced_dirs.push(dir.to_path_buf());
+        }
     }
 
     /// Writes the obligations and records an event per transition.
@@ -359,13 +374,15 @@ impl<'s> Transaction<'s> {
             let text =
                 serde_json::to_string_pretty(obligation).expect("obligations serialize") + "\n";
             if on_disk.remove(&path).as_deref() != Some(text.as_str()) {
-                atomic::write(&path, text.as_bytes())?;
+                atomic::replace(&path, text.as_bytes())?;
+                self.sync_later(&path);
                 self.written.push(path);
             }
         }
         for (gone, _) in on_disk {
             std::fs::remove_file(&gone)
                 .map_err(|err| Error::io(&gone, "cannot remove obligation", err))?;
+            self.sync_later(&gone);
             self.written.push(gone);
         }
         let legacy = self.store.legacy_obligations_path();
@@ -445,7 +462,9 @@ impl<'s> Transaction<'s> {
                 path: home,
             });
         }
-        atomic::rename(&loaded.file.path, &home)?;
+        atomic::move_file(&loaded.file.path, &home)?;
+        self.sync_later(&loaded.file.path);
+        self.sync_later(&home);
         self.written.push(loaded.file.path.clone());
         self.written.push(home);
         Ok(())
@@ -502,6 +521,11 @@ impl<'s> Transaction<'s> {
     /// Ends the transaction: appends the events, refreshes the mirror, then
     /// releases the lock.
     pub fn finish(mut self) -> Result<Finished> {
+        // The files first: an event never tells of a write a crash could
+        // take back.
+        for dir in std::mem::take(&mut self.unsynced_dirs) {
+            atomic::sync_dir(&dir)?;
+        }
         let logged = self.store.log().append(&self.events)?;
         self.written.extend(logged);
         let mut warnings = Vec::new();
@@ -608,7 +632,10 @@ impl<'s> Transaction<'s> {
         };
         let updated = mirror::splice(existing.as_deref(), &content).map_err(broken)?;
         if existing.as_deref() != Some(updated.as_str()) {
-            atomic::write_derived(&path, updated.as_bytes()).map_err(|err| err.to_string())?;
+            // The mirror is derived from the goals: its directory is not
+            // synced (a crash may bring back the previous mirror, never a
+            // torn one; the next tick renders it again).
+            atomic::replace(&path, updated.as_bytes()).map_err(|err| err.to_string())?;
             self.written.push(path);
         }
         Ok(())

@@ -182,7 +182,10 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
     let docs = document(&calls[16]);
     assert_eq!(docs["handoff"]["by"], "agent", "{docs}");
     assert_eq!(docs["handoff"]["summary"], "outlined the quick start");
-    assert_eq!(docs["handoff"]["decisions"][0]["rationale"], "read on a phone");
+    assert_eq!(
+        docs["handoff"]["decisions"][0]["rationale"],
+        "read on a phone"
+    );
 
     // Every change was made as the agent, and the judge's receipt says so.
     let events = env.events();
