@@ -375,14 +375,16 @@ impl Store {
     /// Reads the goals in `scope`, in file-name order.
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         let mut scan = Scan::default();
-        let mut paths = goal_paths(&self.goals_dir, &mut scan.problems)?;
         // Goals closed by hand that wait in the open directory for `tick`:
         // passed over with a stat when commands want open goals only.
         let mut cache = (scope == Scope::Open)
             .then(|| terminal_cache::TerminalCache::load(&self.terminal_cache_path()));
-        if let Some(cache) = &mut cache {
-            paths.retain(|path| !cache.holds_unchanged(path));
-        }
+        let mut paths = match &mut cache {
+            Some(cache) => goal_paths_except(&self.goals_dir, &mut scan.problems, |entry| {
+                cache.holds_unchanged(entry)
+            })?,
+            None => goal_paths(&self.goals_dir, &mut scan.problems)?,
+        };
         if matches!(scope, Scope::All | Scope::Diagnose) {
             paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
@@ -562,6 +564,15 @@ impl Store {
 /// skipped. A symbolic link that leads out of `dir` is reported in
 /// `problems`, not followed. A missing directory holds no goals.
 fn goal_paths(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf>> {
+    goal_paths_except(dir, problems, |_| false)
+}
+
+/// [`goal_paths`] without the entries `skip` says to pass over.
+fn goal_paths_except(
+    dir: &Path,
+    problems: &mut Vec<FileProblem>,
+    mut skip: impl FnMut(&std::fs::DirEntry) -> bool,
+) -> Result<Vec<PathBuf>> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -573,6 +584,9 @@ fn goal_paths(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf
         let Some(is_link) = goal_entry(&entry) else {
             continue;
         };
+        if skip(&entry) {
+            continue;
+        }
         if is_link && !links_inside(dir, &entry.path()) {
             problems.push(FileProblem {
                 path: entry.path().display().to_string(),

@@ -51,18 +51,22 @@ impl TerminalCache {
         }
     }
 
-    /// Whether `path` is cached as terminal and its size and time are the
-    /// ones cached (one `stat`).
-    pub fn holds_unchanged(&mut self, path: &Path) -> bool {
-        let Some(name) = path.file_name() else {
+    /// Whether `entry` is cached as terminal and its size and time are the
+    /// ones cached (one `stat` relative to the open directory). A symbolic
+    /// link never matches: its own time is not its target's.
+    pub fn holds_unchanged(&mut self, entry: &std::fs::DirEntry) -> bool {
+        let name = entry.file_name();
+        let Some(cached) = self.entries.get(&name) else {
             return false;
         };
-        let Some(cached) = self.entries.get(name) else {
-            return false;
-        };
-        let unchanged = stamp_of(path) == Some(*cached);
+        let stamp = entry
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| Some((m.len(), m.modified().ok()?)));
+        let unchanged = stamp == Some(*cached);
         if unchanged {
-            self.seen.push(name.to_os_string());
+            self.seen.push(name);
         }
         unchanged
     }
@@ -114,11 +118,6 @@ impl TerminalCache {
         }
         let _ = super::atomic::write_unsynced(&self.path, &render(&self.entries));
     }
-}
-
-fn stamp_of(path: &Path) -> Option<Stamp> {
-    let metadata = std::fs::metadata(path).ok()?;
-    Some((metadata.len(), metadata.modified().ok()?))
 }
 
 /// `HEADER`, then one line per file: size, seconds, nanoseconds, name.
