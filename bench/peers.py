@@ -5,9 +5,9 @@ the same size, 10% open, and prints a Markdown table with the ratios.
 Usage: bench/peers.py [N ...]   (default: 1000 10000)
 
 Needs `task` (Debian package taskwarrior) and `mb` (`cargo install
-minibeads`) on PATH; a missing peer is skipped. With `eatmydata` (Debian
-package) it also times one write of each with fsync made a no-op, to show
-what a write costs besides waiting for the disk. steward is the release
+minibeads`) on PATH; a missing peer is skipped. With libeatmydata (Debian
+package eatmydata) it also times one write of each with fsync made a no-op,
+to show what a write costs besides waiting for the disk. steward is the release
 binary ($STEWARD, else target/release/steward, built when missing).
 """
 
@@ -101,6 +101,15 @@ def minibeads_store(base, n):
     return root
 
 
+def eatmydata():
+    """The path of libeatmydata.so (Debian package eatmydata), or None."""
+    for pattern in ("/usr/lib/*/libeatmydata.so", "/usr/lib/libeatmydata.so", "/usr/lib64/libeatmydata.so"):
+        found = sorted(Path("/").glob(pattern.lstrip("/")))
+        if found:
+            return str(found[0])
+    return None
+
+
 def main():
     sizes = [int(a) for a in sys.argv[1:]] or [1000, 10000]
     steward = steward_binary()
@@ -138,17 +147,18 @@ def main():
                 rows.append(("`mb create`", median_ms(lambda r: mb + ["create", f"bench {r}"]), add_time))
                 rows.append(("`mb update --notes`", median_ms(lambda r: mb + ["update", f"bd-{(r % (n // 10) + 1) * 10}",
                                                                               "--notes", f"bench {r}"]), update_time))
-            if shutil.which("eatmydata") and shutil.which("mb"):
-                # The same writes with fsync turned into a no-op for both:
-                # what each costs besides waiting for the disk (minibeads
-                # never waits; steward waits as SPEC 9 says).
-                fast = ["eatmydata"]
-                steward_nosync = median_ms(lambda r: fast + [steward, "-C", str(root), "update", pick(r), "--note",
-                                                             f"bench {r}"], env)
-                mb_nosync = median_ms(lambda r: fast + mb + ["update", f"bd-{(r % (n // 10) + 1) * 10}", "--notes",
-                                                             f"bench {r}"])
-                rows.append(("`steward update --note` under eatmydata", steward_nosync, steward_nosync))
-                rows.append(("`mb update --notes` under eatmydata", mb_nosync, steward_nosync))
+            nosync = eatmydata()
+            if nosync and shutil.which("mb"):
+                # The same writes with fsync made a no-op for both (libeatmydata
+                # preloaded, no wrapper process): what each costs besides
+                # waiting for the disk. minibeads never waits; steward waits
+                # as SPEC 9 says.
+                steward_nosync = median_ms(lambda r: [steward, "-C", str(root), "update", pick(r), "--note",
+                                                      f"bench {r}"], dict(env, LD_PRELOAD=nosync))
+                mb_nosync = median_ms(lambda r: mb + ["update", f"bd-{(r % (n // 10) + 1) * 10}", "--notes",
+                                                      f"bench {r}"], dict(os.environ, LD_PRELOAD=nosync))
+                rows.append(("`steward update --note`, fsync a no-op", steward_nosync, steward_nosync))
+                rows.append(("`mb update --notes`, fsync a no-op", mb_nosync, steward_nosync))
             for name, ms, baseline in rows:
                 print(f"| {n} | {name} | {ms:.1f} ms | {ms / baseline:.1f}× |")
 

@@ -77,14 +77,14 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
         listing.goal(ctx, loaded, &book, out);
     }
     if wants_terminal {
-        // Closed goals can be many: each is read, written and dropped.
-        for path in ctx.store.closed_paths(&mut problems)? {
-            match ctx.store.load(&path) {
-                Ok(loaded) if wanted(&loaded.goal) => listing.goal(ctx, &loaded, &book, out),
-                Ok(_) => {}
-                Err(problem) => problems.push(problem),
-            }
-        }
+        // Closed goals can be many: read a batch at a time, written and
+        // dropped.
+        let paths = ctx.store.closed_paths(&mut problems)?;
+        ctx.store.load_each(&paths, |result| match result {
+            Ok(loaded) if wanted(&loaded.goal) => listing.goal(ctx, &loaded, &book, out),
+            Ok(_) => {}
+            Err(problem) => problems.push(problem),
+        });
     }
     listing.finish(&problems, out);
     for problem in &problems {

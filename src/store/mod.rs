@@ -108,9 +108,23 @@ impl Store {
         self.root.join(crate::config::FILE_NAME).is_file() || self.goals_dir.is_dir()
     }
 
-    /// The files of closed goals, for reading one at a time.
+    /// The files of closed goals, for [`Store::load_each`].
     pub fn closed_paths(&self, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf>> {
         goal_paths(&self.closed_dir, problems)
+    }
+
+    /// Reads `paths` and hands each goal to `sink` in order, a batch at a
+    /// time shared among the cores: many closed goals are read fast and
+    /// never held in memory together.
+    pub fn load_each(
+        &self,
+        paths: &[PathBuf],
+        mut sink: impl FnMut(Result<LoadedGoal, FileProblem>),
+    ) {
+        const BATCH: usize = 512;
+        for batch in paths.chunks(BATCH) {
+            self.load_all(batch, Store::load, &mut sink);
+        }
     }
 
     /// Refuses to work in a store whose own directories (`state/`, the goals,
@@ -496,6 +510,30 @@ impl Store {
         Ok(self.scan(Scope::Open)?.goals.len() as u64)
     }
 
+    /// Every goal whose label is `wanted` or whose id starts with it (at
+    /// least 4 characters), and the files that could not be read; closed
+    /// goals are read a batch at a time and only candidates kept.
+    fn candidates(&self, wanted: &str) -> Result<Scan> {
+        let is_candidate = |loaded: &LoadedGoal| {
+            loaded.goal.label == wanted
+                || (wanted.len() >= 4
+                    && !loaded.goal.id.is_empty()
+                    && loaded.goal.id.starts_with(wanted))
+        };
+        let open = self.scan(Scope::OpenDirectory)?;
+        let mut scan = Scan {
+            goals: open.goals.into_iter().filter(is_candidate).collect(),
+            problems: open.problems,
+        };
+        let closed = goal_paths(&self.closed_dir, &mut scan.problems)?;
+        self.load_each(&closed, |result| match result {
+            Ok(loaded) if is_candidate(&loaded) => scan.goals.push(loaded),
+            Ok(_) => {}
+            Err(problem) => scan.problems.push(problem),
+        });
+        Ok(scan)
+    }
+
     /// Finds one goal by label, full id, or a unique id prefix of at least 4
     /// characters. Open goals win over terminal ones; among terminal goals
     /// with the same label the most recently closed wins.
@@ -510,7 +548,7 @@ impl Store {
                 return Ok(loaded);
             }
         }
-        let scan = self.scan(Scope::All)?;
+        let scan = self.candidates(&wanted)?;
         let open_by_label = scan
             .goals
             .iter()

@@ -85,8 +85,9 @@ fn assert_no_conflict_markers(env: &TestEnv) {
 #[test]
 fn two_machines_changing_different_goals_merge_with_a_plain_pull() {
     let m = machines();
-    // a works on alpha, b on beta: assessments, tasks, ticks, runs records.
+    // a works on alpha, b on beta: new goals, assessments, tasks, ticks.
     for (env, machine, goal) in [(&m.a, "a", "alpha"), (&m.b, "b", "beta")] {
+        env.add_goal(&format!("{goal}-next"));
         on(env, machine)
             .args([
                 "--actor",
@@ -123,10 +124,13 @@ fn two_machines_changing_different_goals_merge_with_a_plain_pull() {
     // The next command renders the mirror's block from the merged goals.
     on(&m.b, "b").args(["tick", "-q"]).assert().success();
     let mirror = m.b.read("ACTIVE-TASKS.md");
-    assert!(
-        mirror.contains("**alpha**") && mirror.contains("**beta**"),
-        "{mirror}"
-    );
+    for label in ["alpha", "beta", "alpha-next", "beta-next"] {
+        assert!(mirror.contains(&format!("**{label}**")), "{mirror}");
+    }
+    on(&m.b, "b")
+        .args(["show", "alpha-next"])
+        .assert()
+        .success();
     let events = m.b.events();
     for summary in ["a was here", "b was here"] {
         assert!(
