@@ -8,8 +8,12 @@
 #               Stop lets it end: the goal is completed, one continuation.
 #   block       the stewardship block reached the model as context.
 #   mcp         `steward mcp` registered (`hook install mcp` for Claude Code,
-#               -c mcp_servers.steward for Codex): the model lists the goals
-#               and assesses over MCP, as the agent; a raised limit is refused.
+#               -c mcp_servers.steward for Codex): the model lists the goals,
+#               assesses and leaves a handoff (goal_handoff: summary, next
+#               action, decision, evidence file) over MCP, as the agent; a
+#               raised limit is refused (Claude Code). The handoff is in the
+#               goal (`show --json`, by: agent), in the event log and in the
+#               next `prompt --heartbeat` block.
 #
 #   tests/e2e/hooks.sh [claude|codex|all]
 #
@@ -49,7 +53,8 @@ d, client, case, steward, harness = sys.argv[1:]
 store, log = f"{d}/store", f"{d}/out/requests.jsonl"
 goal = json.loads(subprocess.run([steward, "-C", store, "show", "deploy-api", "--json"],
                                  capture_output=True, text=True).stdout)["goal"]
-events = [json.loads(l) for l in open(f"{store}/state/events.jsonl")]
+events = [json.loads(l) for l in subprocess.run([steward, "-C", store, "audit"],
+                                                capture_output=True, text=True).stdout.splitlines()]
 def seen(text):
     return subprocess.run([sys.executable, f"{harness}/requests.py", "contains", log, text],
                           capture_output=True).returncode == 0
@@ -77,6 +82,32 @@ else:
         problems.append("goal_list's answer never reached the model")
     if client == "claude" and "steward refused (exit 4): only a person" not in results():
         problems.append("the raised limit was not refused as a tool error")
+    # the handoff left over MCP: in the goal, signed by steward as the agent's
+    next_action = "run the smoke test against staging"
+    handoff = goal.get("handoff") or {}
+    if handoff.get("by") != "agent":
+        problems.append(f"no handoff by the agent in the goal (handoff: {handoff or None})")
+    if handoff.get("next_actions") != [next_action]:
+        problems.append(f"the handoff's next actions are {handoff.get('next_actions')}")
+    if handoff.get("decisions") != [{"decision": "serve /health from the API process",
+                                     "rationale": "no extra service to deploy"}]:
+        problems.append(f"the handoff's decisions are {handoff.get('decisions')}")
+    if handoff.get("evidence") != {"files": ["src/health.rs"]}:
+        problems.append(f"the handoff's evidence is {handoff.get('evidence')}")
+    if not any(e["action"] == "handoff" and e["actor"] == "agent"
+               and (e.get("handoff") or {}).get("next_actions") == [next_action] for e in events):
+        problems.append("no handoff event by the agent in the event log")
+    if next_action not in results():
+        problems.append("goal_handoff's answer never reached the model")
+    # the next heartbeat, once the assessment's cooldown (10m) is over, shows it
+    import datetime, os
+    later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1))
+    block = subprocess.run([steward, "-C", store, "prompt", "--heartbeat"], capture_output=True,
+                           text=True, env=dict(os.environ, STEWARD_NOW=later.strftime("%Y-%m-%dT%H:%M:%SZ"))).stdout
+    if '<goal-stewardship goal="deploy-api">' not in block:
+        problems.append("the next heartbeat offered no block for deploy-api")
+    elif f"Next: {next_action}" not in block or "by agent): health answers 200 on staging" not in block:
+        problems.append("the next heartbeat's block lacks the handoff:\n" + block)
 for p in problems:
     print("  FAIL:", p)
 sys.exit(1 if problems else 0)
