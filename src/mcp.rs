@@ -587,6 +587,7 @@ fn handoff_schema(text: &Value, texts: &Value) -> Value {
         "type": "object",
         "properties": {
             "summary": text,
+            "node": text,
             "current_state": text,
             "decisions": {"type": "array", "items": {
                 "type": "object",

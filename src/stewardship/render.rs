@@ -542,11 +542,17 @@ fn describe(obligation: &Obligation, now: DateTime<Utc>) -> String {
     text
 }
 
-/// Outside a heartbeat: one line per open goal, at most `max` characters.
+/// The longest line of a handoff in the summaries.
+const HANDOFF_BRIEF_CHARS: usize = 300;
+
+/// Outside a heartbeat: one line per open goal, at most `max` characters,
+/// and under it the last handoff's summary and next actions, so a session
+/// that starts while the goal cools down still begins where the last one
+/// stopped.
 pub fn summary_lines(goals: &[&Goal], max: usize) -> String {
     let mut out = String::new();
     for goal in goals {
-        let line = format!(
+        let mut line = format!(
             "[steward] {} ({}, {}): {} — {}/{} criteria met\n",
             goal.label,
             goal.priority,
@@ -555,6 +561,17 @@ pub fn summary_lines(goals: &[&Goal], max: usize) -> String {
             goal.criteria_met(),
             goal.criteria.len()
         );
+        if let Some(handoff) = &goal.handoff {
+            let mut brief = handoff.lines().swap_remove(0);
+            if !handoff.next_actions.is_empty() {
+                brief.push_str(" — next: ");
+                brief.push_str(&handoff.next_actions.join("; "));
+            }
+            line.push_str(&format!(
+                "  {}\n",
+                crate::text::head(&one_line(&brief), HANDOFF_BRIEF_CHARS)
+            ));
+        }
         if char_len(&out) + char_len(&line) > max {
             break;
         }

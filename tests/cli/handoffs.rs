@@ -143,6 +143,23 @@ fn a_handoff_round_trips_and_the_next_session_starts_from_it() {
         env.goal_json("api")["handoff"]["next_actions"][0],
         "deploy to production"
     );
+    // A session that starts while the goal cools down after that
+    // assessment (no heartbeat block) still gets the handoff with the goal.
+    env.steward()
+        .args(["prompt", "--heartbeat"])
+        .env("STEWARD_NOW", "2026-11-22T05:01:00Z")
+        .assert()
+        .stdout("");
+    let session_start = r#"{"hook_event_name": "SessionStart", "session_id": "s2"}"#;
+    env.steward()
+        .args(["hook", "claude-code"])
+        .env("STEWARD_NOW", "2026-11-22T05:01:00Z")
+        .write_stdin(session_start)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Last handoff (2026-11-22T05:00:00Z by agent): staging is up — next: deploy to production",
+        ));
 }
 
 #[test]
