@@ -186,6 +186,9 @@ fn hand_closed(steward: &Path, store: &Store, runs: usize, cat_open: Duration) {
             .set_modified(settled)
             .unwrap();
     }
+    // Files changed in the last 2 seconds are never cached (their change
+    // time is now): let them settle, as a person's edits would have.
+    std::thread::sleep(Duration::from_millis(2100));
     let (size, open) = (store.open.len() + store.closed.len(), store.open.len());
     let cache = store.root().join("state/cache");
     let _ = std::fs::remove_dir_all(&cache);

@@ -148,6 +148,21 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     }
     let scan = tx.store().rescan_directory(before)?;
     outcome.note_problems(&scan.problems);
+    for name in tx.store().settle_terminal_cache(&scan.goals) {
+        let label = name.strip_suffix(".md").unwrap_or(&name).to_string();
+        let reason = format!(
+            "state/cache/terminal-goals listed the open goal in {name} as closed, hiding it from prompts and hooks: written outside steward; the cache is cleared"
+        );
+        tx.record_store_event("cache_forged", &reason);
+        outcome.findings.push(Finding {
+            label,
+            action: "edited_outside",
+            from: String::new(),
+            to: String::new(),
+            reason,
+            task: None,
+        });
+    }
     let (edited, seen) = tamper::find(ctx, &scan.goals, tx.pending_events())?;
     // Which fields of each goal changed outside steward, by position, so
     // the goals can be moved out of the scan (one copy in memory).

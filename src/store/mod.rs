@@ -176,6 +176,7 @@ impl Store {
             &self.closed_dir,
             &self.state_dir,
             &self.undo_dir(),
+            &self.state_dir.join("cache"),
         ]
         .into_iter()
         .flat_map(|dir| atomic::leftovers(dir))
@@ -325,6 +326,18 @@ impl Store {
         self.state_dir.join("cache/terminal-goals")
     }
 
+    /// Checks the cache of goals closed by hand against `goals` (the open
+    /// directory, just read) and removes it: the names of open goals it
+    /// hid. For `tick`, which leaves no closed goal in the directory.
+    pub fn settle_terminal_cache(&self, goals: &[LoadedGoal]) -> Vec<String> {
+        let path = self.terminal_cache_path();
+        let forged = terminal_cache::forged(&path, goals);
+        if path.symlink_metadata().is_ok_and(|m| m.is_file()) {
+            let _ = std::fs::remove_file(&path);
+        }
+        forged
+    }
+
     pub fn lock_path(&self) -> PathBuf {
         lock::path_in(&self.state_dir)
     }
@@ -410,14 +423,14 @@ impl Store {
         self.load_all(&paths, loader, |result| match result {
             Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {
                 if let Some(cache) = &mut cache {
-                    cache.remember(&loaded.file);
+                    cache.remember(&loaded);
                 }
             }
             Ok(loaded) => scan.goals.push(loaded),
             Err(problem) => scan.problems.push(problem),
         });
         if let Some(cache) = cache {
-            cache.save();
+            cache.save(|| self.check_own_directories().is_ok());
         }
         Ok(scan)
     }

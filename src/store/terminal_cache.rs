@@ -1,31 +1,67 @@
 //! What goal files in the open goals' directory said when they held a
-//! terminal goal, keyed by size and modification time, so commands about
-//! open goals pass over an unchanged one with a `stat` (SPEC 10). A person
-//! who closes a goal by hand leaves its file there until the next `tick`
-//! moves it to `closed/`; until then `list`, `prompt` and `add` would
-//! otherwise read it again on every run.
+//! terminal goal, keyed by size, modification time, inode and change time,
+//! so commands about open goals pass over an unchanged one with a `stat`
+//! (SPEC 10). A person who closes a goal by hand leaves its file there
+//! until the next `tick` moves it to `closed/`; until then `list`,
+//! `prompt` and `add` would otherwise read it again on every run.
 //!
 //! The cache is rebuildable: deleting it, or any line of it, loses nothing
-//! but the time to read those files once more. A file whose size or time
-//! differs from its line is read again. A file changed in the last
-//! [`RACY_SECONDS`] is never cached: a second edit of the same size inside
-//! the clock's granularity would otherwise go unseen (git's "racy clean").
+//! but the time to read those files once more. A file whose stamp differs
+//! from its line is read again; the change time, which no program can set,
+//! catches a replacement that keeps the modification time (`cp -p`,
+//! `touch -r`). A file changed in the last [`RACY_SECONDS`] is never
+//! cached: a second edit of the same size inside the clock's granularity
+//! would otherwise go unseen (git's "racy clean").
+//!
+//! Whoever can write the store can write the cache, so it is checked where
+//! every file is read anyway: `tick` reports a line that names a goal that
+//! is open (a goal hidden from the agent's prompts and hooks) and clears
+//! the cache, since after its pass no closed goal waits in the directory.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
+use std::io::Read;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::GoalFile;
+use super::LoadedGoal;
 
 /// The first line of the cache file; a file with another one is ignored.
-const HEADER: &str = "steward terminal goals v1";
+const HEADER: &str = concat!("steward terminal goals v2 ", env!("CARGO_PKG_VERSION"));
 /// Files changed more recently than this are read, never cached.
-const RACY_SECONDS: u64 = 2;
+const RACY_SECONDS: i64 = 2;
+/// A cache larger than this is not read (it is rebuilt).
+const MAX_CACHE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Size and modification time of a file.
-type Stamp = (u64, SystemTime);
+/// What identifies one version of a file: size, modification time (s, ns),
+/// inode, change time (s, ns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp([i64; 6]);
+
+impl Stamp {
+    fn of(metadata: &std::fs::Metadata) -> Option<Stamp> {
+        metadata.is_file().then(|| {
+            Stamp([
+                metadata.size() as i64,
+                metadata.mtime(),
+                metadata.mtime_nsec(),
+                metadata.ino() as i64,
+                metadata.ctime(),
+                metadata.ctime_nsec(),
+            ])
+        })
+    }
+
+    /// Whether the file changed too recently for its times to be trusted.
+    fn is_racy(&self) -> bool {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        self.0[1].max(self.0[4]) > now - RACY_SECONDS
+    }
+}
 
 #[derive(Debug)]
 pub struct TerminalCache {
@@ -37,50 +73,48 @@ pub struct TerminalCache {
 }
 
 impl TerminalCache {
-    /// Reads the cache at `path`; a missing or unreadable one is empty.
+    /// Reads the cache at `path`; a missing, unreadable or oversized one,
+    /// or anything but a plain file, is empty.
     pub fn load(path: &Path) -> TerminalCache {
-        let entries = std::fs::read(path)
-            .ok()
-            .map(|bytes| parse(&bytes))
-            .unwrap_or_default();
         TerminalCache {
             path: path.to_path_buf(),
-            entries,
+            entries: read(path).map(|bytes| parse(&bytes)).unwrap_or_default(),
             seen: Vec::new(),
             changed: false,
         }
     }
 
-    /// Whether `entry` is cached as terminal and its size and time are the
-    /// ones cached (one `stat` relative to the open directory). A symbolic
-    /// link never matches: its own time is not its target's.
+    /// Whether `entry` is cached as terminal and its stamp is the one cached
+    /// (one `stat` relative to the open directory). A symbolic link never
+    /// matches: its own stamp is not its target's.
     pub fn holds_unchanged(&mut self, entry: &std::fs::DirEntry) -> bool {
         let name = entry.file_name();
         let Some(cached) = self.entries.get(&name) else {
             return false;
         };
-        let stamp = entry
-            .metadata()
-            .ok()
-            .filter(|m| m.is_file())
-            .and_then(|m| Some((m.len(), m.modified().ok()?)));
-        let unchanged = stamp == Some(*cached);
+        let unchanged = entry.metadata().ok().and_then(|m| Stamp::of(&m)) == Some(*cached);
         if unchanged {
             self.seen.push(name);
         }
         unchanged
     }
 
-    /// Records that `file` holds a terminal goal, unless it changed too
-    /// recently to trust its time.
-    pub fn remember(&mut self, file: &GoalFile) {
-        let (Some(stamp), Some(name)) = (file.stamp, file.path.file_name()) else {
+    /// Records that `loaded`, just read, holds a terminal goal, unless the
+    /// file changed since it was read or too recently to trust its times.
+    pub fn remember(&mut self, loaded: &LoadedGoal) {
+        let file = &loaded.file;
+        let (Some((size, modified)), Some(name)) = (file.stamp, file.path.file_name()) else {
             return;
         };
-        let settled = SystemTime::now()
-            .checked_sub(Duration::from_secs(RACY_SECONDS))
-            .is_some_and(|limit| stamp.1 <= limit);
-        if !settled || name.as_bytes().contains(&b'\n') {
+        let Some(stamp) = std::fs::symlink_metadata(&file.path)
+            .ok()
+            .and_then(|m| Stamp::of(&m))
+        else {
+            return;
+        };
+        let read_this = stamp.0[0] == size as i64
+            && UNIX_EPOCH + Duration::new(stamp.0[1].max(0) as u64, stamp.0[2] as u32) == modified;
+        if !read_this || stamp.is_racy() || name.as_bytes().contains(&b'\n') {
             return;
         }
         self.seen.push(name.to_os_string());
@@ -91,8 +125,10 @@ impl TerminalCache {
 
     /// Writes the cache back when this scan changed it: entries for files
     /// no longer cached as terminal are dropped. Best effort: a cache that
-    /// cannot be written is only slower next time.
-    pub fn save(mut self) {
+    /// cannot be written is only slower next time. `store_is_safe`: the
+    /// store's own directories lead nowhere outside it (reading commands
+    /// take no lock and check nothing else).
+    pub fn save(mut self, store_is_safe: impl FnOnce() -> bool) {
         let before = self.entries.len();
         let seen: std::collections::HashSet<OsString> = self.seen.drain(..).collect();
         self.entries.retain(|name, _| seen.contains(name));
@@ -102,34 +138,75 @@ impl TerminalCache {
         let Some(dir) = self.path.parent() else {
             return;
         };
-        // Never through a symbolic link: the cache is written by reading
-        // commands, which take no lock and check no directory.
         if dir
             .symlink_metadata()
             .is_ok_and(|m| m.file_type().is_symlink())
+            || !store_is_safe()
             || std::fs::create_dir_all(dir).is_err()
         {
             return;
         }
-        let ignore = dir.join(".gitignore");
-        if !ignore.exists() {
-            // Machine-local: never committed, never merged.
-            let _ = std::fs::write(&ignore, "*\n");
+        // Machine-local: never committed, never merged. Created only where
+        // nothing is, a dangling link included.
+        if let Ok(mut ignore) = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(dir.join(".gitignore"))
+        {
+            let _ = std::io::Write::write_all(&mut ignore, b"*\n");
         }
         let _ = super::atomic::write_unsynced(&self.path, &render(&self.entries));
     }
 }
 
-/// `HEADER`, then one line per file: size, seconds, nanoseconds, name.
+/// The names of files in `goals` (every goal of the open directory, just
+/// read) that the cache at `path` says held a terminal goal with the stamp
+/// they have now, while the goal is open: lines only a hand could write.
+pub fn forged(path: &Path, goals: &[LoadedGoal]) -> Vec<String> {
+    let cached = read(path).map(|bytes| parse(&bytes)).unwrap_or_default();
+    if cached.is_empty() {
+        return Vec::new();
+    }
+    goals
+        .iter()
+        .filter(|loaded| !loaded.goal.status.is_terminal())
+        .filter_map(|loaded| {
+            let name = loaded.file.path.file_name()?;
+            let stamp = std::fs::symlink_metadata(&loaded.file.path)
+                .ok()
+                .and_then(|m| Stamp::of(&m))?;
+            (cached.get(name) == Some(&stamp)).then(|| name.to_string_lossy().into_owned())
+        })
+        .collect()
+}
+
+/// The cache's bytes: a plain file of at most [`MAX_CACHE_BYTES`], never
+/// through a symbolic link, never a FIFO that would block.
+fn read(path: &Path) -> Option<Vec<u8>> {
+    let metadata = path.symlink_metadata().ok()?;
+    if !metadata.is_file() || metadata.len() > MAX_CACHE_BYTES {
+        return None;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.take(MAX_CACHE_BYTES).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// `HEADER`, then one line per file: the six numbers of its stamp, then
+/// its name.
 fn render(entries: &HashMap<OsString, Stamp>) -> Vec<u8> {
     let mut lines: Vec<(&OsString, &Stamp)> = entries.iter().collect();
     lines.sort_unstable_by(|a, b| a.0.cmp(b.0));
     let mut out = format!("{HEADER}\n").into_bytes();
-    for (name, (size, modified)) in lines {
-        let since = modified.duration_since(UNIX_EPOCH).unwrap_or_default();
-        out.extend_from_slice(
-            format!("{size} {} {} ", since.as_secs(), since.subsec_nanos()).as_bytes(),
-        );
+    for (name, stamp) in lines {
+        for number in stamp.0 {
+            out.extend_from_slice(format!("{number} ").as_bytes());
+        }
         out.extend_from_slice(name.as_bytes());
         out.push(b'\n');
     }
@@ -144,14 +221,13 @@ fn parse(bytes: &[u8]) -> HashMap<OsString, Stamp> {
     }
     lines
         .filter_map(|line| {
-            let mut fields = line.splitn(4, |b| *b == b' ');
-            let mut number =
-                || -> Option<u64> { std::str::from_utf8(fields.next()?).ok()?.parse().ok() };
-            let (size, secs, nanos) = (number()?, number()?, number()?);
+            let mut fields = line.splitn(7, |b| *b == b' ');
+            let mut stamp = [0i64; 6];
+            for number in &mut stamp {
+                *number = std::str::from_utf8(fields.next()?).ok()?.parse().ok()?;
+            }
             let name = fields.next().filter(|n| !n.is_empty())?;
-            let modified =
-                UNIX_EPOCH.checked_add(Duration::new(secs, u32::try_from(nanos).ok()?))?;
-            Some((OsString::from_vec(name.to_vec()), (size, modified)))
+            Some((OsString::from_vec(name.to_vec()), Stamp(stamp)))
         })
         .collect()
 }
@@ -163,18 +239,36 @@ mod tests {
     #[test]
     fn rendered_entries_parse_back() {
         let mut entries = HashMap::new();
-        let when = UNIX_EPOCH + Duration::new(1_795_000_000, 123_456_789);
-        entries.insert(OsString::from("a goal.md"), (512, when));
-        entries.insert(OsString::from("b.md"), (7, UNIX_EPOCH));
+        entries.insert(
+            OsString::from("a goal.md"),
+            Stamp([512, 1_795_000_000, 123_456_789, 42, 1_795_000_001, 7]),
+        );
+        entries.insert(OsString::from("b.md"), Stamp([7, 0, 0, 1, 0, 0]));
         assert_eq!(parse(&render(&entries)), entries);
     }
 
     #[test]
     fn a_damaged_cache_is_read_as_far_as_it_parses() {
-        let text = format!("{HEADER}\n10 5 0 ok.md\nten 5 0 bad.md\n10 5\n\n");
+        let text = format!("{HEADER}\n10 5 0 1 5 0 ok.md\nten 5 0 1 5 0 bad.md\n10 5\n\n");
         let entries = parse(text.as_bytes());
         assert_eq!(entries.len(), 1);
         assert!(entries.contains_key(&OsString::from("ok.md")));
-        assert!(parse(b"another format\n10 5 0 ok.md\n").is_empty());
+        assert!(parse(b"another format\n10 5 0 1 5 0 ok.md\n").is_empty());
+    }
+
+    #[test]
+    fn only_a_plain_file_of_bounded_size_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        assert!(read(&fifo).is_none(), "a FIFO is never opened");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        assert!(read(&link).is_none(), "a link is never followed");
+        let plain = dir.path().join("plain");
+        std::fs::write(&plain, HEADER).unwrap();
+        assert_eq!(read(&plain).unwrap(), HEADER.as_bytes());
     }
 }
