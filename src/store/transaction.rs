@@ -564,7 +564,7 @@ impl<'s> Transaction<'s> {
             }
         }
         Ok(Finished {
-            written: self.written,
+            written: std::mem::take(&mut self.written),
             warnings,
             commit_error,
         })
@@ -643,6 +643,17 @@ impl<'s> Transaction<'s> {
 
     pub fn now(&self) -> DateTime<Utc> {
         self.now
+    }
+}
+
+/// A transaction that ends without `finish` (a command that failed half
+/// way) still makes what it wrote durable, as far as it can: the files are
+/// whole either way, and no event tells of them.
+impl Drop for Transaction<'_> {
+    fn drop(&mut self) {
+        for dir in std::mem::take(&mut self.unsynced_dirs) {
+            let _ = atomic::sync_dir(&dir);
+        }
     }
 }
 
