@@ -445,7 +445,7 @@ impl Store {
         load: fn(&Store, &Path) -> Result<LoadedGoal, FileProblem>,
         mut sink: impl FnMut(Result<LoadedGoal, FileProblem>),
     ) {
-        const PER_THREAD: usize = 64;
+        const PER_THREAD: usize = 32;
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .min(paths.len() / PER_THREAD)
