@@ -24,7 +24,7 @@ use std::io::Read;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::LoadedGoal;
 
@@ -35,23 +35,34 @@ const RACY_SECONDS: i64 = 2;
 /// A cache larger than this is not read (it is rebuilt).
 const MAX_CACHE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// What identifies one version of a file: size, modification time (s, ns),
-/// inode, change time (s, ns).
+/// What identifies one version of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stamp([i64; 6]);
+pub struct Stamp {
+    size: i64,
+    /// Modification time: seconds and nanoseconds.
+    modified: (i64, i64),
+    inode: i64,
+    /// Change time, which no program can set: seconds and nanoseconds.
+    changed: (i64, i64),
+}
 
 impl Stamp {
     fn of(metadata: &std::fs::Metadata) -> Option<Stamp> {
-        metadata.is_file().then(|| {
-            Stamp([
-                metadata.size() as i64,
-                metadata.mtime(),
-                metadata.mtime_nsec(),
-                metadata.ino() as i64,
-                metadata.ctime(),
-                metadata.ctime_nsec(),
-            ])
+        metadata.is_file().then(|| Stamp {
+            size: metadata.size() as i64,
+            modified: (metadata.mtime(), metadata.mtime_nsec()),
+            inode: metadata.ino() as i64,
+            changed: (metadata.ctime(), metadata.ctime_nsec()),
         })
+    }
+
+    /// Whether this is the size and modification time `GoalFile` saw.
+    fn matches(&self, size: u64, modified: SystemTime) -> bool {
+        let seen = modified
+            .duration_since(UNIX_EPOCH)
+            .ok()
+            .map(|d| (d.as_secs() as i64, i64::from(d.subsec_nanos())));
+        self.size == size as i64 && seen == Some(self.modified)
     }
 
     /// Whether the file changed too recently for its times to be trusted.
@@ -59,7 +70,28 @@ impl Stamp {
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs() as i64);
-        self.0[1].max(self.0[4]) > now - RACY_SECONDS
+        self.modified.0.max(self.changed.0) > now - RACY_SECONDS
+    }
+
+    /// The six numbers of a cache line, in order.
+    fn numbers(&self) -> [i64; 6] {
+        [
+            self.size,
+            self.modified.0,
+            self.modified.1,
+            self.inode,
+            self.changed.0,
+            self.changed.1,
+        ]
+    }
+
+    fn from_numbers([size, modified, modified_ns, inode, changed, changed_ns]: [i64; 6]) -> Stamp {
+        Stamp {
+            size,
+            modified: (modified, modified_ns),
+            inode,
+            changed: (changed, changed_ns),
+        }
     }
 }
 
@@ -112,9 +144,7 @@ impl TerminalCache {
         else {
             return;
         };
-        let read_this = stamp.0[0] == size as i64
-            && UNIX_EPOCH + Duration::new(stamp.0[1].max(0) as u64, stamp.0[2] as u32) == modified;
-        if !read_this || stamp.is_racy() || name.as_bytes().contains(&b'\n') {
+        if !stamp.matches(size, modified) || stamp.is_racy() || name.as_bytes().contains(&b'\n') {
             return;
         }
         self.seen.push(name.to_os_string());
@@ -204,7 +234,7 @@ fn render(entries: &HashMap<OsString, Stamp>) -> Vec<u8> {
     lines.sort_unstable_by(|a, b| a.0.cmp(b.0));
     let mut out = format!("{HEADER}\n").into_bytes();
     for (name, stamp) in lines {
-        for number in stamp.0 {
+        for number in stamp.numbers() {
             out.extend_from_slice(format!("{number} ").as_bytes());
         }
         out.extend_from_slice(name.as_bytes());
@@ -227,7 +257,10 @@ fn parse(bytes: &[u8]) -> HashMap<OsString, Stamp> {
                 *number = std::str::from_utf8(fields.next()?).ok()?.parse().ok()?;
             }
             let name = fields.next().filter(|n| !n.is_empty())?;
-            Some((OsString::from_vec(name.to_vec()), Stamp(stamp)))
+            Some((
+                OsString::from_vec(name.to_vec()),
+                Stamp::from_numbers(stamp),
+            ))
         })
         .collect()
 }
@@ -241,9 +274,12 @@ mod tests {
         let mut entries = HashMap::new();
         entries.insert(
             OsString::from("a goal.md"),
-            Stamp([512, 1_795_000_000, 123_456_789, 42, 1_795_000_001, 7]),
+            Stamp::from_numbers([512, 1_795_000_000, 123_456_789, 42, 1_795_000_001, 7]),
         );
-        entries.insert(OsString::from("b.md"), Stamp([7, 0, 0, 1, 0, 0]));
+        entries.insert(
+            OsString::from("b.md"),
+            Stamp::from_numbers([7, 0, 0, 1, 0, 0]),
+        );
         assert_eq!(parse(&render(&entries)), entries);
     }
 
