@@ -340,3 +340,64 @@ fn two_ticks_at_the_same_moment_start_one_run_per_goal() {
         assert_no_conflict_markers(env);
     }
 }
+
+#[test]
+fn a_claim_left_by_a_machine_that_went_away_is_taken_over_once_it_expires() {
+    let m = machines();
+    let config = m.a.read("steward.yaml")
+        + "dispatch:\n  enabled: true\n  agent: fake\n  claim: git\n  max_parallel: 5\n  timeout: 1m\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
+    m.a.write("steward.yaml", &config);
+    m.a.executable("agent.sh", AGENT);
+    // Machine a claimed alpha, pushed the claim and went away: its run will
+    // never end, and its claim is never released.
+    let alpha = m.a.goal_json("alpha");
+    let id = alpha["id"].as_str().unwrap();
+    m.a.write(
+        &format!("state/claims/{id}.a.json"),
+        &serde_json::json!({
+            "goal_id": id,
+            "label": "alpha",
+            "machine": "a",
+            "dispatch_id": "d-gone",
+            "at": crate::common::NOW,
+            "expires_at": "2026-11-21T05:00:00Z",
+        })
+        .to_string(),
+    );
+    git(m.a.root(), &["add", "-A"]);
+    git(m.a.root(), &["commit", "-q", "-m", "a claims alpha"]);
+    git(m.a.root(), &["push", "-q", "origin", "main"]);
+    git(
+        m.b.root(),
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    let starts = m._dir.path().join("starts.log");
+    let tick = |now: &str| {
+        let dir = Path::new(env!("CARGO_BIN_EXE_steward")).parent().unwrap();
+        let output =
+            m.b.process()
+                .env("PATH", format!("{}:/usr/bin:/bin", dir.display()))
+                .env("STEWARD_MACHINE_ID", "b")
+                .env("STEWARD_NOW", now)
+                .env("STARTS", &starts)
+                .args(["tick", "-q"])
+                .output()
+                .unwrap();
+        assert!(matches!(output.status.code(), Some(0 | 3)), "{output:?}");
+        let started = std::time::Instant::now();
+        while m.b.runs().iter().any(|r| {
+            r["machine"] == "b" && matches!(r["state"].as_str(), Some("pending" | "running"))
+        }) {
+            assert!(started.elapsed().as_secs() < 30, "{:?}", m.b.runs());
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        std::fs::read_to_string(&starts).unwrap_or_default()
+    };
+    // While the claim holds, b leaves alpha alone (and works on beta).
+    let log = tick("2026-11-21T04:30:00Z");
+    assert!(log.contains("b beta"), "{log}");
+    assert!(!log.contains("alpha"), "{log}");
+    // Past its expiry, b takes alpha over.
+    let log = tick("2026-11-21T06:00:00Z");
+    assert!(log.contains("b alpha"), "{log}");
+}
