@@ -63,68 +63,52 @@ pub struct AgentProfile {
 impl AgentProfile {
     /// The built-in profiles: Claude Code and Codex CLI.
     pub fn builtins() -> Vec<AgentProfile> {
-        let words = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // A fresh run is the base argv plus `fresh`; a resumed one, the base
+        // plus `resume`.
+        let argv = |base: &[&str], tail: &[&str]| -> Vec<String> {
+            base.iter().chain(tail).map(|s| s.to_string()).collect()
+        };
+        // Headless Claude Code asks before running a tool; a run may use
+        // Bash (and so `steward`). The flag does not carry over to
+        // `--resume`: both commands need it.
+        let claude = [
+            "claude",
+            "-p",
+            "--output-format",
+            "json",
+            "--allowedTools",
+            "Bash",
+        ];
+        // Codex refuses a root that is not a trusted git repository without
+        // --skip-git-repo-check, runs read-only without a writable sandbox
+        // (the store is the working directory), and runs tools in a login
+        // shell whose profile may reset PATH. Its exec flags go before
+        // `resume`.
+        let codex = [
+            "codex",
+            "exec",
+            "--json",
+            "--skip-git-repo-check",
+            "--sandbox",
+            "workspace-write",
+            "-c",
+            "allow_login_shell=false",
+        ];
         vec![
-            // Headless Claude Code asks before running a tool; a run may
-            // use Bash (and so `steward`). The flag does not carry over to
-            // `--resume`: both commands need it.
             AgentProfile {
                 name: "claude".into(),
-                command: words(&[
-                    "claude",
-                    "-p",
-                    "--output-format",
-                    "json",
-                    "--allowedTools",
-                    "Bash",
-                ]),
+                command: argv(&claude, &[]),
                 prompt: PromptVia::Stdin,
-                resume: words(&[
-                    "claude",
-                    "-p",
-                    "--output-format",
-                    "json",
-                    "--allowedTools",
-                    "Bash",
-                    "--resume",
-                    "{session}",
-                ]),
+                resume: argv(&claude, &["--resume", "{session}"]),
                 output: OutputFormat::ClaudeJson,
                 input_usd_per_mtok: 0.0,
                 output_usd_per_mtok: 0.0,
             },
-            // Codex refuses a root that is not a trusted git repository
-            // without --skip-git-repo-check, runs read-only without a
-            // writable sandbox (the store is the working directory), and
-            // runs tools in a login shell whose profile may reset PATH. Its
-            // exec flags go before `resume`.
             AgentProfile {
                 name: "codex".into(),
-                command: words(&[
-                    "codex",
-                    "exec",
-                    "--json",
-                    "--skip-git-repo-check",
-                    "--sandbox",
-                    "workspace-write",
-                    "-c",
-                    "allow_login_shell=false",
-                    "-",
-                ]),
+                command: argv(&codex, &["-"]),
                 prompt: PromptVia::Stdin,
-                resume: words(&[
-                    "codex",
-                    "exec",
-                    "--json",
-                    "--skip-git-repo-check",
-                    "--sandbox",
-                    "workspace-write",
-                    "-c",
-                    "allow_login_shell=false",
-                    "resume",
-                    "{session}",
-                    "-",
-                ]),
+                resume: argv(&codex, &["resume", "{session}", "-"]),
                 output: OutputFormat::CodexJsonl,
                 input_usd_per_mtok: 0.0,
                 output_usd_per_mtok: 0.0,

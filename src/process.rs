@@ -1,4 +1,18 @@
-//! Whether a recorded process is still there.
+//! Processes: whether a recorded one is still there, and this one's own
+//! binary.
+
+/// The path of the running steward binary, for commands written into
+/// other programs' settings (hooks, the merge driver) and for re-executing
+/// itself (run supervisors).
+pub fn own_binary() -> crate::error::Result<std::path::PathBuf> {
+    std::env::current_exe().map_err(|err| {
+        crate::error::Error::io(
+            std::path::Path::new("steward"),
+            "cannot find steward's own binary",
+            err,
+        )
+    })
+}
 
 /// True while `pid` names a live process (a zombie counts as gone).
 pub fn is_alive(pid: u32) -> bool {

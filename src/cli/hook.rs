@@ -149,13 +149,7 @@ fn events(target: Target) -> &'static [&'static str] {
 }
 
 fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8> {
-    let exe = std::env::current_exe().map_err(|err| {
-        Error::io(
-            Path::new("steward"),
-            "cannot find steward's own binary",
-            err,
-        )
-    })?;
+    let exe = crate::process::own_binary()?;
     let exe = exe.display().to_string();
     let home = env.var("HOME").map(PathBuf::from);
     let (path, harness_arg) = match args.target {

@@ -593,13 +593,9 @@ fn lowercase_first(text: &str) -> String {
 /// detached in its own session so it outlives the `tick` that started it.
 /// Returns what could not be started, as warnings.
 pub fn start_supervisors(ctx: &Context, runs: &[Run]) -> Vec<String> {
-    let exe = match std::env::current_exe() {
+    let exe = match crate::process::own_binary() {
         Ok(exe) => exe,
-        Err(err) => {
-            return vec![format!(
-                "cannot find steward's own binary to start runs: {err}"
-            )];
-        }
+        Err(err) => return vec![format!("{err}: no run started")],
     };
     runs.iter()
         .filter_map(|run| spawn_supervisor(&exe, &ctx.root, &run.id).err())

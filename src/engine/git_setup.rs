@@ -4,8 +4,6 @@
 //! files, runs, obligations and claims are one file per item. `init --git`
 //! registers it, idempotently; `doctor` says what is missing.
 
-use std::path::Path;
-
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::store::Transaction;
@@ -27,13 +25,7 @@ pub fn attributes(ctx: &Context) -> Vec<String> {
 
 /// The merge driver's command line: this binary, by its full path.
 fn driver_command() -> Result<String> {
-    let exe = std::env::current_exe().map_err(|err| {
-        Error::io(
-            Path::new("steward"),
-            "cannot find steward's own binary",
-            err,
-        )
-    })?;
+    let exe = crate::process::own_binary()?;
     Ok(format!(
         "'{}' merge-driver mirror %O %A %B",
         exe.display().to_string().replace('\'', "'\\''")

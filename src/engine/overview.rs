@@ -290,12 +290,7 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
     let (runs, _) = ctx.store.runs()?;
     let runs: Vec<Run> = runs
         .into_iter()
-        .filter(|r| {
-            r.created_at >= since_text
-                || r.ended_at
-                    .as_deref()
-                    .is_some_and(|t| t >= since_text.as_str())
-        })
+        .filter(|r| r.touched_since(&since_text))
         .collect();
     let cost = runs.iter().map(|r| r.cost_usd).sum();
     Ok(DigestReport {

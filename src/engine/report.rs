@@ -54,12 +54,7 @@ pub fn gather(ctx: &Context, since: DateTime<Utc>) -> Result<Page> {
     let (runs, _) = ctx.store.runs()?;
     let runs = runs
         .into_iter()
-        .filter(|r| {
-            r.created_at >= since_text
-                || r.ended_at
-                    .as_deref()
-                    .is_some_and(|t| t >= since_text.as_str())
-        })
+        .filter(|r| r.touched_since(&since_text))
         .collect();
     Ok(Page {
         now: ctx.now,

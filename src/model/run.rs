@@ -144,6 +144,11 @@ impl Run {
         }
     }
 
+    /// Whether the run started or ended at `since` (RFC 3339) or later.
+    pub fn touched_since(&self, since: &str) -> bool {
+        self.created_at.as_str() >= since || self.ended_at.as_deref().is_some_and(|t| t >= since)
+    }
+
     pub fn is_active(&self) -> bool {
         !matches!(self.state(), RunState::Ended(_))
     }

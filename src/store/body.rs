@@ -592,14 +592,7 @@ pub fn add_criterion(body: &str, text: &str, newline: &str) -> String {
         return insert_into_empty_section(body, section, &format!("- [ ] {text}"), newline);
     }
     let block = format!("## {CRITERIA_HEADING}{newline}{newline}- [ ] {text}{newline}");
-    match layout.section(HISTORY_HEADING) {
-        Some(history) => {
-            let mut out = body.to_string();
-            out.insert_str(history.range.start, &format!("{block}{newline}"));
-            out
-        }
-        None => append_block(body, &block, newline),
-    }
+    insert_before_history(body, &layout, &block, newline)
 }
 
 /// The list marker for the item after one whose text before `[` is `prefix`:
@@ -673,14 +666,7 @@ pub fn set_plan(body: &str, lines: &str, newline: &str) -> String {
         return out;
     }
     let block = format!("## {PLAN_HEADING}{newline}{newline}{lines}");
-    match layout.section(HISTORY_HEADING) {
-        Some(history) => {
-            let mut out = body.to_string();
-            out.insert_str(history.range.start, &format!("{block}{newline}"));
-            out
-        }
-        None => append_block(body, &block, newline),
-    }
+    insert_before_history(body, &layout, &block, newline)
 }
 
 /// Replaces the description (the text before the first `## ` heading),
@@ -801,6 +787,19 @@ fn insert_line_at(body: &str, offset: usize, line: &str, newline: &str) -> Strin
         out.insert_str(offset, &format!("{line}{newline}"));
     }
     out
+}
+
+/// Puts a new section's `block` (ending with a line ending) before
+/// `## History`, or at the end when there is none.
+fn insert_before_history(body: &str, layout: &BodyLayout, block: &str, newline: &str) -> String {
+    match layout.section(HISTORY_HEADING) {
+        Some(history) => {
+            let mut out = body.to_string();
+            out.insert_str(history.range.start, &format!("{block}{newline}"));
+            out
+        }
+        None => append_block(body, block, newline),
+    }
 }
 
 /// Appends a block (ending with a line ending) after a blank line, keeping a

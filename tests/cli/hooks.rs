@@ -41,6 +41,19 @@ fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|err| panic!("{err}: {text:?}"))
 }
 
+/// The context Claude Code's `UserPromptSubmit` hook adds on a heartbeat.
+fn heartbeat_context(env: &TestEnv) -> String {
+    let beat = json(&hook(
+        env,
+        "claude-code",
+        &claude("UserPromptSubmit", env, r#","prompt":"heartbeat""#),
+    ));
+    beat["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
 #[test]
 fn session_start_and_prompts_get_the_block_or_the_summaries_as_context() {
     let env = TestEnv::initialised();
@@ -72,14 +85,8 @@ fn session_start_and_prompts_get_the_block_or_the_summaries_as_context() {
             .unwrap()
             .starts_with("[steward] deploy")
     );
-    let beat = json(&hook(
-        &env,
-        "claude-code",
-        &claude("UserPromptSubmit", &env, r#","prompt":"heartbeat""#),
-    ));
-    let block = beat["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
+    let block = heartbeat_context(&env);
+    let block = block.as_str();
     assert!(
         block.starts_with("<goal-stewardship goal=\"deploy\">"),
         "{block}"
@@ -240,14 +247,8 @@ fn the_context_stays_under_the_cap_and_keeps_every_command() {
             .assert()
             .success();
     }
-    let beat = json(&hook(
-        &env,
-        "claude-code",
-        &claude("UserPromptSubmit", &env, r#","prompt":"heartbeat""#),
-    ));
-    let block = beat["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
+    let block = heartbeat_context(&env);
+    let block = block.as_str();
     assert!(block.chars().count() <= 9000, "{}", block.chars().count());
     let offered: Vec<&str> = block
         .lines()

@@ -68,6 +68,34 @@ fn on(env: &TestEnv, machine: &str) -> assert_cmd::Command {
     cmd
 }
 
+/// a notes something on alpha, b on beta, neither syncs.
+fn notes_on_both(m: &Machines) {
+    for (env, machine, goal) in [(&m.a, "a", "alpha"), (&m.b, "b", "beta")] {
+        on(env, machine)
+            .args(["update", goal, "--note", &format!("from {machine}")])
+            .assert()
+            .success();
+    }
+}
+
+/// Dispatch on with git claims, to `./agent.sh` (the `AGENT` script).
+const CLAIMING: &str = "dispatch:\n  enabled: true\n  agent: fake\n  claim: git\n  max_parallel: 5\n  timeout: 1m\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
+
+/// Waits until the runs `machine` started in `env` have ended.
+fn wait_for_runs(env: &TestEnv, machine: &str) {
+    let started = std::time::Instant::now();
+    while env.runs().iter().any(|r| {
+        r["machine"] == machine && matches!(r["state"].as_str(), Some("pending" | "running"))
+    }) {
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{machine}: {:?}",
+            env.runs()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
 /// Every file under the root holds no conflict marker.
 fn assert_no_conflict_markers(env: &TestEnv) {
     for (path, bytes) in env.snapshot() {
@@ -152,14 +180,7 @@ fn two_machines_changing_different_goals_merge_with_a_plain_pull() {
 #[test]
 fn sync_commits_pulls_renders_the_mirror_again_and_pushes() {
     let m = machines();
-    on(&m.a, "a")
-        .args(["update", "alpha", "--note", "from a"])
-        .assert()
-        .success();
-    on(&m.b, "b")
-        .args(["update", "beta", "--note", "from b"])
-        .assert()
-        .success();
+    notes_on_both(&m);
     on(&m.a, "a")
         .arg("sync")
         .assert()
@@ -227,14 +248,7 @@ fn the_same_goal_changed_on_both_machines_stops_sync_with_both_versions_kept() {
 #[test]
 fn a_push_rejected_because_another_machine_pushed_first_is_pulled_and_pushed_again() {
     let m = machines();
-    on(&m.a, "a")
-        .args(["update", "alpha", "--note", "from a"])
-        .assert()
-        .success();
-    on(&m.b, "b")
-        .args(["update", "beta", "--note", "from b"])
-        .assert()
-        .success();
+    notes_on_both(&m);
     // While b pushes, a pushes first: b's push finds the remote moved. The
     // hook runs once (it removes itself), as a real race happens once.
     let hook = m.b.path(".git/hooks/pre-push");
@@ -279,8 +293,8 @@ fn two_ticks_at_the_same_moment_start_one_run_per_goal() {
     let m = machines();
     let a = &m.a;
     a.add_goal("gamma");
-    let config = a.read("steward.yaml")
-        + "global_limits:\n  max_dispatches_per_hour: 20\ndispatch:\n  enabled: true\n  agent: fake\n  claim: git\n  max_parallel: 5\n  timeout: 1m\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
+    let config =
+        a.read("steward.yaml") + "global_limits:\n  max_dispatches_per_hour: 20\n" + CLAIMING;
     a.write("steward.yaml", &config);
     a.executable("agent.sh", AGENT);
     git(a.root(), &["add", "steward.yaml", "agent.sh"]);
@@ -311,17 +325,7 @@ fn two_ticks_at_the_same_moment_start_one_run_per_goal() {
     // Each machine waits for its own runs (the other's it saw when it
     // pulled stay as they were until the next pull).
     for (env, machine) in [(&m.a, "a"), (&m.b, "b")] {
-        let started = std::time::Instant::now();
-        while env.runs().iter().any(|r| {
-            r["machine"] == machine && matches!(r["state"].as_str(), Some("pending" | "running"))
-        }) {
-            assert!(
-                started.elapsed().as_secs() < 30,
-                "{machine}: {:?}",
-                env.runs()
-            );
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
+        wait_for_runs(env, machine);
     }
     let log = std::fs::read_to_string(&starts).unwrap_or_default();
     for goal in ["alpha", "beta", "gamma"] {
@@ -344,8 +348,7 @@ fn two_ticks_at_the_same_moment_start_one_run_per_goal() {
 #[test]
 fn a_claim_left_by_a_machine_that_went_away_is_taken_over_once_it_expires() {
     let m = machines();
-    let config = m.a.read("steward.yaml")
-        + "dispatch:\n  enabled: true\n  agent: fake\n  claim: git\n  max_parallel: 5\n  timeout: 1m\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
+    let config = m.a.read("steward.yaml") + CLAIMING;
     m.a.write("steward.yaml", &config);
     m.a.executable("agent.sh", AGENT);
     // Machine a claimed alpha, pushed the claim and went away: its run will
@@ -384,13 +387,7 @@ fn a_claim_left_by_a_machine_that_went_away_is_taken_over_once_it_expires() {
                 .output()
                 .unwrap();
         assert!(matches!(output.status.code(), Some(0 | 3)), "{output:?}");
-        let started = std::time::Instant::now();
-        while m.b.runs().iter().any(|r| {
-            r["machine"] == "b" && matches!(r["state"].as_str(), Some("pending" | "running"))
-        }) {
-            assert!(started.elapsed().as_secs() < 30, "{:?}", m.b.runs());
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
+        wait_for_runs(&m.b, "b");
         std::fs::read_to_string(&starts).unwrap_or_default()
     };
     // While the claim holds, b leaves alpha alone (and works on beta).

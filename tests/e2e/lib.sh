@@ -75,3 +75,14 @@ TOML
   )
   kill "$mock" 2>/dev/null; wait "$mock" 2>/dev/null
 }
+
+# e2e_run_cases WHICH: run_case for claude, codex or all; exits 1 when a
+# case failed (run_case counts them in `failures`).
+e2e_run_cases() {
+  case $1 in
+    claude|codex) run_case "$1" ;;
+    all) run_case claude; run_case codex ;;
+    *) echo "usage: $0 [claude|codex|all]" >&2; exit 2 ;;
+  esac
+  exit $((failures > 0))
+}

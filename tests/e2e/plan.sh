@@ -53,9 +53,4 @@ PY
   fi
 }
 
-case $which in
-  claude|codex) run_case "$which" ;;
-  all) run_case claude; run_case codex ;;
-  *) echo "usage: $0 [claude|codex|all]" >&2; exit 2 ;;
-esac
-exit $((failures > 0))
+e2e_run_cases "$which"
