@@ -33,14 +33,12 @@ pub(crate) mod yaml_locate;
 use std::ffi::OsString;
 use std::io::Write;
 
-use clap::Parser;
-
 use crate::context::Environment;
 
 /// Runs steward with `args` (the program name first) in the real process
 /// environment, printing to stdout and stderr. Returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
-    let cli = match cli::Cli::try_parse_from(args) {
+    let cli = match cli::parse(args.into_iter().collect()) {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();

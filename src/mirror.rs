@@ -7,6 +7,8 @@
 //! changes one goal does not have to read every other goal; a full render
 //! ([`render_block`]) gives the same text.
 
+use std::borrow::Cow;
+
 use crate::model::{Goal, ObligationStatus, Priority};
 use crate::obligations::Book;
 
@@ -14,6 +16,8 @@ pub const HEADING: &str = "## Active Goals";
 pub const BEGIN: &str =
     "<!-- steward:begin (generated: edits inside this block are overwritten) -->";
 pub const END: &str = "<!-- steward:end -->";
+/// What both markers start with.
+const MARKER_START: &str = "<!-- steward:";
 const EMPTY: &str = "_No open goals._";
 
 /// One goal's entry: a list item whose first line carries the sort key.
@@ -84,41 +88,48 @@ fn inline(text: &str) -> String {
 }
 
 /// Replaces, inserts or removes (`entry: None`) the entry of `label` in the
-/// block content, keeping the order.
+/// block content, keeping the order. One pass and one copy of the block: a
+/// write that changes one goal pays for the mirror's size once.
 pub fn upsert(block: &str, label: &str, entry: Option<(&Priority, &str)>) -> String {
-    let mut entries: Vec<String> = split_entries(block)
-        .into_iter()
-        .filter(|e| entry_label(e) != Some(label))
-        .collect();
-    if let Some((priority, text)) = entry {
-        let key = sort_key(priority, label);
-        let position = entries
-            .iter()
-            .position(|e| match (entry_priority(e), entry_label(e)) {
-                (Some(p), Some(l)) => sort_key(&p, l) > key,
-                _ => false,
-            })
-            .unwrap_or(entries.len());
-        entries.insert(position, text.to_string());
+    let mut out = String::with_capacity(block.len() + entry.map_or(0, |(_, text)| text.len()));
+    let mut pending = entry;
+    for existing in entries(block).filter(|e| entry_label(e) != Some(label)) {
+        if let Some((priority, text)) = pending
+            && let (Some(p), Some(l)) = (entry_priority(existing), entry_label(existing))
+            && sort_key(&p, l) > sort_key(priority, label)
+        {
+            out.push_str(text);
+            pending = None;
+        }
+        out.push_str(existing);
     }
-    if entries.is_empty() {
+    if let Some((_, text)) = pending {
+        out.push_str(text);
+    }
+    if out.is_empty() {
         return format!("{EMPTY}\n");
     }
-    entries.concat()
+    out
 }
 
-/// The entries of a block: each starts at a line beginning with `- `.
-fn split_entries(block: &str) -> Vec<String> {
-    let mut entries: Vec<String> = Vec::new();
-    for line in block.split_inclusive('\n') {
-        if line.starts_with("- ") || entries.is_empty() {
-            entries.push(line.to_string());
-        } else if let Some(last) = entries.last_mut() {
-            last.push_str(line);
-        }
-    }
-    entries.retain(|e| e.starts_with("- "));
-    entries
+/// The entries of a block: each starts at a line beginning with `- ` and
+/// runs to the next; text before the first entry is not one.
+fn entries(block: &str) -> impl Iterator<Item = &str> {
+    let next_entry = memchr::memmem::Finder::new("\n- ");
+    let mut rest = block;
+    std::iter::from_fn(move || {
+        let start = if rest.starts_with("- ") {
+            0
+        } else {
+            next_entry.find(rest.as_bytes())? + 1
+        };
+        let entry = &rest[start..];
+        let len = next_entry
+            .find(entry.as_bytes())
+            .map_or(entry.len(), |end| end + 1);
+        rest = &entry[len..];
+        Some(&entry[..len])
+    })
 }
 
 fn entry_label(entry: &str) -> Option<&str> {
@@ -142,22 +153,29 @@ pub struct BlockSpan {
 /// Finds the block; `Err` (1-based line, message) when the markers are
 /// broken, in which case the file must be left alone.
 pub fn find_block(text: &str) -> Result<Option<BlockSpan>, (usize, String)> {
+    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
     let mut begin = None;
-    let mut offset = 0;
-    for (index, line) in text.split_inclusive('\n').enumerate() {
+    // Only a line that starts like a marker can be one: look for those
+    // instead of comparing every line of a large file.
+    for offset in memchr::memmem::find_iter(text.as_bytes(), MARKER_START) {
+        if offset > 0 && text.as_bytes()[offset - 1] != b'\n' {
+            continue;
+        }
+        let line = &text[offset..];
+        let line = &line[..line.find('\n').map_or(line.len(), |end| end + 1)];
         let trimmed = line.trim_end_matches(['\r', '\n']);
         if trimmed == BEGIN {
             if begin.is_some() {
                 return Err((
-                    index + 1,
+                    line_of(offset),
                     "a second steward:begin marker before the steward:end marker".to_string(),
                 ));
             }
-            begin = Some((index + 1, offset + line.len()));
+            begin = Some((offset, offset + line.len()));
         } else if trimmed == END {
             let Some((_, start)) = begin else {
                 return Err((
-                    index + 1,
+                    line_of(offset),
                     "a steward:end marker without a steward:begin marker".to_string(),
                 ));
             };
@@ -165,11 +183,10 @@ pub fn find_block(text: &str) -> Result<Option<BlockSpan>, (usize, String)> {
                 content: start..offset,
             }));
         }
-        offset += line.len();
     }
     match begin {
-        Some((line, _)) => Err((
-            line,
+        Some((offset, _)) => Err((
+            line_of(offset),
             "the steward:begin marker has no steward:end marker after it".to_string(),
         )),
         None => Ok(None),
@@ -185,12 +202,17 @@ pub fn splice(existing: Option<&str>, content: &str) -> Result<String, (usize, S
             "# Active Tasks\n\n{HEADING}\n\n{BEGIN}\n{content}{END}\n"
         ));
     };
-    let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let content = content.replace('\n', newline);
+    let newline = if has_crlf(text) { "\r\n" } else { "\n" };
+    let content = match newline {
+        "\n" => Cow::Borrowed(content),
+        _ => Cow::Owned(content.replace('\n', newline)),
+    };
     match find_block(text)? {
         Some(span) => {
-            let mut out = text.to_string();
-            out.replace_range(span.content, &content);
+            let mut out = String::with_capacity(text.len() - span.content.len() + content.len());
+            out.push_str(&text[..span.content.start]);
+            out.push_str(&content);
+            out.push_str(&text[span.content.end..]);
             Ok(out)
         }
         None => {
@@ -235,8 +257,20 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> (String, bool) {
 }
 
 /// The block content as it is in a mirror file, with `\n` line endings.
-pub fn current_content(text: &str) -> Result<Option<String>, (usize, String)> {
-    Ok(find_block(text)?.map(|span| text[span.content].replace("\r\n", "\n")))
+pub fn current_content(text: &str) -> Result<Option<Cow<'_, str>>, (usize, String)> {
+    Ok(find_block(text)?.map(|span| {
+        let content = &text[span.content];
+        match has_crlf(content) {
+            true => Cow::Owned(content.replace("\r\n", "\n")),
+            false => Cow::Borrowed(content),
+        }
+    }))
+}
+
+/// Whether the text has Windows line endings (a byte search first: most
+/// files have no `\r` at all).
+fn has_crlf(text: &str) -> bool {
+    text.as_bytes().contains(&b'\r') && text.contains("\r\n")
 }
 
 #[cfg(test)]
@@ -263,14 +297,7 @@ mod tests {
             goal("z-crit", "critical", "Z"),
         );
         let block = render_block(&[&a, &b, &c], &Book::default());
-        let labels: Vec<&str> = split_entries(&block)
-            .iter()
-            .map(|e| entry_label(e).unwrap().to_string())
-            .collect::<Vec<_>>()
-            .leak()
-            .iter()
-            .map(String::as_str)
-            .collect();
+        let labels: Vec<&str> = entries(&block).filter_map(entry_label).collect();
         assert_eq!(labels, ["z-crit", "a-normal", "b-normal"]);
         assert!(block.contains("- **a-normal** (normal, active) — A\n  criteria 1/2 · dispatches 0/20 · assessments 0/50\n"));
     }
@@ -369,5 +396,30 @@ mod tests {
     fn broken_markers_are_refused() {
         assert_eq!(find_block(&format!("a\n{BEGIN}\nb\n")).unwrap_err().0, 2);
         assert_eq!(find_block(&format!("{END}\n")).unwrap_err().0, 1);
+        assert_eq!(
+            find_block(&format!("a\n\n{BEGIN}\nb\n{BEGIN}\n{END}\n"))
+                .unwrap_err()
+                .0,
+            5
+        );
+    }
+
+    #[test]
+    fn a_marker_is_a_whole_line() {
+        let text = format!("see {BEGIN}\n{BEGIN} and more\n{BEGIN}\r\nx\n{END}\n");
+        let span = find_block(&text).unwrap().unwrap();
+        assert_eq!(&text[span.content], "x\n");
+        assert_eq!(find_block(&format!("quoted: {END}\n")), Ok(None));
+    }
+
+    #[test]
+    fn text_before_the_first_entry_is_dropped_and_entries_keep_their_lines() {
+        let block = "_No open goals._\n- **b** (normal, active) — B\n  criteria 0/1\n";
+        let entry = "- **a** (high, active) — A\n";
+        assert_eq!(
+            upsert(block, "a", Some((&Priority::High, entry))),
+            format!("{entry}- **b** (normal, active) — B\n  criteria 0/1\n")
+        );
+        assert_eq!(upsert(block, "b", None), "_No open goals._\n");
     }
 }

@@ -1,10 +1,9 @@
 //! Shell completions and man pages generated from the clap definition; the
 //! checked-in `completions/` and `man/` are these, byte for byte.
 
-use clap::CommandFactory;
 use clap_complete::Shell;
 
-use super::Cli;
+use super::full_command;
 
 /// The shells whose completions are checked in.
 pub const SHELLS: [Shell; 3] = [Shell::Bash, Shell::Zsh, Shell::Fish];
@@ -15,7 +14,7 @@ pub const SHELLS: [Shell; 3] = [Shell::Bash, Shell::Zsh, Shell::Fish];
 /// names).
 pub fn completion(shell: Shell) -> Vec<u8> {
     let mut buffer = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "steward", &mut buffer);
+    clap_complete::generate(shell, &mut full_command(), "steward", &mut buffer);
     let script = String::from_utf8(buffer).expect("completion scripts are text");
     let commands = goal_commands().join(" ");
     let script = match shell {
@@ -53,7 +52,7 @@ const GOAL_HELP: &str = "A label, an id, or at least 4 characters of an id";
 /// The commands (and aliases) whose first positional argument is a GOAL.
 fn goal_commands() -> Vec<String> {
     let mut names = Vec::new();
-    for sub in Cli::command().get_subcommands() {
+    for sub in full_command().get_subcommands() {
         let takes_goal = sub
             .get_positionals()
             .next()
@@ -130,7 +129,7 @@ pub fn completion_file_name(shell: Shell) -> String {
 /// `steward-<cmd>-<sub>.1` for the commands that have their own (`task
 /// spawned`), so that every page a SUBCOMMANDS section names exists.
 pub fn man_pages() -> Vec<(String, Vec<u8>)> {
-    let command = Cli::command().disable_help_subcommand(true);
+    let command = full_command().disable_help_subcommand(true);
     let mut pages = vec![("steward.1".to_string(), render(command.clone(), "steward"))];
     add_pages(&command, "steward", &mut pages);
     pages

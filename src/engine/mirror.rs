@@ -34,11 +34,13 @@ fn current_block(path: &std::path::Path) -> Result<Option<String>> {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(Error::io(path, "cannot read mirror", err)),
     };
-    mirror::current_content(&existing).map_err(|(line, message)| Error::BrokenMirror {
-        path: path.to_path_buf(),
-        line,
-        message,
-    })
+    mirror::current_content(&existing)
+        .map(|content| content.map(std::borrow::Cow::into_owned))
+        .map_err(|(line, message)| Error::BrokenMirror {
+            path: path.to_path_buf(),
+            line,
+            message,
+        })
 }
 
 /// `None` when the mirror is disabled (`mirror.enabled: false`).

@@ -598,12 +598,12 @@ impl<'s> Transaction<'s> {
         };
         let book = || self.store.obligations().map_err(|err| err.to_string());
         let content = match (self.mirror_block.take(), current) {
-            (Some(full), _) => full,
+            (Some(full), _) => full.into(),
             (None, Some(mut content)) if !self.obligations_changed => {
                 let book = book()?;
                 for (old_label, goal) in &self.mirror_changes {
                     if *old_label != goal.label {
-                        content = mirror::upsert(&content, old_label, None);
+                        content = mirror::upsert(&content, old_label, None).into();
                     }
                     let entry =
                         (!goal.status.is_terminal()).then(|| mirror::render_entry(goal, &book));
@@ -611,10 +611,11 @@ impl<'s> Transaction<'s> {
                         &content,
                         &goal.label,
                         entry.as_deref().map(|e| (&goal.priority, e)),
-                    );
+                    )
+                    .into();
                 }
                 for label in &self.mirror_removals {
-                    content = mirror::upsert(&content, label, None);
+                    content = mirror::upsert(&content, label, None).into();
                 }
                 content
             }
@@ -628,6 +629,7 @@ impl<'s> Transaction<'s> {
                     &scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>(),
                     &book()?,
                 )
+                .into()
             }
         };
         let updated = mirror::splice(existing.as_deref(), &content).map_err(broken)?;

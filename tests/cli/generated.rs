@@ -200,3 +200,42 @@ fn bash_completes_goal_labels_in_the_store_given() {
         .success()
         .stdout("deploy\ndocs\nrelease\n");
 }
+
+/// A run adds only its own command's arguments; help that lists the
+/// commands must still come from the whole tree.
+#[test]
+fn help_names_every_command_with_its_purpose_and_each_command_its_options() {
+    let env = crate::common::TestEnv::new();
+    for args in [&["--help"][..], &["help"], &[]] {
+        let out = env.steward().args(args).output().unwrap();
+        let text = String::from_utf8_lossy(if args.is_empty() {
+            &out.stderr
+        } else {
+            &out.stdout
+        });
+        let update = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("update "))
+            .unwrap_or_else(|| panic!("steward {args:?} lists update:\n{text}"));
+        assert!(update.contains("Change a goal's"), "{args:?}: {update}");
+    }
+    let hook = env.steward().args(["help", "hook"]).assert().success();
+    let hook = String::from_utf8_lossy(&hook.get_output().stdout).to_string();
+    assert!(
+        hook.contains("install") && hook.contains("claude-code"),
+        "{hook}"
+    );
+    let update = env.steward().args(["update", "--help"]).assert().success();
+    let update = String::from_utf8_lossy(&update.get_output().stdout).to_string();
+    assert!(
+        update.contains("--add-criterion") && update.contains("--root"),
+        "{update}"
+    );
+    env.steward()
+        .args(["update", "--no-such-option"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "unexpected argument '--no-such-option'",
+        ));
+}
