@@ -115,20 +115,23 @@ pub fn upsert(block: &str, label: &str, entry: Option<(&Priority, &str)>) -> Str
 /// The entries of a block: each starts at a line beginning with `- ` and
 /// runs to the next; text before the first entry is not one.
 fn entries(block: &str) -> impl Iterator<Item = &str> {
-    let next_entry = memchr::memmem::Finder::new("\n- ");
-    let mut rest = block;
+    let mut starts = line_starts(block).filter(|&at| block[at..].starts_with("- "));
+    let mut next = starts.next();
     std::iter::from_fn(move || {
-        let start = if rest.starts_with("- ") {
-            0
-        } else {
-            next_entry.find(rest.as_bytes())? + 1
-        };
-        let entry = &rest[start..];
-        let len = next_entry
-            .find(entry.as_bytes())
-            .map_or(entry.len(), |end| end + 1);
-        rest = &entry[len..];
-        Some(&entry[..len])
+        let start = next?;
+        next = starts.next();
+        Some(&block[start..next.unwrap_or(block.len())])
+    })
+}
+
+/// Where each line of `text` starts. `find(char)` is core's memchr, which
+/// needs no CPU feature detection (a `cpuid`, slow in a virtual machine).
+fn line_starts(text: &str) -> impl Iterator<Item = usize> + '_ {
+    let mut next = Some(0);
+    std::iter::from_fn(move || {
+        let start = next.filter(|&at| at < text.len())?;
+        next = text[start..].find('\n').map(|end| start + end + 1);
+        Some(start)
     })
 }
 
@@ -155,12 +158,8 @@ pub struct BlockSpan {
 pub fn find_block(text: &str) -> Result<Option<BlockSpan>, (usize, String)> {
     let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
     let mut begin = None;
-    // Only a line that starts like a marker can be one: look for those
-    // instead of comparing every line of a large file.
-    for offset in memchr::memmem::find_iter(text.as_bytes(), MARKER_START) {
-        if offset > 0 && text.as_bytes()[offset - 1] != b'\n' {
-            continue;
-        }
+    // Only a line that starts like a marker can be one.
+    for offset in line_starts(text).filter(|&at| text[at..].starts_with(MARKER_START)) {
         let line = &text[offset..];
         let line = &line[..line.find('\n').map_or(line.len(), |end| end + 1)];
         let trimmed = line.trim_end_matches(['\r', '\n']);

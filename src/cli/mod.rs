@@ -199,11 +199,12 @@ pub fn full_command() -> clap::Command {
 }
 
 /// Parses the command line. A run parses with only its own command's
-/// arguments; help, versions and errors are said from the whole tree (the
-/// list of commands shows each one's purpose), which costs only then.
+/// arguments; help and errors are said from the whole tree (the list of
+/// commands shows each one's purpose), which costs only then.
 pub fn parse(args: Vec<std::ffi::OsString>) -> std::result::Result<Cli, clap::Error> {
     match Cli::try_parse_from(&args) {
         Ok(cli) => Ok(cli),
+        Err(err) if err.kind() == clap::error::ErrorKind::DisplayVersion => Err(err),
         Err(_) => {
             let mut matches = full_command().try_get_matches_from(args)?;
             Cli::from_arg_matches_mut(&mut matches)
