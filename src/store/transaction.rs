@@ -205,8 +205,18 @@ impl<'s> Transaction<'s> {
                 _ => None,
             }),
         });
-        let old_label = original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone());
-        self.mirror_changes.push((old_label, goal.clone()));
+        // A note or a new date leaves the goal's mirror entry as it was:
+        // then the mirror is not read at all (`tick` renders the whole
+        // block, entries made stale by hand included).
+        let same_entry = original.is_some_and(|o| {
+            o.goal.label == goal.label
+                && mirror::render_entry(&o.goal, &Book::default())
+                    == mirror::render_entry(&goal, &Book::default())
+        });
+        if !same_entry {
+            let old_label = original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone());
+            self.mirror_changes.push((old_label, goal.clone()));
+        }
         self.remember_for_undo(
             &goal.id,
             &goal.label,

@@ -116,8 +116,15 @@ fn a_mirror_with_broken_markers_is_left_alone() {
         env.read("ACTIVE-TASKS.md"),
         format!("# Tasks\n{BEGIN}\nno end marker\n")
     );
+    // A note leaves the goal's entry as it was: the mirror is not read.
     env.steward()
         .args(["update", "one", "--note", "x"])
+        .assert()
+        .success()
+        .stderr(predicate::str::is_empty());
+    // A change to what the entry shows is refused in a broken mirror.
+    env.steward()
+        .args(["update", "one", "--title", "Renamed"])
         .assert()
         .success()
         .stderr(predicate::str::contains("ACTIVE-TASKS.md:2:1: mirror not updated: the steward:begin marker has no steward:end marker"));
