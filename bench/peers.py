@@ -8,7 +8,9 @@ Needs `task` (Debian package taskwarrior) and `mb` (`cargo install
 minibeads`) on PATH; a missing peer is skipped. With libeatmydata (Debian
 package eatmydata) it also times one write of each with fsync made a no-op,
 to show what a write costs besides waiting for the disk. steward is the release
-binary ($STEWARD, else target/release/steward, built when missing).
+binary ($STEWARD, else target/release/steward, built when missing); the
+writes are timed again with the static musl build ($STEWARD_STATIC, else
+target/x86_64-unknown-linux-musl/release/steward) when it exists.
 """
 
 import json
@@ -32,6 +34,13 @@ def steward_binary():
     if not path.exists():
         subprocess.run(["cargo", "build", "--release", "--manifest-path", str(ROOT / "Cargo.toml")], check=True)
     return str(path)
+
+
+def static_binary():
+    """The static musl release build (what `.ci/run` builds), when it exists:
+    no dynamic loader, no glibc CPU-feature probing at start."""
+    path = Path(os.environ.get("STEWARD_STATIC", ROOT / "target/x86_64-unknown-linux-musl/release/steward"))
+    return str(path) if path.exists() else None
 
 
 def median_ms(make_args, env=None, runs=RUNS):
@@ -134,6 +143,17 @@ def main():
             rows.append(("`steward add`", add_time, add_time))
             rows.append(("`steward update --note`", update_time, update_time))
             rows.append(("`steward assess`", assess_time, update_time))
+            static = static_binary()
+            if static:
+                rows.append(("`steward add`, static build", median_ms(
+                    lambda r: [static, "-C", str(root), "add", f"static-{r}", "--title", "Bench", "--criterion",
+                               "done"], env), add_time))
+                rows.append(("`steward update --note`, static build", median_ms(
+                    lambda r: [static, "-C", str(root), "update", pick(r), "--note", f"static {r}"], env),
+                    update_time))
+                rows.append(("`steward assess`, static build", median_ms(
+                    lambda r: [static, "-C", str(root), "assess", pick(r), "--summary", f"static {r}"], env),
+                    update_time))
             if shutil.which("task"):
                 task_env = taskwarrior_store(base, n)
                 rows.append(("`task list`", median_ms(lambda _: ["task", "list"], task_env), list_time))

@@ -22,8 +22,11 @@ const EMPTY: &str = "_No open goals._";
 
 /// One goal's entry: a list item whose first line carries the sort key.
 pub fn render_entry(goal: &Goal, book: &Book) -> String {
+    // No assessment count: assessments come with every heartbeat, and the
+    // mirror changes only when what a reader acts on changes (every
+    // assessment rewrote the whole file, and made a diff in a shared store).
     let mut entry = format!(
-        "- **{}** ({}, {}) — {}\n  criteria {}/{} · dispatches {}/{} · assessments {}/{}",
+        "- **{}** ({}, {}) — {}\n  criteria {}/{} · dispatches {}/{}",
         goal.label,
         goal.priority,
         goal.status,
@@ -32,8 +35,6 @@ pub fn render_entry(goal: &Goal, book: &Book) -> String {
         goal.criteria.len(),
         goal.progress.dispatches,
         goal.budget.max_dispatches,
-        goal.progress.assessments,
-        goal.budget.max_assessments,
     );
     if let Some(plan) = &goal.plan {
         entry.push_str(&format!(" · plan {}%", plan.summary.tally.percent()));
@@ -298,7 +299,11 @@ mod tests {
         let block = render_block(&[&a, &b, &c], &Book::default());
         let labels: Vec<&str> = entries(&block).filter_map(entry_label).collect();
         assert_eq!(labels, ["z-crit", "a-normal", "b-normal"]);
-        assert!(block.contains("- **a-normal** (normal, active) — A\n  criteria 1/2 · dispatches 0/20 · assessments 0/50\n"));
+        assert!(
+            block.contains(
+                "- **a-normal** (normal, active) — A\n  criteria 1/2 · dispatches 0/20\n"
+            )
+        );
     }
 
     #[test]

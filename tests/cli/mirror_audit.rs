@@ -53,7 +53,7 @@ fn the_mirror_follows_every_change_and_keeps_hand_written_text() {
     );
     assert!(!text.contains("alpha"));
     assert!(
-        text.contains("  criteria 1/3 · dispatches 0/20 · assessments 0/50\n  blockers: waiting\n"),
+        text.contains("  criteria 1/3 · dispatches 0/20\n  blockers: waiting\n"),
         "{text}"
     );
     env.steward().args(["mirror", "--check"]).assert().success();
@@ -102,6 +102,42 @@ fn mirror_check_and_regenerate() {
     assert_eq!(refresh["updated"], false);
     assert_eq!(refresh["open_goals"], 1);
     assert_eq!(refresh["path"], "ACTIVE-TASKS.md");
+}
+
+#[test]
+fn an_assessment_that_changes_nothing_the_mirror_shows_leaves_the_file_alone() {
+    let env = TestEnv::initialised();
+    env.add_goal("one");
+    let inode = |env: &TestEnv| {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(env.path("ACTIVE-TASKS.md"))
+            .unwrap()
+            .ino()
+    };
+    let (before, file) = (env.read("ACTIVE-TASKS.md"), inode(&env));
+    env.steward()
+        .args(["--actor", "agent", "assess", "one", "--summary", "looked"])
+        .assert()
+        .success();
+    assert_eq!(env.read("ACTIVE-TASKS.md"), before);
+    assert_eq!(inode(&env), file, "not rewritten");
+    env.steward().args(["mirror", "--check"]).assert().success();
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "one",
+            "--summary",
+            "did",
+            "--met",
+            "1",
+        ])
+        .env("STEWARD_NOW", "2026-11-21T05:00:00Z")
+        .assert()
+        .success();
+    assert!(env.read("ACTIVE-TASKS.md").contains("criteria 1/"));
+    env.steward().args(["mirror", "--check"]).assert().success();
 }
 
 #[test]
