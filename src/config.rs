@@ -464,6 +464,12 @@ const SETTINGS: &[Setting] = &[
         "mirror file, relative to the root",
     ),
     setting(
+        "mirror.max_goals",
+        Kind::Count,
+        "50",
+        "entries the block shows at most, by priority; a line counts the rest (0: all)",
+    ),
+    setting(
         "git.commit",
         Kind::Bool,
         "false",
@@ -630,6 +636,8 @@ pub struct Obligations {
 pub struct Mirror {
     pub enabled: bool,
     pub path: PathBuf,
+    /// 0: every open goal.
+    pub max_goals: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -1303,6 +1311,7 @@ impl Layers {
             mirror: Mirror {
                 enabled: self.bool("mirror.enabled"),
                 path: PathBuf::from(self.text("mirror.path")),
+                max_goals: self.count("mirror.max_goals"),
             },
             git: Git {
                 commit: self.bool("git.commit"),

@@ -19,6 +19,8 @@ pub const END: &str = "<!-- steward:end -->";
 /// What both markers start with.
 const MARKER_START: &str = "<!-- steward:";
 const EMPTY: &str = "_No open goals._";
+/// How the line that counts the goals a block does not show starts.
+const MORE: &str = "_And ";
 
 /// One goal's entry: a list item whose first line carries the sort key.
 pub fn render_entry(goal: &Goal, book: &Book) -> String {
@@ -62,8 +64,9 @@ pub fn render_entry(goal: &Goal, book: &Book) -> String {
     entry
 }
 
-/// The block's content for these open goals, sorted.
-pub fn render_block(goals: &[&Goal], book: &Book) -> String {
+/// The block's content for these open goals, sorted: the first `max`
+/// entries, then a line counting the others.
+pub fn render_block(goals: &[&Goal], book: &Book, max: usize) -> String {
     let mut goals: Vec<&Goal> = goals
         .iter()
         .copied()
@@ -73,7 +76,117 @@ pub fn render_block(goals: &[&Goal], book: &Book) -> String {
     if goals.is_empty() {
         return format!("{EMPTY}\n");
     }
-    goals.iter().map(|goal| render_entry(goal, book)).collect()
+    let hidden = goals.len().saturating_sub(max);
+    let mut block: String = goals[..goals.len() - hidden]
+        .iter()
+        .map(|goal| render_entry(goal, book))
+        .collect();
+    if hidden > 0 {
+        block.push_str(&more_line(hidden));
+    }
+    block
+}
+
+/// The last line of a block that shows only the first entries.
+fn more_line(hidden: usize) -> String {
+    let goals = if hidden == 1 { "goal" } else { "goals" };
+    format!("{MORE}{hidden} more open {goals} (`steward list` lists them)_\n")
+}
+
+/// The block's entries and how many open goals it does not show; `None`
+/// when its last line counts them in words steward did not write.
+fn split_more(block: &str) -> Option<(&str, usize)> {
+    let start = block
+        .trim_end_matches('\n')
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    let Some(rest) = block[start..].strip_prefix(MORE) else {
+        return Some((block, 0));
+    };
+    let (count, _) = rest.split_once(' ')?;
+    Some((&block[..start], count.parse().ok()?))
+}
+
+/// One goal whose entry may have changed.
+pub struct EntryChange<'a> {
+    pub old_label: &'a str,
+    pub was_open: bool,
+    pub label: &'a str,
+    pub priority: &'a Priority,
+    /// The entry now; `None` for a goal that is closed.
+    pub entry: Option<&'a str>,
+}
+
+/// The block with these goals' entries changed and the `removed` labels
+/// gone, showing at most `max` entries, without reading the other goals.
+/// `None` when that cannot be known from the block alone — a shown goal
+/// left a block that hides others, or a hidden goal would now be shown —
+/// and the block must be rendered from every open goal.
+pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize) -> Option<String> {
+    let (entries_part, mut hidden) = split_more(block)?;
+    let mut content = entries_part.to_string();
+    for change in changes {
+        let shown = entries(&content).find(|e| entry_label(e) == Some(change.old_label));
+        let upsert_change = |content: &str| {
+            let content = match change.old_label != change.label {
+                true => upsert(content, change.old_label, None),
+                false => content.to_string(),
+            };
+            upsert(
+                &content,
+                change.label,
+                change.entry.map(|e| (change.priority, e)),
+            )
+        };
+        if hidden == 0 {
+            content = upsert_change(&content);
+            continue;
+        }
+        let key = sort_key(change.priority, change.label);
+        match (shown, change.entry) {
+            // Still open, same place: replaced where it is.
+            (Some(entry), Some(_))
+                if change.old_label == change.label
+                    && entry_priority(entry).as_ref() == Some(change.priority) =>
+            {
+                content = upsert_change(&content);
+            }
+            // Hidden, and stays after the last shown entry.
+            (None, Some(_)) if last_key(&content).is_some_and(|last| key > last) => {
+                hidden += usize::from(!change.was_open);
+            }
+            // Closed while hidden (or closed all along).
+            (None, None) => hidden -= usize::from(change.was_open),
+            _ => return None,
+        }
+    }
+    if !removed.is_empty() && hidden > 0 {
+        return None;
+    }
+    for label in removed {
+        content = upsert(&content, label, None);
+    }
+    let shown = entries(&content).count();
+    if shown > max {
+        let keep: usize = entries(&content).take(max).map(str::len).sum();
+        content.truncate(keep);
+        hidden += shown - max;
+    } else if shown < max && hidden > 0 {
+        return None;
+    }
+    if shown == 0 && hidden == 0 {
+        return Some(format!("{EMPTY}\n"));
+    }
+    if hidden > 0 {
+        content.push_str(&more_line(hidden));
+    }
+    Some(content)
+}
+
+/// The sort key of the block's last entry.
+fn last_key(content: &str) -> Option<(u8, &str)> {
+    let last = entries(content).last()?;
+    Some((entry_priority(last)?.rank(), entry_label(last)?))
 }
 
 fn sort_key<'a>(priority: &Priority, label: &'a str) -> (u8, &'a str) {
@@ -296,7 +409,7 @@ mod tests {
             goal("a-normal", "normal", "A"),
             goal("z-crit", "critical", "Z"),
         );
-        let block = render_block(&[&a, &b, &c], &Book::default());
+        let block = render_block(&[&a, &b, &c], &Book::default(), usize::MAX);
         let labels: Vec<&str> = entries(&block).filter_map(entry_label).collect();
         assert_eq!(labels, ["z-crit", "a-normal", "b-normal"]);
         assert!(
@@ -313,7 +426,7 @@ mod tests {
             goal("a", "high", "A"),
             goal("b", "normal", "B"),
         ];
-        let mut block = render_block(&[], &Book::default());
+        let mut block = render_block(&[], &Book::default(), usize::MAX);
         for g in &goals {
             block = upsert(
                 &block,
@@ -323,7 +436,11 @@ mod tests {
         }
         assert_eq!(
             block,
-            render_block(&goals.iter().collect::<Vec<_>>(), &Book::default())
+            render_block(
+                &goals.iter().collect::<Vec<_>>(),
+                &Book::default(),
+                usize::MAX
+            )
         );
         let renamed = goal("b", "normal", "B again");
         block = upsert(
@@ -336,6 +453,99 @@ mod tests {
         block = upsert(&block, "b", None);
         block = upsert(&block, "c", None);
         assert_eq!(block, "_No open goals._\n");
+    }
+
+    /// Every change a write can make to a block that shows three of its
+    /// goals: patched as a full render would have it, or refused.
+    #[test]
+    fn a_patched_block_is_what_a_full_render_gives_or_is_refused() {
+        let book = Book::default();
+        let open = |goals: &[Goal]| render_block(&goals.iter().collect::<Vec<_>>(), &book, 3);
+        let before = vec![
+            goal("a", "high", "A"),
+            goal("b", "normal", "B"),
+            goal("c", "normal", "C"),
+            goal("d", "normal", "D"),
+            goal("e", "low", "E"),
+        ];
+        let block = open(&before);
+        assert!(
+            block.ends_with("_And 2 more open goals (`steward list` lists them)_\n"),
+            "{block}"
+        );
+        let mut closed = goal("x", "normal", "X");
+        closed.status = crate::model::Status::Completed;
+        // (what changes, the goals after, patchable)
+        let cases: Vec<(Goal, Option<&str>, bool, bool)> = vec![
+            // a shown goal changes its title: replaced in place
+            (goal("b", "normal", "B again"), None, true, true),
+            // a hidden goal changes: nothing shown changes
+            (goal("d", "normal", "D again"), None, true, true),
+            // a new goal after the last shown one: counted
+            (goal("f", "low", "F"), None, false, true),
+            // a new goal before it: must be rendered
+            (goal("aa", "critical", "AA"), None, false, false),
+            // a hidden goal closes: counted down
+            (closed_as(&goal("e", "low", "E")), None, true, true),
+            // a shown goal closes: the next one must be found
+            (closed_as(&goal("a", "high", "A")), None, true, false),
+            // a shown goal moves: rendered
+            (goal("c", "critical", "C"), None, true, false),
+            // a hidden goal renamed but staying hidden
+            (goal("z", "low", "E"), Some("e"), true, true),
+            // a closed goal changes: nothing
+            (closed.clone(), None, false, true),
+        ];
+        for (changed, old_label, was_open, patchable) in cases {
+            let old_label = old_label.unwrap_or(&changed.label);
+            let entry = (!changed.status.is_terminal()).then(|| render_entry(&changed, &book));
+            let change = EntryChange {
+                old_label,
+                was_open,
+                label: &changed.label,
+                priority: &changed.priority,
+                entry: entry.as_deref(),
+            };
+            let mut after: Vec<Goal> = before
+                .iter()
+                .filter(|g| g.label != old_label)
+                .cloned()
+                .collect();
+            after.push(changed.clone());
+            let patched = patch(&block, &[change], &[], 3);
+            assert_eq!(
+                patched.is_some(),
+                patchable,
+                "{}: {patched:?}",
+                changed.label
+            );
+            if let Some(patched) = patched {
+                assert_eq!(patched, open(&after), "{}", changed.label);
+            }
+        }
+        // Every open goal shown: a new one that overflows is counted.
+        let three = open(&before[..3]);
+        let d = render_entry(&before[3], &book);
+        let change = EntryChange {
+            old_label: "d",
+            was_open: false,
+            label: "d",
+            priority: &before[3].priority,
+            entry: Some(&d),
+        };
+        assert_eq!(
+            patch(&three, &[change], &[], 3).unwrap(),
+            open(&before[..4])
+        );
+        // Words steward did not write in the counting line: rendered.
+        let forged = block.replace("_And 2 more", "_And two more");
+        assert_eq!(patch(&forged, &[], &[], 3), None);
+    }
+
+    fn closed_as(goal: &Goal) -> Goal {
+        let mut goal = goal.clone();
+        goal.status = crate::model::Status::Completed;
+        goal
     }
 
     #[test]

@@ -52,7 +52,7 @@ pub fn check_mirror(ctx: &Context) -> Result<Option<MirrorCheck>> {
     let scan = ctx.store.scan(Scope::Open)?;
     let book = ctx.store.obligations()?;
     let goals: Vec<_> = scan.goals.iter().map(|g| &g.goal).collect();
-    let expected = mirror::render_block(&goals, &book);
+    let expected = mirror::render_block(&goals, &book, ctx.store.mirror_max_goals);
     Ok(Some(MirrorCheck {
         current: current.as_deref() == Some(expected.as_str()),
         path,

@@ -72,6 +72,8 @@ pub struct Store {
     pub state_dir: PathBuf,
     /// The mirror file, when `mirror.enabled`.
     pub mirror_path: Option<PathBuf>,
+    /// Entries the mirror block shows at most (`mirror.max_goals`, 0: all).
+    pub mirror_max_goals: usize,
     /// The root as an absolute path, for git.
     pub absolute_root: PathBuf,
     /// Commit every change, with this author (`git.author`) when set.
@@ -93,6 +95,10 @@ impl Store {
                 .mirror
                 .enabled
                 .then(|| root.join(&config.mirror.path)),
+            mirror_max_goals: match usize::try_from(config.mirror.max_goals) {
+                Ok(0) | Err(_) => usize::MAX,
+                Ok(max) => max,
+            },
             absolute_root: absolute_root.to_path_buf(),
             git: config.git.commit.then(|| GitSettings {
                 author: config.git.author.clone(),

@@ -26,7 +26,7 @@ pub struct Transaction<'s> {
     events: Vec<Event>,
     written: Vec<PathBuf>,
     /// Goals saved, with the label they had before, for the mirror.
-    mirror_changes: Vec<(String, Goal)>,
+    mirror_changes: Vec<MirrorChange>,
     /// A full render of the mirror block, when the command read every goal.
     mirror_block: Option<String>,
     /// Obligations changed: linked goals' mirror entries may show them.
@@ -214,8 +214,11 @@ impl<'s> Transaction<'s> {
                     == mirror::render_entry(&goal, &Book::default())
         });
         if !same_entry {
-            let old_label = original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone());
-            self.mirror_changes.push((old_label, goal.clone()));
+            self.mirror_changes.push(MirrorChange {
+                old_label: original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone()),
+                was_open: original.is_some_and(|o| !o.goal.status.is_terminal()),
+                goal: goal.clone(),
+            });
         }
         self.remember_for_undo(
             &goal.id,
@@ -525,7 +528,11 @@ impl<'s> Transaction<'s> {
     /// Sets the mirror block from every open goal, for commands that read
     /// them all anyway (`tick`, `mirror`).
     pub fn render_mirror(&mut self, goals: &[&Goal], book: &Book) {
-        self.mirror_block = Some(mirror::render_block(goals, book));
+        self.mirror_block = Some(mirror::render_block(
+            goals,
+            book,
+            self.store.mirror_max_goals,
+        ));
     }
 
     /// Ends the transaction: appends the events, refreshes the mirror, then
@@ -608,39 +615,33 @@ impl<'s> Transaction<'s> {
         };
         let book = || self.store.obligations().map_err(|err| err.to_string());
         let content = match (self.mirror_block.take(), current) {
-            (Some(full), _) => full.into(),
-            (None, Some(mut content)) if !self.obligations_changed => {
+            (Some(full), _) => full,
+            (None, Some(content)) if !self.obligations_changed => {
                 let book = book()?;
-                for (old_label, goal) in &self.mirror_changes {
-                    if *old_label != goal.label {
-                        content = mirror::upsert(&content, old_label, None).into();
-                    }
-                    let entry =
-                        (!goal.status.is_terminal()).then(|| mirror::render_entry(goal, &book));
-                    content = mirror::upsert(
-                        &content,
-                        &goal.label,
-                        entry.as_deref().map(|e| (&goal.priority, e)),
-                    )
-                    .into();
+                let entries: Vec<Option<String>> = (self.mirror_changes.iter())
+                    .map(|c| {
+                        let goal = &c.goal;
+                        (!goal.status.is_terminal()).then(|| mirror::render_entry(goal, &book))
+                    })
+                    .collect();
+                let changes: Vec<mirror::EntryChange> = (self.mirror_changes.iter())
+                    .zip(&entries)
+                    .map(|(c, entry)| mirror::EntryChange {
+                        old_label: &c.old_label,
+                        was_open: c.was_open,
+                        label: &c.goal.label,
+                        priority: &c.goal.priority,
+                        entry: entry.as_deref(),
+                    })
+                    .collect();
+                let removed: Vec<&str> = self.mirror_removals.iter().map(String::as_str).collect();
+                match mirror::patch(&content, &changes, &removed, self.store.mirror_max_goals) {
+                    Some(patched) => patched,
+                    None => self.render_mirror_block(&book)?,
                 }
-                for label in &self.mirror_removals {
-                    content = mirror::upsert(&content, label, None).into();
-                }
-                content
             }
-            _ => {
-                // No block yet, or tasks changed: render it from every open goal.
-                let scan = self
-                    .store
-                    .scan(Scope::Open)
-                    .map_err(|err| err.to_string())?;
-                mirror::render_block(
-                    &scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>(),
-                    &book()?,
-                )
-                .into()
-            }
+            // No block yet, or tasks changed: render it from every open goal.
+            _ => self.render_mirror_block(&book()?)?,
         };
         let updated = mirror::splice(existing.as_deref(), &content).map_err(broken)?;
         if existing.as_deref() != Some(updated.as_str()) {
@@ -653,9 +654,32 @@ impl<'s> Transaction<'s> {
         Ok(())
     }
 
+    /// The mirror block rendered from every open goal.
+    fn render_mirror_block(&self, book: &Book) -> Result<String, String> {
+        let scan = self
+            .store
+            .scan(Scope::Open)
+            .map_err(|err| err.to_string())?;
+        let goals: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
+        Ok(mirror::render_block(
+            &goals,
+            book,
+            self.store.mirror_max_goals,
+        ))
+    }
+
     pub fn now(&self) -> DateTime<Utc> {
         self.now
     }
+}
+
+/// A saved goal whose mirror entry may have changed.
+struct MirrorChange {
+    /// Its label before this transaction.
+    old_label: String,
+    /// Whether it was open before this transaction.
+    was_open: bool,
+    goal: Goal,
 }
 
 /// A transaction that ends without `finish` (a command that failed half

@@ -141,6 +141,58 @@ fn an_assessment_that_changes_nothing_the_mirror_shows_leaves_the_file_alone() {
 }
 
 #[test]
+fn the_mirror_shows_the_first_goals_and_counts_the_others() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "mirror:\n  max_goals: 2\n");
+    for label in ["a", "b", "c", "d"] {
+        env.add_goal(label);
+    }
+    let text = env.read("ACTIVE-TASKS.md");
+    assert!(
+        text.contains("- **a** ") && text.contains("- **b** "),
+        "{text}"
+    );
+    assert!(
+        !text.contains("- **c** ") && !text.contains("- **d** "),
+        "{text}"
+    );
+    assert!(
+        text.contains("_And 2 more open goals (`steward list` lists them)_\n<!-- steward:end -->"),
+        "{text}"
+    );
+    env.steward().args(["mirror", "--check"]).assert().success();
+    // A hidden goal changes: the file stays as it was.
+    env.steward()
+        .args(["update", "d", "--check", "1"])
+        .assert()
+        .success();
+    assert_eq!(env.read("ACTIVE-TASKS.md"), text);
+    // A shown goal closes: the next one moves up.
+    env.steward()
+        .args(["abandon", "a", "--reason", "not needed"])
+        .assert()
+        .success();
+    let text = env.read("ACTIVE-TASKS.md");
+    assert!(
+        text.contains("- **b** ") && text.contains("- **c** "),
+        "{text}"
+    );
+    assert!(
+        text.contains("_And 1 more open goal (`steward list` lists them)_"),
+        "{text}"
+    );
+    env.steward().args(["mirror", "--check"]).assert().success();
+    // A hidden goal closes: counted down, and then every goal is shown.
+    env.steward()
+        .args(["abandon", "d", "--reason", "not needed"])
+        .assert()
+        .success();
+    let text = env.read("ACTIVE-TASKS.md");
+    assert!(!text.contains("more open goals"), "{text}");
+    env.steward().args(["mirror", "--check"]).assert().success();
+}
+
+#[test]
 fn a_mirror_with_broken_markers_is_left_alone() {
     let env = TestEnv::initialised();
     env.write(
