@@ -143,21 +143,27 @@ pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize)
             continue;
         }
         let key = sort_key(change.priority, change.label);
-        match (shown, change.entry) {
-            // Still open, same place: replaced where it is.
-            (Some(entry), Some(_))
-                if change.old_label == change.label
-                    && entry_priority(entry).as_ref() == Some(change.priority) =>
-            {
+        let last = last_key(&content)?;
+        let last_label = last.1.to_string();
+        match (shown.is_some(), change.entry.is_some()) {
+            // Shown and still before the last shown entry (or that entry,
+            // in its place): replaced. Now after it, a hidden goal may
+            // come first.
+            (true, true) if key < last || (change.old_label == last_label && key == last) => {
                 content = upsert_change(&content);
             }
-            // Hidden, and stays after the last shown entry.
-            (None, Some(_)) if last_key(&content).is_some_and(|last| key > last) => {
-                hidden += usize::from(!change.was_open);
+            // Hidden (or new) and now before the last shown entry: shown,
+            // and the overflow below hides the last one.
+            (false, true) if key < last => {
+                content = upsert_change(&content);
+                hidden -= usize::from(change.was_open);
             }
+            // Hidden (or new) and after it: counted.
+            (false, true) => hidden += usize::from(!change.was_open),
             // Closed while hidden (or closed all along).
-            (None, None) => hidden -= usize::from(change.was_open),
-            _ => return None,
+            (false, false) => hidden -= usize::from(change.was_open),
+            // A shown goal closed or moved down: the next is not known.
+            (true, _) => return None,
         }
     }
     if !removed.is_empty() && hidden > 0 {
@@ -483,14 +489,18 @@ mod tests {
             (goal("d", "normal", "D again"), None, true, true),
             // a new goal after the last shown one: counted
             (goal("f", "low", "F"), None, false, true),
-            // a new goal before it: must be rendered
-            (goal("aa", "critical", "AA"), None, false, false),
+            // a new goal before it: shown, the last shown one counted
+            (goal("aa", "critical", "AA"), None, false, true),
+            // a hidden goal moves up: shown, the last shown one counted
+            (goal("d", "critical", "D"), None, true, true),
+            // a shown goal moves up
+            (goal("c", "critical", "C"), None, true, true),
+            // a shown goal moves down: a hidden one may come first
+            (goal("b", "low", "B"), None, true, false),
             // a hidden goal closes: counted down
             (closed_as(&goal("e", "low", "E")), None, true, true),
             // a shown goal closes: the next one must be found
             (closed_as(&goal("a", "high", "A")), None, true, false),
-            // a shown goal moves: rendered
-            (goal("c", "critical", "C"), None, true, false),
             // a hidden goal renamed but staying hidden
             (goal("z", "low", "E"), Some("e"), true, true),
             // a closed goal changes: nothing
