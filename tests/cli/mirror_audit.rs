@@ -192,6 +192,62 @@ fn the_mirror_shows_the_first_goals_and_counts_the_others() {
     env.steward().args(["mirror", "--check"]).assert().success();
 }
 
+/// Whatever a command does to goals shown or not, the patched block is what
+/// a full render gives.
+#[test]
+fn a_mirror_that_hides_goals_stays_current_through_every_kind_of_change() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "mirror:\n  max_goals: 2\n");
+    for label in ["b", "d", "f"] {
+        env.add_goal(label);
+    }
+    let steps: &[&[&str]] = &[
+        &["add", "a", "--title", "A", "--criterion", "x"],
+        &["add", "z", "--title", "Z", "--criterion", "x"],
+        &["update", "z", "--priority", "high", "--confirmed"],
+        &["update", "a", "--priority", "low"],
+        &["update", "f", "--label", "c"],
+        &[
+            "--actor",
+            "agent",
+            "assess",
+            "d",
+            "--summary",
+            "s",
+            "--met",
+            "1",
+        ],
+        &[
+            "--actor",
+            "agent",
+            "assess",
+            "c",
+            "--summary",
+            "s",
+            "--stuck",
+            "--blocker",
+            "needs a key",
+        ],
+        &["unblock", "c", "--reason", "key given"],
+        &["pause", "b"],
+        &["resume", "b"],
+        &["abandon", "z", "--reason", "r"],
+        &["abandon", "a", "--reason", "r"],
+        &["undo", "a"],
+        &["delete", "d"],
+        &["undo", "d"],
+        &["delete", "b"],
+    ];
+    for step in steps {
+        env.steward().args(*step).assert().success();
+        env.steward()
+            .args(["mirror", "--check"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("up to date"));
+    }
+}
+
 #[test]
 fn a_mirror_with_broken_markers_is_left_alone() {
     let env = TestEnv::initialised();
