@@ -46,6 +46,7 @@ mod undo;
 mod update;
 mod work;
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -337,7 +338,7 @@ impl Output {
     }
 
     pub fn warn(&mut self, text: impl Into<String>) {
-        self.stderr.push(clean(&text.into(), false));
+        self.stderr.push(clean(&text.into(), false).into_owned());
     }
 
     pub fn json(&mut self, value: &impl serde::Serialize) {
@@ -508,11 +509,9 @@ fn as_agent(mut options: GlobalOptions) -> Result<GlobalOptions> {
 /// sequences, BEL, carriage returns, C1 controls), each replaced by U+FFFD;
 /// line feeds and tabs stay. With `color`, the colour codes steward paints
 /// with (`ESC [ digits m`) stay too.
-pub fn clean(text: &str, color: bool) -> String {
-    let unsafe_char =
-        |c: char| (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c);
-    if !text.chars().any(unsafe_char) {
-        return text.to_string();
+pub fn clean(text: &str, color: bool) -> Cow<'_, str> {
+    if !has_unsafe_char(text.as_bytes()) {
+        return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -528,10 +527,27 @@ pub fn clean(text: &str, color: bool) -> String {
                 continue;
             }
         }
-        out.push(if unsafe_char(c) { '\u{FFFD}' } else { c });
+        out.push(if is_unsafe(c) { '\u{FFFD}' } else { c });
         rest = &rest[c.len_utf8()..];
     }
-    out
+    Cow::Owned(out)
+}
+
+/// A control character a terminal acts on: all but the line feed and tab.
+fn is_unsafe(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c)
+}
+
+/// Whether UTF-8 `bytes` hold a control character other than a line feed
+/// or a tab: C0 and DEL are single bytes, C1 (U+0080–U+009F) is `C2 80`
+/// to `C2 9F`. A byte scan, since a listing can be megabytes.
+fn has_unsafe_char(bytes: &[u8]) -> bool {
+    bytes.iter().enumerate().any(|(at, &byte)| match byte {
+        b'\n' | b'\t' => false,
+        0x00..=0x1f | 0x7f => true,
+        0xc2 => matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
+        _ => false,
+    })
 }
 
 /// Passes on what a finished write could not do: warnings on stderr, and
@@ -563,4 +579,24 @@ fn report(ctx: &Context, out: &mut Output, saved: Saved, what: &str) -> Result<(
         out.line(line);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_byte_scan_finds_exactly_the_unsafe_characters() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let text = format!("a{c}b");
+            assert_eq!(has_unsafe_char(text.as_bytes()), is_unsafe(c), "{:?}", c);
+        }
+    }
+
+    #[test]
+    fn clean_text_is_borrowed_and_controls_are_replaced() {
+        assert!(matches!(clean("plain\ttext\n", false), Cow::Borrowed(_)));
+        assert_eq!(clean("a\x1b[2Jb\u{85}c", false), "a\u{FFFD}[2Jb\u{FFFD}c");
+        assert_eq!(clean("\x1b[1mbold\x1b[0m", true), "\x1b[1mbold\x1b[0m");
+    }
 }
