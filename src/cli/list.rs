@@ -57,16 +57,7 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
     })?;
     let mut problems = scan.problems.clone();
     let mut goals: Vec<&LoadedGoal> = scan.goals.iter().filter(|g| wanted(&g.goal)).collect();
-    goals.sort_by(|a, b| {
-        let key = |g: &LoadedGoal| {
-            (
-                g.goal.status.is_terminal(),
-                g.goal.priority.rank(),
-                g.goal.label.clone(),
-            )
-        };
-        key(a).cmp(&key(b))
-    });
+    goals.sort_by(|a, b| list_order(a).cmp(&list_order(b)));
     let book = if out.json {
         ctx.store.obligations()?
     } else {
@@ -198,4 +189,10 @@ fn table_line(
         plan,
         goal.title
     )
+}
+
+/// Open goals first, then by priority, then by label.
+fn list_order(loaded: &LoadedGoal) -> (bool, u8, &str) {
+    let goal = &loaded.goal;
+    (goal.status.is_terminal(), goal.priority.rank(), &goal.label)
 }
