@@ -119,9 +119,10 @@ pub struct EntryChange<'a> {
 
 /// The block with these goals' entries changed and the `removed` labels
 /// gone, showing at most `max` entries, without reading the other goals.
-/// `None` when that cannot be known from the block alone — a shown goal
-/// left a block that hides others, or a hidden goal would now be shown —
-/// and the block must be rendered from every open goal.
+/// `None` when that cannot be known from the block alone — in a block that
+/// hides goals, a shown goal closed, moved down or was deleted, and which
+/// goal takes its place is not in the block — and the block must be
+/// rendered from every open goal.
 pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize) -> Option<String> {
     let (entries_part, mut hidden) = split_more(block)?;
     let mut content = entries_part.to_string();
@@ -144,12 +145,11 @@ pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize)
         }
         let key = sort_key(change.priority, change.label);
         let last = last_key(&content)?;
-        let last_label = last.1.to_string();
         match (shown.is_some(), change.entry.is_some()) {
             // Shown and still before the last shown entry (or that entry,
             // in its place): replaced. Now after it, a hidden goal may
             // come first.
-            (true, true) if key < last || (change.old_label == last_label && key == last) => {
+            (true, true) if key < last || (change.old_label == last.1 && key == last) => {
                 content = upsert_change(&content);
             }
             // Hidden (or new) and now before the last shown entry: shown,
@@ -174,8 +174,7 @@ pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize)
     }
     let shown = entries(&content).count();
     if shown > max {
-        let keep: usize = entries(&content).take(max).map(str::len).sum();
-        content.truncate(keep);
+        content = entries(&content).take(max).collect();
         hidden += shown - max;
     } else if shown < max && hidden > 0 {
         return None;
