@@ -2,9 +2,10 @@
 //! `## Active Goals` heading; every other byte of the file belongs to
 //! whoever wrote it.
 //!
-//! The block holds one entry per open goal, ordered by priority then label.
-//! Entries can be replaced one at a time ([`upsert`]), so a command that
-//! changes one goal does not have to read every other goal; a full render
+//! The block holds one entry per open goal, ordered by priority then label,
+//! up to `mirror.max_goals`, then a line counting the others. A command that
+//! changes some goals patches their entries ([`patch`]) without reading the
+//! other goals whenever the block alone says where they go; a full render
 //! ([`render_block`]) gives the same text.
 
 use std::borrow::Cow;
@@ -127,7 +128,6 @@ pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize)
     let (entries_part, mut hidden) = split_more(block)?;
     let mut content = entries_part.to_string();
     for change in changes {
-        let shown = entries(&content).find(|e| entry_label(e) == Some(change.old_label));
         let upsert_change = |content: &str| {
             let content = match change.old_label != change.label {
                 true => upsert(content, change.old_label, None),
@@ -143,9 +143,10 @@ pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize)
             content = upsert_change(&content);
             continue;
         }
+        let shown = entries(&content).any(|e| entry_label(e) == Some(change.old_label));
         let key = sort_key(change.priority, change.label);
         let last = last_key(&content)?;
-        match (shown.is_some(), change.entry.is_some()) {
+        match (shown, change.entry.is_some()) {
             // Shown and still before the last shown entry (or that entry,
             // in its place): replaced. Now after it, a hidden goal may
             // come first.
@@ -209,7 +210,7 @@ fn inline(text: &str) -> String {
 /// Replaces, inserts or removes (`entry: None`) the entry of `label` in the
 /// block content, keeping the order. One pass and one copy of the block: a
 /// write that changes one goal pays for the mirror's size once.
-pub fn upsert(block: &str, label: &str, entry: Option<(&Priority, &str)>) -> String {
+fn upsert(block: &str, label: &str, entry: Option<(&Priority, &str)>) -> String {
     let mut out = String::with_capacity(block.len() + entry.map_or(0, |(_, text)| text.len()));
     let mut pending = entry;
     for existing in entries(block).filter(|e| entry_label(e) != Some(label)) {

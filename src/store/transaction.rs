@@ -207,12 +207,14 @@ impl<'s> Transaction<'s> {
         });
         // A note or a new date leaves the goal's mirror entry as it was:
         // then the mirror is not read at all (`tick` renders the whole
-        // block, entries made stale by hand included).
-        let same_entry = original.is_some_and(|o| {
-            o.goal.label == goal.label
-                && mirror::render_entry(&o.goal, &Book::default())
-                    == mirror::render_entry(&goal, &Book::default())
-        });
+        // block, entries made stale by hand included). Without a mirror
+        // there is nothing to compare.
+        let same_entry = self.store.mirror_path.is_none()
+            || original.is_some_and(|o| {
+                o.goal.label == goal.label
+                    && mirror::render_entry(&o.goal, &Book::default())
+                        == mirror::render_entry(&goal, &Book::default())
+            });
         if !same_entry {
             self.mirror_changes.push(MirrorChange {
                 old_label: original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone()),
