@@ -1,6 +1,7 @@
 //! One goal file: the raw text kept byte for byte, a typed view read from it,
 //! and edits that splice only the bytes they mean to change.
 
+use std::ffi::OsStr;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -8,6 +9,7 @@ use chrono::{DateTime, Utc};
 use serde_yaml::{Mapping, Value};
 
 use super::body::{self, BodyError, BodyLayout};
+use super::dir::{Dir, Stat};
 use super::frontmatter::{self, YamlValue};
 use crate::config::{GoalDefaults, MAX_FILE_BYTES, describe_yaml as describe, yaml_message};
 use crate::duration::HumanDuration;
@@ -18,6 +20,7 @@ use crate::model::{
     Priority, Progress, Record, Status, Waiting, format_time,
 };
 use crate::yaml_locate::key_position;
+use std::os::unix::fs::OpenOptionsExt;
 
 /// A top-level field of a goal, to locate a problem at its key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +99,24 @@ impl GoalFile {
     /// Reads and splits a goal file; refuses files over 1 MiB and text that
     /// is not UTF-8.
     pub fn read(path: &Path) -> Result<GoalFile, FileProblem> {
+        GoalFile::read_with(path, || {
+            std::fs::File::options()
+                .read(true)
+                .custom_flags(libc::O_NOCTTY | libc::O_NONBLOCK)
+                .open(path)
+        })
+    }
+
+    /// [`GoalFile::read`] of `path`, the entry `name` of `dir`, looking up
+    /// that one name instead of the whole path.
+    pub fn read_in(dir: &Dir, name: &OsStr, path: &Path) -> Result<GoalFile, FileProblem> {
+        GoalFile::read_with(path, || dir.open_file(name))
+    }
+
+    fn read_with(
+        path: &Path,
+        open: impl FnOnce() -> std::io::Result<std::fs::File>,
+    ) -> Result<GoalFile, FileProblem> {
         let problem = |line: usize, column: usize, message: String| FileProblem {
             path: path.display().to_string(),
             line,
@@ -103,27 +124,31 @@ impl GoalFile {
             message,
         };
         let cannot_read = |err: std::io::Error| problem(1, 1, format!("cannot read: {err}"));
-        // Checked before opening: opening a FIFO would wait for a writer.
-        let metadata = std::fs::metadata(path).map_err(cannot_read)?;
-        if !metadata.is_file() {
+        // Opened without waiting (a FIFO would wait for a writer), then
+        // refused unless it is a regular file.
+        let mut file = open().map_err(cannot_read)?;
+        let stat = file
+            .metadata()
+            .and_then(|m| Stat::of(&m))
+            .map_err(cannot_read)?;
+        if !stat.is_file {
             return Err(problem(
                 1,
                 1,
                 "not a regular file: steward reads only files".to_string(),
             ));
         }
-        let mut file = std::fs::File::open(path).map_err(cannot_read)?;
-        if metadata.len() > MAX_FILE_BYTES {
+        if stat.len > MAX_FILE_BYTES {
             return Err(problem(
                 1,
                 1,
                 format!(
                     "file is {} bytes, larger than the 1 MiB steward reads",
-                    metadata.len()
+                    stat.len
                 ),
             ));
         }
-        let mut bytes = Vec::with_capacity(metadata.len() as usize + 1);
+        let mut bytes = Vec::with_capacity(stat.len as usize + 1);
         std::io::Read::read_to_end(&mut file, &mut bytes).map_err(cannot_read)?;
         let text = String::from_utf8(bytes).map_err(|err| {
             let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
@@ -133,10 +158,7 @@ impl GoalFile {
             problem(line, column, "not valid UTF-8".to_string())
         })?;
         let mut file = GoalFile::parse(path, text)?;
-        file.stamp = metadata
-            .modified()
-            .ok()
-            .map(|modified| (metadata.len(), modified));
+        file.stamp = Some((stat.len, stat.modified));
         Ok(file)
     }
 

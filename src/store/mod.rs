@@ -3,12 +3,14 @@
 
 pub(crate) mod atomic;
 pub mod body;
+mod dir;
 mod edit;
 pub mod episodes;
 pub mod events;
 mod fast_yaml;
 pub mod frontmatter;
 mod goal_file;
+mod leftovers;
 mod lock;
 mod runs;
 mod terminal_cache;
@@ -16,6 +18,7 @@ mod transaction;
 
 use std::path::{Path, PathBuf};
 
+use dir::{Dir, Stat};
 pub use frontmatter::YamlValue;
 pub use goal_file::{Field, GoalFile, HISTORY_KEEP};
 pub use lock::StoreLock;
@@ -129,7 +132,7 @@ impl Store {
     ) {
         const BATCH: usize = 512;
         for batch in paths.chunks(BATCH) {
-            self.load_all(batch, Store::load, &mut sink);
+            self.load_all(batch, Store::goal_named_by_file, &mut sink);
         }
     }
 
@@ -173,6 +176,28 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// Removes the temporary files killed writes left behind, listing the
+    /// goal, closed-goal and undo directories only when they changed since
+    /// they were last found clean; the caller records them clean when its
+    /// writes are done. Only under the lock.
+    fn remove_leftovers(&self) -> leftovers::Checked {
+        let cache = self.state_dir.join("cache");
+        for path in [&self.state_dir, &cache]
+            .into_iter()
+            .flat_map(|dir| atomic::leftovers(dir))
+        {
+            let _ = std::fs::remove_file(path);
+        }
+        leftovers::remove(
+            vec![
+                ("goals", self.goals_dir.clone()),
+                ("closed", self.closed_dir.clone()),
+                ("undo", self.undo_dir()),
+            ],
+            cache.join("leftovers"),
+        )
     }
 
     /// Temporary files a killed write left behind (their writer is gone).
@@ -381,7 +406,13 @@ impl Store {
     /// label says otherwise is a problem, never acted on: two files that
     /// claim one label can never both be it.
     pub fn load(&self, path: &Path) -> Result<LoadedGoal, FileProblem> {
-        let loaded = self.load_as_written(path)?;
+        self.goal_named_by_file(GoalFile::read(path)?)
+    }
+
+    /// The goal `file` holds, if its label is its file name (open goals).
+    fn goal_named_by_file(&self, file: GoalFile) -> Result<LoadedGoal, FileProblem> {
+        let loaded = self.goal_as_written(file)?;
+        let path = &loaded.file.path;
         let stem = path.file_stem().map(|s| s.to_string_lossy());
         if path.parent() == Some(self.goals_dir.as_path())
             && stem.as_deref() != Some(loaded.goal.label.as_str())
@@ -398,9 +429,8 @@ impl Store {
         Ok(loaded)
     }
 
-    /// Reads one goal as it is written, whatever its file name.
-    fn load_as_written(&self, path: &Path) -> Result<LoadedGoal, FileProblem> {
-        let file = GoalFile::read(path)?;
+    /// The goal `file` holds, whatever its file name.
+    fn goal_as_written(&self, file: GoalFile) -> Result<LoadedGoal, FileProblem> {
         let goal = file.goal(&self.defaults)?;
         Ok(LoadedGoal { file, goal })
     }
@@ -421,10 +451,11 @@ impl Store {
         if matches!(scope, Scope::All | Scope::Diagnose) {
             paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
+        scan.goals.reserve(paths.len());
         let loader = if scope == Scope::Diagnose {
-            Store::load_as_written
+            Store::goal_as_written
         } else {
-            Store::load
+            Store::goal_named_by_file
         };
         self.load_all(&paths, loader, |result| match result {
             Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {
@@ -443,40 +474,15 @@ impl Store {
 
     /// Loads `paths` and hands each result to `sink` in order, sharing the
     /// work among the machine's cores when there are enough files to be
-    /// worth a thread. Results go to `sink` as each thread's share is
-    /// joined, so a large store is not held in memory twice.
+    /// worth a thread.
     fn load_all(
         &self,
         paths: &[PathBuf],
-        load: fn(&Store, &Path) -> Result<LoadedGoal, FileProblem>,
-        mut sink: impl FnMut(Result<LoadedGoal, FileProblem>),
+        load: fn(&Store, GoalFile) -> Result<LoadedGoal, FileProblem>,
+        sink: impl FnMut(Result<LoadedGoal, FileProblem>),
     ) {
-        const PER_THREAD: usize = 32;
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(paths.len() / PER_THREAD)
-            .max(1);
-        if threads == 1 {
-            paths.iter().for_each(|path| sink(load(self, path)));
-            return;
-        }
-        let chunk = paths.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            let workers: Vec<_> = paths
-                .chunks(chunk)
-                .map(|part| {
-                    scope
-                        .spawn(move || part.iter().map(|path| load(self, path)).collect::<Vec<_>>())
-                })
-                .collect();
-            for worker in workers {
-                worker
-                    .join()
-                    .expect("loading a goal does not panic")
-                    .into_iter()
-                    .for_each(&mut sink);
-            }
-        })
+        let dirs = Dirs::open(paths);
+        on_cores(paths, 32, |path| load(self, dirs.read(path)?), sink);
     }
 
     /// Whether a goal file already uses `label`'s name (goals live under
@@ -489,22 +495,34 @@ impl Store {
     /// included), reading only files whose size or modification time
     /// changed since `previous` (a scan made before taking the lock).
     pub fn rescan_directory(&self, previous: Scan) -> Result<Scan> {
-        let mut scan = Scan::default();
-        let mut by_path: std::collections::HashMap<PathBuf, LoadedGoal> = previous
-            .goals
-            .into_iter()
-            .map(|g| (g.file.path.clone(), g))
-            .collect();
-        for path in goal_paths(&self.goals_dir, &mut scan.problems)? {
-            let unchanged = by_path.remove(&path).filter(|g| {
-                let now = std::fs::metadata(&path)
-                    .ok()
-                    .and_then(|m| Some((m.len(), m.modified().ok()?)));
-                g.file.stamp.is_some() && g.file.stamp == now
-            });
+        let mut problems = Vec::new();
+        let paths = goal_paths(&self.goals_dir, &mut problems)?;
+        let dirs = Dirs::open(&paths);
+        let mut scan = Scan {
+            goals: Vec::with_capacity(paths.len()),
+            problems,
+        };
+        let mut stamps = Vec::with_capacity(paths.len());
+        on_cores(
+            &paths,
+            256,
+            |path| dirs.stat(path).ok().map(|s| (s.len, s.modified)),
+            |stamp| stamps.push(stamp),
+        );
+        // Both lists are in file-name order: walk them side by side.
+        let mut before = previous.goals.into_iter().peekable();
+        for (path, now) in paths.iter().zip(stamps) {
+            let name = path.as_os_str();
+            while before.next_if(|g| g.file.path.as_os_str() < name).is_some() {}
+            let unchanged = before
+                .next_if(|g| g.file.path.as_os_str() == name)
+                .filter(|g| g.file.stamp.is_some() && g.file.stamp == now);
             match unchanged {
                 Some(loaded) => scan.goals.push(loaded),
-                None => match self.load(&path) {
+                None => match dirs
+                    .read(path)
+                    .and_then(|file| self.goal_named_by_file(file))
+                {
                     Ok(loaded) => scan.goals.push(loaded),
                     Err(problem) => scan.problems.push(problem),
                 },
@@ -614,6 +632,102 @@ impl Store {
             reference: reference.to_string(),
             unreadable: scan.problems.len(),
         })
+    }
+}
+
+/// `f` of each of `items`, handed to `sink` in order; the items are shared
+/// among the machine's cores when each thread gets at least `per_thread`.
+/// Results go to `sink` as each thread's share is joined, so a large store
+/// is not held in memory twice.
+fn on_cores<T: Sync, R: Send>(
+    items: &[T],
+    per_thread: usize,
+    f: impl Fn(&T) -> R + Sync,
+    mut sink: impl FnMut(R),
+) {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len() / per_thread)
+        .max(1);
+    if threads == 1 {
+        items.iter().map(f).for_each(sink);
+        return;
+    }
+    let chunk = items.len().div_ceil(threads);
+    let f = &f;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<_>>()))
+            .collect();
+        for worker in workers {
+            worker
+                .join()
+                .expect("the work shared among the cores does not panic")
+                .into_iter()
+                .for_each(&mut sink);
+        }
+    })
+}
+
+/// Makes `dir` ready to hold steward's caches: created when missing, and
+/// given a `.gitignore` that keeps it out of commits (caches are
+/// machine-local, never merged). False when it cannot be used, or is a
+/// symbolic link (which could lead out of the store).
+fn cache_dir_ready(dir: &Path) -> bool {
+    if dir
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink())
+        || std::fs::create_dir_all(dir).is_err()
+    {
+        return false;
+    }
+    // Created only where nothing is, a dangling link included.
+    if let Ok(mut ignore) = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(dir.join(".gitignore"))
+    {
+        let _ = std::io::Write::write_all(&mut ignore, b"*\n");
+    }
+    true
+}
+
+/// The directories of goal files to read, each opened once (`None`: it
+/// could not be, and its files are read by their whole path).
+struct Dirs(Vec<(PathBuf, Option<Dir>)>);
+
+impl Dirs {
+    fn open(paths: &[PathBuf]) -> Dirs {
+        let mut dirs: Vec<(PathBuf, Option<Dir>)> = Vec::new();
+        for path in paths {
+            let parent = atomic::parent(path);
+            if !dirs.iter().any(|(dir, _)| dir == parent) {
+                dirs.push((parent.to_path_buf(), Dir::open(parent).ok()));
+            }
+        }
+        Dirs(dirs)
+    }
+
+    /// The opened directory `path` is in, and its name there.
+    fn find<'a>(&self, path: &'a Path) -> Option<(&Dir, &'a std::ffi::OsStr)> {
+        let parent = atomic::parent(path);
+        let (_, dir) = self.0.iter().find(|(dir, _)| dir == parent)?;
+        Some((dir.as_ref()?, path.file_name()?))
+    }
+
+    fn read(&self, path: &Path) -> Result<GoalFile, FileProblem> {
+        match self.find(path) {
+            Some((dir, name)) => GoalFile::read_in(dir, name, path),
+            None => GoalFile::read(path),
+        }
+    }
+
+    fn stat(&self, path: &Path) -> std::io::Result<Stat> {
+        match self.find(path) {
+            Some((dir, name)) => dir.stat(name),
+            None => std::fs::metadata(path).and_then(|m| Stat::of(&m)),
+        }
     }
 }
 

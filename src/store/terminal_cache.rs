@@ -168,22 +168,8 @@ impl TerminalCache {
         let Some(dir) = self.path.parent() else {
             return;
         };
-        if dir
-            .symlink_metadata()
-            .is_ok_and(|m| m.file_type().is_symlink())
-            || !store_is_safe()
-            || std::fs::create_dir_all(dir).is_err()
-        {
+        if !store_is_safe() || !super::cache_dir_ready(dir) {
             return;
-        }
-        // Machine-local: never committed, never merged. Created only where
-        // nothing is, a dangling link included.
-        if let Ok(mut ignore) = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(dir.join(".gitignore"))
-        {
-            let _ = std::io::Write::write_all(&mut ignore, b"*\n");
         }
         let _ = super::atomic::write_unsynced(&self.path, &render(&self.entries));
     }

@@ -42,6 +42,8 @@ pub struct Transaction<'s> {
     /// Directories that gained, lost or replaced an entry: synced once each
     /// when the transaction finishes, before its events are appended.
     unsynced_dirs: Vec<PathBuf>,
+    /// Directories found free of leftovers, recorded so when it finishes.
+    leftovers_checked: Option<super::leftovers::Checked>,
 }
 
 /// What a finished transaction did.
@@ -81,6 +83,7 @@ impl<'s> Transaction<'s> {
             mirror_removals: Vec::new(),
             undo: Vec::new(),
             unsynced_dirs: Vec::new(),
+            leftovers_checked: None,
         })
     }
 
@@ -488,9 +491,7 @@ impl<'s> Transaction<'s> {
     /// Removes the temporary files killed writes left behind: under the lock
     /// no other write is under way.
     pub fn remove_leftovers(&mut self) {
-        for path in self.store.leftovers() {
-            let _ = std::fs::remove_file(path);
-        }
+        self.leftovers_checked = Some(self.store.remove_leftovers());
     }
 
     /// Writes a file that is not a goal (configuration, attributes)
@@ -563,6 +564,9 @@ impl<'s> Transaction<'s> {
         }
         if let Err(warning) = self.refresh_mirror() {
             warnings.push(warning);
+        }
+        if let Some(checked) = self.leftovers_checked.take() {
+            checked.record();
         }
         let mut commit_error = None;
         if let Some(git) = &self.store.git

@@ -343,11 +343,12 @@ fn a_check_that_escapes_the_root_is_an_error_and_changes_nothing() {
             .starts_with("g: check cannot run: file_exists ../outside:"),
         "{report}"
     );
-    // What the pass saw and when it ran are machine state, not a change to
-    // the store.
+    // What the pass saw, when it ran and its caches are machine state, not
+    // a change to the store.
     for state in ["state/digests.json", "state/tick.json"] {
         std::fs::remove_file(env.path(state)).unwrap();
     }
+    std::fs::remove_dir_all(env.path("state/cache")).unwrap();
     env.assert_unchanged(&before);
     env.steward()
         .arg("doctor")
