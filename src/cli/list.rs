@@ -95,16 +95,17 @@ struct Listing {
 }
 
 impl Listing {
-    fn start(open: &[&LoadedGoal], streaming: bool, out: &mut Output) -> Listing {
-        if streaming {
-            out.stream();
-        }
+    /// Starts writing to stdout as goals come (a listing of 10,000 goals
+    /// is megabytes: never held whole). `closed_follow`: closed goals, not
+    /// read yet, come after `open`, so the columns get a floor width.
+    fn start(open: &[&LoadedGoal], closed_follow: bool, out: &mut Output) -> Listing {
+        out.stream();
         let width = |f: fn(&Goal) -> usize, floor: usize| {
             open.iter()
                 .map(|g| f(&g.goal))
                 .max()
                 .unwrap_or(0)
-                .max(if streaming { floor } else { 0 })
+                .max(if closed_follow { floor } else { 0 })
         };
         let widths = (
             width(|g| g.label.len(), 20),
