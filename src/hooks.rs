@@ -103,7 +103,7 @@ fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
         return Ok(None);
     }
     let scan = ctx.store.scan(Scope::Open)?;
-    let open: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
+    let open: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
     let book = ctx.store.obligations()?;
     if stewardship::loop_status(&open, &book, ctx.now) != LoopStatus::Work {
         return Ok(None);

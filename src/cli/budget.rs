@@ -24,7 +24,7 @@ pub fn run(ctx: &Context, _args: BudgetArgs, out: &mut Output) -> Result<u8> {
     let scan = ctx.store.scan(Scope::Open)?;
     let window = engine::limits::dispatches_last_hour(ctx)?;
     let limit = ctx.config.global_limits.max_dispatches_per_hour;
-    let mut goals: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
+    let mut goals: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
     goals.sort_by(|a, b| (a.priority.rank(), &a.label).cmp(&(b.priority.rank(), &b.label)));
     if out.json {
         out.json(&json!({

@@ -51,7 +51,7 @@ pub fn check_mirror(ctx: &Context) -> Result<Option<MirrorCheck>> {
     let current = current_block(&path)?;
     let scan = ctx.store.scan(Scope::Open)?;
     let book = ctx.store.obligations()?;
-    let goals: Vec<_> = scan.goals.iter().map(|g| &g.goal).collect();
+    let goals: Vec<_> = scan.goals.iter().map(|g| &*g.goal).collect();
     let expected = mirror::render_block(&goals, &book, ctx.store.mirror_max_goals);
     Ok(Some(MirrorCheck {
         current: current.as_deref() == Some(expected.as_str()),
@@ -71,7 +71,7 @@ pub fn refresh_mirror(ctx: &Context) -> Result<Option<MirrorRefresh>> {
     let scan = tx.scan(Scope::Open)?;
     let book = tx.store().obligations()?;
     tx.render_mirror(
-        &scan.goals.iter().map(|g| &g.goal).collect::<Vec<_>>(),
+        &scan.goals.iter().map(|g| &*g.goal).collect::<Vec<_>>(),
         &book,
     );
     let finished = tx.finish()?;

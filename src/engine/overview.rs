@@ -56,7 +56,7 @@ pub struct StatusReport {
 
 pub fn status(ctx: &Context) -> Result<StatusReport> {
     let scan = ctx.store.scan(Scope::Open)?;
-    let goals: Vec<Goal> = scan.goals.into_iter().map(|g| g.goal).collect();
+    let goals: Vec<Goal> = scan.goals.into_iter().map(|g| *g.goal).collect();
     let mut counts = BTreeMap::new();
     for goal in &goals {
         *counts.entry(goal.status.to_string()).or_insert(0) += 1;
@@ -226,7 +226,7 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
         let Ok(loaded) = ctx.store.resolve(id) else {
             continue;
         };
-        let goal = loaded.goal;
+        let goal = *loaded.goal;
         if completed.iter().any(|c: &Completed| c.goal.id == goal.id)
             || failed.iter().any(|g: &Goal| g.id == goal.id)
         {
@@ -249,13 +249,13 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
         .goals
         .iter()
         .filter(|g| g.goal.status == Status::Blocked)
-        .map(|g| g.goal.clone())
+        .map(|g| (*g.goal).clone())
         .collect();
     let mut criteria_met = Vec::new();
     for goal in open
         .goals
         .iter()
-        .map(|g| &g.goal)
+        .map(|g| &*g.goal)
         .chain(completed.iter().map(|c| &c.goal))
     {
         for tick in goal.ticks.iter().filter(|t| t.at >= since_text) {
@@ -272,7 +272,7 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
     let plans = open
         .goals
         .iter()
-        .map(|g| &g.goal)
+        .map(|g| &*g.goal)
         .filter(|goal| {
             recent.iter().any(|e| {
                 e.goal_id == goal.id && matches!(e.action.as_str(), "work" | "planned" | "assessed")

@@ -78,7 +78,7 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
     outcome
         .warnings
         .extend(scan.problems.iter().map(ToString::to_string));
-    let open: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
+    let open: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
     let book = ctx.store.obligations()?;
     outcome.status = stewardship::loop_status(&open, &book, ctx.now);
     // What subagents owe is shown on every turn, heartbeat or not.

@@ -79,7 +79,7 @@ fn closed_since(ctx: &Context, events: &[Event], problems: &mut Vec<String>) -> 
             continue;
         }
         match ctx.store.resolve(&event.goal_id) {
-            Ok(loaded) if loaded.goal.status.is_terminal() => closed.push(loaded.goal),
+            Ok(loaded) if loaded.goal.status.is_terminal() => closed.push(*loaded.goal),
             Ok(_) | Err(Error::GoalNotFound { .. }) => {}
             Err(err) => problems.push(err.to_string()),
         }

@@ -56,7 +56,7 @@ pub fn spawned(ctx: &Context, request: &SpawnRequest) -> Result<(String, TaskOut
                     status: loaded.goal.status.to_string(),
                 });
             }
-            Some(loaded.goal)
+            Some(*loaded.goal)
         }
         None => link_by_label(ctx, &request.label, &mut warnings),
     };
@@ -102,7 +102,7 @@ fn link_by_label(ctx: &Context, label: &str, warnings: &mut Vec<String>) -> Opti
             && loaded.goal.label == prefix
             && !loaded.goal.status.is_terminal()
         {
-            matches.push(loaded.goal);
+            matches.push(*loaded.goal);
         }
     }
     if matches.len() > 1 {

@@ -110,7 +110,9 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         let mut after = Vec::new();
         for loaded in before.goals.iter().filter(|g| !g.goal.status.is_terminal()) {
             let verdict = decide(ctx, loaded, &outcomes, &mut outcome);
-            after.push(verdict.map_or_else(|| loaded.goal.clone(), |v| preview(&loaded.goal, &v)));
+            after.push(
+                verdict.map_or_else(|| (*loaded.goal).clone(), |v| preview(&loaded.goal, &v)),
+            );
         }
         outcome.needs_attention_from(&after, &reported_before(ctx));
         let mut open: Vec<LoadedGoal> = before
@@ -197,7 +199,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     }
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
-    let goals: Vec<Goal> = after.into_iter().map(|g| g.goal).collect();
+    let goals: Vec<Goal> = after.into_iter().map(|g| *g.goal).collect();
     outcome.needs_attention_from(&goals, &reported_before(ctx));
     let goals: Vec<&Goal> = goals.iter().collect();
     let notifications = notify::collect(ctx, &mut tx, &goals)?;

@@ -42,7 +42,9 @@ pub struct GitSettings {
 #[derive(Debug, Clone)]
 pub struct LoadedGoal {
     pub file: GoalFile,
-    pub goal: Goal,
+    /// Boxed: a goal is over a kilobyte, and a scan of 10,000 moves each
+    /// loaded goal from its thread into the scan, and again under the lock.
+    pub goal: Box<Goal>,
 }
 
 /// The goals a scan could read, and the files it could not.
@@ -432,7 +434,10 @@ impl Store {
     /// The goal `file` holds, whatever its file name.
     fn goal_as_written(&self, file: GoalFile) -> Result<LoadedGoal, FileProblem> {
         let goal = file.goal(&self.defaults)?;
-        Ok(LoadedGoal { file, goal })
+        Ok(LoadedGoal {
+            file,
+            goal: Box::new(goal),
+        })
     }
 
     /// Reads the goals in `scope`, in file-name order.

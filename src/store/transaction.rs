@@ -176,7 +176,10 @@ impl<'s> Transaction<'s> {
             self.ended.push(goal.clone());
         }
         if change.silent {
-            return Ok(Some(LoadedGoal { file, goal }));
+            return Ok(Some(LoadedGoal {
+                file,
+                goal: Box::new(goal),
+            }));
         }
         let action = change.action.clone();
         self.events.push(Event {
@@ -232,7 +235,10 @@ impl<'s> Transaction<'s> {
             Some(file.text()),
             &action,
         );
-        Ok(Some(LoadedGoal { file, goal }))
+        Ok(Some(LoadedGoal {
+            file,
+            goal: Box::new(goal),
+        }))
     }
 
     /// Keeps what this command did to a goal for `undo`: the bytes it
@@ -666,7 +672,7 @@ impl<'s> Transaction<'s> {
             .store
             .scan(Scope::Open)
             .map_err(|err| err.to_string())?;
-        let goals: Vec<&Goal> = scan.goals.iter().map(|g| &g.goal).collect();
+        let goals: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
         Ok(mirror::render_block(
             &goals,
             book,
