@@ -269,7 +269,7 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
     (
         "FILES",
         &[
-            "steward.yaml configuration. state/goals/LABEL.md one file per open goal; state/goals/closed/ the closed ones. state/events/DAY.jsonl the event log, one file a day. state/obligations/ID.json what spawned subagents owe. state/runs/ID.json agent runs. state/claims/ claims of goals across machines. state/lock, state/rotation.json, state/digests.json, state/tick.json, state/notify.json, state/edits/ machine state. state/undo/ the last change to each goal, for undo. state/cache/terminal-goals goals closed by hand still in state/goals/, passed over with a stat until tick moves them (rebuildable; delete it and nothing is lost). ACTIVE-TASKS.md the mirror.",
+            "steward.yaml configuration. state/goals/LABEL.md one file per open goal; state/goals/closed/ the closed ones. state/events/DAY.jsonl the event log, one file a day. state/obligations/ID.json what spawned subagents owe. state/runs/ID.json agent runs. state/claims/ claims of goals across machines. state/lock, state/rotation.json, state/digests.json, state/tick.json, state/notify.json, state/edits/ machine state. state/undo/ the last change to each goal, for undo. state/cache/terminal-goals goals closed by hand still in state/goals/, passed over with a stat until tick moves them; state/cache/leftovers the times of the directories tick last found free of temporary files left by killed writes (both rebuildable: delete them and nothing is lost). ACTIVE-TASKS.md the mirror.",
         ],
     ),
 ];
