@@ -3,6 +3,7 @@
 
 use std::ffi::OsStr;
 use std::ops::Range;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -20,7 +21,6 @@ use crate::model::{
     Priority, Progress, Record, Status, Waiting, format_time,
 };
 use crate::yaml_locate::key_position;
-use std::os::unix::fs::OpenOptionsExt;
 
 /// A top-level field of a goal, to locate a problem at its key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
