@@ -93,11 +93,10 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         let branch = crate::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?;
         super::sync::pull_locked(ctx, &ctx.config.git.remote, branch.trim())?;
     }
-    // The checks can take seconds: run them before taking the lock, so
-    // agents recording progress are not kept waiting.
-    let before = ctx.store.scan(Scope::OpenDirectory)?;
-    let outcomes = run_due_checks(ctx, &before.goals, request.dry_run, &mut outcome);
     if request.dry_run {
+        let before = ctx.store.scan(Scope::OpenDirectory)?;
+        let due = due_checks(ctx, &before.goals, true, &mut outcome);
+        let outcomes = run_checks(ctx, &due);
         let mut book = ctx.store.obligations()?;
         outcome.note_tasks(&expire(ctx, &mut book));
         outcome.note_problems(&before.problems);
@@ -128,7 +127,23 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         outcome.dispatched = dispatched;
         return Ok(outcome);
     }
+    // The goals are read under the lock, so what the pass decides on is
+    // what it writes over. The checks can take seconds: when one is due
+    // the lock is let go while they run (agents recording progress are not
+    // kept waiting), and files that changed meanwhile are read again.
     let mut tx = ctx.transaction_by(Actor::Watchdog)?;
+    let before = tx.scan(Scope::OpenDirectory)?;
+    let due = due_checks(ctx, &before.goals, false, &mut outcome);
+    let checked = !due.is_empty();
+    let outcomes = if checked {
+        drop(tx);
+        let outcomes = run_checks(ctx, &due);
+        tx = ctx.transaction_by(Actor::Watchdog)?;
+        outcomes
+    } else {
+        Outcomes::new()
+    };
+    drop(due);
     tx.remove_leftovers();
     let mut book = tx.store().obligations()?;
     let transitions = expire(ctx, &mut book);
@@ -148,7 +163,11 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             task: None,
         });
     }
-    let scan = tx.store().rescan_directory(before)?;
+    let scan = if checked {
+        tx.store().rescan_directory(before)?
+    } else {
+        tx.store().reread(before, tx.written())?
+    };
     outcome.note_problems(&scan.problems);
     for name in tx.store().settle_terminal_cache(&scan.goals) {
         let label = name.strip_suffix(".md").unwrap_or(&name).to_string();
@@ -446,13 +465,15 @@ type Outcomes = HashMap<PathBuf, (Vec<Check>, Vec<CheckOutcome>)>;
 
 /// A dry run has no side effects: a goal with a command check is not
 /// checked at all (its verdict waits for a real pass), and says so.
-fn run_due_checks(
+/// The goals whose checks are due (in a dry run, not those that would run
+/// commands: said in `report`).
+fn due_checks<'g>(
     ctx: &Context,
-    goals: &[LoadedGoal],
+    goals: &'g [LoadedGoal],
     dry_run: bool,
     report: &mut TickOutcome,
-) -> Outcomes {
-    let due: Vec<&LoadedGoal> = goals
+) -> Vec<&'g LoadedGoal> {
+    goals
         .iter()
         .filter(|g| watchdog::evaluate(&g.goal, ctx.now, None) == Evaluation::NeedsChecks)
         .filter(|g| {
@@ -469,7 +490,11 @@ fn run_due_checks(
             }
             !(dry_run && runs_commands)
         })
-        .collect();
+        .collect()
+}
+
+/// Runs the checks of `due`, by goal file.
+fn run_checks(ctx: &Context, due: &[&LoadedGoal]) -> Outcomes {
     let checks: Vec<&Check> = due.iter().flat_map(|g| &g.goal.verification).collect();
     let mut outcomes = checking::run(ctx, &checks).into_iter();
     due.iter()

@@ -536,6 +536,36 @@ impl Store {
         Ok(scan)
     }
 
+    /// `previous`, a scan of the open goals' directory made under the lock
+    /// this transaction holds, with the goal files in `written` (what the
+    /// transaction wrote since) read again: nothing else changed them.
+    pub fn reread(&self, mut previous: Scan, written: &[PathBuf]) -> Result<Scan> {
+        let goal_files = written.iter().filter(|path| {
+            path.parent() == Some(self.goals_dir.as_path())
+                && path.file_name().is_some_and(|name| {
+                    let name = name.as_encoded_bytes();
+                    !name.starts_with(b".") && name.ends_with(b".md")
+                })
+        });
+        for path in goal_files {
+            let at = previous
+                .goals
+                .partition_point(|g| g.file.path.as_os_str() < path.as_os_str());
+            let held = previous.goals.get(at).is_some_and(|g| g.file.path == *path);
+            if held {
+                previous.goals.remove(at);
+            }
+            if path.symlink_metadata().is_err() {
+                continue; // moved to the closed goals, or removed
+            }
+            match self.load(path) {
+                Ok(loaded) => previous.goals.insert(at, loaded),
+                Err(problem) => previous.problems.push(problem),
+            }
+        }
+        Ok(previous)
+    }
+
     /// How many goal files the closed goals' directory holds (not read).
     pub fn closed_count(&self) -> Result<u64> {
         count_goal_files(&self.closed_dir)

@@ -459,6 +459,11 @@ impl<'s> Transaction<'s> {
     }
 
     /// The events this transaction will append when it finishes.
+    /// The files this transaction wrote, moved or removed so far.
+    pub fn written(&self) -> &[PathBuf] {
+        &self.written
+    }
+
     pub fn pending_events(&self) -> &[Event] {
         &self.events
     }
