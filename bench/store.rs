@@ -98,6 +98,7 @@ fn main() {
             Some(cat_open),
         );
         std::fs::write(&config, plain).unwrap();
+        settle_disk();
         // Writes: each run assesses the next open goal, so no budget runs out.
         let labels: Vec<String> = (0..size)
             .step_by(10)
@@ -265,6 +266,13 @@ fn hand_closed(steward: &Path, store: &Store, runs: usize, cat_open: Duration) {
     );
 }
 
+/// Writes back every dirty page (`sync`), so a write timed next waits for
+/// its own data only.
+fn settle_disk() {
+    let status = Command::new("sync").status().expect("sync runs");
+    assert!(status.success(), "sync failed");
+}
+
 fn row(size: usize, open: usize, name: &str, time: Duration, baseline: Option<Duration>) {
     match baseline {
         Some(baseline) => println!(
@@ -316,6 +324,10 @@ impl Store {
             }
         }
         write_history(dir.path(), size);
+        // The store was just written and none of it synced: without this,
+        // the kernel writes it back in the background half a minute later,
+        // while the writes below wait for the disk.
+        settle_disk();
         Store { dir, open, closed }
     }
 
