@@ -112,6 +112,11 @@ mod tests {
     /// pid 4194304 is above Linux's pid limit: never a live process.
     const LEFTOVER: &str = ".steward-tmp-4194304-abc";
 
+    /// One pass over `closed` as `tick` makes it: remove, then record.
+    fn pass(closed: &Path, record: &Path) {
+        remove(vec![("closed", closed.to_path_buf())], record.to_path_buf()).record();
+    }
+
     #[test]
     fn a_directory_is_listed_again_only_when_it_changed() {
         let root = tempfile::tempdir().unwrap();
@@ -119,7 +124,7 @@ mod tests {
         std::fs::create_dir(&closed).unwrap();
         let record = root.path().join("cache/leftovers");
         std::fs::write(closed.join(LEFTOVER), "partial").unwrap();
-        remove(vec![("closed", closed.clone())], record.clone()).record();
+        pass(&closed, &record);
         assert!(!closed.join(LEFTOVER).exists(), "a leftover is removed");
         let recorded = std::fs::read_to_string(&record).unwrap();
         assert!(recorded.starts_with(HEADER), "{recorded}");
@@ -127,7 +132,7 @@ mod tests {
         // Nothing changed: the directory is not listed, the record not
         // rewritten.
         let inode = record.metadata().unwrap().ino();
-        remove(vec![("closed", closed.clone())], record.clone()).record();
+        pass(&closed, &record);
         assert_eq!(record.metadata().unwrap().ino(), inode);
 
         // Times other than the recorded ones (here a second earlier, as a
@@ -136,7 +141,7 @@ mod tests {
         let [m, mn, c, cn] = version(&closed).unwrap();
         let stale = format!("{HEADER}\n{} {mn} {c} {cn} closed\n", m - 1);
         std::fs::write(&record, stale).unwrap();
-        remove(vec![("closed", closed.clone())], record.clone()).record();
+        pass(&closed, &record);
         assert!(!closed.join(LEFTOVER).exists());
     }
 
@@ -154,7 +159,7 @@ mod tests {
         };
         std::fs::create_dir(root.path().join("cache")).unwrap();
         std::fs::write(&record, trusted()).unwrap();
-        remove(vec![("closed", closed.clone())], record.clone()).record();
+        pass(&closed, &record);
         assert!(closed.join(LEFTOVER).exists(), "the record is trusted");
         for garble in [
             |_: String| None,
@@ -166,7 +171,7 @@ mod tests {
                 Some(text) => std::fs::write(&record, text).unwrap(),
                 None => std::fs::remove_file(&record).unwrap(),
             }
-            remove(vec![("closed", closed.clone())], record.clone()).record();
+            pass(&closed, &record);
             assert!(!closed.join(LEFTOVER).exists());
         }
     }

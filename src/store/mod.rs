@@ -180,40 +180,45 @@ impl Store {
         Ok(())
     }
 
+    /// Where killed writes can leave temporary files: directories small
+    /// enough to list every time, and the ones `tick` lists only when they
+    /// changed (with their names in the record).
+    fn leftover_dirs(&self) -> ([PathBuf; 2], [(&'static str, PathBuf); 3]) {
+        (
+            [self.state_dir.clone(), self.cache_dir()],
+            [
+                ("goals", self.goals_dir.clone()),
+                ("closed", self.closed_dir.clone()),
+                ("undo", self.undo_dir()),
+            ],
+        )
+    }
+
     /// Removes the temporary files killed writes left behind, listing the
     /// goal, closed-goal and undo directories only when they changed since
     /// they were last found clean; the caller records them clean when its
     /// writes are done. Only under the lock.
     fn remove_leftovers(&self) -> leftovers::Checked {
-        let cache = self.state_dir.join("cache");
-        for path in [&self.state_dir, &cache]
-            .into_iter()
-            .flat_map(|dir| atomic::leftovers(dir))
-        {
+        let (small, tracked) = self.leftover_dirs();
+        for path in small.iter().flat_map(|dir| atomic::leftovers(dir)) {
             let _ = std::fs::remove_file(path);
         }
-        leftovers::remove(
-            vec![
-                ("goals", self.goals_dir.clone()),
-                ("closed", self.closed_dir.clone()),
-                ("undo", self.undo_dir()),
-            ],
-            cache.join("leftovers"),
-        )
+        leftovers::remove(tracked.into(), self.cache_dir().join("leftovers"))
     }
 
     /// Temporary files a killed write left behind (their writer is gone).
     pub fn leftovers(&self) -> Vec<PathBuf> {
-        [
-            &self.goals_dir,
-            &self.closed_dir,
-            &self.state_dir,
-            &self.undo_dir(),
-            &self.state_dir.join("cache"),
-        ]
-        .into_iter()
-        .flat_map(|dir| atomic::leftovers(dir))
-        .collect()
+        let (small, tracked) = self.leftover_dirs();
+        small
+            .iter()
+            .chain(tracked.iter().map(|(_, dir)| dir))
+            .flat_map(|dir| atomic::leftovers(dir))
+            .collect()
+    }
+
+    /// Steward's rebuildable, machine-local caches.
+    fn cache_dir(&self) -> PathBuf {
+        self.state_dir.join("cache")
     }
 
     /// Writes a file of steward's own under `state/` (a draft, a cache)
@@ -356,7 +361,7 @@ impl Store {
 
     /// The rebuildable cache of goals closed by hand (machine-local).
     fn terminal_cache_path(&self) -> PathBuf {
-        self.state_dir.join("cache/terminal-goals")
+        self.cache_dir().join("terminal-goals")
     }
 
     /// Checks the cache of goals closed by hand against `goals` (the open
