@@ -257,7 +257,7 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
     (
         "EXIT STATUS",
         &[
-            "0 done (tick: nothing needs a person). 1 error: I/O, an unreadable goal file, not found, git, no store here (every command but init, config, completions, man and hook). 2 usage: a bad option or value. 3 attention: tick found a goal that needs a person; assess crossed a hard bound and the goal failed; show --exit-status for an open goal; prompt --exit-status when only a person can move things. 4 refused by a rule (a person's act, a budget, confirmation, checks failing on complete). 5 prompt --exit-status: nothing to do now. 75 the store is locked by another run past --lock-timeout.",
+            "0 done (tick: nothing needs a person). 1 error: I/O, an unreadable goal file, a goal file edited while the command ran (nothing written to it; run it again), not found, git, no store here (every command but init, config, completions, man and hook). 2 usage: a bad option or value. 3 attention: tick found a goal that needs a person; assess crossed a hard bound and the goal failed; show --exit-status for an open goal; prompt --exit-status when only a person can move things. 4 refused by a rule (a person's act, a budget, confirmation, checks failing on complete). 5 prompt --exit-status: nothing to do now. 75 the store is locked by another run past --lock-timeout.",
         ],
     ),
     (

@@ -20,7 +20,8 @@ use crate::model::format_time;
 /// the pass has done what it could). With -q only what needs a person is
 /// printed (a goal blocked or failed), and only the first time: a goal that
 /// stays blocked is told once, though the exit status stays 3 (errors are
-/// on stderr either way).
+/// on stderr either way). A goal file edited by hand after the pass read it
+/// is left as it is, with a warning, for the next pass.
 #[derive(Debug, Args)]
 pub struct TickArgs {
     /// Decide and print, write nothing, start nothing: file and HTTP checks

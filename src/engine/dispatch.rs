@@ -119,8 +119,10 @@ pub fn plan(
             Step::Escalate { reason } => {
                 if !dry_run {
                     let last = mine.last().map(|r| r.id.as_str());
-                    if let Some(saved) = escalate(ctx, tx, &loaded, &reason, last)? {
-                        goals[index] = saved;
+                    match escalate(ctx, tx, &loaded, &reason, last)? {
+                        Some(saved) => goals[index] = saved,
+                        // Edited by hand meanwhile: the next pass decides.
+                        None => continue,
                     }
                 }
                 report.escalated.push((goal.label.clone(), reason));
@@ -154,8 +156,13 @@ pub fn plan(
                     report.to_claim.push((run, instruction));
                     continue;
                 }
-                if !dry_run && let Some(saved) = record(ctx, tx, &loaded, &run, &instruction)? {
-                    goals[index] = saved;
+                if !dry_run {
+                    match record(ctx, tx, &loaded, &run, &instruction)? {
+                        Some(saved) => goals[index] = saved,
+                        // Edited by hand meanwhile: no run; the next pass
+                        // decides.
+                        None => continue,
+                    }
                 }
                 report.started.push(run);
             }
@@ -382,8 +389,9 @@ pub fn record_claimed(ctx: &Context, runs: &[(Run, String)]) -> Result<Notices> 
     super::finish(tx)
 }
 
-/// Records the run and counts the dispatch, under the lock; the goal as
-/// written.
+/// Counts the dispatch and records the run, under the lock; the goal as
+/// written, or `None` (and no run) when the goal's file changed since it
+/// was read and `tx` leaves such goals.
 fn record(
     ctx: &Context,
     tx: &mut Transaction<'_>,
@@ -391,9 +399,6 @@ fn record(
     run: &Run,
     instruction: &str,
 ) -> Result<Option<LoadedGoal>> {
-    tx.save_run(run)?;
-    ctx.store
-        .write_private(&run::prompt_path(ctx, &run.id), instruction)?;
     let goal = &loaded.goal;
     let change = GoalChange::new(
         "dispatched",
@@ -405,10 +410,13 @@ fn record(
         goal.progress.dispatches.saturating_add(1),
     )))
     .with(Edit::Progress(ProgressField::LastDispatchedAt(ctx.now)));
-    match tx.save(loaded, change)? {
-        Some(saved) => Ok(Some(limits::enforce(ctx, tx, saved)?)),
-        None => Ok(None),
-    }
+    let Some(saved) = tx.save(loaded, change)? else {
+        return Ok(None);
+    };
+    tx.save_run(run)?;
+    ctx.store
+        .write_private(&run::prompt_path(ctx, &run.id), instruction)?;
+    Ok(Some(limits::enforce(ctx, tx, saved)?))
 }
 
 /// Runs made no progress: the goal waits for a person (kind `no_progress`).

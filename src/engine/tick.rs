@@ -144,6 +144,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         Outcomes::new()
     };
     drop(due);
+    // A goal edited by hand after the pass read it is not written over.
+    tx.leave_changed_goals();
     tx.remove_leftovers();
     let mut book = tx.store().obligations()?;
     let transitions = expire(ctx, &mut book);

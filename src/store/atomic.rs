@@ -5,6 +5,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use crate::error::{Error, Result};
 
@@ -25,19 +26,42 @@ pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
 /// never empty or torn; until the directory is synced, a crash may bring
 /// back the previous version.
 pub fn replace(path: &Path, contents: &[u8]) -> Result<()> {
+    replace_unless_changed(path, contents, None).map(drop)
+}
+
+/// [`replace`] of a file read when its size and modification time were
+/// `read`: just before the rename the file is `stat`ed again, and when it
+/// changed since (edited while the command ran) or is gone, nothing is
+/// replaced: `Ok(None)`. Otherwise the size and modification time of the
+/// file written. `read` of `None`: no comparison.
+pub fn replace_unless_changed(
+    path: &Path,
+    contents: &[u8],
+    read: Option<(u64, SystemTime)>,
+) -> Result<Option<(u64, SystemTime)>> {
     let dir = parent(path);
     fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
     let mode = fs::metadata(path)
         .ok()
         .map(|m| m.permissions().mode() & 0o7777);
     let temp = temp_path(dir);
-    let result = write_temp(&temp, contents, mode, true).and_then(|()| {
-        fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))
+    let result = write_temp(&temp, contents, mode, true).and_then(|written| {
+        if read.is_some() && read != stamp(path) {
+            return Ok(None);
+        }
+        fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))?;
+        Ok(Some(written))
     });
-    if result.is_err() {
+    if !matches!(result, Ok(Some(_))) {
         let _ = fs::remove_file(&temp);
     }
     result
+}
+
+/// The size and modification time of the file at `path`, links followed.
+pub fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
+    let metadata = fs::metadata(path).ok()?;
+    Some((metadata.len(), metadata.modified().ok()?))
 }
 
 /// Replaces `path` through a temporary file like [`write`], without waiting
@@ -47,7 +71,7 @@ pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
     let dir = parent(path);
     fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
     let temp = temp_path(dir);
-    let result = write_temp(&temp, contents, None, false).and_then(|()| {
+    let result = write_temp(&temp, contents, None, false).and_then(|_| {
         fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))
     });
     if result.is_err() {
@@ -71,7 +95,13 @@ pub fn move_file(from: &Path, to: &Path) -> Result<()> {
         .map_err(|err| Error::io(from, &format!("cannot move to {}", to.display()), err))
 }
 
-fn write_temp(temp: &Path, contents: &[u8], mode: Option<u32>, sync: bool) -> Result<()> {
+/// Writes the temporary file; its size and modification time once written.
+fn write_temp(
+    temp: &Path,
+    contents: &[u8],
+    mode: Option<u32>,
+    sync: bool,
+) -> Result<(u64, SystemTime)> {
     let mut options = OpenOptions::new();
     options
         .write(true)
@@ -87,11 +117,17 @@ fn write_temp(temp: &Path, contents: &[u8], mode: Option<u32>, sync: bool) -> Re
         file.set_permissions(fs::Permissions::from_mode(mode))
             .map_err(|err| Error::io(temp, "cannot set mode", err))?;
     }
-    if !sync {
-        return Ok(());
+    if sync {
+        file.sync_all()
+            .map_err(|err| Error::io(temp, "cannot sync", err))?;
     }
-    file.sync_all()
-        .map_err(|err| Error::io(temp, "cannot sync", err))
+    let metadata = file
+        .metadata()
+        .map_err(|err| Error::io(temp, "cannot stat", err))?;
+    let modified = metadata
+        .modified()
+        .map_err(|err| Error::io(temp, "cannot stat", err))?;
+    Ok((metadata.len(), modified))
 }
 
 fn temp_path(dir: &Path) -> PathBuf {
@@ -158,5 +194,35 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["goal.md"], "no temporary file is left behind");
+    }
+
+    #[test]
+    fn a_file_that_changed_since_it_was_read_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("goal.md");
+        fs::write(&path, "read").unwrap();
+        let read = stamp(&path);
+        fs::write(&path, "edited by hand").unwrap();
+        assert_eq!(replace_unless_changed(&path, b"new", read).unwrap(), None);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "edited by hand");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["goal.md"], "no temporary file is left behind");
+
+        let read = stamp(&path);
+        let written = replace_unless_changed(&path, b"new", read).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(written, stamp(&path), "the stamp of the file written");
+        fs::remove_file(&path).unwrap();
+        assert_eq!(
+            replace_unless_changed(&path, b"again", written).unwrap(),
+            None
+        );
+        assert!(
+            !path.exists(),
+            "a file removed meanwhile is not brought back"
+        );
     }
 }

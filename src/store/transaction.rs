@@ -2,7 +2,7 @@
 //! and events. Every command that changes the store goes through here.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use chrono::{DateTime, Utc};
 
@@ -44,6 +44,11 @@ pub struct Transaction<'s> {
     unsynced_dirs: Vec<PathBuf>,
     /// Directories found free of leftovers, recorded so when it finishes.
     leftovers_checked: Option<super::leftovers::Checked>,
+    /// A goal file that changed on disk since it was read is left as it is
+    /// (`tick`: the next pass reads it) instead of failing the command.
+    leave_changed_goals: bool,
+    /// The goal files left so.
+    left_changed: Vec<PathBuf>,
 }
 
 /// What a finished transaction did.
@@ -84,6 +89,8 @@ impl<'s> Transaction<'s> {
             undo: Vec::new(),
             unsynced_dirs: Vec::new(),
             leftovers_checked: None,
+            leave_changed_goals: false,
+            left_changed: Vec::new(),
         })
     }
 
@@ -101,11 +108,21 @@ impl<'s> Transaction<'s> {
         self.store.scan(scope)
     }
 
+    /// From now on a goal file that changed on disk since it was read (a
+    /// hand edit while a long pass ran) is left as it is and named in the
+    /// warnings: saving it writes nothing and returns `None`. Without this
+    /// the save fails with [`Error::ChangedMeanwhile`].
+    pub fn leave_changed_goals(&mut self) {
+        self.leave_changed_goals = true;
+    }
+
     /// Applies `change` to `original` and writes it when its bytes differ
     /// (or always, for a note), stamping `updated_at`, appending a history
     /// line and recording an event. Moves the file where its status says
     /// it belongs. Returns the goal as written (with its file where it now
-    /// lives), or `None` when nothing changed.
+    /// lives), or `None` when nothing changed. The file is replaced only
+    /// if it is still what `original` read (see
+    /// [`Transaction::leave_changed_goals`]).
     pub fn save(
         &mut self,
         original: &LoadedGoal,
@@ -171,7 +188,11 @@ impl<'s> Transaction<'s> {
             });
         }
         let goal = self.read_back(&file)?;
-        file.path = self.write_goal(original.is_none(), &file, &goal)?;
+        let Some((path, stamp)) = self.write_goal(original, &file, &goal)? else {
+            return Ok(None);
+        };
+        file.path = path;
+        file.stamp = Some(stamp);
         if goal.status.is_terminal() && original.is_none_or(|o| !o.goal.status.is_terminal()) {
             self.ended.push(goal.clone());
         }
@@ -288,6 +309,10 @@ impl<'s> Transaction<'s> {
     /// Deletes a goal's file (`steward delete`): an event records it, with
     /// the goal's digest before, and `undo` can bring it back.
     pub fn delete(&mut self, loaded: &LoadedGoal, detail: String) -> Result<()> {
+        if loaded.file.stamp.is_some() && atomic::stamp(&loaded.file.path) != loaded.file.stamp {
+            self.changed_meanwhile(&loaded.file.path)?;
+            return Ok(());
+        }
         atomic::remove(&loaded.file.path)?;
         self.written.push(loaded.file.path.clone());
         let goal = &loaded.goal;
@@ -315,11 +340,19 @@ impl<'s> Transaction<'s> {
         Ok(())
     }
 
-    /// Writes the goal atomically and moves it where its status says it
-    /// belongs; never overwrites another file. Returns where it is.
-    fn write_goal(&mut self, is_new: bool, file: &GoalFile, goal: &Goal) -> Result<PathBuf> {
+    /// Writes the goal atomically, over `original`'s file only if that is
+    /// unchanged since it was read, and moves it where its status says it
+    /// belongs; never overwrites another file. Returns where it is and its
+    /// size and modification time, or `None` when `original` changed and
+    /// this transaction leaves changed goals.
+    fn write_goal(
+        &mut self,
+        original: Option<&LoadedGoal>,
+        file: &GoalFile,
+        goal: &Goal,
+    ) -> Result<Option<(PathBuf, (u64, SystemTime))>> {
         let home = self.store.home_of(goal);
-        if is_new && file.path.exists() {
+        if original.is_none() && file.path.exists() {
             return Err(Error::PathTaken {
                 path: file.path.clone(),
                 what: "a file is already there; steward does not overwrite it".to_string(),
@@ -334,7 +367,13 @@ impl<'s> Transaction<'s> {
                 ),
             });
         }
-        atomic::replace(&file.path, file.text().as_bytes())?;
+        let read = original
+            .filter(|o| o.file.path == file.path)
+            .and_then(|o| o.file.stamp);
+        let Some(stamp) = atomic::replace_unless_changed(&file.path, file.text().as_bytes(), read)?
+        else {
+            return self.changed_meanwhile(&file.path).map(|()| None);
+        };
         self.sync_later(&file.path);
         self.written.push(file.path.clone());
         if home != file.path {
@@ -342,7 +381,21 @@ impl<'s> Transaction<'s> {
             self.sync_later(&home);
             self.written.push(home.clone());
         }
-        Ok(home)
+        Ok(Some((home, stamp)))
+    }
+
+    /// A goal file changed on disk since this command read it: a hand edit
+    /// is never written over.
+    fn changed_meanwhile(&mut self, path: &Path) -> Result<()> {
+        if self.leave_changed_goals {
+            self.left_changed.push(path.to_path_buf());
+            return Ok(());
+        }
+        Err(Error::ChangedMeanwhile {
+            path: path.to_path_buf(),
+            what: "changed on disk after steward read it (edited while the command ran?); it was left as it is".to_string(),
+            hint: "run the command again".to_string(),
+        })
     }
 
     /// Marks the directory of `path` to be synced when the transaction
@@ -559,7 +612,15 @@ impl<'s> Transaction<'s> {
         }
         let logged = self.store.log().append(&self.events)?;
         self.written.extend(logged);
-        let mut warnings = Vec::new();
+        let mut warnings: Vec<String> = (self.left_changed.iter())
+            .map(|path| {
+                format!(
+                    "{}: changed on disk while steward {} ran (edited by hand?); left as it is, for the next pass",
+                    path.display(),
+                    self.command
+                )
+            })
+            .collect();
         if let Err(warning) = self.tell_episodes() {
             warnings.push(warning);
         }
@@ -777,6 +838,75 @@ fn is_safe_name(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::testing;
+
+    const SHIP: &str = "state/goals/ship.md";
+
+    /// `path`'s text with a line added, as a person would in an editor.
+    fn edit_by_hand(store: &testing::Store, path: &str) -> String {
+        let edited = store.read(path) + "A line added by hand.\n";
+        store.write(path, &edited);
+        edited
+    }
+
+    #[test]
+    fn a_goal_edited_after_it_was_read_is_not_written_over() {
+        let store = testing::Store::new();
+        store.goal("ship", "", &["a"]);
+        let ctx = store.ctx();
+        let mut tx = ctx.transaction().unwrap();
+        let loaded = tx.resolve("ship").unwrap();
+        let edited = edit_by_hand(&store, SHIP);
+        let err = tx
+            .save(&loaded, GoalChange::new("noted", "x").always())
+            .unwrap_err();
+        assert!(matches!(err, Error::ChangedMeanwhile { .. }), "{err}");
+        assert_eq!(store.read(SHIP), edited);
+        assert!(tx.pending_events().is_empty());
+        drop(tx);
+
+        let mut tx = ctx.transaction().unwrap();
+        let loaded = tx.resolve("ship").unwrap();
+        edit_by_hand(&store, SHIP);
+        assert!(matches!(
+            tx.delete(&loaded, "x".to_string()),
+            Err(Error::ChangedMeanwhile { .. })
+        ));
+        assert!(store.root().join(SHIP).exists());
+    }
+
+    #[test]
+    fn a_pass_that_leaves_changed_goals_writes_the_others_and_names_those() {
+        let store = testing::Store::new();
+        store.goal("ship", "", &["a"]);
+        store.goal("docs", "", &["a"]);
+        let ctx = store.ctx();
+        let mut tx = ctx.transaction().unwrap();
+        tx.leave_changed_goals();
+        let ship = tx.resolve("ship").unwrap();
+        let docs = tx.resolve("docs").unwrap();
+        let edited = edit_by_hand(&store, SHIP);
+        let note = || GoalChange::new("noted", "x").always();
+        assert!(tx.save(&ship, note()).unwrap().is_none());
+        let docs = tx.save(&docs, note()).unwrap().expect("docs is written");
+        // What this transaction wrote is not a change made meanwhile.
+        let docs = tx
+            .save(&docs, note())
+            .unwrap()
+            .expect("docs is written again");
+        assert_eq!(docs.goal.history.len(), 2, "{:?}", docs.goal.history);
+        let events: Vec<&str> = (tx.pending_events().iter())
+            .map(|e| e.label.as_str())
+            .collect();
+        assert_eq!(events, ["docs", "docs"]);
+        let finished = tx.finish().unwrap();
+        assert_eq!(store.read(SHIP), edited);
+        let warning = finished.warnings.join("\n");
+        assert!(
+            warning.contains("ship.md: changed on disk while steward") && !warning.contains("docs"),
+            "{warning}"
+        );
+    }
 
     fn event(goal_id: &str, label: &str, action: &str, detail: &str) -> Event {
         Event {
