@@ -113,6 +113,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
                 verdict.map_or_else(|| (*loaded.goal).clone(), |v| preview(&loaded.goal, &v)),
             );
         }
+        let after: Vec<&Goal> = after.iter().collect();
         outcome.needs_attention_from(&after, &reported_before(ctx));
         let mut open: Vec<LoadedGoal> = before
             .goals
@@ -220,9 +221,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     }
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
-    let goals: Vec<Goal> = after.into_iter().map(|g| *g.goal).collect();
+    let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
     outcome.needs_attention_from(&goals, &reported_before(ctx));
-    let goals: Vec<&Goal> = goals.iter().collect();
     let notifications = notify::collect(ctx, &mut tx, &goals)?;
     tamper::remember(ctx, &mut tx, seen, &goals)?;
     record_pass(ctx, &mut tx, &outcome.needs_attention)?;
@@ -433,7 +433,7 @@ impl TickOutcome {
         }
     }
 
-    fn needs_attention_from(&mut self, after: &[Goal], reported: &[String]) {
+    fn needs_attention_from(&mut self, after: &[&Goal], reported: &[String]) {
         let mut attention: Vec<(String, String)> = after
             .iter()
             .filter(|g| g.status == Status::Blocked)
