@@ -43,7 +43,7 @@ fn seen_path(store: &Store) -> PathBuf {
 }
 
 /// The goals among `goals` changed outside steward since the last pass, and
-/// what this pass saw (to keep with [`remember`]). Each event steward wrote
+/// how far this pass read the log (to keep with [`remember`]). Each event steward wrote
 /// since then carries the digest of the file before and after its change;
 /// a `before` that is not the previous `after`, or a file that is not the
 /// last `after`, means someone else changed it in between.
@@ -69,32 +69,26 @@ pub fn find<'g>(
                 .or_insert_with(|| Chain {
                     last: start.get(&event.goal_id).cloned(),
                     fields: Vec::new(),
-                    recorded: false,
                 });
             if let (Some(last), Some(before)) = (&chain.last, &event.digest_before) {
                 add_fields(&mut chain.fields, before.differing(last));
             }
             chain.last = Some(after.clone());
-            chain.recorded = true;
         }
         chains
     };
     let from_tail = check(&tail, &seen.goals);
     let mut edited = Vec::new();
-    let mut current = Vec::new();
     let mut full_log: Option<BTreeMap<String, Chain>> = None;
     for goal in goals.iter().filter(|g| !g.goal.id.is_empty()) {
         let id = goal.goal.id.as_str();
-        let digest = Digest::of(&goal.goal);
-        let mut chain = from_tail.get(id).cloned().unwrap_or_else(|| Chain {
-            last: seen.goals.get(id).cloned(),
-            fields: Vec::new(),
-            recorded: false,
-        });
+        let digest = goal.digest();
+        let in_tail = from_tail.get(id);
+        let mut last = in_tail.map_or_else(|| seen.goals.get(id), |chain| chain.last.as_ref());
         // Moved with nothing new in the log: a merge may have put its event
         // before the offset. Read the whole log before saying so.
-        if !chain.recorded
-            && chain.last.as_ref().is_some_and(|last| *last != digest)
+        if in_tail.is_none()
+            && last.is_some_and(|last| *last != *digest)
             && seen.events != events::Cursor::default()
         {
             let whole = full_log.get_or_insert_with(|| {
@@ -103,24 +97,23 @@ pub fn find<'g>(
                     .unwrap_or_default()
             });
             if let Some(found) = whole.get(id) {
-                chain.last = found.last.clone();
+                last = found.last.as_ref();
             }
         }
+        let mut fields = in_tail
+            .map(|chain| chain.fields.clone())
+            .unwrap_or_default();
         // A goal steward never recorded (written by hand) is adopted.
-        if let Some(last) = &chain.last {
-            add_fields(&mut chain.fields, digest.differing(last));
+        if let Some(last) = last {
+            add_fields(&mut fields, digest.differing(last));
         }
-        if !chain.fields.is_empty() {
-            edited.push(EditedOutside {
-                goal,
-                fields: chain.fields.clone(),
-            });
+        if !fields.is_empty() {
+            edited.push(EditedOutside { goal, fields });
         }
-        current.push((id.to_string(), digest));
     }
     let seen = Seen {
         events: cursor,
-        goals: current.into_iter().collect(),
+        goals: BTreeMap::new(),
     };
     Ok((edited, seen))
 }
@@ -132,8 +125,6 @@ struct Chain {
     last: Option<Digest>,
     /// Fields changed outside steward along the way.
     fields: Vec<&'static str>,
-    /// Whether any event recorded it.
-    recorded: bool,
 }
 
 fn add_fields(fields: &mut Vec<&'static str>, more: Vec<&'static str>) {
@@ -152,7 +143,7 @@ pub fn remember(
     ctx: &Context,
     tx: &mut crate::store::Transaction<'_>,
     mut seen: Seen,
-    after: &[&crate::model::Goal],
+    after: &[LoadedGoal],
 ) -> Result<()> {
     seen.events = ctx
         .store
@@ -160,8 +151,8 @@ pub fn remember(
         .cursor_after(&seen.events, tx.pending_events());
     seen.goals = after
         .iter()
-        .filter(|g| !g.id.is_empty() && !g.status.is_terminal())
-        .map(|g| (g.id.clone(), Digest::of(g)))
+        .filter(|g| !g.goal.id.is_empty() && !g.goal.status.is_terminal())
+        .map(|g| (g.goal.id.clone(), g.digest().into_owned()))
         .collect();
     let text = serde_json::to_string(&seen).expect("digests serialize") + "\n";
     let path = seen_path(&ctx.store);

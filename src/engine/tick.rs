@@ -94,7 +94,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         super::sync::pull_locked(ctx, &ctx.config.git.remote, branch.trim())?;
     }
     if request.dry_run {
-        let before = ctx.store.scan(Scope::OpenDirectory)?;
+        let before = ctx.store.scan(Scope::OpenDirectoryWithDigests)?;
         let due = due_checks(ctx, &before.goals, true, &mut outcome);
         let outcomes = run_checks(ctx, &due);
         let mut book = ctx.store.obligations()?;
@@ -133,7 +133,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     // the lock is let go while they run (agents recording progress are not
     // kept waiting), and files that changed meanwhile are read again.
     let mut tx = ctx.transaction_by(Actor::Watchdog)?;
-    let before = tx.scan(Scope::OpenDirectory)?;
+    let before = tx.scan(Scope::OpenDirectoryWithDigests)?;
     let due = due_checks(ctx, &before.goals, false, &mut outcome);
     let checked = !due.is_empty();
     let outcomes = if checked {
@@ -224,7 +224,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
     outcome.needs_attention_from(&goals, &reported_before(ctx));
     let notifications = notify::collect(ctx, &mut tx, &goals)?;
-    tamper::remember(ctx, &mut tx, seen, &goals)?;
+    tamper::remember(ctx, &mut tx, seen, &after)?;
     record_pass(ctx, &mut tx, &outcome.needs_attention)?;
     tx.render_mirror(&goals, &book);
     outcome.notices = super::finish(tx)?;

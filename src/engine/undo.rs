@@ -6,7 +6,7 @@ use super::Saved;
 use super::authority::person_only;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::model::{Digest, GoalChange, UndoRecord};
+use crate::model::{GoalChange, UndoRecord};
 use crate::store::{GoalFile, LoadedGoal};
 
 /// What `undo` took back.
@@ -115,7 +115,7 @@ fn check_still_last(
         .rev()
         .filter(|e| e.goal_id == record.goal_id)
         .find(|e| e.digest.is_some() || e.action == "deleted");
-    let digest = current.map(|l| Digest::of(&l.goal));
+    let digest = current.map(|l| l.digest().into_owned());
     match last {
         Some(event) if event.ts == record.at && event.digest == digest => Ok(()),
         Some(_) => Err("a later change is in the event log".to_string()),

@@ -16,6 +16,7 @@ mod runs;
 mod terminal_cache;
 mod transaction;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use dir::{Dir, Stat};
@@ -26,7 +27,7 @@ pub use transaction::{Finished, Transaction};
 
 use crate::config::{Config, GoalDefaults};
 use crate::error::{Error, FileProblem, Result};
-use crate::model::Goal;
+use crate::model::{Digest, Goal};
 use crate::obligations::Book;
 
 /// Where terminal goals go, inside the goals directory.
@@ -45,6 +46,21 @@ pub struct LoadedGoal {
     /// Boxed: a goal is over a kilobyte, and a scan of 10,000 moves each
     /// loaded goal from its thread into the scan, and again under the lock.
     pub goal: Box<Goal>,
+    /// `goal`'s tamper-evidence digest (SPEC 11) when the scan worked it
+    /// out, in the thread that read the goal while it was in that core's
+    /// cache (`tick` compares every goal's with the event log's); see
+    /// [`LoadedGoal::digest`].
+    pub digest: Option<Box<Digest>>,
+}
+
+impl LoadedGoal {
+    /// `goal`'s tamper-evidence digest.
+    pub fn digest(&self) -> Cow<'_, Digest> {
+        match &self.digest {
+            Some(digest) => Cow::Borrowed(digest),
+            None => Cow::Owned(Digest::of(&self.goal)),
+        }
+    }
 }
 
 /// The goals a scan could read, and the files it could not.
@@ -62,6 +78,8 @@ pub enum Scope {
     /// Every goal in the open goals' directory, including ones closed by
     /// hand that still sit there.
     OpenDirectory,
+    /// [`Scope::OpenDirectory`] with each goal's digest (`tick`).
+    OpenDirectoryWithDigests,
     /// Every goal, terminal ones included.
     All,
     /// Every goal, also open ones whose label is not their file name (which
@@ -442,7 +460,15 @@ impl Store {
         Ok(LoadedGoal {
             file,
             goal: Box::new(goal),
+            digest: None,
         })
+    }
+
+    /// [`Store::goal_named_by_file`] with the goal's digest.
+    fn goal_with_digest(&self, file: GoalFile) -> Result<LoadedGoal, FileProblem> {
+        let mut loaded = self.goal_named_by_file(file)?;
+        loaded.digest = Some(Box::new(Digest::of(&loaded.goal)));
+        Ok(loaded)
     }
 
     /// Reads the goals in `scope`, in file-name order.
@@ -462,12 +488,7 @@ impl Store {
             paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
         scan.goals.reserve(paths.len());
-        let loader = if scope == Scope::Diagnose {
-            Store::goal_as_written
-        } else {
-            Store::goal_named_by_file
-        };
-        self.load_all(&paths, loader, |result| match result {
+        let sink = |result: Result<LoadedGoal, FileProblem>| match result {
             Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {
                 if let Some(cache) = &mut cache {
                     cache.remember(&loaded);
@@ -475,7 +496,16 @@ impl Store {
             }
             Ok(loaded) => scan.goals.push(loaded),
             Err(problem) => scan.problems.push(problem),
-        });
+        };
+        match scope {
+            Scope::Diagnose => self.load_all(&paths, Store::goal_as_written, sink),
+            Scope::OpenDirectoryWithDigests => {
+                self.load_all(&paths, Store::goal_with_digest, sink);
+            }
+            Scope::Open | Scope::OpenDirectory | Scope::All => {
+                self.load_all(&paths, Store::goal_named_by_file, sink);
+            }
+        }
         if let Some(cache) = cache {
             cache.save(|| self.check_own_directories().is_ok());
         }
@@ -488,7 +518,7 @@ impl Store {
     fn load_all(
         &self,
         paths: &[PathBuf],
-        load: fn(&Store, GoalFile) -> Result<LoadedGoal, FileProblem>,
+        load: impl Fn(&Store, GoalFile) -> Result<LoadedGoal, FileProblem> + Sync,
         sink: impl FnMut(Result<LoadedGoal, FileProblem>),
     ) {
         let dirs = Dirs::open(paths);
@@ -503,7 +533,8 @@ impl Store {
 
     /// The goals of the open goals' directory again (those closed by hand
     /// included), reading only files whose size or modification time
-    /// changed since `previous` (a scan made before taking the lock).
+    /// changed since `previous` (a scan made before taking the lock), with
+    /// their digests (as [`Scope::OpenDirectoryWithDigests`]).
     pub fn rescan_directory(&self, previous: Scan) -> Result<Scan> {
         let mut problems = Vec::new();
         let paths = goal_paths(&self.goals_dir, &mut problems)?;
@@ -529,10 +560,7 @@ impl Store {
                 .filter(|g| g.file.stamp.is_some() && g.file.stamp == now);
             match unchanged {
                 Some(loaded) => scan.goals.push(loaded),
-                None => match dirs
-                    .read(path)
-                    .and_then(|file| self.goal_named_by_file(file))
-                {
+                None => match dirs.read(path).and_then(|file| self.goal_with_digest(file)) {
                     Ok(loaded) => scan.goals.push(loaded),
                     Err(problem) => scan.problems.push(problem),
                 },
@@ -543,7 +571,8 @@ impl Store {
 
     /// `previous`, a scan of the open goals' directory made under the lock
     /// this transaction holds, with the goal files in `written` (what the
-    /// transaction wrote since) read again: nothing else changed them.
+    /// transaction wrote since) read again, with their digests: nothing else
+    /// changed them.
     pub fn reread(&self, mut previous: Scan, written: &[PathBuf]) -> Result<Scan> {
         let goal_files = written.iter().filter(|path| {
             path.parent() == Some(self.goals_dir.as_path())
@@ -563,7 +592,7 @@ impl Store {
             if path.symlink_metadata().is_err() {
                 continue; // moved to the closed goals, or removed
             }
-            match self.load(path) {
+            match GoalFile::read(path).and_then(|file| self.goal_with_digest(file)) {
                 Ok(loaded) => previous.goals.insert(at, loaded),
                 Err(problem) => previous.problems.push(problem),
             }

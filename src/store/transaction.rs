@@ -196,10 +196,12 @@ impl<'s> Transaction<'s> {
         if goal.status.is_terminal() && original.is_none_or(|o| !o.goal.status.is_terminal()) {
             self.ended.push(goal.clone());
         }
+        let digest = Digest::of(&goal);
         if change.silent {
             return Ok(Some(LoadedGoal {
                 file,
                 goal: Box::new(goal),
+                digest: Some(Box::new(digest)),
             }));
         }
         let action = change.action.clone();
@@ -217,8 +219,8 @@ impl<'s> Transaction<'s> {
             detail: change.detail,
             dispatch_id: change.dispatch_id,
             overridden: self.overridden && actor == self.actor,
-            digest_before: original.map(|o| Digest::of(&o.goal)),
-            digest: Some(Digest::of(&goal)),
+            digest_before: original.map(|o| o.digest().into_owned()),
+            digest: Some(digest.clone()),
             receipt: change.edits.iter().find_map(|edit| match edit {
                 Edit::Receipt(receipt) => {
                     Some(serde_json::to_value(receipt).expect("receipts serialize"))
@@ -259,6 +261,7 @@ impl<'s> Transaction<'s> {
         Ok(Some(LoadedGoal {
             file,
             goal: Box::new(goal),
+            digest: Some(Box::new(digest)),
         }))
     }
 
@@ -326,7 +329,7 @@ impl<'s> Transaction<'s> {
             to: None,
             detail,
             overridden: self.overridden,
-            digest_before: Some(Digest::of(goal)),
+            digest_before: Some(loaded.digest().into_owned()),
             ..Event::default()
         });
         self.mirror_removals.push(goal.label.clone());
