@@ -76,8 +76,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Options every command takes.
+/// Options every command takes, shown apart from a command's own.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Global options")]
 pub struct GlobalArgs {
     /// Use DIR as the store root instead of searching upwards from the
     /// working directory
