@@ -541,13 +541,24 @@ fn is_unsafe(c: char) -> bool {
 
 /// Whether UTF-8 `bytes` hold a control character other than a line feed
 /// or a tab: C0 and DEL are single bytes, C1 (U+0080–U+009F) is `C2 80`
-/// to `C2 9F`. A byte scan, since a listing can be megabytes.
+/// to `C2 9F`. A byte scan, since a listing can be megabytes: each block of
+/// 64 bytes is tested without branches (the compiler makes that vector
+/// code), and only a block holding a suspect byte is looked at closely.
 fn has_unsafe_char(bytes: &[u8]) -> bool {
-    bytes.iter().enumerate().any(|(at, &byte)| match byte {
-        b'\n' | b'\t' => false,
-        0x00..=0x1f | 0x7f => true,
-        0xc2 => matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
-        _ => false,
+    const BLOCK: usize = 64;
+    let suspect = |byte: u8| {
+        (byte < 0x20 && byte != b'\n' && byte != b'\t') | (byte == 0x7f) | (byte == 0xc2)
+    };
+    bytes.chunks(BLOCK).enumerate().any(|(n, block)| {
+        block.iter().fold(false, |any, &byte| any | suspect(byte)) && {
+            let start = n * BLOCK;
+            (start..start + block.len()).any(|at| match bytes[at] {
+                b'\n' | b'\t' => false,
+                0x00..=0x1f | 0x7f => true,
+                0xc2 => matches!(bytes.get(at + 1), Some(0x80..=0x9f)),
+                _ => false,
+            })
+        }
     })
 }
 
@@ -591,6 +602,18 @@ mod tests {
         for c in (0..=0x10FFFF).filter_map(char::from_u32) {
             let text = format!("a{c}b");
             assert_eq!(has_unsafe_char(text.as_bytes()), is_unsafe(c), "{:?}", c);
+        }
+    }
+
+    #[test]
+    fn the_byte_scan_looks_across_its_blocks() {
+        for at in 0..130 {
+            let mut text = "x".repeat(at);
+            text.push('\u{85}');
+            text.push_str(&"y".repeat(130 - at));
+            assert!(has_unsafe_char(text.as_bytes()), "C1 at byte {at}");
+            let safe = format!("{}\u{a9}{}", "x".repeat(at), "y".repeat(130 - at));
+            assert!(!has_unsafe_char(safe.as_bytes()), "© at byte {at}");
         }
     }
 
