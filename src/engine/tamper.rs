@@ -43,10 +43,10 @@ fn seen_path(store: &Store) -> PathBuf {
 }
 
 /// The goals among `goals` changed outside steward since the last pass, and
-/// how far this pass read the log (to keep with [`remember`]). Each event steward wrote
-/// since then carries the digest of the file before and after its change;
-/// a `before` that is not the previous `after`, or a file that is not the
-/// last `after`, means someone else changed it in between.
+/// how far this pass read the log (to keep with [`remember`]). Each event
+/// steward wrote since then carries the digest of the file before and after
+/// its change; a `before` that is not the previous `after`, or a file that
+/// is not the last `after`, means someone else changed it in between.
 /// `pending` are the events of the running transaction, not yet in the log.
 pub fn find<'g>(
     ctx: &Context,
