@@ -109,6 +109,11 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         let mut after = Vec::new();
         for loaded in before.goals.iter().filter(|g| !g.goal.status.is_terminal()) {
             let verdict = decide(ctx, loaded, &outcomes, &mut outcome);
+            if let Some(verdict) = &verdict {
+                outcome
+                    .findings
+                    .extend(verdict_finding(&loaded.goal, verdict));
+            }
             after.push(
                 verdict.map_or_else(|| (*loaded.goal).clone(), |v| preview(&loaded.goal, &v)),
             );
@@ -209,12 +214,19 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             continue;
         }
         let goal = match decide(ctx, &loaded, &outcomes, &mut outcome) {
-            Some(verdict) => tx
-                .save(
-                    &loaded,
-                    limits::verdict_change(&loaded.goal, &verdict, ctx.now),
-                )?
-                .unwrap_or(loaded),
+            Some(verdict) => {
+                let change = limits::verdict_change(&loaded.goal, &verdict, ctx.now);
+                match tx.save(&loaded, change)? {
+                    Some(saved) => {
+                        outcome
+                            .findings
+                            .extend(verdict_finding(&loaded.goal, &verdict));
+                        saved
+                    }
+                    // Edited by hand meanwhile: the next pass decides.
+                    None => loaded,
+                }
+            }
             None => loaded,
         };
         after.push(goal);
@@ -311,11 +323,11 @@ fn record_outside_change(
     // Without a receipt or a reason, or with its status changed behind
     // steward's back, a person closed it by hand.
     let by_steward = !goal.closed_by_hand();
-    let change = match (closed, fields) {
+    let (change, finding) = match (closed, fields) {
         (false, None) => return Ok(None),
         // Closed by steward, but the move to the closed goals was
         // interrupted: finish it.
-        (true, None) if by_steward => GoalChange::silent(Vec::new()).always(),
+        (true, None) if by_steward => (GoalChange::silent(Vec::new()).always(), None),
         (true, _) => {
             let detail = match fields {
                 Some(fields) => format!(
@@ -324,29 +336,36 @@ fn record_outside_change(
                 ),
                 None => "closed by hand, no receipt".to_string(),
             };
-            outcome.findings.push(Finding {
+            let finding = Finding {
                 label: goal.label.clone(),
                 action: "closed_by_hand",
                 from: String::new(),
                 to: goal.status.to_string(),
                 reason: detail.clone(),
                 task: None,
-            });
-            GoalChange::new("closed_by_hand", detail)
+            };
+            let change = GoalChange::new("closed_by_hand", detail)
                 .by(Actor::Unknown)
-                .always()
+                .always();
+            (change, Some(finding))
         }
         (false, Some(fields)) => {
-            outcome.findings.push(outside_finding(goal, fields));
-            GoalChange::new(
+            let change = GoalChange::new(
                 "edited_outside",
                 format!("{} changed outside steward", fields.join(", ")),
             )
             .by(Actor::Unknown)
-            .always()
+            .always();
+            (change, Some(outside_finding(goal, fields)))
         }
     };
-    tx.save(loaded, change)
+    // A goal edited again meanwhile is left for the next pass, which finds
+    // this change too.
+    let saved = tx.save(loaded, change)?;
+    if saved.is_some() {
+        outcome.findings.extend(finding);
+    }
+    Ok(saved)
 }
 
 fn outside_finding(goal: &Goal, fields: &[&'static str]) -> Finding {
@@ -512,7 +531,8 @@ fn run_checks(ctx: &Context, due: &[&LoadedGoal]) -> Outcomes {
         .collect()
 }
 
-/// The watchdog's verdict on one goal, noting findings and errors.
+/// The watchdog's verdict on one goal, counting it and noting its checks
+/// that cannot run; the caller reports the verdict once it is written.
 fn decide(
     ctx: &Context,
     loaded: &LoadedGoal,
@@ -536,20 +556,20 @@ fn decide(
             }
             None
         }
-        Evaluation::Change(verdict) => {
-            if !verdict.is_silent() {
-                report.findings.push(Finding {
-                    label: goal.label.clone(),
-                    action: verdict.action,
-                    from: goal.status.to_string(),
-                    to: verdict.status.as_ref().unwrap_or(&goal.status).to_string(),
-                    reason: verdict.reason.clone(),
-                    task: None,
-                });
-            }
-            Some(*verdict)
-        }
+        Evaluation::Change(verdict) => Some(*verdict),
     }
+}
+
+/// What a verdict about `goal` reports, unless it is a silent one.
+fn verdict_finding(goal: &Goal, verdict: &Verdict) -> Option<Finding> {
+    (!verdict.is_silent()).then(|| Finding {
+        label: goal.label.clone(),
+        action: verdict.action,
+        from: goal.status.to_string(),
+        to: verdict.status.as_ref().unwrap_or(&goal.status).to_string(),
+        reason: verdict.reason.clone(),
+        task: None,
+    })
 }
 
 /// The goal as a verdict would leave it, for a dry run.
