@@ -101,12 +101,18 @@ pub fn collect(
     let mut outbox = read_outbox(ctx);
     let first_pass = !outbox_path(ctx).exists() || outbox.events.is_none();
     let log = ctx.store.log();
-    let (mut new, cursor) = log.read_from(&outbox.events.clone().unwrap_or_default())?;
-    // The first pass tells of the last day, not of the store's whole past.
-    if first_pass {
-        let since = crate::model::format_time(ctx.now - chrono::Duration::days(1));
-        new.retain(|e| e.ts >= since);
-    }
+    // The first pass tells of the last day, not of the store's whole past
+    // (read a line at a time, never held).
+    let since = first_pass.then(|| crate::model::format_time(ctx.now - chrono::Duration::days(1)));
+    let mut new = Vec::new();
+    let cursor = log.each_from(
+        &outbox.events.clone().unwrap_or_default(),
+        |event: events::Event| {
+            if since.as_ref().is_none_or(|since| event.ts >= *since) {
+                new.push(event);
+            }
+        },
+    )?;
     new.extend_from_slice(tx.pending_events());
     outbox.events = Some(log.cursor_after(&cursor, tx.pending_events()));
     let quiet = notify.quiet_hours.is_some_and(|hours| {

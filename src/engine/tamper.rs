@@ -58,28 +58,24 @@ pub fn find<'g>(
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
     let log = ctx.store.log();
-    let (mut tail, cursor) = log.read_from(&seen.events)?;
-    tail.extend_from_slice(pending);
-    let check = |events: &[events::Event], start: &BTreeMap<String, Digest>| {
-        let mut chains: BTreeMap<String, Chain> = BTreeMap::new();
-        for event in events {
-            let Some(after) = &event.digest else { continue };
-            let chain = chains
-                .entry(event.goal_id.clone())
-                .or_insert_with(|| Chain {
-                    last: start.get(&event.goal_id).cloned(),
-                    fields: Vec::new(),
-                });
-            if let (Some(last), Some(before)) = (&chain.last, &event.digest_before) {
-                add_fields(&mut chain.fields, before.differing(last));
-            }
-            chain.last = Some(after.clone());
-        }
-        chains
-    };
-    let from_tail = check(&tail, &seen.goals);
+    // The log is read a line at a time: without a cursor (a new machine,
+    // state deleted) the tail is the whole history.
+    let mut from_tail = Chains::default();
+    let cursor = log.each_from(&seen.events, |event: Digests| {
+        from_tail.follow(event, &seen.goals);
+    })?;
+    for event in pending {
+        let event = Digests {
+            goal_id: event.goal_id.clone(),
+            digest_before: event.digest_before.clone(),
+            digest: event.digest.clone(),
+        };
+        from_tail.follow(event, &seen.goals);
+    }
+    let from_tail = from_tail.0;
     let mut edited = Vec::new();
     let mut full_log: Option<BTreeMap<String, Chain>> = None;
+    let no_start = BTreeMap::new();
     for goal in goals.iter().filter(|g| !g.goal.id.is_empty()) {
         let id = goal.goal.id.as_str();
         let digest = goal.digest();
@@ -92,9 +88,11 @@ pub fn find<'g>(
             && seen.events != events::Cursor::default()
         {
             let whole = full_log.get_or_insert_with(|| {
-                log.read_all()
-                    .map(|events| check(&events, &BTreeMap::new()))
-                    .unwrap_or_default()
+                let mut whole = Chains::default();
+                log.each_from(&events::Cursor::default(), |event: Digests| {
+                    whole.follow(event, &no_start);
+                })
+                .map_or_else(|_| BTreeMap::new(), |_| whole.0)
             });
             if let Some(found) = whole.get(id) {
                 last = found.last.as_ref();
@@ -116,6 +114,43 @@ pub fn find<'g>(
         goals: BTreeMap::new(),
     };
     Ok((edited, seen))
+}
+
+/// The fields of an event that tamper evidence reads.
+#[derive(Deserialize)]
+struct Digests {
+    #[serde(default)]
+    goal_id: String,
+    #[serde(default)]
+    digest_before: Option<Digest>,
+    #[serde(default)]
+    digest: Option<Digest>,
+}
+
+/// What the log says about each goal, event by event: goal id → chain.
+#[derive(Default)]
+struct Chains(BTreeMap<String, Chain>);
+
+impl Chains {
+    /// Follows one event of a goal's chain, which starts at `start`'s digest
+    /// for it (what an earlier pass saw) when the log has nothing before.
+    fn follow(&mut self, event: Digests, start: &BTreeMap<String, Digest>) {
+        let Some(after) = event.digest else { return };
+        let chain = match self.0.entry(event.goal_id) {
+            std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::btree_map::Entry::Vacant(entry) => {
+                let last = start.get(entry.key()).cloned();
+                entry.insert(Chain {
+                    last,
+                    fields: Vec::new(),
+                })
+            }
+        };
+        if let (Some(last), Some(before)) = (&chain.last, &event.digest_before) {
+            add_fields(&mut chain.fields, before.differing(last));
+        }
+        chain.last = Some(after);
+    }
 }
 
 /// What the log says about one goal since the last pass.

@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, FileProblem, Result};
@@ -167,11 +168,17 @@ impl Log {
         Ok(events)
     }
 
-    /// The events after `cursor`, and where the reading ended. A cursor
-    /// that no longer falls on a line start (the file was merged) moves on
-    /// to the next line.
-    pub fn read_from(&self, cursor: &Cursor) -> Result<(Vec<Event>, Cursor)> {
-        let mut events = Vec::new();
+    /// Hands each event after `cursor` to `each`, oldest first, read as `T`
+    /// (the fields of an event the caller needs) a line at a time, never
+    /// holding the log: a store cloned onto a new machine has no cursor
+    /// yet, and its first pass reads the whole history. Returns where the
+    /// reading ended. A cursor that no longer falls on a line start (the
+    /// file was merged) moves on to the next line.
+    pub fn each_from<T: DeserializeOwned>(
+        &self,
+        cursor: &Cursor,
+        mut each: impl FnMut(T),
+    ) -> Result<Cursor> {
         let mut end = cursor.clone();
         for part in self.parts()? {
             if part.as_str() < cursor.part.as_str() {
@@ -182,14 +189,13 @@ impl Log {
             } else {
                 0
             };
-            let (more, after) = read_from(&self.path(&part), offset)?;
-            events.extend(more);
+            let after = each_from(&self.path(&part), offset, &mut each)?;
             end = Cursor {
                 part,
                 offset: after,
             };
         }
-        Ok((events, end))
+        Ok(end)
     }
 
     /// Where a reader at `cursor` (at the end of the log) will be once
@@ -334,49 +340,49 @@ fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
 /// offset after them. A file shorter than `offset` was replaced: it is read
 /// from the start; an offset inside a line (a merge moved the lines) moves
 /// on to the next line.
-fn read_from(path: &Path, offset: u64) -> Result<(Vec<Event>, u64)> {
+fn each_from<T: DeserializeOwned>(
+    path: &Path,
+    offset: u64,
+    each: &mut impl FnMut(T),
+) -> Result<u64> {
     use std::io::{Read, Seek, SeekFrom};
-    let mut file = match std::fs::File::open(path) {
+    let file = match std::fs::File::open(path) {
         Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         Err(err) => return Err(Error::io(path, "cannot read event log", err)),
     };
     let read_error = |err| Error::io(path, "cannot read event log", err);
     let len = file.metadata().map_err(read_error)?.len();
-    let mut start = if offset <= len { offset } else { 0 };
-    if start > 0 {
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let mut line = Vec::new();
+    let mut at = if offset <= len { offset } else { 0 };
+    if at > 0 {
         let mut before = [0u8; 1];
-        file.seek(SeekFrom::Start(start - 1)).map_err(read_error)?;
-        file.read_exact(&mut before).map_err(read_error)?;
+        reader.seek(SeekFrom::Start(at - 1)).map_err(read_error)?;
+        reader.read_exact(&mut before).map_err(read_error)?;
         if before[0] != b'\n' {
-            let mut rest = Vec::new();
-            file.read_to_end(&mut rest).map_err(read_error)?;
-            let skip = rest
-                .iter()
-                .position(|b| *b == b'\n')
-                .map_or(rest.len(), |i| i + 1);
-            start += skip as u64;
+            at += reader.read_until(b'\n', &mut line).map_err(read_error)? as u64;
         }
     }
-    file.seek(SeekFrom::Start(start)).map_err(read_error)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes).map_err(read_error)?;
-    // A line still being written by another run is left for next time.
-    let complete = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-    let mut events = Vec::new();
-    for line in bytes[..complete].split(|b| *b == b'\n') {
+    loop {
+        line.clear();
+        let read = reader.read_until(b'\n', &mut line).map_err(read_error)?;
+        // A line still being written by another run is left for next time.
+        if line.last() != Some(&b'\n') {
+            return Ok(at);
+        }
+        at += read as u64;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        let event = serde_json::from_slice(line).map_err(|err| {
+        let event = serde_json::from_slice(&line).map_err(|err| {
             Error::Unreadable(FileProblem::whole_file(
                 path,
                 format!("a line does not parse: {err}"),
             ))
         })?;
-        events.push(event);
+        each(event);
     }
-    Ok((events, start + complete as u64))
 }
 
 /// Reads every event; a line that does not parse is an error naming it.
@@ -408,6 +414,13 @@ fn read_all(path: &Path) -> Result<Vec<Event>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The events after `cursor`, and where the reading ended.
+    fn read_from(log: &Log, cursor: &Cursor) -> (Vec<Event>, Cursor) {
+        let mut events = Vec::new();
+        let end = log.each_from(cursor, |e| events.push(e)).unwrap();
+        (events, end)
+    }
 
     fn event(ts: &str, action: &str) -> Event {
         Event {
@@ -471,14 +484,36 @@ mod tests {
             actions(log.read_since("2026-11-21T12:00:00Z").unwrap()),
             ["late", "early"]
         );
-        let (all, cursor) = log.read_from(&Cursor::default()).unwrap();
-        assert_eq!(all.len(), 3);
+        let (all, cursor) = read_from(&log, &Cursor::default());
+        assert_eq!(actions(all), ["old", "late", "early"]);
         let pending = [event("2026-11-22T00:02:00Z", "pending")];
         let after = log.cursor_after(&cursor, &pending);
         log.append(&pending).unwrap();
-        let (none, end) = log.read_from(&after).unwrap();
+        let (none, end) = read_from(&log, &after);
         assert!(none.is_empty());
         assert_eq!(end, after);
+    }
+
+    #[test]
+    fn a_line_still_being_written_is_left_for_the_next_reader() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let log = Log::new(dir.path());
+        log.append(&[event("2026-11-21T01:00:00Z", "a")]).unwrap();
+        let line = String::from_utf8(encode(&[event("2026-11-21T02:00:00Z", "b")])).unwrap();
+        let (first, rest) = line.split_at(40);
+        let path = log.path("2026-11-21");
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(first.as_bytes()).unwrap();
+        let (events, cursor) = read_from(&log, &Cursor::default());
+        assert_eq!(events.len(), 1);
+        assert_eq!(cursor.offset, encoded_len(&events));
+        file.write_all(rest.as_bytes()).unwrap();
+        let (events, _) = read_from(&log, &cursor);
+        assert_eq!(
+            events.iter().map(|e| e.action.as_str()).collect::<Vec<_>>(),
+            ["b"]
+        );
     }
 
     #[test]
@@ -490,12 +525,13 @@ mod tests {
             event("2026-11-21T02:00:00Z", "b"),
         ])
         .unwrap();
-        let (events, _) = log
-            .read_from(&Cursor {
+        let (events, _) = read_from(
+            &log,
+            &Cursor {
                 part: "2026-11-21".into(),
                 offset: 5,
-            })
-            .unwrap();
+            },
+        );
         assert_eq!(
             events.iter().map(|e| e.action.as_str()).collect::<Vec<_>>(),
             ["b"]

@@ -448,6 +448,31 @@ fn a_hand_edit_between_two_steward_writes_is_still_found() {
 }
 
 #[test]
+fn a_machine_without_the_last_pass_state_reads_the_history_and_finds_the_hand_edit() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.add_goal("h");
+    env.steward().args(["tick", "-q"]).assert().success();
+    let path = "state/goals/g.md";
+    env.write(path, &env.read(path).replace("- [ ] First", "- [x] First"));
+    env.steward()
+        .args(["update", "g", "--note", "after the hand edit"])
+        .assert()
+        .success();
+    // A clone on another machine has no state/digests.json: the pass
+    // follows every goal's chain through the whole log.
+    std::fs::remove_file(env.path("state/digests.json")).unwrap();
+    let output = env.steward().args(["tick", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["findings"].as_array().unwrap().len(), 1, "{report}");
+    assert_eq!(report["findings"][0]["label"], "g");
+    assert_eq!(
+        report["findings"][0]["reason"], "criteria changed outside steward",
+        "{report}"
+    );
+}
+
+#[test]
 fn a_goal_closed_by_hand_is_moved_and_shown_without_a_receipt() {
     let env = TestEnv::initialised();
     env.add_goal("g");
