@@ -7,6 +7,8 @@
 //! read the same goal files, the peak memory of the largest runs, and the
 //! same commands with the completed goals closed by hand (left in the open
 //! directory, as a person who edits `status:` leaves them until `tick`).
+//! A `tick` without `state/digests.json` is timed too: a store cloned onto
+//! a new machine, whose first pass reads the whole event history.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -98,6 +100,29 @@ fn main() {
             Some(cat_open),
         );
         std::fs::write(&config, plain).unwrap();
+        // A machine that never ran a pass on this store (a new clone) has
+        // no state/digests.json: its first pass follows every goal's chain
+        // through the whole history, 20 events per goal.
+        let digests = store.root().join("state/digests.json");
+        let first = median(runs, || {
+            let _ = std::fs::remove_file(&digests);
+            run(&steward, store.root(), &["tick", "-q"]);
+        });
+        row(
+            size,
+            store.open.len(),
+            "tick on a new clone (no state/digests.json: reads the whole history)",
+            first,
+            Some(cat_open),
+        );
+        if size >= 10_000 {
+            let _ = std::fs::remove_file(&digests);
+            let memory = peak_memory(&steward, store.root(), &["tick", "-q"]);
+            println!(
+                "| {size} | {} | peak memory of `tick -q` on a new clone | {memory} | | |",
+                store.open.len()
+            );
+        }
         settle_disk(store.root());
         // Writes: each run assesses the next open goal, so no budget runs out.
         let labels: Vec<String> = (0..size)
