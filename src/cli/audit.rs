@@ -7,7 +7,7 @@ use super::{Output, args};
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
-use crate::store::events::Event;
+use crate::store::events::{Cursor, Event};
 
 /// Print the event log as JSON lines {ts, goal_id, label, actor, action,
 /// from, to, detail}, oldest first.
@@ -38,17 +38,13 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
         .map(|text| args::since_time(ctx.now, text))
         .transpose()?;
     let log = ctx.store.log();
-    let all = match &since {
-        Some(since) => log.read_since(&format_time(*since))?,
-        None => log.read_all()?,
-    };
     // A goal whose file is gone still has its events: match them by label
     // or id prefix when it cannot be resolved.
     let wanted_id = args
         .goal
         .as_deref()
         .map(|goal| ctx.store.resolve(goal).map(|g| g.goal.id));
-    for event in &all {
+    let mut print = |event: &Event| {
         if let Some(goal) = &args.goal {
             let matches = match &wanted_id {
                 Some(Ok(id)) => event.goal_id == *id,
@@ -59,7 +55,7 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
                 }
             };
             if !matches {
-                continue;
+                return;
             }
         }
         let line = if args.redact {
@@ -68,6 +64,13 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
             serde_json::to_string(event)
         };
         out.line(line.expect("events serialize"));
+    };
+    match &since {
+        Some(since) => log.read_since(&format_time(*since))?.iter().for_each(print),
+        // The whole log, a line at a time: it can be larger than memory.
+        None => {
+            log.each_from(&Cursor::default(), |event: Event| print(&event))?;
+        }
     }
     Ok(0)
 }

@@ -9,6 +9,7 @@ use super::render::SCHEMA_VERSION;
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
+use crate::store::events::{Cursor, Event};
 
 /// Show a goal's history, newest first: date, actor, action and subject of
 /// every commit that names the goal in its Steward-Goal trailer, or, when
@@ -29,21 +30,18 @@ pub fn run(ctx: &Context, args: LogArgs, out: &mut Output) -> Result<u8> {
                 .map(|c| (format_time(c.when), c.actor, c.action, c.subject))
                 .collect(),
             _ => {
-                let mut from_log: Vec<_> = ctx
-                    .store
-                    .log()
-                    .read_all()?
-                    .into_iter()
-                    .filter(|e| e.goal_id == goal.id)
-                    .map(|e| {
+                // The whole log, a line at a time, keeping this goal's.
+                let mut from_log = Vec::new();
+                ctx.store.log().each_from(&Cursor::default(), |e: Event| {
+                    if e.goal_id == goal.id {
                         let subject = if e.detail.is_empty() {
                             e.action.clone()
                         } else {
                             format!("{}: {}", e.action, e.detail)
                         };
-                        (e.ts, e.actor, e.action, subject)
-                    })
-                    .collect();
+                        from_log.push((e.ts, e.actor, e.action, subject));
+                    }
+                })?;
                 from_log.reverse();
                 from_log
             }

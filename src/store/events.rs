@@ -146,15 +146,6 @@ impl Log {
         Ok(written)
     }
 
-    /// Every event, oldest part first.
-    pub fn read_all(&self) -> Result<Vec<Event>> {
-        let mut events = Vec::new();
-        for part in self.parts()? {
-            events.extend(read_all(&self.path(&part))?);
-        }
-        Ok(events)
-    }
-
     /// Events at or after `since`: the parts of its day and later, each read
     /// from its end so the cost follows the window.
     pub fn read_since(&self, since: &str) -> Result<Vec<Event>> {
@@ -364,6 +355,9 @@ fn each_from<T: DeserializeOwned>(
             at += reader.read_until(b'\n', &mut line).map_err(read_error)? as u64;
         }
     }
+    // Where a bad line is: its number when the file is read from its start.
+    let first_line = at;
+    let mut number = 0;
     loop {
         line.clear();
         let read = reader.read_until(b'\n', &mut line).map_err(read_error)?;
@@ -371,44 +365,32 @@ fn each_from<T: DeserializeOwned>(
         if line.last() != Some(&b'\n') {
             return Ok(at);
         }
+        number += 1;
+        let starts_at = at;
         at += read as u64;
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let event = serde_json::from_slice(&line).map_err(|err| {
-            Error::Unreadable(FileProblem::whole_file(
-                path,
-                format!("a line does not parse: {err}"),
-            ))
+            // serde's own position counts within the line.
+            let text = err.to_string();
+            let why = text.split(" at line ").next().unwrap_or(&text);
+            Error::Unreadable(if first_line == 0 {
+                FileProblem {
+                    path: path.display().to_string(),
+                    line: number,
+                    column: err.column(),
+                    message: format!("an event does not parse: {why}"),
+                }
+            } else {
+                FileProblem::whole_file(
+                    path,
+                    format!("the event at byte {starts_at} does not parse: {why}"),
+                )
+            })
         })?;
         each(event);
     }
-}
-
-/// Reads every event; a line that does not parse is an error naming it.
-fn read_all(path: &Path) -> Result<Vec<Event>> {
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(err) => return Err(Error::io(path, "cannot read event log", err)),
-    };
-    let mut events = Vec::new();
-    for (index, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|err| Error::io(path, "cannot read event log", err))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let event = serde_json::from_str(&line).map_err(|err| {
-            Error::Unreadable(FileProblem {
-                path: path.display().to_string(),
-                line: index + 1,
-                column: err.column(),
-                message: err.to_string(),
-            })
-        })?;
-        events.push(event);
-    }
-    Ok(events)
 }
 
 #[cfg(test)]
@@ -453,7 +435,9 @@ mod tests {
             read_since(&path, "2026-11-21T00:00:00Z").unwrap().len(),
             600
         );
-        assert_eq!(read_all(&path).unwrap(), all);
+        let mut read = Vec::new();
+        each_from(&path, 0, &mut |e: Event| read.push(e)).unwrap();
+        assert_eq!(read, all);
     }
 
     #[test]
@@ -479,7 +463,6 @@ mod tests {
             ]
         );
         let actions = |events: Vec<Event>| events.into_iter().map(|e| e.action).collect::<Vec<_>>();
-        assert_eq!(actions(log.read_all().unwrap()), ["old", "late", "early"]);
         assert_eq!(
             actions(log.read_since("2026-11-21T12:00:00Z").unwrap()),
             ["late", "early"]

@@ -341,6 +341,25 @@ fn audit_prints_filters_and_redacts_the_event_log() {
 }
 
 #[test]
+fn a_line_of_the_log_that_does_not_parse_is_named_with_its_line() {
+    let env = TestEnv::initialised();
+    env.add_goal("one");
+    env.add_goal("two");
+    let day = "state/events/2026-11-21.jsonl";
+    let log = env.read(day);
+    let mut lines: Vec<&str> = log.lines().collect();
+    lines.insert(1, "{\"ts\": garbled");
+    env.write(day, &(lines.join("\n") + "\n"));
+    env.steward()
+        .arg("audit")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "state/events/2026-11-21.jsonl:2:8: an event does not parse",
+        ));
+}
+
+#[test]
 fn budget_shows_usage_and_the_dispatch_window() {
     let env = TestEnv::initialised();
     env.write(
