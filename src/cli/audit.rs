@@ -44,6 +44,10 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
         .goal
         .as_deref()
         .map(|goal| ctx.store.resolve(goal).map(|g| g.goal.id));
+    if since.is_none() {
+        // The whole log can be larger than memory: printed as it is read.
+        out.stream();
+    }
     let mut print = |event: &Event| {
         if let Some(goal) = &args.goal {
             let matches = match &wanted_id {
@@ -67,7 +71,6 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
     };
     match &since {
         Some(since) => log.read_since(&format_time(*since))?.iter().for_each(print),
-        // The whole log, a line at a time: it can be larger than memory.
         None => {
             log.each_from(&Cursor::default(), |event: Event| print(&event))?;
         }
