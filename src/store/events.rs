@@ -327,10 +327,10 @@ fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
     Ok(events)
 }
 
-/// The events after byte `offset` (where an earlier read ended), and the
-/// offset after them. A file shorter than `offset` was replaced: it is read
-/// from the start; an offset inside a line (a merge moved the lines) moves
-/// on to the next line.
+/// Hands each event after byte `offset` (where an earlier read ended) to
+/// `each`, a line at a time; returns the offset after them. A file shorter
+/// than `offset` was replaced: it is read from the start; an offset inside
+/// a line (a merge moved the lines) moves on to the next line.
 fn each_from<T: DeserializeOwned>(
     path: &Path,
     offset: u64,
