@@ -148,8 +148,16 @@ impl GoalFile {
                 ),
             ));
         }
+        // Read through `take`, which knows no size: `File`'s own
+        // `read_to_end` asks the kernel for the size again (`statx`,
+        // `lseek`), two calls per goal file that `stat` answered already.
+        // The bound also stops a file that grows meanwhile at the limit.
         let mut bytes = Vec::with_capacity(stat.len as usize + 1);
-        std::io::Read::read_to_end(&mut file, &mut bytes).map_err(cannot_read)?;
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(&mut file, MAX_FILE_BYTES + 1),
+            &mut bytes,
+        )
+        .map_err(cannot_read)?;
         let text = String::from_utf8(bytes).map_err(|err| {
             let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
             let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
