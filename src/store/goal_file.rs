@@ -138,26 +138,29 @@ impl GoalFile {
                 "not a regular file: steward reads only files".to_string(),
             ));
         }
+        let too_large = |bytes: u64| {
+            problem(
+                1,
+                1,
+                format!("file is {bytes} bytes, larger than the 1 MiB steward reads"),
+            )
+        };
         if stat.len > MAX_FILE_BYTES {
-            return Err(problem(
-                1,
-                1,
-                format!(
-                    "file is {} bytes, larger than the 1 MiB steward reads",
-                    stat.len
-                ),
-            ));
+            return Err(too_large(stat.len));
         }
         // Read through `take`, which knows no size: `File`'s own
         // `read_to_end` asks the kernel for the size again (`statx`,
         // `lseek`), two calls per goal file that `stat` answered already.
-        // The bound also stops a file that grows meanwhile at the limit.
+        // The bound also stops a file that grew meanwhile at the limit.
         let mut bytes = Vec::with_capacity(stat.len as usize + 1);
         std::io::Read::read_to_end(
             &mut std::io::Read::take(&mut file, MAX_FILE_BYTES + 1),
             &mut bytes,
         )
         .map_err(cannot_read)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(too_large(bytes.len() as u64));
+        }
         let text = String::from_utf8(bytes).map_err(|err| {
             let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
             let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
