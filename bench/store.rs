@@ -187,6 +187,8 @@ fn main() {
                 &["list", "--all", "--json"][..],
                 &["tick", "-q"],
                 &["list", "--json"],
+                &["prompt", "--heartbeat"],
+                &["assess", "goal-00000", "--summary", "bench"],
             ] {
                 let memory = peak_memory(&steward, store.root(), args);
                 println!(
