@@ -46,7 +46,7 @@ pub fn replace_unless_changed(
         .map(|m| m.permissions().mode() & 0o7777);
     let temp = temp_path(dir);
     let result = write_temp(&temp, contents, mode, true).and_then(|written| {
-        if read.is_some() && read != stamp(path) {
+        if changed_since(path, read) {
             return Ok(None);
         }
         fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))?;
@@ -58,8 +58,15 @@ pub fn replace_unless_changed(
     result
 }
 
+/// Whether the file at `path` is no longer what was read when its size and
+/// modification time were `read` (changed, or gone). `None`: not read from
+/// disk, nothing to compare.
+pub fn changed_since(path: &Path, read: Option<(u64, SystemTime)>) -> bool {
+    read.is_some() && read != stamp(path)
+}
+
 /// The size and modification time of the file at `path`, links followed.
-pub fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
+fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
     let metadata = fs::metadata(path).ok()?;
     Some((metadata.len(), metadata.modified().ok()?))
 }

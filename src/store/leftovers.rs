@@ -112,6 +112,15 @@ mod tests {
     /// pid 4194304 is above Linux's pid limit: never a live process.
     const LEFTOVER: &str = ".steward-tmp-4194304-abc";
 
+    /// A store's closed directory and the record's path (not written yet).
+    fn store() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let root = tempfile::tempdir().unwrap();
+        let closed = root.path().join("closed");
+        std::fs::create_dir(&closed).unwrap();
+        let record = root.path().join("cache/leftovers");
+        (root, closed, record)
+    }
+
     /// One pass over `closed` as `tick` makes it: remove, then record.
     fn pass(closed: &Path, record: &Path) {
         remove(vec![("closed", closed.to_path_buf())], record.to_path_buf()).record();
@@ -119,10 +128,7 @@ mod tests {
 
     #[test]
     fn a_directory_is_listed_again_only_when_it_changed() {
-        let root = tempfile::tempdir().unwrap();
-        let closed = root.path().join("closed");
-        std::fs::create_dir(&closed).unwrap();
-        let record = root.path().join("cache/leftovers");
+        let (_root, closed, record) = store();
         std::fs::write(closed.join(LEFTOVER), "partial").unwrap();
         pass(&closed, &record);
         assert!(!closed.join(LEFTOVER).exists(), "a leftover is removed");
@@ -147,17 +153,14 @@ mod tests {
 
     #[test]
     fn a_lost_or_garbled_record_lists_every_directory() {
-        let root = tempfile::tempdir().unwrap();
-        let closed = root.path().join("closed");
-        std::fs::create_dir(&closed).unwrap();
-        let record = root.path().join("cache/leftovers");
+        let (_root, closed, record) = store();
         // A record that says the directory, leftover and all, is clean.
         let trusted = || {
             std::fs::write(closed.join(LEFTOVER), "partial").unwrap();
             let [m, mn, c, cn] = version(&closed).unwrap();
             format!("{HEADER}\n{m} {mn} {c} {cn} closed\n")
         };
-        std::fs::create_dir(root.path().join("cache")).unwrap();
+        std::fs::create_dir(record.parent().unwrap()).unwrap();
         std::fs::write(&record, trusted()).unwrap();
         pass(&closed, &record);
         assert!(closed.join(LEFTOVER).exists(), "the record is trusted");

@@ -44,11 +44,9 @@ pub struct Transaction<'s> {
     unsynced_dirs: Vec<PathBuf>,
     /// Directories found free of leftovers, recorded so when it finishes.
     leftovers_checked: Option<super::leftovers::Checked>,
-    /// A goal file that changed on disk since it was read is left as it is
-    /// (`tick`: the next pass reads it) instead of failing the command.
-    leave_changed_goals: bool,
-    /// The goal files left so.
-    left_changed: Vec<PathBuf>,
+    /// When set (`tick`), a goal file that changed on disk since it was read
+    /// is left as it is, and listed here, instead of failing the command.
+    left_changed: Option<Vec<PathBuf>>,
 }
 
 /// What a finished transaction did.
@@ -89,8 +87,7 @@ impl<'s> Transaction<'s> {
             undo: Vec::new(),
             unsynced_dirs: Vec::new(),
             leftovers_checked: None,
-            leave_changed_goals: false,
-            left_changed: Vec::new(),
+            left_changed: None,
         })
     }
 
@@ -113,7 +110,7 @@ impl<'s> Transaction<'s> {
     /// warnings: saving it writes nothing and returns `None`. Without this
     /// the save fails with [`Error::ChangedMeanwhile`].
     pub fn leave_changed_goals(&mut self) {
-        self.leave_changed_goals = true;
+        self.left_changed.get_or_insert_with(Vec::new);
     }
 
     /// Applies `change` to `original` and writes it when its bytes differ
@@ -312,7 +309,7 @@ impl<'s> Transaction<'s> {
     /// Deletes a goal's file (`steward delete`): an event records it, with
     /// the goal's digest before, and `undo` can bring it back.
     pub fn delete(&mut self, loaded: &LoadedGoal, detail: String) -> Result<()> {
-        if loaded.file.stamp.is_some() && atomic::stamp(&loaded.file.path) != loaded.file.stamp {
+        if atomic::changed_since(&loaded.file.path, loaded.file.stamp) {
             self.changed_meanwhile(&loaded.file.path)?;
             return Ok(());
         }
@@ -390,8 +387,8 @@ impl<'s> Transaction<'s> {
     /// A goal file changed on disk since this command read it: a hand edit
     /// is never written over.
     fn changed_meanwhile(&mut self, path: &Path) -> Result<()> {
-        if self.leave_changed_goals {
-            self.left_changed.push(path.to_path_buf());
+        if let Some(left) = &mut self.left_changed {
+            left.push(path.to_path_buf());
             return Ok(());
         }
         Err(Error::ChangedMeanwhile {
@@ -615,7 +612,7 @@ impl<'s> Transaction<'s> {
         }
         let logged = self.store.log().append(&self.events)?;
         self.written.extend(logged);
-        let mut warnings: Vec<String> = (self.left_changed.iter())
+        let mut warnings: Vec<String> = (self.left_changed.iter().flatten())
             .map(|path| {
                 format!(
                     "{}: changed on disk while steward {} ran (edited by hand?); left as it is, for the next pass",
