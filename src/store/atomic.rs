@@ -117,13 +117,23 @@ fn write_temp(
     let mut file = options
         .open(temp)
         .map_err(|err| Error::io(temp, "cannot create temporary file", err))?;
+    if let Some(mode) = mode {
+        // The umask applied at creation; restore the old file's exact mode
+        // when it took something away. Asking costs an `fstat`; changing
+        // it when it need not change, a journal update (~60 µs here).
+        let created = file
+            .metadata()
+            .map_err(|err| Error::io(temp, "cannot stat", err))?
+            .permissions()
+            .mode()
+            & 0o7777;
+        if created != mode {
+            file.set_permissions(fs::Permissions::from_mode(mode))
+                .map_err(|err| Error::io(temp, "cannot set mode", err))?;
+        }
+    }
     file.write_all(contents)
         .map_err(|err| Error::io(temp, "cannot write", err))?;
-    if let Some(mode) = mode {
-        // The umask applied at creation; restore the old file's exact mode.
-        file.set_permissions(fs::Permissions::from_mode(mode))
-            .map_err(|err| Error::io(temp, "cannot set mode", err))?;
-    }
     if sync {
         file.sync_all()
             .map_err(|err| Error::io(temp, "cannot sync", err))?;
@@ -201,6 +211,19 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, ["goal.md"], "no temporary file is left behind");
+    }
+
+    #[test]
+    fn keeps_modes_the_umask_would_take_away_and_ones_it_would_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("goal.md");
+        for mode in [0o666, 0o644, 0o640, 0o4755] {
+            fs::write(&path, "old").unwrap();
+            fs::set_permissions(&path, fs::Permissions::from_mode(mode)).unwrap();
+            write(&path, b"new").unwrap();
+            let kept = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+            assert_eq!(kept, mode, "mode {mode:o}");
+        }
     }
 
     #[test]
