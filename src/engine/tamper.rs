@@ -42,8 +42,8 @@ fn seen_path(store: &Store) -> PathBuf {
     store.state_dir.join("digests.json")
 }
 
-/// The goals among `goals` changed outside steward since the last pass, and
-/// how far this pass read the log (to keep with [`remember`]). Each event
+/// The goals among `goals` changed outside steward since the last pass (in
+/// the order of `goals`), and how far this pass read the log (to keep with [`remember`]). Each event
 /// steward wrote since then carries the digest of the file before and after
 /// its change; a `before` that is not the previous `after`, or a file that
 /// is not the last `after`, means someone else changed it in between.

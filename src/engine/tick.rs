@@ -194,25 +194,36 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     }
     let (edited, seen) = tamper::find(ctx, &scan.goals, tx.pending_events())?;
     // Which fields of each goal changed outside steward, by position, so
-    // the goals can be moved out of the scan (one copy in memory).
-    let edited_fields: Vec<Option<Vec<&'static str>>> = scan
-        .goals
-        .iter()
+    // the goals can be moved out of the scan (one copy in memory). `find`
+    // lists the edited goals in the scan's order.
+    let mut edited = edited.into_iter().peekable();
+    let edited_fields: Vec<Option<Vec<&'static str>>> = (scan.goals.iter())
         .map(|loaded| {
             edited
-                .iter()
-                .find(|e| std::ptr::eq(e.goal, loaded))
-                .map(|e| e.fields.clone())
+                .next_if(|e| std::ptr::eq(e.goal, loaded))
+                .map(|e| e.fields)
         })
         .collect();
     drop(edited);
     let mut after = Vec::with_capacity(scan.goals.len());
+    let mut closed = Vec::new();
     for (loaded, fields) in scan.goals.into_iter().zip(edited_fields) {
-        let loaded = record_outside_change(&mut tx, &loaded, fields.as_deref(), &mut outcome)?
-            .unwrap_or(loaded);
         if loaded.goal.status.is_terminal() {
+            closed.push((loaded, fields));
             continue;
         }
+        let loaded = match outside_change(&loaded.goal, fields.as_deref()) {
+            // A goal edited again meanwhile is left for the next pass,
+            // which finds this change too.
+            Some((change, finding)) => match tx.save(&loaded, change)? {
+                Some(saved) => {
+                    outcome.findings.push(finding);
+                    saved
+                }
+                None => loaded,
+            },
+            None => loaded,
+        };
         let goal = match decide(ctx, &loaded, &outcomes, &mut outcome) {
             Some(verdict) => {
                 let change = limits::verdict_change(&loaded.goal, &verdict, ctx.now);
@@ -231,6 +242,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         };
         after.push(goal);
     }
+    move_to_closed(&mut tx, &closed, &mut outcome)?;
+    drop(closed);
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
@@ -309,25 +322,47 @@ fn reported_before(ctx: &Context) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Records what happened to a goal outside steward: a history line and an
-/// event by `unknown` naming the fields that changed; a goal closed by
-/// hand also moves to the closed goals, marked as closed without a receipt.
-fn record_outside_change(
+/// Moves the terminal goals found among the open ones to the closed goals,
+/// recording a goal closed by hand as such: thousands, after a person
+/// closed them in an editor, wait for the disk once per batch.
+fn move_to_closed(
     tx: &mut Transaction<'_>,
-    loaded: &LoadedGoal,
-    fields: Option<&[&'static str]>,
+    closed: &[(LoadedGoal, Option<Vec<&'static str>>)],
     outcome: &mut TickOutcome,
-) -> Result<Option<LoadedGoal>> {
-    let goal = &loaded.goal;
+) -> Result<()> {
+    let mut findings = Vec::new();
+    let mut changes = Vec::new();
+    for (loaded, fields) in closed {
+        let (change, finding) = match outside_change(&loaded.goal, fields.as_deref()) {
+            Some((change, finding)) => (change, Some(finding)),
+            // Closed by steward, but the move to the closed goals was
+            // interrupted: finish it.
+            None => (GoalChange::silent(Vec::new()).always(), None),
+        };
+        changes.push((loaded, change));
+        findings.push(finding);
+    }
+    // A goal edited again meanwhile is left for the next pass.
+    for (saved, finding) in tx.save_all(changes)?.into_iter().zip(findings) {
+        if saved {
+            outcome.findings.extend(finding);
+        }
+    }
+    Ok(())
+}
+
+/// What happened to a goal outside steward, as the change that records it
+/// (a history line and an event by `unknown` naming the fields that
+/// changed) and its finding; a goal closed by hand is marked as closed
+/// without a receipt. `None` when nothing did.
+fn outside_change(goal: &Goal, fields: Option<&[&'static str]>) -> Option<(GoalChange, Finding)> {
     let closed = goal.status.is_terminal();
     // Without a receipt or a reason, or with its status changed behind
     // steward's back, a person closed it by hand.
     let by_steward = !goal.closed_by_hand();
-    let (change, finding) = match (closed, fields) {
-        (false, None) => return Ok(None),
-        // Closed by steward, but the move to the closed goals was
-        // interrupted: finish it.
-        (true, None) if by_steward => (GoalChange::silent(Vec::new()).always(), None),
+    match (closed, fields) {
+        (false, None) => None,
+        (true, None) if by_steward => None,
         (true, _) => {
             let detail = match fields {
                 Some(fields) => format!(
@@ -347,7 +382,7 @@ fn record_outside_change(
             let change = GoalChange::new("closed_by_hand", detail)
                 .by(Actor::Unknown)
                 .always();
-            (change, Some(finding))
+            Some((change, finding))
         }
         (false, Some(fields)) => {
             let change = GoalChange::new(
@@ -356,16 +391,9 @@ fn record_outside_change(
             )
             .by(Actor::Unknown)
             .always();
-            (change, Some(outside_finding(goal, fields)))
+            Some((change, outside_finding(goal, fields)))
         }
-    };
-    // A goal edited again meanwhile is left for the next pass, which finds
-    // this change too.
-    let saved = tx.save(loaded, change)?;
-    if saved.is_some() {
-        outcome.findings.extend(finding);
     }
-    Ok(saved)
 }
 
 fn outside_finding(goal: &Goal, fields: &[&'static str]) -> Finding {

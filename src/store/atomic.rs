@@ -39,23 +39,85 @@ pub fn replace_unless_changed(
     contents: &[u8],
     read: Option<(u64, SystemTime)>,
 ) -> Result<Option<(u64, SystemTime)>> {
+    stage(path, contents, true)?.replace_unless_changed(read)
+}
+
+/// New bytes for a file, written to a temporary file beside it and not yet
+/// in its place: [`Staged::replace_unless_changed`] puts them there.
+/// Dropped before that, the temporary file is removed.
+pub struct Staged {
+    path: PathBuf,
+    temp: Option<PathBuf>,
+    written: (u64, SystemTime),
+}
+
+/// Writes `contents` for `path` to a temporary file in `path`'s directory,
+/// with the mode of the file it will replace; waits for the disk when
+/// `sync` is true. A caller that stages many files without waiting waits
+/// once for all of them with [`sync_filesystem`] before placing any.
+pub fn stage(path: &Path, contents: &[u8], sync: bool) -> Result<Staged> {
     let dir = parent(path);
     fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
     let mode = fs::metadata(path)
         .ok()
         .map(|m| m.permissions().mode() & 0o7777);
     let temp = temp_path(dir);
-    let result = write_temp(&temp, contents, mode, true).and_then(|written| {
-        if changed_since(path, read) {
+    match write_temp(&temp, contents, mode, sync) {
+        Ok(written) => Ok(Staged {
+            path: path.to_path_buf(),
+            temp: Some(temp),
+            written,
+        }),
+        Err(err) => {
+            let _ = fs::remove_file(&temp);
+            Err(err)
+        }
+    }
+}
+
+impl Staged {
+    /// Renames the staged bytes over the file unless it changed since it
+    /// was `read` (see [`replace_unless_changed`]); the size and
+    /// modification time of the file written.
+    pub fn replace_unless_changed(
+        mut self,
+        read: Option<(u64, SystemTime)>,
+    ) -> Result<Option<(u64, SystemTime)>> {
+        if changed_since(&self.path, read) {
             return Ok(None);
         }
-        fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))?;
-        Ok(Some(written))
-    });
-    if !matches!(result, Ok(Some(_))) {
-        let _ = fs::remove_file(&temp);
+        let temp = self.temp.take().expect("a staged file is placed once");
+        if let Err(err) = fs::rename(&temp, &self.path) {
+            let _ = fs::remove_file(&temp);
+            return Err(Error::io(&self.path, "cannot replace file", err));
+        }
+        Ok(Some(self.written))
     }
-    result
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(temp) = &self.temp {
+            let _ = fs::remove_file(temp);
+        }
+    }
+}
+
+/// Waits until everything written to the file system holding `dir` is on
+/// disk (`syncfs`): one wait for many staged files instead of one each.
+/// It also waits for other programs' unwritten data on that file system.
+pub fn sync_filesystem(dir: &Path) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let handle = File::open(dir).map_err(|err| Error::io(dir, "cannot open directory", err))?;
+    // SAFETY: `syncfs` only reads the descriptor, which `handle` keeps open.
+    if unsafe { libc::syncfs(handle.as_raw_fd()) } != 0 {
+        return Err(Error::io(
+            dir,
+            "cannot sync the file system",
+            std::io::Error::last_os_error(),
+        ));
+    }
+    Ok(())
 }
 
 /// Whether the file at `path` is no longer what was read when its size and
@@ -224,6 +286,33 @@ mod tests {
             let kept = fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
             assert_eq!(kept, mode, "mode {mode:o}");
         }
+    }
+
+    #[test]
+    fn staged_bytes_are_placed_after_one_sync_or_removed_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let names = |dir: &Path| {
+            let mut names: Vec<_> = fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            names
+        };
+        let kept = dir.path().join("kept.md");
+        let dropped = dir.path().join("dropped.md");
+        fs::write(&kept, "old").unwrap();
+        let read = stamp(&kept);
+        let staged_kept = stage(&kept, b"new", false).unwrap();
+        let staged_dropped = stage(&dropped, b"never", false).unwrap();
+        assert_eq!(names(dir.path()).len(), 3, "two temporary files");
+        assert_eq!(fs::read_to_string(&kept).unwrap(), "old", "not yet placed");
+        sync_filesystem(dir.path()).unwrap();
+        let written = staged_kept.replace_unless_changed(read).unwrap();
+        assert_eq!(written, stamp(&kept));
+        drop(staged_dropped);
+        assert_eq!(fs::read_to_string(&kept).unwrap(), "new");
+        assert_eq!(names(dir.path()), ["kept.md"]);
     }
 
     #[test]

@@ -507,6 +507,49 @@ fn a_goal_closed_by_hand_is_moved_and_shown_without_a_receipt() {
 }
 
 #[test]
+fn many_goals_closed_by_hand_are_moved_in_one_pass() {
+    // From 16 on, the pass writes them all, then waits for the disk once.
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "global_limits:\n  max_active_goals: 24\n");
+    let labels: Vec<String> = (0..24).map(|i| format!("g{i:02}")).collect();
+    for label in &labels {
+        env.add_goal(label);
+    }
+    env.steward().args(["tick", "-q"]).assert().success();
+    for label in &labels {
+        let path = format!("state/goals/{label}.md");
+        env.write(
+            &path,
+            &env.read(&path)
+                .replace("status: active", "status: completed"),
+        );
+    }
+    let output = env.steward().args(["tick", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let findings = report["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 24, "{report}");
+    assert!(
+        findings.iter().all(|f| f["action"] == "closed_by_hand"),
+        "{report}"
+    );
+    let left: Vec<_> = std::fs::read_dir(env.path("state/goals"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|name| name != "closed")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    for label in &labels {
+        let goal = env.goal_json(label);
+        assert_eq!(goal["closed_by_hand"], true, "{goal}");
+    }
+    env.steward()
+        .args(["tick", "--json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("closed_by_hand").not());
+}
+
+#[test]
 fn a_kept_draft_is_never_saved_over_a_goal_that_changed() {
     let env = TestEnv::initialised();
     env.add_goal("g");
