@@ -77,6 +77,7 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
             "findings": findings,
             "needs_attention": outcome.needs_attention,
             "errors": errors,
+            "closed_waiting": outcome.closed_waiting,
         }));
         return;
     }
@@ -97,6 +98,13 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
         out.line(format!(
             "{prefix}{}: {transition} ({})",
             finding.label, finding.reason
+        ));
+    }
+    if outcome.closed_waiting > 0 {
+        out.line(format!(
+            "{} closed by hand wait in state/goals/ for the next pass (a pass moves {})",
+            crate::text::count(outcome.closed_waiting, "more goal", "more goals"),
+            crate::engine::MOVED_PER_PASS
         ));
     }
     if !outcome.needs_attention.is_empty() {

@@ -11,7 +11,7 @@ use crate::context::Context;
 use crate::error::{Error, FileProblem, Result};
 use crate::model::{Actor, Check, CheckKind, Goal, GoalChange, Status};
 use crate::obligations::{Book, Transition};
-use crate::store::{LoadedGoal, Scope, Transaction};
+use crate::store::{ClosedInPlace, LoadedGoal, Scan, Scope, Transaction};
 use crate::watchdog::{self, Evaluation, Verdict};
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -50,6 +50,9 @@ pub struct TickOutcome {
     /// What dispatch started, ended, escalated and held.
     pub dispatched: dispatch::Dispatched,
     pub notices: Notices,
+    /// Goals closed by hand left in the open goals' directory for the next
+    /// pass (one moves at most [`MOVED_PER_PASS`]).
+    pub closed_waiting: usize,
 }
 
 impl TickOutcome {
@@ -106,6 +109,14 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
                 .findings
                 .push(outside_finding(&found.goal.goal, &found.fields));
         }
+        let (closed, fields) = closed_to_move(ctx, &before.closed_in_place, &[])?;
+        outcome.note_problems(&closed.problems);
+        for (loaded, fields) in closed.goals.iter().zip(fields) {
+            if let Some((_, finding)) = outside_change(&loaded.goal, fields.as_deref()) {
+                outcome.findings.push(finding);
+            }
+        }
+        outcome.closed_waiting = before.closed_in_place.len().saturating_sub(MOVED_PER_PASS);
         let mut after = Vec::new();
         for loaded in before.goals.iter().filter(|g| !g.goal.status.is_terminal()) {
             let verdict = decide(ctx, loaded, &outcomes, &mut outcome);
@@ -177,7 +188,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         tx.store().reread(before, tx.written())?
     };
     outcome.note_problems(&scan.problems);
-    for name in tx.store().settle_terminal_cache(&scan.goals) {
+    let waiting = scan.closed_in_place.len() > MOVED_PER_PASS;
+    for name in tx.store().settle_terminal_cache(&scan.goals, waiting) {
         let label = name.strip_suffix(".md").unwrap_or(&name).to_string();
         let reason = format!(
             "state/cache/terminal-goals listed the open goal in {name} as closed, hiding it from prompts and hooks: written outside steward; the cache is cleared"
@@ -193,25 +205,11 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         });
     }
     let (edited, seen) = tamper::find(ctx, &scan.goals, tx.pending_events())?;
-    // Which fields of each goal changed outside steward, by position, so
-    // the goals can be moved out of the scan (one copy in memory). `find`
-    // lists the edited goals in the scan's order.
-    let mut edited = edited.into_iter().peekable();
-    let edited_fields: Vec<Option<Vec<&'static str>>> = (scan.goals.iter())
-        .map(|loaded| {
-            edited
-                .next_if(|e| std::ptr::eq(e.goal, loaded))
-                .map(|e| e.fields)
-        })
-        .collect();
-    drop(edited);
+    // By position, so the goals can be moved out of the scan (one copy in
+    // memory).
+    let edited_fields = fields_by_goal(&scan.goals, edited);
     let mut after = Vec::with_capacity(scan.goals.len());
-    let mut closed = Vec::new();
     for (loaded, fields) in scan.goals.into_iter().zip(edited_fields) {
-        if loaded.goal.status.is_terminal() {
-            closed.push((loaded, fields));
-            continue;
-        }
         let loaded = match outside_change(&loaded.goal, fields.as_deref()) {
             // A goal edited again meanwhile is left for the next pass,
             // which finds this change too.
@@ -242,8 +240,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         };
         after.push(goal);
     }
-    move_to_closed(&mut tx, &closed, &mut outcome)?;
-    drop(closed);
+    move_to_closed(ctx, &mut tx, &scan.closed_in_place, &mut outcome)?;
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
@@ -322,17 +319,60 @@ fn reported_before(ctx: &Context) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Moves the terminal goals found among the open ones to the closed goals,
-/// recording a goal closed by hand as such: thousands, after a person
-/// closed them in an editor, wait for the disk once per batch.
+/// Goals closed by hand that one pass moves at most: a pass holds each
+/// one it moves, with its undo record and event, until it ends. The rest
+/// wait for the next pass; reading commands pass over them with a `stat`.
+pub const MOVED_PER_PASS: usize = 1024;
+
+/// Which fields of each of `goals` changed outside steward, from what
+/// [`tamper::find`] found among them (in their order).
+fn fields_by_goal(
+    goals: &[LoadedGoal],
+    edited: Vec<tamper::EditedOutside<'_>>,
+) -> Vec<Option<Vec<&'static str>>> {
+    let mut edited = edited.into_iter().peekable();
+    (goals.iter())
+        .map(|loaded| {
+            edited
+                .next_if(|e| std::ptr::eq(e.goal, loaded))
+                .map(|e| e.fields)
+        })
+        .collect()
+}
+
+/// The first [`MOVED_PER_PASS`] of the terminal goals in the open goals'
+/// directory, read again, with the fields changed outside steward of each.
+fn closed_to_move(
+    ctx: &Context,
+    closed: &[ClosedInPlace],
+    pending: &[crate::store::events::Event],
+) -> Result<(Scan, Vec<Option<Vec<&'static str>>>)> {
+    let batch = ctx
+        .store
+        .load_closed_in_place(&closed[..closed.len().min(MOVED_PER_PASS)]);
+    let (edited, _) = tamper::find(ctx, &batch.goals, pending)?;
+    let fields = fields_by_goal(&batch.goals, edited);
+    Ok((batch, fields))
+}
+
+/// Moves the terminal goals found in the open goals' directory to the
+/// closed goals, recording a goal closed by hand as such: up to
+/// [`MOVED_PER_PASS`], waiting for the disk once per batch.
 fn move_to_closed(
+    ctx: &Context,
     tx: &mut Transaction<'_>,
-    closed: &[(LoadedGoal, Option<Vec<&'static str>>)],
+    closed: &[ClosedInPlace],
     outcome: &mut TickOutcome,
 ) -> Result<()> {
+    outcome.closed_waiting = closed.len().saturating_sub(MOVED_PER_PASS);
+    if closed.is_empty() {
+        return Ok(());
+    }
+    let (batch, fields) = closed_to_move(ctx, closed, tx.pending_events())?;
+    outcome.note_problems(&batch.problems);
     let mut findings = Vec::new();
     let mut changes = Vec::new();
-    for (loaded, fields) in closed {
+    for (loaded, fields) in batch.goals.iter().zip(fields) {
         let (change, finding) = match outside_change(&loaded.goal, fields.as_deref()) {
             Some((change, finding)) => (change, Some(finding)),
             // Closed by steward, but the move to the closed goals was
@@ -634,6 +674,67 @@ mod tests {
         let again = tick(&store.ctx(), TickRequest::default()).unwrap();
         assert!(again.findings.is_empty(), "{:?}", again.findings);
         assert_eq!(store.read("state/goals/report.md"), written);
+    }
+
+    #[test]
+    fn a_pass_moves_its_share_of_the_goals_closed_by_hand_and_the_next_the_rest() {
+        let store = Store::new();
+        // A check is due: the lock is let go while it runs, and the
+        // directory read again.
+        store.write("out/report.txt", "done");
+        store.goal(
+            "report",
+            "verification:\n  - type: file_exists\n    target: out/report.txt\n    criterion: 1",
+            &["report written"],
+        );
+        let total = MOVED_PER_PASS + 3;
+        for n in 0..total {
+            store.goal(&format!("done-{n:04}"), "status: completed", &["a"]);
+        }
+        let closed_by_hand = |outcome: &TickOutcome| {
+            (outcome.findings.iter())
+                .filter(|f| f.action == "closed_by_hand")
+                .count()
+        };
+        let files = |dir: &str| {
+            (std::fs::read_dir(store.root().join(dir)).unwrap())
+                .filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .path()
+                        .extension()
+                        .is_some_and(|x| x == "md")
+                })
+                .count()
+        };
+        let dry = tick(&store.ctx(), TickRequest { dry_run: true }).unwrap();
+        assert_eq!(
+            (closed_by_hand(&dry), dry.closed_waiting),
+            (MOVED_PER_PASS, 3)
+        );
+        assert_eq!(files("state/goals"), total + 1);
+
+        let first = tick(&store.ctx(), TickRequest::default()).unwrap();
+        assert_eq!(first.checked, 1);
+        assert!(
+            first
+                .findings
+                .iter()
+                .any(|f| f.label == "report" && f.to == "verifying")
+        );
+        assert_eq!(
+            (closed_by_hand(&first), first.closed_waiting),
+            (MOVED_PER_PASS, 3)
+        );
+        assert_eq!(files("state/goals"), 1 + 3);
+        assert_eq!(files("state/goals/closed"), MOVED_PER_PASS);
+
+        let second = tick(&store.ctx(), TickRequest::default()).unwrap();
+        assert_eq!((closed_by_hand(&second), second.closed_waiting), (3, 0));
+        assert_eq!(files("state/goals"), 1);
+        assert_eq!(files("state/goals/closed"), total);
+        let moved = store.read("state/goals/closed/done-0000-done-000.md");
+        assert!(moved.contains("closed by hand, no receipt"), "{moved}");
     }
 
     #[test]

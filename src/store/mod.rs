@@ -68,6 +68,36 @@ impl LoadedGoal {
 pub struct Scan {
     pub goals: Vec<LoadedGoal>,
     pub problems: Vec<FileProblem>,
+    /// [`Scope::OpenDirectoryWithDigests`]: the terminal goals in the open
+    /// goals' directory, in file-name order, not held (a person may have
+    /// closed 90,000 by hand); `tick` reads them again to move them.
+    pub closed_in_place: Vec<ClosedInPlace>,
+}
+
+impl Scan {
+    /// Keeps what reading a file of the open goals' directory gave.
+    fn add(&mut self, read: Result<InOpenDirectory, FileProblem>) {
+        match read {
+            Ok(InOpenDirectory::Open(loaded)) => self.goals.push(loaded),
+            Ok(InOpenDirectory::Closed(closed)) => self.closed_in_place.push(closed),
+            Err(problem) => self.problems.push(problem),
+        }
+    }
+}
+
+/// A goal file in the open goals' directory whose status is terminal:
+/// closed by hand, or a move to the closed goals that was cut short.
+#[derive(Debug, Clone)]
+pub struct ClosedInPlace {
+    pub path: PathBuf,
+    /// Size and modification time when read.
+    pub stamp: Option<(u64, std::time::SystemTime)>,
+}
+
+/// A goal file of the open goals' directory as `tick` reads it.
+enum InOpenDirectory {
+    Open(LoadedGoal),
+    Closed(ClosedInPlace),
 }
 
 /// Which goals a scan reads.
@@ -78,7 +108,8 @@ pub enum Scope {
     /// Every goal in the open goals' directory, including ones closed by
     /// hand that still sit there.
     OpenDirectory,
-    /// [`Scope::OpenDirectory`] with each goal's digest (`tick`).
+    /// The open goals of the open goals' directory with each one's digest,
+    /// and the terminal goals there as [`Scan::closed_in_place`] (`tick`).
     OpenDirectoryWithDigests,
     /// Every goal, terminal ones included.
     All,
@@ -383,12 +414,14 @@ impl Store {
     }
 
     /// Checks the cache of goals closed by hand against `goals` (the open
-    /// directory, just read) and removes it: the names of open goals it
-    /// hid. For `tick`, which leaves no closed goal in the directory.
-    pub fn settle_terminal_cache(&self, goals: &[LoadedGoal]) -> Vec<String> {
+    /// goals of the directory, just read) and removes it unless `keep`
+    /// (goals closed by hand wait for the next `tick`) and it hid none:
+    /// the names of open goals it hid. For `tick`, which moves the goals
+    /// closed by hand out of the directory.
+    pub fn settle_terminal_cache(&self, goals: &[LoadedGoal], keep: bool) -> Vec<String> {
         let path = self.terminal_cache_path();
         let forged = terminal_cache::forged(&path, goals);
-        if path.symlink_metadata().is_ok_and(|m| m.is_file()) {
+        if (!keep || !forged.is_empty()) && path.symlink_metadata().is_ok_and(|m| m.is_file()) {
             let _ = std::fs::remove_file(&path);
         }
         forged
@@ -471,6 +504,38 @@ impl Store {
         Ok(loaded)
     }
 
+    /// [`Store::goal_with_digest`] of an open goal; of a terminal one only
+    /// where it is, so a scan never holds thousands closed by hand.
+    fn open_goal_with_digest(&self, file: GoalFile) -> Result<InOpenDirectory, FileProblem> {
+        let loaded = self.goal_named_by_file(file)?;
+        if loaded.goal.status.is_terminal() {
+            return Ok(InOpenDirectory::Closed(ClosedInPlace {
+                path: loaded.file.path,
+                stamp: loaded.file.stamp,
+            }));
+        }
+        let digest = Digest::of(&loaded.goal);
+        Ok(InOpenDirectory::Open(LoadedGoal {
+            digest: Some(Box::new(digest)),
+            ..loaded
+        }))
+    }
+
+    /// The goals of `closed` read again, with their digests, to be moved to
+    /// the closed goals: those still terminal, and the files that no
+    /// longer read.
+    pub fn load_closed_in_place(&self, closed: &[ClosedInPlace]) -> Scan {
+        let paths: Vec<PathBuf> = closed.iter().map(|c| c.path.clone()).collect();
+        let mut scan = Scan::default();
+        self.load_all(&paths, Store::goal_with_digest, |result| match result {
+            Ok(loaded) if loaded.goal.status.is_terminal() => scan.goals.push(loaded),
+            // Opened again by hand meanwhile: an open goal for the next pass.
+            Ok(_) => {}
+            Err(problem) => scan.problems.push(problem),
+        });
+        scan
+    }
+
     /// Reads the goals in `scope`, in file-name order.
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         let mut scan = Scan::default();
@@ -487,6 +552,12 @@ impl Store {
         if matches!(scope, Scope::All | Scope::Diagnose) {
             paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
+        if scope == Scope::OpenDirectoryWithDigests {
+            self.load_all(&paths, Store::open_goal_with_digest, |result| {
+                scan.add(result);
+            });
+            return Ok(scan);
+        }
         scan.goals.reserve(paths.len());
         let sink = |result: Result<LoadedGoal, FileProblem>| match result {
             Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {
@@ -499,12 +570,7 @@ impl Store {
         };
         match scope {
             Scope::Diagnose => self.load_all(&paths, Store::goal_as_written, sink),
-            Scope::OpenDirectoryWithDigests => {
-                self.load_all(&paths, Store::goal_with_digest, sink);
-            }
-            Scope::Open | Scope::OpenDirectory | Scope::All => {
-                self.load_all(&paths, Store::goal_named_by_file, sink);
-            }
+            _ => self.load_all(&paths, Store::goal_named_by_file, sink),
         }
         if let Some(cache) = cache {
             cache.save(|| self.check_own_directories().is_ok());
@@ -515,11 +581,11 @@ impl Store {
     /// Loads `paths` and hands each result to `sink` in order, sharing the
     /// work among the machine's cores when there are enough files to be
     /// worth a thread.
-    fn load_all(
+    fn load_all<Loaded: Send>(
         &self,
         paths: &[PathBuf],
-        load: impl Fn(&Store, GoalFile) -> Result<LoadedGoal, FileProblem> + Sync,
-        sink: impl FnMut(Result<LoadedGoal, FileProblem>),
+        load: impl Fn(&Store, GoalFile) -> Result<Loaded, FileProblem> + Sync,
+        sink: impl FnMut(Result<Loaded, FileProblem>),
     ) {
         let dirs = Dirs::open(paths);
         on_cores(paths, 32, |path| load(self, dirs.read(path)?), sink);
@@ -531,17 +597,17 @@ impl Store {
         self.open_path(label).symlink_metadata().is_ok()
     }
 
-    /// The goals of the open goals' directory again (those closed by hand
-    /// included), reading only files whose size or modification time
-    /// changed since `previous` (a scan made before taking the lock), with
-    /// their digests (as [`Scope::OpenDirectoryWithDigests`]).
+    /// The open goals' directory again, as [`Scope::OpenDirectoryWithDigests`]
+    /// reads it, reading only files whose size or modification time changed
+    /// since `previous` (a scan made before the lock was let go).
     pub fn rescan_directory(&self, previous: Scan) -> Result<Scan> {
         let mut problems = Vec::new();
         let paths = goal_paths(&self.goals_dir, &mut problems)?;
         let dirs = Dirs::open(&paths);
         let mut scan = Scan {
-            goals: Vec::with_capacity(paths.len()),
+            goals: Vec::with_capacity(previous.goals.len()),
             problems,
+            closed_in_place: Vec::new(),
         };
         let mut stamps = Vec::with_capacity(paths.len());
         on_cores(
@@ -550,20 +616,25 @@ impl Store {
             |path| dirs.stat(path).ok().map(|s| (s.len, s.modified)),
             |stamp| stamps.push(stamp),
         );
-        // Both lists are in file-name order: walk them side by side.
-        let mut before = previous.goals.into_iter().peekable();
+        // The three lists are in file-name order: walk them side by side.
+        let mut open = previous.goals.into_iter().peekable();
+        let mut closed = previous.closed_in_place.into_iter().peekable();
         for (path, now) in paths.iter().zip(stamps) {
             let name = path.as_os_str();
-            while before.next_if(|g| g.file.path.as_os_str() < name).is_some() {}
-            let unchanged = before
-                .next_if(|g| g.file.path.as_os_str() == name)
-                .filter(|g| g.file.stamp.is_some() && g.file.stamp == now);
-            match unchanged {
-                Some(loaded) => scan.goals.push(loaded),
-                None => match dirs.read(path).and_then(|file| self.goal_with_digest(file)) {
-                    Ok(loaded) => scan.goals.push(loaded),
-                    Err(problem) => scan.problems.push(problem),
-                },
+            let unchanged = |stamp: &Option<_>| stamp.is_some() && *stamp == now;
+            while open.next_if(|g| g.file.path.as_os_str() < name).is_some() {}
+            while closed.next_if(|c| c.path.as_os_str() < name).is_some() {}
+            let was_open = open.next_if(|g| g.file.path.as_os_str() == name);
+            let was_closed = closed.next_if(|c| c.path.as_os_str() == name);
+            if let Some(loaded) = was_open.filter(|g| unchanged(&g.file.stamp)) {
+                scan.goals.push(loaded);
+            } else if let Some(closed) = was_closed.filter(|c| unchanged(&c.stamp)) {
+                scan.closed_in_place.push(closed);
+            } else {
+                scan.add(
+                    dirs.read(path)
+                        .and_then(|file| self.open_goal_with_digest(file)),
+                );
             }
         }
         Ok(scan)
@@ -582,18 +653,24 @@ impl Store {
                 })
         });
         for path in goal_files {
-            let at = previous
-                .goals
-                .partition_point(|g| g.file.path.as_os_str() < path.as_os_str());
-            let held = previous.goals.get(at).is_some_and(|g| g.file.path == *path);
-            if held {
+            let name = path.as_os_str();
+            let at = (previous.goals).partition_point(|g| g.file.path.as_os_str() < name);
+            if previous.goals.get(at).is_some_and(|g| g.file.path == *path) {
                 previous.goals.remove(at);
+            }
+            let at_closed =
+                (previous.closed_in_place).partition_point(|c| c.path.as_os_str() < name);
+            if (previous.closed_in_place.get(at_closed)).is_some_and(|c| c.path == *path) {
+                previous.closed_in_place.remove(at_closed);
             }
             if path.symlink_metadata().is_err() {
                 continue; // moved to the closed goals, or removed
             }
-            match GoalFile::read(path).and_then(|file| self.goal_with_digest(file)) {
-                Ok(loaded) => previous.goals.insert(at, loaded),
+            match GoalFile::read(path).and_then(|file| self.open_goal_with_digest(file)) {
+                Ok(InOpenDirectory::Open(loaded)) => previous.goals.insert(at, loaded),
+                Ok(InOpenDirectory::Closed(closed)) => {
+                    previous.closed_in_place.insert(at_closed, closed);
+                }
                 Err(problem) => previous.problems.push(problem),
             }
         }
@@ -630,6 +707,7 @@ impl Store {
         let mut scan = Scan {
             goals: open.goals.into_iter().filter(is_candidate).collect(),
             problems: open.problems,
+            ..Scan::default()
         };
         let closed = goal_paths(&self.closed_dir, &mut scan.problems)?;
         self.load_each(&closed, |result| match result {
