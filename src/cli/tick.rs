@@ -21,7 +21,9 @@ use crate::model::format_time;
 /// printed (a goal blocked or failed), and only the first time: a goal that
 /// stays blocked is told once, though the exit status stays 3 (errors are
 /// on stderr either way). A goal file edited by hand after the pass read it
-/// is left as it is, with a warning, for the next pass.
+/// is left as it is, with a warning, for the next pass. Goals closed by hand
+/// (a terminal status set in the file) move to state/goals/closed/, at most
+/// 512 a pass; the rest wait for the next one.
 #[derive(Debug, Args)]
 pub struct TickArgs {
     /// Decide and print, write nothing, start nothing: file and HTTP checks

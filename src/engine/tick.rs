@@ -116,7 +116,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
                 outcome.findings.push(finding);
             }
         }
-        outcome.closed_waiting = before.closed_in_place.len().saturating_sub(MOVED_PER_PASS);
+        outcome.closed_waiting = before.more_closed_in_place;
         let mut after = Vec::new();
         for loaded in before.goals.iter().filter(|g| !g.goal.status.is_terminal()) {
             let verdict = decide(ctx, loaded, &outcomes, &mut outcome);
@@ -188,7 +188,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         tx.store().reread(before, tx.written())?
     };
     outcome.note_problems(&scan.problems);
-    let waiting = scan.closed_in_place.len() > MOVED_PER_PASS;
+    let waiting = scan.more_closed_in_place > 0;
     for name in tx.store().settle_terminal_cache(&scan.goals, waiting) {
         let label = name.strip_suffix(".md").unwrap_or(&name).to_string();
         let reason = format!(
@@ -240,6 +240,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         };
         after.push(goal);
     }
+    outcome.closed_waiting = scan.more_closed_in_place;
     move_to_closed(ctx, &mut tx, &scan.closed_in_place, &mut outcome)?;
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
@@ -319,10 +320,10 @@ fn reported_before(ctx: &Context) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Goals closed by hand that one pass moves at most: a pass holds each
-/// one it moves, with its undo record and event, until it ends. The rest
-/// wait for the next pass; reading commands pass over them with a `stat`.
-pub const MOVED_PER_PASS: usize = 1024;
+/// Goals closed by hand that one pass moves at most (see
+/// [`crate::store::CLOSED_IN_PLACE_KEPT`]). The rest wait for the next
+/// pass; reading commands pass over them with a `stat` meanwhile.
+pub const MOVED_PER_PASS: usize = crate::store::CLOSED_IN_PLACE_KEPT;
 
 /// Which fields of each of `goals` changed outside steward, from what
 /// [`tamper::find`] found among them (in their order).
@@ -340,31 +341,28 @@ fn fields_by_goal(
         .collect()
 }
 
-/// The first [`MOVED_PER_PASS`] of the terminal goals in the open goals'
-/// directory, read again, with the fields changed outside steward of each.
+/// The terminal goals a scan found in the open goals' directory, read
+/// again, with the fields changed outside steward of each.
 fn closed_to_move(
     ctx: &Context,
     closed: &[ClosedInPlace],
     pending: &[crate::store::events::Event],
 ) -> Result<(Scan, Vec<Option<Vec<&'static str>>>)> {
-    let batch = ctx
-        .store
-        .load_closed_in_place(&closed[..closed.len().min(MOVED_PER_PASS)]);
+    let batch = ctx.store.load_closed_in_place(closed);
     let (edited, _) = tamper::find(ctx, &batch.goals, pending)?;
     let fields = fields_by_goal(&batch.goals, edited);
     Ok((batch, fields))
 }
 
-/// Moves the terminal goals found in the open goals' directory to the
-/// closed goals, recording a goal closed by hand as such: up to
-/// [`MOVED_PER_PASS`], waiting for the disk once per batch.
+/// Moves the terminal goals found in the open goals' directory (up to
+/// [`MOVED_PER_PASS`]) to the closed goals, recording a goal closed by hand
+/// as such, waiting for the disk once for all of them.
 fn move_to_closed(
     ctx: &Context,
     tx: &mut Transaction<'_>,
     closed: &[ClosedInPlace],
     outcome: &mut TickOutcome,
 ) -> Result<()> {
-    outcome.closed_waiting = closed.len().saturating_sub(MOVED_PER_PASS);
     if closed.is_empty() {
         return Ok(());
     }

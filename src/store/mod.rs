@@ -68,19 +68,39 @@ impl LoadedGoal {
 pub struct Scan {
     pub goals: Vec<LoadedGoal>,
     pub problems: Vec<FileProblem>,
-    /// [`Scope::OpenDirectoryWithDigests`]: the terminal goals in the open
-    /// goals' directory, in file-name order, not held (a person may have
-    /// closed 90,000 by hand); `tick` reads them again to move them.
+    /// [`Scope::OpenDirectoryWithDigests`]: the first
+    /// [`CLOSED_IN_PLACE_KEPT`] terminal goals in the open goals' directory,
+    /// in file-name order, not held; `tick` reads them again to move them.
     pub closed_in_place: Vec<ClosedInPlace>,
+    /// How many more terminal goals the open goals' directory holds (a
+    /// person may have closed 90,000 by hand): left for later passes.
+    pub more_closed_in_place: usize,
 }
+
+/// How many terminal goals in the open goals' directory a scan keeps track
+/// of ([`Scan::closed_in_place`]), and so how many one `tick` moves: a pass
+/// holds each goal it moves, with its undo record and event, until it ends.
+pub const CLOSED_IN_PLACE_KEPT: usize = 512;
 
 impl Scan {
     /// Keeps what reading a file of the open goals' directory gave.
     fn add(&mut self, read: Result<InOpenDirectory, FileProblem>) {
         match read {
             Ok(InOpenDirectory::Open(loaded)) => self.goals.push(loaded),
-            Ok(InOpenDirectory::Closed(closed)) => self.closed_in_place.push(closed),
+            Ok(InOpenDirectory::Closed(closed)) => {
+                self.keep_closed(self.closed_in_place.len(), closed)
+            }
             Err(problem) => self.problems.push(problem),
+        }
+    }
+
+    /// Keeps a terminal goal of the open goals' directory at `at` in
+    /// [`Scan::closed_in_place`], or counts it when that holds enough.
+    fn keep_closed(&mut self, at: usize, closed: ClosedInPlace) {
+        self.closed_in_place.insert(at, closed);
+        if self.closed_in_place.len() > CLOSED_IN_PLACE_KEPT {
+            self.closed_in_place.pop();
+            self.more_closed_in_place += 1;
         }
     }
 }
@@ -607,7 +627,7 @@ impl Store {
         let mut scan = Scan {
             goals: Vec::with_capacity(previous.goals.len()),
             problems,
-            closed_in_place: Vec::new(),
+            ..Scan::default()
         };
         let mut stamps = Vec::with_capacity(paths.len());
         on_cores(
@@ -629,7 +649,7 @@ impl Store {
             if let Some(loaded) = was_open.filter(|g| unchanged(&g.file.stamp)) {
                 scan.goals.push(loaded);
             } else if let Some(closed) = was_closed.filter(|c| unchanged(&c.stamp)) {
-                scan.closed_in_place.push(closed);
+                scan.keep_closed(scan.closed_in_place.len(), closed);
             } else {
                 scan.add(
                     dirs.read(path)
@@ -668,9 +688,7 @@ impl Store {
             }
             match GoalFile::read(path).and_then(|file| self.open_goal_with_digest(file)) {
                 Ok(InOpenDirectory::Open(loaded)) => previous.goals.insert(at, loaded),
-                Ok(InOpenDirectory::Closed(closed)) => {
-                    previous.closed_in_place.insert(at_closed, closed);
-                }
+                Ok(InOpenDirectory::Closed(closed)) => previous.keep_closed(at_closed, closed),
                 Err(problem) => previous.problems.push(problem),
             }
         }

@@ -184,7 +184,7 @@ impl<'s> Transaction<'s> {
         /// Fewer files than this are synced one by one.
         const SYNC_FILE_SYSTEM_FROM: usize = 16;
         /// Goals staged at once: bounds the memory and the temporary files
-        /// of a pass that closes 90,000 goals.
+        /// of a large batch.
         const BATCH: usize = 1024;
         let sync_each = changes.len() < SYNC_FILE_SYSTEM_FROM;
         let mut saved = Vec::with_capacity(changes.len());
