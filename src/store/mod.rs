@@ -18,6 +18,7 @@ mod transaction;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use dir::{Dir, Stat};
 pub use frontmatter::YamlValue;
@@ -83,21 +84,28 @@ pub struct Scan {
 pub const CLOSED_IN_PLACE_KEPT: usize = 512;
 
 impl Scan {
-    /// Keeps what reading a file of the open goals' directory gave.
-    fn add(&mut self, read: Result<InOpenDirectory, FileProblem>) {
+    /// Keeps what reading `path`, a file of the open goals' directory
+    /// (after those already kept), gave.
+    fn add(&mut self, path: &Path, read: Result<InOpenDirectory, FileProblem>) {
         match read {
-            Ok(InOpenDirectory::Open(loaded)) => self.goals.push(loaded),
-            Ok(InOpenDirectory::Closed(closed)) => {
-                self.keep_closed(self.closed_in_place.len(), closed)
+            Ok(InOpenDirectory::Open(loaded)) => self.goals.push(*loaded),
+            Ok(InOpenDirectory::Closed(stamp)) => {
+                self.keep_closed(self.closed_in_place.len(), path, stamp);
             }
             Err(problem) => self.problems.push(problem),
         }
     }
 
-    /// Keeps a terminal goal of the open goals' directory at `at` in
+    /// Keeps the terminal goal at `path` at `at` in
     /// [`Scan::closed_in_place`], or counts it when that holds enough.
-    fn keep_closed(&mut self, at: usize, closed: ClosedInPlace) {
-        self.closed_in_place.insert(at, closed);
+    fn keep_closed(&mut self, at: usize, path: &Path, stamp: Option<(u64, SystemTime)>) {
+        if at >= CLOSED_IN_PLACE_KEPT {
+            self.more_closed_in_place += 1;
+            return;
+        }
+        let path = path.to_path_buf();
+        self.closed_in_place
+            .insert(at, ClosedInPlace { path, stamp });
         if self.closed_in_place.len() > CLOSED_IN_PLACE_KEPT {
             self.closed_in_place.pop();
             self.more_closed_in_place += 1;
@@ -111,13 +119,15 @@ impl Scan {
 pub struct ClosedInPlace {
     pub path: PathBuf,
     /// Size and modification time when read.
-    pub stamp: Option<(u64, std::time::SystemTime)>,
+    pub stamp: Option<(u64, SystemTime)>,
 }
 
-/// A goal file of the open goals' directory as `tick` reads it.
+/// A goal file of the open goals' directory as `tick` reads it: a terminal
+/// goal is only its size and modification time, and an open one is boxed,
+/// so the threads that read 100,000 files hand over little.
 enum InOpenDirectory {
-    Open(LoadedGoal),
-    Closed(ClosedInPlace),
+    Open(Box<LoadedGoal>),
+    Closed(Option<(u64, SystemTime)>),
 }
 
 /// Which goals a scan reads.
@@ -529,16 +539,13 @@ impl Store {
     fn open_goal_with_digest(&self, file: GoalFile) -> Result<InOpenDirectory, FileProblem> {
         let loaded = self.goal_named_by_file(file)?;
         if loaded.goal.status.is_terminal() {
-            return Ok(InOpenDirectory::Closed(ClosedInPlace {
-                path: loaded.file.path,
-                stamp: loaded.file.stamp,
-            }));
+            return Ok(InOpenDirectory::Closed(loaded.file.stamp));
         }
         let digest = Digest::of(&loaded.goal);
-        Ok(InOpenDirectory::Open(LoadedGoal {
+        Ok(InOpenDirectory::Open(Box::new(LoadedGoal {
             digest: Some(Box::new(digest)),
             ..loaded
-        }))
+        })))
     }
 
     /// The goals of `closed` read again, with their digests, to be moved to
@@ -573,8 +580,10 @@ impl Store {
             paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
         if scope == Scope::OpenDirectoryWithDigests {
+            // Results come in the order of `paths`.
+            let mut paths_read = paths.iter();
             self.load_all(&paths, Store::open_goal_with_digest, |result| {
-                scan.add(result);
+                scan.add(paths_read.next().expect("one result a path"), result);
             });
             return Ok(scan);
         }
@@ -649,12 +658,11 @@ impl Store {
             if let Some(loaded) = was_open.filter(|g| unchanged(&g.file.stamp)) {
                 scan.goals.push(loaded);
             } else if let Some(closed) = was_closed.filter(|c| unchanged(&c.stamp)) {
-                scan.keep_closed(scan.closed_in_place.len(), closed);
+                let at = scan.closed_in_place.len();
+                scan.keep_closed(at, &closed.path, closed.stamp);
             } else {
-                scan.add(
-                    dirs.read(path)
-                        .and_then(|file| self.open_goal_with_digest(file)),
-                );
+                let read = dirs.read(path);
+                scan.add(path, read.and_then(|file| self.open_goal_with_digest(file)));
             }
         }
         Ok(scan)
@@ -687,8 +695,8 @@ impl Store {
                 continue; // moved to the closed goals, or removed
             }
             match GoalFile::read(path).and_then(|file| self.open_goal_with_digest(file)) {
-                Ok(InOpenDirectory::Open(loaded)) => previous.goals.insert(at, loaded),
-                Ok(InOpenDirectory::Closed(closed)) => previous.keep_closed(at_closed, closed),
+                Ok(InOpenDirectory::Open(loaded)) => previous.goals.insert(at, *loaded),
+                Ok(InOpenDirectory::Closed(stamp)) => previous.keep_closed(at_closed, path, stamp),
                 Err(problem) => previous.problems.push(problem),
             }
         }
