@@ -118,7 +118,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         }
         outcome.closed_waiting = before.more_closed_in_place;
         let mut after = Vec::new();
-        for loaded in before.goals.iter().filter(|g| !g.goal.status.is_terminal()) {
+        // The scan holds open goals only (`closed_in_place`: the others).
+        for loaded in &before.goals {
             let verdict = decide(ctx, loaded, &outcomes, &mut outcome);
             if let Some(verdict) = &verdict {
                 outcome
@@ -131,12 +132,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         }
         let after: Vec<&Goal> = after.iter().collect();
         outcome.needs_attention_from(&after, &reported_before(ctx));
-        let mut open: Vec<LoadedGoal> = before
-            .goals
-            .iter()
-            .filter(|g| !g.goal.status.is_terminal())
-            .cloned()
-            .collect();
+        let mut open = before.goals;
         let mut tx = ctx.transaction_by(Actor::Watchdog)?;
         outcome.dispatched = dispatch::plan(ctx, &mut tx, &mut open, true)?;
         let dispatched = std::mem::take(&mut outcome.dispatched);

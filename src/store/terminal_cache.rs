@@ -19,7 +19,7 @@
 //! the cache, since after its pass no closed goal waits in the directory.
 
 use std::collections::HashMap;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::Read;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
@@ -178,22 +178,28 @@ impl TerminalCache {
 /// The names of files in `goals` (every goal of the open directory, just
 /// read) that the cache at `path` says held a terminal goal with the stamp
 /// they have now, while the goal is open: lines only a hand could write.
+/// The cache's lines are compared as they are read: one that waits for
+/// `tick` may list 90,000 files.
 pub fn forged(path: &Path, goals: &[LoadedGoal]) -> Vec<String> {
-    let cached = read(path).map(|bytes| parse(&bytes)).unwrap_or_default();
-    if cached.is_empty() {
+    let Some(bytes) = read(path) else {
         return Vec::new();
-    }
-    goals
-        .iter()
+    };
+    let open: HashMap<&OsStr, &LoadedGoal> = (goals.iter())
         .filter(|loaded| !loaded.goal.status.is_terminal())
-        .filter_map(|loaded| {
-            let name = loaded.file.path.file_name()?;
+        .filter_map(|loaded| Some((loaded.file.path.file_name()?, loaded)))
+        .collect();
+    let mut forged: Vec<String> = entries(&bytes)
+        .filter_map(|(name, cached)| {
+            let loaded = open.get(OsStr::from_bytes(name))?;
             let stamp = std::fs::symlink_metadata(&loaded.file.path)
                 .ok()
                 .and_then(|m| Stamp::of(&m))?;
-            (cached.get(name) == Some(&stamp)).then(|| name.to_string_lossy().into_owned())
+            (stamp == cached).then(|| String::from_utf8_lossy(name).into_owned())
         })
-        .collect()
+        .collect();
+    forged.sort_unstable();
+    forged.dedup();
+    forged
 }
 
 /// The cache's bytes: a plain file of at most [`MAX_CACHE_BYTES`], never
@@ -231,24 +237,25 @@ fn render(entries: &HashMap<OsString, Stamp>) -> Vec<u8> {
 
 /// The entries of a cache file; lines that do not parse are left out.
 fn parse(bytes: &[u8]) -> HashMap<OsString, Stamp> {
-    let mut lines = bytes.split(|b| *b == b'\n');
-    if lines.next() != Some(HEADER.as_bytes()) {
-        return HashMap::new();
-    }
-    lines
-        .filter_map(|line| {
-            let mut fields = line.splitn(7, |b| *b == b' ');
-            let mut stamp = [0i64; 6];
-            for number in &mut stamp {
-                *number = std::str::from_utf8(fields.next()?).ok()?.parse().ok()?;
-            }
-            let name = fields.next().filter(|n| !n.is_empty())?;
-            Some((
-                OsString::from_vec(name.to_vec()),
-                Stamp::from_numbers(stamp),
-            ))
-        })
+    entries(bytes)
+        .map(|(name, stamp)| (OsString::from_vec(name.to_vec()), stamp))
         .collect()
+}
+
+/// The cache's lines as (file name, stamp); none when its header is not
+/// [`HEADER`], and no line that does not parse.
+fn entries(bytes: &[u8]) -> impl Iterator<Item = (&[u8], Stamp)> {
+    let mut lines = bytes.split(|b| *b == b'\n');
+    let known = lines.next() == Some(HEADER.as_bytes());
+    lines.filter(move |_| known).filter_map(|line| {
+        let mut fields = line.splitn(7, |b| *b == b' ');
+        let mut stamp = [0i64; 6];
+        for number in &mut stamp {
+            *number = std::str::from_utf8(fields.next()?).ok()?.parse().ok()?;
+        }
+        let name = fields.next().filter(|n| !n.is_empty())?;
+        Some((name, Stamp::from_numbers(stamp)))
+    })
 }
 
 #[cfg(test)]
