@@ -122,9 +122,10 @@ pub struct ClosedInPlace {
     pub stamp: Option<(u64, SystemTime)>,
 }
 
-/// A goal file of the open goals' directory as `tick` reads it: a terminal
-/// goal is only its size and modification time, and an open one is boxed,
-/// so the threads that read 100,000 files hand over little.
+/// A goal file of the open goals' directory as commands about open goals
+/// read it: a terminal goal is only its size and modification time, and an
+/// open one is boxed, so the threads that read 100,000 files hand over
+/// little.
 enum InOpenDirectory {
     Open(Box<LoadedGoal>),
     Closed(Option<(u64, SystemTime)>),
@@ -534,18 +535,23 @@ impl Store {
         Ok(loaded)
     }
 
-    /// [`Store::goal_with_digest`] of an open goal; of a terminal one only
-    /// where it is, so a scan never holds thousands closed by hand.
-    fn open_goal_with_digest(&self, file: GoalFile) -> Result<InOpenDirectory, FileProblem> {
+    /// [`Store::goal_named_by_file`] of an open goal; of a terminal one
+    /// only its stamp, so a scan never holds thousands closed by hand.
+    fn open_goal(&self, file: GoalFile) -> Result<InOpenDirectory, FileProblem> {
         let loaded = self.goal_named_by_file(file)?;
         if loaded.goal.status.is_terminal() {
             return Ok(InOpenDirectory::Closed(loaded.file.stamp));
         }
-        let digest = Digest::of(&loaded.goal);
-        Ok(InOpenDirectory::Open(Box::new(LoadedGoal {
-            digest: Some(Box::new(digest)),
-            ..loaded
-        })))
+        Ok(InOpenDirectory::Open(Box::new(loaded)))
+    }
+
+    /// [`Store::open_goal`] with the open goal's digest.
+    fn open_goal_with_digest(&self, file: GoalFile) -> Result<InOpenDirectory, FileProblem> {
+        let mut read = self.open_goal(file)?;
+        if let InOpenDirectory::Open(loaded) = &mut read {
+            loaded.digest = Some(Box::new(Digest::of(&loaded.goal)));
+        }
+        Ok(read)
     }
 
     /// The goals of `closed` read again, with their digests, to be moved to
@@ -579,30 +585,38 @@ impl Store {
         if matches!(scope, Scope::All | Scope::Diagnose) {
             paths.extend(goal_paths(&self.closed_dir, &mut scan.problems)?);
         }
-        if scope == Scope::OpenDirectoryWithDigests {
-            // Results come in the order of `paths`.
-            let mut paths_read = paths.iter();
-            self.load_all(&paths, Store::open_goal_with_digest, |result| {
-                scan.add(paths_read.next().expect("one result a path"), result);
-            });
-            return Ok(scan);
-        }
-        scan.goals.reserve(paths.len());
-        let sink = |result: Result<LoadedGoal, FileProblem>| match result {
-            Ok(loaded) if scope == Scope::Open && loaded.goal.status.is_terminal() => {
-                if let Some(cache) = &mut cache {
-                    cache.remember(&loaded);
+        // Results come in the order of `paths`.
+        let mut paths_read = paths.iter();
+        let mut next_path = || paths_read.next().expect("one result a path");
+        match (scope, cache) {
+            (Scope::OpenDirectoryWithDigests, _) => {
+                self.load_all(&paths, Store::open_goal_with_digest, |result| {
+                    scan.add(next_path(), result);
+                });
+            }
+            // The cache is there for [`Scope::Open`] alone.
+            (Scope::Open, Some(mut cache)) => {
+                self.load_all(&paths, Store::open_goal, |result| {
+                    let path = next_path();
+                    match result {
+                        Ok(InOpenDirectory::Open(loaded)) => scan.goals.push(*loaded),
+                        Ok(InOpenDirectory::Closed(stamp)) => cache.remember(path, stamp),
+                        Err(problem) => scan.problems.push(problem),
+                    }
+                });
+                cache.save(|| self.check_own_directories().is_ok());
+            }
+            (scope, _) => {
+                scan.goals.reserve(paths.len());
+                let sink = |result: Result<LoadedGoal, FileProblem>| match result {
+                    Ok(loaded) => scan.goals.push(loaded),
+                    Err(problem) => scan.problems.push(problem),
+                };
+                match scope {
+                    Scope::Diagnose => self.load_all(&paths, Store::goal_as_written, sink),
+                    _ => self.load_all(&paths, Store::goal_named_by_file, sink),
                 }
             }
-            Ok(loaded) => scan.goals.push(loaded),
-            Err(problem) => scan.problems.push(problem),
-        };
-        match scope {
-            Scope::Diagnose => self.load_all(&paths, Store::goal_as_written, sink),
-            _ => self.load_all(&paths, Store::goal_named_by_file, sink),
-        }
-        if let Some(cache) = cache {
-            cache.save(|| self.check_own_directories().is_ok());
         }
         Ok(scan)
     }

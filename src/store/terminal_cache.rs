@@ -131,14 +131,14 @@ impl TerminalCache {
         unchanged
     }
 
-    /// Records that `loaded`, just read, holds a terminal goal, unless the
-    /// file changed since it was read or too recently to trust its times.
-    pub fn remember(&mut self, loaded: &LoadedGoal) {
-        let file = &loaded.file;
-        let (Some((size, modified)), Some(name)) = (file.stamp, file.path.file_name()) else {
+    /// Records that the file at `path`, just read when its size and
+    /// modification time were `read`, holds a terminal goal, unless it
+    /// changed since or too recently to trust its times.
+    pub fn remember(&mut self, path: &Path, read: Option<(u64, SystemTime)>) {
+        let (Some((size, modified)), Some(name)) = (read, path.file_name()) else {
             return;
         };
-        let Some(stamp) = std::fs::symlink_metadata(&file.path)
+        let Some(stamp) = std::fs::symlink_metadata(path)
             .ok()
             .and_then(|m| Stamp::of(&m))
         else {
