@@ -260,6 +260,9 @@ fn hand_closed(steward: &Path, store: &Store, runs: usize, cat_open: Duration) {
         first,
         Some(cat_open),
     );
+    let _ = std::fs::remove_dir_all(&cache);
+    let memory = peak_memory(steward, store.root(), &["list", "--json"]);
+    println!("| {size} | {open} | peak memory of `list --json` with no cache yet | {memory} | | |");
     for (name, args) in [
         ("list --json, 90% closed by hand", &["list", "--json"][..]),
         (
