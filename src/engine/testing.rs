@@ -70,6 +70,29 @@ impl Store {
     pub fn read(&self, path: &str) -> String {
         std::fs::read_to_string(self.root().join(path)).expect("readable")
     }
+
+    /// The names in directory `dir` (files and directories), sorted.
+    pub fn names_in(&self, dir: &str) -> Vec<String> {
+        let entries = std::fs::read_dir(self.root().join(dir)).expect("a directory");
+        let mut names: Vec<String> = entries
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// How many goal files (`*.md`) directory `dir` holds.
+    pub fn goal_files_in(&self, dir: &str) -> usize {
+        self.names_in(dir)
+            .iter()
+            .filter(|n| n.ends_with(".md"))
+            .count()
+    }
 }
 
 /// The goal a goal file's `text` describes, with the default settings.

@@ -648,15 +648,20 @@ mod tests {
     use super::*;
     use crate::engine::testing::Store;
 
-    #[test]
-    fn a_passing_check_ticks_its_criterion_and_a_second_pass_writes_nothing() {
-        let store = Store::new();
+    /// Goal `report`, whose check of criterion 1 is due and passes.
+    fn report_with_a_passing_check(store: &Store) {
         store.write("out/report.txt", "done");
         store.goal(
             "report",
             "verification:\n  - type: file_exists\n    target: out/report.txt\n    criterion: 1",
             &["report written"],
         );
+    }
+
+    #[test]
+    fn a_passing_check_ticks_its_criterion_and_a_second_pass_writes_nothing() {
+        let store = Store::new();
+        report_with_a_passing_check(&store);
         let outcome = tick(&store.ctx(), TickRequest::default()).unwrap();
         assert_eq!(outcome.checked, 1);
         assert_eq!(outcome.findings.len(), 1, "{:?}", outcome.findings);
@@ -675,12 +680,7 @@ mod tests {
         let store = Store::new();
         // A check is due: the lock is let go while it runs, and the
         // directory read again.
-        store.write("out/report.txt", "done");
-        store.goal(
-            "report",
-            "verification:\n  - type: file_exists\n    target: out/report.txt\n    criterion: 1",
-            &["report written"],
-        );
+        report_with_a_passing_check(&store);
         let total = MOVED_PER_PASS + 3;
         for n in 0..total {
             store.goal(&format!("done-{n:04}"), "status: completed", &["a"]);
@@ -690,23 +690,12 @@ mod tests {
                 .filter(|f| f.action == "closed_by_hand")
                 .count()
         };
-        let files = |dir: &str| {
-            (std::fs::read_dir(store.root().join(dir)).unwrap())
-                .filter(|e| {
-                    e.as_ref()
-                        .unwrap()
-                        .path()
-                        .extension()
-                        .is_some_and(|x| x == "md")
-                })
-                .count()
-        };
         let dry = tick(&store.ctx(), TickRequest { dry_run: true }).unwrap();
         assert_eq!(
             (closed_by_hand(&dry), dry.closed_waiting),
             (MOVED_PER_PASS, 3)
         );
-        assert_eq!(files("state/goals"), total + 1);
+        assert_eq!(store.goal_files_in("state/goals"), total + 1);
 
         let first = tick(&store.ctx(), TickRequest::default()).unwrap();
         assert_eq!(first.checked, 1);
@@ -720,13 +709,13 @@ mod tests {
             (closed_by_hand(&first), first.closed_waiting),
             (MOVED_PER_PASS, 3)
         );
-        assert_eq!(files("state/goals"), 1 + 3);
-        assert_eq!(files("state/goals/closed"), MOVED_PER_PASS);
+        assert_eq!(store.goal_files_in("state/goals"), 1 + 3);
+        assert_eq!(store.goal_files_in("state/goals/closed"), MOVED_PER_PASS);
 
         let second = tick(&store.ctx(), TickRequest::default()).unwrap();
         assert_eq!((closed_by_hand(&second), second.closed_waiting), (3, 0));
-        assert_eq!(files("state/goals"), 1);
-        assert_eq!(files("state/goals/closed"), total);
+        assert_eq!(store.goal_files_in("state/goals"), 1);
+        assert_eq!(store.goal_files_in("state/goals/closed"), total);
         let moved = store.read("state/goals/closed/done-0000-done-000.md");
         assert!(moved.contains("closed by hand, no receipt"), "{moved}");
     }

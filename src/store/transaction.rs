@@ -133,8 +133,7 @@ impl<'s> Transaction<'s> {
         original: &LoadedGoal,
         change: GoalChange,
     ) -> Result<Option<LoadedGoal>> {
-        let mut file = original.file.clone();
-        file.apply(&change.edits)?;
+        let file = edited(original, &change)?;
         self.write(Some(original), file, change)
     }
 
@@ -192,8 +191,7 @@ impl<'s> Transaction<'s> {
         while changes.peek().is_some() {
             let mut staged = Vec::new();
             for (original, change) in changes.by_ref().take(BATCH) {
-                let mut file = original.file.clone();
-                file.apply(&change.edits)?;
+                let file = edited(original, &change)?;
                 match self.prepare(Some(original), file, &change)? {
                     Some(prepared) => {
                         let text = prepared.file.text().as_bytes();
@@ -916,6 +914,13 @@ fn commit_message(command: &str, actor: Actor, events: &[Event]) -> String {
     message
 }
 
+/// `original`'s file with `change`'s edits applied.
+fn edited(original: &LoadedGoal, change: &GoalChange) -> Result<GoalFile> {
+    let mut file = original.file.clone();
+    file.apply(&change.edits)?;
+    Ok(file)
+}
+
 /// An id fit to name a file: letters, digits, `-` and `_`.
 fn is_safe_name(id: &str) -> bool {
     !id.is_empty()
@@ -997,17 +1002,6 @@ mod tests {
         );
     }
 
-    /// The goal files and temporary files in `state/goals/`.
-    fn goal_dir_entries(store: &testing::Store) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(store.root().join("state/goals"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| name.ends_with(".md") || name.starts_with('.'))
-            .collect();
-        names.sort();
-        names
-    }
-
     #[test]
     fn saving_many_goals_at_once_writes_each_and_leaves_a_changed_one() {
         let store = testing::Store::new();
@@ -1035,9 +1029,10 @@ mod tests {
         }
         let warning = finished.warnings.join("\n");
         assert!(warning.contains("g07.md: changed on disk"), "{warning}");
+        let goal_files: Vec<String> = labels.iter().map(|l| format!("{l}.md")).collect();
         assert_eq!(
-            goal_dir_entries(&store).len(),
-            20,
+            store.names_in("state/goals"),
+            goal_files,
             "no temporary file is left"
         );
     }
@@ -1069,8 +1064,12 @@ mod tests {
         assert!(matches!(err, Error::TooLarge { .. }), "{err}");
         drop(tx);
         assert_eq!(store.read("state/goals/g00.md"), before, "nothing placed");
-        let entries = goal_dir_entries(&store);
-        assert_eq!(entries.len(), 20, "{entries:?}");
+        let goal_files: Vec<String> = (0..20).map(|i| format!("g{i:02}.md")).collect();
+        assert_eq!(
+            store.names_in("state/goals"),
+            goal_files,
+            "no temporary file is left"
+        );
     }
 
     fn event(goal_id: &str, label: &str, action: &str, detail: &str) -> Event {

@@ -391,6 +391,38 @@ fn a_goal_closed_by_hand_is_passed_over_with_a_stat_until_it_changes() {
 }
 
 #[test]
+fn the_cache_stays_while_goals_closed_by_hand_wait_for_the_next_tick() {
+    // A pass moves 512 goals closed by hand: 3 more wait for the next one.
+    let env = TestEnv::initialised();
+    for n in 0..515 {
+        let label = format!("done-{n:03}");
+        env.write(
+            &format!("state/goals/{label}.md"),
+            &format!(
+                "---\nlabel: {label}\nstatus: completed\n---\n## Acceptance criteria\n\n- [ ] a\n"
+            ),
+        );
+    }
+    // Files changed in the last seconds are never cached.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    env.steward().args(["list", "--json"]).assert().success();
+    let cache = "state/cache/terminal-goals";
+    assert_eq!(env.read(cache).lines().count(), 1 + 515);
+    let tick = |env: &TestEnv| {
+        let output = env.steward().args(["tick", "--json"]).output().unwrap();
+        serde_json::from_slice::<serde_json::Value>(&output.stdout).unwrap()
+    };
+    assert_eq!(tick(&env)["closed_waiting"], 3);
+    assert!(env.path(cache).exists(), "kept for the goals that wait");
+    env.steward()
+        .args(["list", "--json"])
+        .assert()
+        .stdout(predicate::str::contains("done-").not());
+    assert_eq!(tick(&env)["closed_waiting"], 0);
+    assert!(!env.path(cache).exists(), "cleared once none waits");
+}
+
+#[test]
 fn a_cache_line_that_hides_an_open_goal_is_found_by_tick_and_cleared() {
     let env = TestEnv::initialised();
     env.add_goal("open");
