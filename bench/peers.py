@@ -7,7 +7,8 @@ Usage: bench/peers.py [N ...]   (default: 1000 10000)
 Needs `task` (Debian package taskwarrior) and `mb` (`cargo install
 minibeads`) on PATH; a missing peer is skipped. With libeatmydata (Debian
 package eatmydata) it also times one write of each with fsync made a no-op,
-to show what a write costs besides waiting for the disk. steward is the release
+to show what a write costs besides waiting for the disk. The writes of all
+tools are timed in the same rounds, in shuffled order. steward is the release
 binary ($STEWARD, else target/release/steward, built when missing); the
 writes are timed again with the static musl build ($STEWARD_STATIC, else
 target/x86_64-unknown-linux-musl/release/steward) when it exists.
@@ -15,6 +16,7 @@ target/x86_64-unknown-linux-musl/release/steward) when it exists.
 
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -53,6 +55,29 @@ def median_ms(make_args, env=None, runs=RUNS):
         if run > 0:  # the first run warms the page cache
             times.append(elapsed * 1000)
     return statistics.median(times)
+
+
+def interleaved_medians(cases, runs=RUNS):
+    """The median time of each write, `cases` mapping a name to (make_args,
+    env). The writes are timed in rounds, each running every case once in a
+    shuffled order, so the disk's slow spells fall on all tools alike; the
+    file system is synced before each timed command, so no command waits for
+    the data another left unwritten (a journal commit writes all of it)."""
+    order = random.Random(0)
+    times = {name: [] for name in cases}
+    for run in range(runs + 1):
+        names = list(cases)
+        order.shuffle(names)
+        for name in names:
+            make_args, env = cases[name]
+            args = make_args(run)
+            os.sync()
+            start = time.perf_counter()
+            subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            elapsed = time.perf_counter() - start
+            if run > 0:  # the first round warms the page cache
+                times[name].append(elapsed * 1000)
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def wake_disk(base):
@@ -147,59 +172,61 @@ def main():
             # The stores are written back before anything is timed (the
             # kernel would otherwise flush them in the background half a
             # minute later, while steward's writes wait for the disk), and the
-            # disk is woken before each tool's writes (see wake_disk).
+            # disk is woken before the writes (see wake_disk), which are timed
+            # side by side (see interleaved_medians).
             os.sync()
             rows = []
             list_time = median_ms(lambda _: [steward, "-C", str(root), "list", "--json"], env)
-            wake_disk(base)
-            add_time = median_ms(lambda r: [steward, "-C", str(root), "add", f"bench-{r}", "--title", "Bench",
-                                            "--criterion", "done"], env)
-            open_labels = [f"goal-{i:05}" for i in range(0, n, 10)]
-            pick = lambda r: open_labels[r % len(open_labels)]
-            update_time = median_ms(lambda r: [steward, "-C", str(root), "update", pick(r), "--note", f"bench {r}"],
-                                    env)
-            assess_time = median_ms(lambda r: [steward, "-C", str(root), "assess", pick(r), "--summary",
-                                               f"bench {r}"], env)
             rows.append(("`steward list --json`", list_time, list_time))
-            rows.append(("`steward add`", add_time, add_time))
-            rows.append(("`steward update --note`", update_time, update_time))
-            rows.append(("`steward assess`", assess_time, update_time))
-            static = static_binary()
-            if static:
-                rows.append(("`steward add`, static build", median_ms(
-                    lambda r: [static, "-C", str(root), "add", f"static-{r}", "--title", "Bench", "--criterion",
-                               "done"], env), add_time))
-                rows.append(("`steward update --note`, static build", median_ms(
-                    lambda r: [static, "-C", str(root), "update", pick(r), "--note", f"static {r}"], env),
-                    update_time))
-                rows.append(("`steward assess`, static build", median_ms(
-                    lambda r: [static, "-C", str(root), "assess", pick(r), "--summary", f"static {r}"], env),
-                    update_time))
             if task_env:
                 rows.append(("`task list`", median_ms(lambda _: ["task", "list"], task_env), list_time))
-                wake_disk(base)
-                rows.append(("`task add`", median_ms(lambda r: ["task", "add", f"bench {r}"], task_env), add_time))
-                rows.append(("`task modify`", median_ms(lambda r: ["task", str(r % (n // 10) + 1), "modify",
-                                                                   f"bench {r}"], task_env), update_time))
             if mb_root:
                 mb = ["mb", "--mb-beads-dir", str(mb_root / ".minibeads")]
                 rows.append(("`mb list`", median_ms(lambda _: mb + ["list"]), list_time))
-                wake_disk(base)
-                rows.append(("`mb create`", median_ms(lambda r: mb + ["create", f"bench {r}"]), add_time))
-                rows.append(("`mb update --notes`", median_ms(lambda r: mb + ["update", f"bd-{(r % (n // 10) + 1) * 10}",
-                                                                              "--notes", f"bench {r}"]), update_time))
+            open_labels = [f"goal-{i:05}" for i in range(0, n, 10)]
+            pick = lambda r: open_labels[r % len(open_labels)]
+            mb_pick = lambda r: f"bd-{(r % (n // 10) + 1) * 10}"
+            # Each write: its command, its environment, and the steward write
+            # its ratio is to.
+            writes, baselines = {}, {}
+
+            def write(name, make_args, env, baseline):
+                writes[name] = (make_args, env)
+                baselines[name] = baseline
+
+            add, update = "`steward add`", "`steward update --note`"
+            for build, binary in (("", steward), (", static build", static_binary())):
+                if not binary:
+                    continue
+                write(add + build, lambda r, b=binary, tag=len(build): [
+                    b, "-C", str(root), "add", f"bench{tag}-{r}", "--title", "Bench", "--criterion", "done"], env, add)
+                write(update + build, lambda r, b=binary: [
+                    b, "-C", str(root), "update", pick(r), "--note", f"bench {r}"], env, update)
+                write(f"`steward assess`{build}", lambda r, b=binary: [
+                    b, "-C", str(root), "assess", pick(r), "--summary", f"bench {r}"], env, update)
+            if task_env:
+                write("`task add`", lambda r: ["task", "add", f"bench {r}"], task_env, add)
+                write("`task modify`", lambda r: ["task", str(r % (n // 10) + 1), "modify", f"bench {r}"],
+                      task_env, update)
+            if mb_root:
+                write("`mb create`", lambda r: mb + ["create", f"bench {r}"], None, add)
+                write("`mb update --notes`", lambda r: mb + ["update", mb_pick(r), "--notes", f"bench {r}"], None,
+                      update)
             nosync = eatmydata()
             if nosync and mb_root:
                 # The same writes with fsync made a no-op for both (libeatmydata
                 # preloaded, no wrapper process): what each costs besides
                 # waiting for the disk. minibeads never waits; steward waits
                 # as SPEC 9 says.
-                steward_nosync = median_ms(lambda r: [steward, "-C", str(root), "update", pick(r), "--note",
-                                                      f"bench {r}"], dict(env, LD_PRELOAD=nosync))
-                mb_nosync = median_ms(lambda r: mb + ["update", f"bd-{(r % (n // 10) + 1) * 10}", "--notes",
-                                                      f"bench {r}"], dict(os.environ, LD_PRELOAD=nosync))
-                rows.append(("`steward update --note`, fsync a no-op", steward_nosync, steward_nosync))
-                rows.append(("`mb update --notes`, fsync a no-op", mb_nosync, steward_nosync))
+                unsynced = f"{update}, fsync a no-op"
+                write(unsynced, lambda r: [steward, "-C", str(root), "update", pick(r), "--note", f"bench {r}"],
+                      dict(env, LD_PRELOAD=nosync), unsynced)
+                write("`mb update --notes`, fsync a no-op",
+                      lambda r: mb + ["update", mb_pick(r), "--notes", f"bench {r}"],
+                      dict(os.environ, LD_PRELOAD=nosync), unsynced)
+            wake_disk(base)
+            medians = interleaved_medians(writes)
+            rows += [(name, ms, medians[baselines[name]]) for name, ms in medians.items()]
             for name, ms, baseline in rows:
                 print(f"| {n} | {name} | {ms:.1f} ms | {ms / baseline:.1f}× |")
 
