@@ -24,6 +24,7 @@ use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::LoadedGoal;
@@ -103,11 +104,21 @@ pub struct TerminalCache {
 }
 
 /// One cached file: its stamp, and whether this scan found it still
-/// terminal (the entries it did not find are dropped when it saves).
-#[derive(Debug, PartialEq, Eq)]
+/// terminal (the entries it did not find are dropped when it saves). The
+/// directory's files are checked on every core, hence the atomic.
+#[derive(Debug)]
 struct Entry {
     stamp: Stamp,
-    seen: bool,
+    seen: AtomicBool,
+}
+
+impl Entry {
+    fn new(stamp: Stamp, seen: bool) -> Entry {
+        Entry {
+            stamp,
+            seen: AtomicBool::new(seen),
+        }
+    }
 }
 
 impl TerminalCache {
@@ -132,12 +143,14 @@ impl TerminalCache {
     /// Whether `entry` is cached as terminal and its stamp is the one cached
     /// (one `stat` relative to the open directory). A symbolic link never
     /// matches: its own stamp is not its target's.
-    pub fn holds_unchanged(&mut self, entry: &std::fs::DirEntry) -> bool {
-        let Some(cached) = self.entries.get_mut(entry.file_name().as_os_str()) else {
+    pub fn holds_unchanged(&self, entry: &std::fs::DirEntry) -> bool {
+        let Some(cached) = self.entries.get(entry.file_name().as_os_str()) else {
             return false;
         };
         let unchanged = entry.metadata().ok().and_then(|m| Stamp::of(&m)) == Some(cached.stamp);
-        cached.seen |= unchanged;
+        if unchanged {
+            cached.seen.store(true, Ordering::Relaxed);
+        }
         unchanged
     }
 
@@ -157,15 +170,14 @@ impl TerminalCache {
         if !stamp.matches(size, modified) || stamp.is_racy() || name.as_bytes().contains(&b'\n') {
             return;
         }
-        let seen = Entry { stamp, seen: true };
         match self.entries.get_mut(name) {
-            Some(cached) if cached.stamp == stamp => cached.seen = true,
+            Some(cached) if cached.stamp == stamp => *cached.seen.get_mut() = true,
             Some(cached) => {
-                *cached = seen;
+                *cached = Entry::new(stamp, true);
                 self.changed = true;
             }
             None => {
-                self.entries.insert(name.into(), seen);
+                self.entries.insert(name.into(), Entry::new(stamp, true));
                 self.changed = true;
             }
         }
@@ -178,7 +190,7 @@ impl TerminalCache {
     /// take no lock and check nothing else).
     pub fn save(mut self, store_is_safe: impl FnOnce() -> bool) {
         let before = self.entries.len();
-        self.entries.retain(|_, entry| entry.seen);
+        self.entries.retain(|_, entry| *entry.seen.get_mut());
         if !self.changed && self.entries.len() == before {
             return;
         }
@@ -263,10 +275,7 @@ fn render(entries: &HashMap<Box<OsStr>, Entry>) -> Vec<u8> {
 /// parse are left out.
 fn parse(bytes: &[u8]) -> HashMap<Box<OsStr>, Entry> {
     entries(bytes)
-        .map(|(name, stamp)| {
-            let entry = Entry { stamp, seen: false };
-            (OsStr::from_bytes(name).into(), entry)
-        })
+        .map(|(name, stamp)| (OsStr::from_bytes(name).into(), Entry::new(stamp, false)))
         .collect()
 }
 
@@ -302,10 +311,15 @@ mod tests {
         .into_iter()
         .map(|(name, numbers)| {
             let stamp = Stamp::from_numbers(numbers);
-            (OsStr::new(name).into(), Entry { stamp, seen: false })
+            (OsStr::new(name).into(), Entry::new(stamp, false))
         })
         .collect();
-        assert_eq!(parse(&render(&entries)), entries);
+        let stamps = |entries: &HashMap<Box<OsStr>, Entry>| -> HashMap<Box<OsStr>, Stamp> {
+            (entries.iter())
+                .map(|(name, entry)| (name.clone(), entry.stamp))
+                .collect()
+        };
+        assert_eq!(stamps(&parse(&render(&entries))), stamps(&entries));
     }
 
     #[test]

@@ -423,6 +423,49 @@ fn the_cache_stays_while_goals_closed_by_hand_wait_for_the_next_tick() {
 }
 
 #[test]
+fn thousands_of_goals_closed_by_hand_are_checked_on_every_core_and_a_changed_one_read_again() {
+    // From 4,096 files the cached ones are stat'ed on two threads or more,
+    // each with its half of the directory.
+    let env = TestEnv::initialised();
+    env.add_goal("open");
+    let closed = |n: usize| format!("state/goals/done-{n:04}.md");
+    for n in 0..4200 {
+        env.write(
+            &closed(n),
+            &format!("---\nlabel: done-{n:04}\nstatus: completed\n---\n"),
+        );
+    }
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    let listed = |env: &TestEnv| -> Vec<String> {
+        let output = env.steward().args(["list", "--json"]).output().unwrap();
+        let goals: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let labels = goals["goals"].as_array().unwrap().iter();
+        labels
+            .map(|g| g["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(listed(&env), ["open"]);
+    let cache = "state/cache/terminal-goals";
+    assert_eq!(env.read(cache).lines().count(), 1 + 4200);
+
+    // One reopened near the end, one touched near the start: both read again.
+    let reopened = env.read(&closed(4150)).replace("completed", "active");
+    env.write(&closed(4150), &reopened);
+    set_mtime(&env.path(&closed(10)), 1_790_000_000);
+    assert_eq!(listed(&env), ["done-4150", "open"]);
+    let cached = env.read(cache);
+    assert!(
+        !cached.contains("done-4150.md"),
+        "an open goal is not cached"
+    );
+    assert!(
+        !cached.contains("done-0010.md"),
+        "changed too recently to cache"
+    );
+    assert_eq!(cached.lines().count(), 1 + 4198);
+}
+
+#[test]
 fn a_cache_line_that_hides_an_open_goal_is_found_by_tick_and_cleared() {
     let env = TestEnv::initialised();
     env.add_goal("open");
