@@ -577,9 +577,12 @@ impl Store {
         let cache = (scope == Scope::Open)
             .then(|| terminal_cache::TerminalCache::load(&self.terminal_cache_path()));
         let mut paths = match &cache {
-            Some(cache) => goal_paths_except(&self.goals_dir, &mut scan.problems, |entry| {
-                cache.holds_unchanged(entry)
-            })?,
+            Some(cache) => goal_paths_except(
+                &self.goals_dir,
+                &mut scan.problems,
+                |name| cache.lists(name),
+                |entry| cache.holds_unchanged(entry),
+            )?,
             None => goal_paths(&self.goals_dir, &mut scan.problems)?,
         };
         if matches!(scope, Scope::All | Scope::Diagnose) {
@@ -930,26 +933,33 @@ impl Dirs {
 /// skipped. A symbolic link that leads out of `dir` is reported in
 /// `problems`, not followed. A missing directory holds no goals.
 fn goal_paths(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf>> {
-    let mut paths: Vec<PathBuf> = (goal_entries(dir, problems)?.iter())
-        .map(std::fs::DirEntry::path)
-        .collect();
+    let mut paths = Vec::new();
+    each_goal_entry(dir, problems, |entry| paths.push(entry.path()))?;
     sort_paths(&mut paths);
     Ok(paths)
 }
 
-/// [`goal_paths`] without the entries `skip` says to pass over. `skip` runs
-/// on every core: at 100,000 files it is a `stat` of each of 90,000 goals
-/// closed by hand.
+/// [`goal_paths`] without the entries `skip` says to pass over. `skip` is
+/// asked only about the entries `may_skip` names, on every core: at 100,000
+/// files it is a `stat` of each of 90,000 goals closed by hand.
 fn goal_paths_except(
     dir: &Path,
     problems: &mut Vec<FileProblem>,
+    may_skip: impl Fn(&std::ffi::OsStr) -> bool,
     skip: impl Fn(&std::fs::DirEntry) -> bool + Sync,
 ) -> Result<Vec<PathBuf>> {
-    let entries = goal_entries(dir, problems)?;
-    let mut kept = entries.iter();
     let mut paths = Vec::new();
-    on_cores(&entries, 2048, skip, |skipped| {
-        let entry = kept.next().expect("one result an entry");
+    let mut asked = Vec::new();
+    each_goal_entry(dir, problems, |entry| {
+        if may_skip(&entry.file_name()) {
+            asked.push(entry);
+        } else {
+            paths.push(entry.path());
+        }
+    })?;
+    let mut answered = asked.iter();
+    on_cores(&asked, 2048, skip, |skipped| {
+        let entry = answered.next().expect("one answer an entry");
         if !skipped {
             paths.push(entry.path());
         }
@@ -963,15 +973,19 @@ fn sort_paths(paths: &mut [PathBuf]) {
     paths.sort_unstable_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
 }
 
-/// The entries of `dir` that are goal files, in directory order, less the
-/// symbolic links that lead out of it (reported in `problems`).
-fn goal_entries(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<Vec<std::fs::DirEntry>> {
+/// Hands `found` each entry of `dir` that is a goal file, in directory
+/// order, less the symbolic links that lead out of it (reported in
+/// `problems`).
+fn each_goal_entry(
+    dir: &Path,
+    problems: &mut Vec<FileProblem>,
+    mut found: impl FnMut(std::fs::DirEntry),
+) -> Result<()> {
     let listing = match std::fs::read_dir(dir) {
         Ok(listing) => listing,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(err) => return Err(Error::io(dir, "cannot list goals", err)),
     };
-    let mut entries = Vec::new();
     for entry in listing {
         let entry = entry.map_err(|err| Error::io(dir, "cannot list goals", err))?;
         let Some(is_link) = goal_entry(&entry) else {
@@ -987,9 +1001,9 @@ fn goal_entries(dir: &Path, problems: &mut Vec<FileProblem>) -> Result<Vec<std::
             });
             continue;
         }
-        entries.push(entry);
+        found(entry);
     }
-    Ok(entries)
+    Ok(())
 }
 
 /// How many entries of `dir` look like goal files, without reading them.

@@ -140,6 +140,11 @@ impl TerminalCache {
         self.entries.reserve(files);
     }
 
+    /// Whether the file `name` has a line in the cache (whatever its stamp).
+    pub fn lists(&self, name: &OsStr) -> bool {
+        self.entries.contains_key(name)
+    }
+
     /// Whether `entry` is cached as terminal and its stamp is the one cached
     /// (one `stat` relative to the open directory). A symbolic link never
     /// matches: its own stamp is not its target's.
