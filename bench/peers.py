@@ -190,16 +190,16 @@ def main():
             # its ratio is to.
             writes, baselines = {}, {}
 
-            def write(name, make_args, env, baseline):
-                writes[name] = (make_args, env)
+            def write(name, make_args, environment, baseline):
+                writes[name] = (make_args, environment)
                 baselines[name] = baseline
 
             add, update = "`steward add`", "`steward update --note`"
-            for build, binary in (("", steward), (", static build", static_binary())):
+            for build, binary, label in (("", steward, "bench"), (", static build", static_binary(), "static")):
                 if not binary:
                     continue
-                write(add + build, lambda r, b=binary, tag=len(build): [
-                    b, "-C", str(root), "add", f"bench{tag}-{r}", "--title", "Bench", "--criterion", "done"], env, add)
+                write(add + build, lambda r, b=binary, label=label: [
+                    b, "-C", str(root), "add", f"{label}-{r}", "--title", "Bench", "--criterion", "done"], env, add)
                 write(update + build, lambda r, b=binary: [
                     b, "-C", str(root), "update", pick(r), "--note", f"bench {r}"], env, update)
                 write(f"`steward assess`{build}", lambda r, b=binary: [

@@ -600,7 +600,7 @@ impl Store {
             }
             // The cache is there for [`Scope::Open`] alone.
             (Scope::Open, Some(mut cache)) => {
-                cache.expect(paths.len());
+                cache.reserve(paths.len());
                 self.load_all(&paths, Store::open_goal, |result| {
                     let path = next_path();
                     match result {

@@ -136,7 +136,7 @@ impl TerminalCache {
     /// about to read may all be goals closed by hand. Growing the map a
     /// step at a time would hold its old table beside the new one (5 MB at
     /// 90,000 files), where room never filled is never touched.
-    pub fn expect(&mut self, files: usize) {
+    pub fn reserve(&mut self, files: usize) {
         self.entries.reserve(files);
     }
 
