@@ -9,9 +9,11 @@ minibeads`) on PATH; a missing peer is skipped. With libeatmydata (Debian
 package eatmydata) it also times one write of each with fsync made a no-op,
 to show what a write costs besides waiting for the disk. The writes of all
 tools are timed in the same rounds, in shuffled order. steward is the release
-binary ($STEWARD, else target/release/steward, built when missing); the
-writes are timed again with the static musl build ($STEWARD_STATIC, else
-target/x86_64-unknown-linux-musl/release/steward) when it exists.
+binary built with the `testing` feature, which honours the fixed clock
+(STEWARD_NOW) the stores are built at ($STEWARD, else target/release/steward,
+built when missing); the writes are timed again with the static musl build
+($STEWARD_STATIC, else target/x86_64-unknown-linux-musl/release/steward,
+built with `--features testing`) when it exists.
 """
 
 import json
@@ -34,7 +36,7 @@ NOW = "2026-11-21T04:00:00Z"
 def steward_binary():
     path = Path(os.environ.get("STEWARD", ROOT / "target/release/steward"))
     if not path.exists():
-        subprocess.run(["cargo", "build", "--release", "--manifest-path", str(ROOT / "Cargo.toml")], check=True)
+        subprocess.run(["cargo", "build", "--release", "--features", "testing", "--manifest-path", str(ROOT / "Cargo.toml")], check=True)
     return str(path)
 
 

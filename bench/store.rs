@@ -12,6 +12,12 @@
 //! 10,000 and 100,000 are both measured, the last rows time `list`, `tick`,
 //! `prompt` and `cat` on both sizes in the same rounds, for SPEC 10's 10×
 //! rule without the drift of runs minutes apart.
+//!
+//! It fixes the clock with `STEWARD_NOW`: run it as `cargo bench --features
+//! testing`.
+
+#[cfg(not(feature = "testing"))]
+compile_error!("the benches fix the clock: run `cargo bench --features testing`");
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::agents::{AgentProfile, OutputFormat, PromptVia};
 use crate::duration::HumanDuration;
 use crate::error::{Error, FileProblem, Result};
-use crate::model::Priority;
+use crate::model::{Actor, Priority};
 use crate::yaml_locate::key_position;
 
 pub const FILE_NAME: &str = "steward.yaml";
@@ -51,6 +51,54 @@ struct Setting {
     /// Security settings come only from the operator's file, never from the
     /// environment an agent may control.
     file_only: bool,
+    /// Which values an agent's environment may set (it may tighten, never
+    /// loosen).
+    for_agent: ForAgent,
+}
+
+/// Which `STEWARD_*` values an agent's environment may set for a setting:
+/// a value at least as strict as the one in force, never a looser one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ForAgent {
+    /// Any value: the setting decides nothing an agent could gain from.
+    Any,
+    /// A number or duration no larger.
+    Lower,
+    /// A count no larger and not 0 (0 turns the rule off).
+    LowerNotOff,
+    /// A duration no shorter.
+    Higher,
+    /// `true` only (turns a safeguard on).
+    True,
+    /// `false` only (turns something off: the kill switch).
+    False,
+    /// A list that keeps every entry in force.
+    Superset,
+    /// Nothing: where the data lives, what is trusted, how it is recorded.
+    Never,
+}
+
+impl ForAgent {
+    /// Whether an agent may replace `current` with `wanted`.
+    fn allows(self, current: &Value, wanted: &Value) -> bool {
+        if current == wanted {
+            return true;
+        }
+        match (self, current, wanted) {
+            (ForAgent::Any, _, _) => true,
+            (ForAgent::Lower, Value::Count(c), Value::Count(w)) => w <= c,
+            (ForAgent::Lower, Value::Duration(c), Value::Duration(w)) => w.0 <= c.0,
+            (ForAgent::Lower, Value::Number(c), Value::Number(w)) => w <= c,
+            (ForAgent::LowerNotOff, Value::Count(c), Value::Count(w)) => *w != 0 && (*c == 0 || w <= c),
+            (ForAgent::Higher, Value::Duration(c), Value::Duration(w)) => w.0 >= c.0,
+            (ForAgent::True, _, Value::Bool(w)) => *w,
+            (ForAgent::False, _, Value::Bool(w)) => !*w,
+            (ForAgent::Superset, Value::PriorityList(c), Value::PriorityList(w)) => {
+                c.iter().all(|p| w.contains(p))
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Every setting's default as YAML, in `SETTINGS` order, read as one
@@ -76,6 +124,21 @@ const fn setting(
         default,
         help,
         file_only: false,
+        for_agent: ForAgent::Never,
+    }
+}
+
+/// A setting an agent's environment may change as `for_agent` allows.
+const fn agent_setting(
+    key: &'static str,
+    kind: Kind,
+    default: &'static str,
+    help: &'static str,
+    for_agent: ForAgent,
+) -> Setting {
+    Setting {
+        for_agent,
+        ..setting(key, kind, default, help)
     }
 }
 
@@ -148,11 +211,12 @@ pub const NOTIFY_EVENTS: &[&str] = &[
 ];
 
 const SETTINGS: &[Setting] = &[
-    setting(
+    agent_setting(
         "enabled",
         Kind::Bool,
         "true",
         "false: tick, prompt and dispatch do nothing (kill switch)",
+        ForAgent::False,
     ),
     setting(
         "goals_dir",
@@ -160,119 +224,138 @@ const SETTINGS: &[Setting] = &[
         "state/goals",
         "where goal files live, relative to the root",
     ),
-    setting(
+    agent_setting(
         "defaults.max_dispatches",
         Kind::Count,
         "20",
         "dispatch budget of a new goal",
+        ForAgent::Lower,
     ),
-    setting(
+    agent_setting(
         "defaults.max_assessments",
         Kind::Count,
         "50",
         "assessment budget of a new goal",
+        ForAgent::Lower,
     ),
-    setting(
+    agent_setting(
         "defaults.cooldown",
         Kind::Duration,
         "10m",
         "minimum time between assessments of a goal",
+        ForAgent::Higher,
     ),
-    setting(
+    agent_setting(
         "defaults.escalate_after_failures",
         Kind::Count,
         "3",
         "consecutive failures before a goal blocks",
+        ForAgent::LowerNotOff,
     ),
-    setting(
+    agent_setting(
         "defaults.priority",
         Kind::Priority,
         "normal",
         "priority of a new goal",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "global_limits.max_dispatches_per_hour",
         Kind::Count,
         "6",
         "dispatches across all goals in any hour",
+        ForAgent::Lower,
     ),
-    setting(
+    agent_setting(
         "global_limits.max_active_goals",
         Kind::Count,
         "5",
         "open goals at most; add refuses more",
+        ForAgent::Lower,
     ),
-    setting(
+    agent_setting(
         "requires_bounds",
         Kind::Bool,
         "false",
         "true: add refuses a goal without bounds",
+        ForAgent::True,
     ),
-    setting(
+    agent_setting(
         "heartbeat_patterns",
         Kind::TextList,
         "[]",
         "empty: built-ins; \"/re/flags\" for a regex",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "attention_weights.critical",
         Kind::Number,
         "4",
         "share of the prompt for critical goals",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "attention_weights.high",
         Kind::Number,
         "2",
         "share of the prompt for high goals",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "attention_weights.normal",
         Kind::Number,
         "1",
         "share of the prompt for normal goals",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "attention_weights.low",
         Kind::Number,
         "0.5",
         "share of the prompt for low goals",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "multi_goal_max_chars",
         Kind::Count,
         "9000",
         "size cap of the stewardship block (agent harnesses keep 10000)",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "multi_goal_max_goals",
         Kind::Count,
         "8",
         "goals in one stewardship block at most",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "confirmation.require_for",
         Kind::PriorityList,
         "[critical, high]",
         "priorities a human must confirm",
+        ForAgent::Superset,
     ),
-    setting(
+    agent_setting(
         "circuit_breaker.enabled",
         Kind::Bool,
         "true",
         "block a goal that repeats the same blockers",
+        ForAgent::True,
     ),
-    setting(
+    agent_setting(
         "circuit_breaker.same_blocker_repeat_limit",
         Kind::Count,
         "3",
         "repeats of the same blockers that block",
+        ForAgent::LowerNotOff,
     ),
-    setting(
+    agent_setting(
         "circuit_breaker.max_assessments_without_progress",
         Kind::Count,
         "5",
         "assessments in a row that meet no criterion block; 0: off",
+        ForAgent::LowerNotOff,
     ),
     Setting {
         file_only: true,
@@ -319,23 +402,26 @@ const SETTINGS: &[Setting] = &[
         "https://api.github.com",
         "API base for pr_merged",
     ),
-    setting(
+    agent_setting(
         "obligations.default_timeout",
         Kind::Duration,
         "10m",
         "how long a subagent may run",
+        ForAgent::Lower,
     ),
-    setting(
+    agent_setting(
         "obligations.grace",
         Kind::Duration,
         "60s",
         "extra time before a running task times out",
+        ForAgent::Lower,
     ),
-    setting(
+    agent_setting(
         "obligations.delivered_ttl",
         Kind::Duration,
         "48h",
         "resolved obligations are dropped after this",
+        ForAgent::Any,
     ),
     file_setting(
         "dispatch.enabled",
@@ -463,17 +549,19 @@ const SETTINGS: &[Setting] = &[
         "ACTIVE-TASKS.md",
         "mirror file, relative to the root",
     ),
-    setting(
+    agent_setting(
         "mirror.max_goals",
         Kind::Count,
         "50",
         "entries the block shows at most, by priority; a line counts the rest (0: all)",
+        ForAgent::Any,
     ),
-    setting(
+    agent_setting(
         "git.commit",
         Kind::Bool,
         "false",
         "commit every change to git",
+        ForAgent::True,
     ),
     setting(
         "git.author",
@@ -758,6 +846,63 @@ impl Config {
 pub struct LoadedConfig {
     pub config: Config,
     pub entries: Vec<Entry>,
+    /// `STEWARD_*` variables set and not applied.
+    pub ignored_env: Vec<IgnoredEnv>,
+}
+
+/// A `STEWARD_*` variable that is set and was not applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IgnoredEnv {
+    pub variable: String,
+    pub key: &'static str,
+    pub because: IgnoredBecause,
+}
+
+impl IgnoredEnv {
+    fn new(variable: String, key: &'static str, because: IgnoredBecause) -> IgnoredEnv {
+        IgnoredEnv {
+            variable,
+            key,
+            because,
+        }
+    }
+}
+
+/// Why a `STEWARD_*` variable was not applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IgnoredBecause {
+    /// The setting is read from steward.yaml only.
+    FileOnly,
+    /// An agent set it to a looser value than the one in force.
+    Loosens,
+    /// An agent set a setting only a person's environment may set.
+    NotForAgents,
+    /// It would turn steward on against the file's `enabled: false`.
+    KillSwitch,
+}
+
+impl fmt::Display for IgnoredEnv {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (variable, key) = (&self.variable, self.key);
+        match self.because {
+            IgnoredBecause::FileOnly => write!(
+                f,
+                "{variable} is ignored: {key} is read from steward.yaml only (an agent's environment must not set it)"
+            ),
+            IgnoredBecause::Loosens => write!(
+                f,
+                "{variable} is ignored: an agent's environment may tighten {key}, never loosen it"
+            ),
+            IgnoredBecause::NotForAgents => write!(
+                f,
+                "{variable} is ignored: an agent's environment may not set {key}"
+            ),
+            IgnoredBecause::KillSwitch => write!(
+                f,
+                "{variable} is ignored: steward.yaml turns steward off (enabled: false), and only the file turns it on"
+            ),
+        }
+    }
 }
 
 impl Default for Config {
@@ -770,17 +915,20 @@ impl Default for Config {
 impl Config {
     /// Loads `<root>/steward.yaml` (absent: defaults), then `env` (the
     /// `STEWARD_*` variables) and `flags` on top.
+    /// The configuration `reader` runs with: the defaults, the file, the
+    /// environment (as far as `reader` may set it) and the flags.
     pub fn load(
         root: &Path,
         env: &BTreeMap<String, String>,
         flags: &FlagOverrides,
+        reader: Actor,
     ) -> Result<LoadedConfig> {
         let mut layers = Layers::defaults();
         let path = root.join(FILE_NAME);
         if let Some(text) = read_config_file(&path)? {
             layers.apply_file(&path, &text)?;
         }
-        layers.apply_env(env)?;
+        let ignored_env = layers.apply_env(env, reader)?;
         if let Some(commit) = flags.git_commit {
             let flag = if commit { "--commit" } else { "--no-commit" };
             layers.set("git.commit", Value::Bool(commit), Source::Flag(flag));
@@ -789,19 +937,8 @@ impl Config {
         Ok(LoadedConfig {
             config: layers.to_config(),
             entries: layers.entries(),
+            ignored_env,
         })
-    }
-
-    /// Environment variables that name a setting read only from the file
-    /// (`STEWARD_VERIFICATION_ALLOW_COMMANDS`, every `STEWARD_DISPATCH_*`):
-    /// set, and ignored. As (variable, key).
-    pub fn ignored_env(env: &BTreeMap<String, String>) -> Vec<(String, &'static str)> {
-        SETTINGS
-            .iter()
-            .filter(|s| s.file_only)
-            .map(|s| (env_name(s.key), s.key))
-            .filter(|(name, _)| env.get(name).is_some_and(|v| !v.is_empty()))
-            .collect()
     }
 
     /// The defaults alone, for commands that go on when the file is broken.
@@ -810,6 +947,7 @@ impl Config {
         LoadedConfig {
             config: layers.to_config(),
             entries: layers.entries(),
+            ignored_env: Vec::new(),
         }
     }
 
@@ -1152,20 +1290,58 @@ impl Layers {
         Ok(())
     }
 
-    fn apply_env(&mut self, env: &BTreeMap<String, String>) -> Result<()> {
-        for setting in SETTINGS.iter().filter(|s| !s.file_only) {
+    /// Applies the `STEWARD_*` variables `reader` may set, and returns the
+    /// ones it may not: settings read from the file only, a value that
+    /// would loosen a limit for an agent, and `enabled` against the file's
+    /// `false` (the kill switch is the operator's, whoever runs steward).
+    fn apply_env(
+        &mut self,
+        env: &BTreeMap<String, String>,
+        reader: Actor,
+    ) -> Result<Vec<IgnoredEnv>> {
+        let mut ignored = Vec::new();
+        for setting in SETTINGS {
             let name = env_name(setting.key);
             // Empty is unset, as for every other STEWARD_ variable.
             let Some(raw) = env.get(&name).filter(|raw| !raw.is_empty()) else {
                 continue;
             };
+            if setting.file_only {
+                ignored.push(IgnoredEnv::new(name, setting.key, IgnoredBecause::FileOnly));
+                continue;
+            }
             let yaml: serde_yaml::Value = serde_yaml::from_str(raw)
                 .unwrap_or_else(|_| serde_yaml::Value::String(raw.clone()));
             let value =
                 parse_value(setting.kind, &yaml).map_err(|why| Error::bad_value(&name, why))?;
+            let current = self.get(setting.key);
+            let kill_switch_off = setting.key == "enabled"
+                && *current == Value::Bool(false)
+                && matches!(self.source(setting.key), Source::File { .. });
+            if kill_switch_off && value != *current {
+                ignored.push(IgnoredEnv::new(name, setting.key, IgnoredBecause::KillSwitch));
+                continue;
+            }
+            if reader == Actor::Agent && !setting.for_agent.allows(current, &value) {
+                let because = if setting.for_agent == ForAgent::Never {
+                    IgnoredBecause::NotForAgents
+                } else {
+                    IgnoredBecause::Loosens
+                };
+                ignored.push(IgnoredEnv::new(name, setting.key, because));
+                continue;
+            }
             self.set(setting.key, value, Source::Env(name));
         }
-        Ok(())
+        Ok(ignored)
+    }
+
+    fn source(&self, key: &str) -> &Source {
+        let index = SETTINGS
+            .iter()
+            .position(|s| s.key == key)
+            .expect("known key");
+        &self.values[index].1
     }
 
     fn entries(&self) -> Vec<Entry> {
@@ -1578,13 +1754,74 @@ mod tests {
     use super::*;
 
     fn load(text: &str, env: &[(&str, &str)]) -> Result<LoadedConfig> {
+        load_for(Actor::User, text, env)
+    }
+
+    fn load_for(reader: Actor, text: &str, env: &[(&str, &str)]) -> Result<LoadedConfig> {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(FILE_NAME), text).unwrap();
         let env = env
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        Config::load(dir.path(), &env, &FlagOverrides::default())
+        Config::load(dir.path(), &env, &FlagOverrides::default(), reader)
+    }
+
+    #[test]
+    fn an_agents_environment_tightens_limits_and_never_loosens_them() {
+        let file = "global_limits:\n  max_dispatches_per_hour: 6\ndefaults:\n  cooldown: 10m\n  escalate_after_failures: 3\nconfirmation:\n  require_for: [critical, high]\ngit:\n  commit: true\n";
+        let tighter = [
+            ("STEWARD_GLOBAL_LIMITS_MAX_DISPATCHES_PER_HOUR", "2"),
+            ("STEWARD_DEFAULTS_COOLDOWN", "1h"),
+            ("STEWARD_DEFAULTS_ESCALATE_AFTER_FAILURES", "1"),
+            ("STEWARD_CONFIRMATION_REQUIRE_FOR", "[critical, high, normal]"),
+            ("STEWARD_REQUIRES_BOUNDS", "true"),
+        ];
+        let loaded = load_for(Actor::Agent, file, &tighter).unwrap();
+        assert!(loaded.ignored_env.is_empty(), "{:?}", loaded.ignored_env);
+        assert_eq!(loaded.config.global_limits.max_dispatches_per_hour, 2);
+        assert_eq!(loaded.config.defaults.cooldown, HumanDuration(3600));
+        assert!(loaded.config.requires_bounds);
+        let looser = [
+            ("STEWARD_GLOBAL_LIMITS_MAX_DISPATCHES_PER_HOUR", "600"),
+            ("STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS", "100"),
+            ("STEWARD_DEFAULTS_COOLDOWN", "1s"),
+            ("STEWARD_DEFAULTS_ESCALATE_AFTER_FAILURES", "0"),
+            ("STEWARD_CONFIRMATION_REQUIRE_FOR", "[]"),
+            ("STEWARD_CIRCUIT_BREAKER_ENABLED", "false"),
+            ("STEWARD_GIT_COMMIT", "false"),
+            ("STEWARD_GOALS_DIR", "/tmp/elsewhere"),
+            ("STEWARD_VERIFICATION_GITHUB_API", "http://127.0.0.1:9"),
+        ];
+        let loaded = load_for(Actor::Agent, file, &looser).unwrap();
+        assert_eq!(loaded.config, load(file, &[]).unwrap().config, "nothing loosened");
+        let ignored: Vec<&str> = loaded.ignored_env.iter().map(|i| i.key).collect();
+        assert_eq!(ignored.len(), looser.len(), "{ignored:?}");
+        let said: Vec<String> = loaded.ignored_env.iter().map(ToString::to_string).collect();
+        assert!(
+            said.contains(&"STEWARD_GLOBAL_LIMITS_MAX_DISPATCHES_PER_HOUR is ignored: an agent's environment may tighten global_limits.max_dispatches_per_hour, never loosen it".to_string())
+                && said.contains(&"STEWARD_GOALS_DIR is ignored: an agent's environment may not set goals_dir".to_string()),
+            "{said:#?}"
+        );
+        // A person's environment still overrides the file.
+        let person = load(file, &looser[..1]).unwrap();
+        assert_eq!(person.config.global_limits.max_dispatches_per_hour, 600);
+    }
+
+    #[test]
+    fn the_files_kill_switch_is_not_turned_on_from_the_environment() {
+        for reader in [Actor::User, Actor::Agent] {
+            let loaded = load_for(reader, "enabled: false\n", &[("STEWARD_ENABLED", "true")]).unwrap();
+            assert!(!loaded.config.enabled, "{reader:?}");
+            assert!(
+                loaded.ignored_env[0].to_string().contains("only the file turns it on"),
+                "{}",
+                loaded.ignored_env[0]
+            );
+        }
+        // Turning steward off from the environment is fine for anyone.
+        let off = load_for(Actor::Agent, "", &[("STEWARD_ENABLED", "false")]).unwrap();
+        assert!(!off.config.enabled);
     }
 
     #[test]
@@ -1642,7 +1879,7 @@ mod tests {
         let flags = FlagOverrides {
             git_commit: Some(false),
         };
-        let loaded = Config::load(dir.path(), &env, &flags).unwrap();
+        let loaded = Config::load(dir.path(), &env, &flags, Actor::User).unwrap();
         assert!(!loaded.config.git.commit);
         assert_eq!(loaded.config.defaults.cooldown, HumanDuration(300));
         assert_eq!(loaded.config.defaults.priority, Priority::Low);

@@ -11,6 +11,7 @@ use chrono::{DateTime, Utc};
 use crate::config::{self, Config, FlagOverrides, LoadedConfig};
 use crate::error::{Error, Result};
 use crate::model::Actor;
+use crate::process::Ancestor;
 use crate::store::Store;
 
 /// What the process was started with: variables, working directory, and
@@ -21,6 +22,9 @@ pub struct Environment {
     pub cwd: PathBuf,
     pub stdout_is_terminal: bool,
     pub stderr_is_terminal: bool,
+    /// The processes this one runs under, when known already (tests give
+    /// them); `None`: read from `/proc` when the caller must be decided.
+    pub lineage: Option<Vec<Ancestor>>,
 }
 
 impl Environment {
@@ -36,6 +40,7 @@ impl Environment {
             cwd,
             stdout_is_terminal: std::io::stdout().is_terminal(),
             stderr_is_terminal: std::io::stderr().is_terminal(),
+            lineage: None,
         })
     }
 
@@ -45,6 +50,22 @@ impl Environment {
             .map(String::as_str)
             .filter(|v| !v.is_empty())
     }
+
+    /// A test hook's variable (`STEWARD_NOW`, `STEWARD_FAULT`): read only
+    /// by a build with the `testing` feature (and unit tests). The binary
+    /// people install ignores it, so an agent cannot set steward's clock.
+    pub fn test_hook(&self, name: &str) -> Option<&str> {
+        if cfg!(any(test, feature = "testing")) {
+            self.var(name)
+        } else {
+            None
+        }
+    }
+
+    /// The clock `STEWARD_NOW` fixes, in a build that honours test hooks.
+    pub fn fixed_clock(&self) -> Option<&str> {
+        self.test_hook("STEWARD_NOW")
+    }
 }
 
 /// Everything a command needs to know about this run.
@@ -53,12 +74,17 @@ pub struct Context {
     pub root: PathBuf,
     pub config: Config,
     pub config_entries: Vec<config::Entry>,
+    /// `STEWARD_*` variables set and not applied, and why.
+    pub ignored_env: Vec<config::IgnoredEnv>,
     pub store: Store,
     pub now: DateTime<Utc>,
     pub actor: Actor,
     /// A person acts inside an agent's shell (`STEWARD_OVERRIDE_ACTOR=user`):
     /// every change says so in its history line and event.
     pub overridden: bool,
+    /// What decided the actor (`CLAUDECODE=1`, `runs under claude (pid
+    /// 812)`, `--actor agent`, `default`).
+    pub actor_rule: String,
     pub lock_timeout: Duration,
     pub env: Environment,
     /// Why the configuration could not be loaded, when the command asked to
@@ -121,18 +147,41 @@ pub const AGENT_MARKERS: [(&str, Option<&str>); 6] = [
     ("STEWARD_DISPATCH_ID", None),
 ];
 
-/// Who is calling, as the flags and the environment say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Agent CLIs a process may run under: a shell of theirs is an agent's,
+/// whatever its environment says (an agent can unset a marker, not its
+/// parents). Matched against a process's name, or, for a script run by an
+/// interpreter (`node …/codex.js`), the script's file name.
+pub const AGENT_PROGRAMS: &[&str] = &[
+    "claude",
+    "codex",
+    "openclaw",
+    "gemini",
+    "aider",
+    "opencode",
+    "cursor-agent",
+    "goose",
+    "amp",
+    "crush",
+    "qwen",
+];
+
+/// Who is calling, as the flags, the environment and the processes above
+/// say.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
     pub actor: Actor,
     pub overridden: bool,
+    /// What decided it, for the record (`CLAUDECODE=1`, `runs under claude
+    /// (pid 812)`, `--actor agent`, `default`).
+    pub rule: String,
 }
 
 impl Caller {
-    /// `STEWARD_ACTOR=agent` and the harness markers make the caller an
-    /// agent, and no flag raises an agent to a person; `--actor agent`
-    /// always lowers. Only `STEWARD_OVERRIDE_ACTOR=user` (a person in an
-    /// agent's shell) raises it, and that is recorded.
+    /// `STEWARD_ACTOR=agent`, the harness markers and a known agent CLI or
+    /// steward run among the processes above make the caller an agent,
+    /// and no flag raises an agent to a person; `--actor agent` always
+    /// lowers. Only `STEWARD_OVERRIDE_ACTOR=user` (a person in an agent's
+    /// shell) raises it, and that is recorded.
     pub fn resolve(flag: Option<&str>, env: &Environment) -> Result<Caller> {
         let parse = |name: &str, text: &str| {
             Actor::parse_cli(text).map_err(|why| Error::bad_value(name, why))
@@ -145,38 +194,95 @@ impl Caller {
         let marker = AGENT_MARKERS.iter().find_map(|(name, value)| {
             env.var(name)
                 .filter(|v| value.is_none_or(|wanted| *v == wanted))
-                .map(|_| *name)
+                .map(|v| format!("{name}={v}"))
         });
-        let agent_by_environment = variable == Some(Actor::Agent) || marker.is_some();
-        let overridden = agent_by_environment
+        let agent_by_environment = if variable == Some(Actor::Agent) {
+            Some("STEWARD_ACTOR=agent".to_string())
+        } else if marker.is_some() {
+            marker
+        } else if flag == Some(Actor::Agent) {
+            // Lowered by the flag: nothing to look up.
+            None
+        } else {
+            match &env.lineage {
+                Some(lineage) => agent_ancestor(lineage),
+                None => agent_ancestor(&crate::process::ancestors()),
+            }
+        };
+        let overridden = agent_by_environment.is_some()
             && env
                 .var("STEWARD_OVERRIDE_ACTOR")
                 .is_some_and(|v| v.eq_ignore_ascii_case("user"));
-        if agent_by_environment && !overridden {
+        if let Some(because) = agent_by_environment.filter(|_| !overridden) {
             return match flag {
                 None | Some(Actor::Agent) => Ok(Caller {
                     actor: Actor::Agent,
                     overridden: false,
+                    rule: because,
                 }),
                 Some(raised) => Err(Error::AgentCannotRaise {
                     actor: raised.as_str(),
-                    because: marker.map_or_else(
-                        || "STEWARD_ACTOR=agent".to_string(),
-                        |m| format!("{m} is set"),
-                    ),
+                    because: if because.contains('=') {
+                        format!("{because} is set")
+                    } else {
+                        because
+                    },
                 }),
             };
         }
-        let actor = match (flag, overridden) {
-            (Some(actor), _) => actor,
-            (None, true) => Actor::User,
-            (None, false) => variable.unwrap_or(Actor::User),
+        let (actor, rule) = match (flag, overridden) {
+            (Some(actor), _) => (actor, format!("--actor {}", actor.as_str())),
+            (None, true) => (Actor::User, "STEWARD_OVERRIDE_ACTOR=user".to_string()),
+            (None, false) => match variable {
+                Some(actor) => (actor, format!("STEWARD_ACTOR={}", actor.as_str())),
+                None => (Actor::User, "default".to_string()),
+            },
         };
         Ok(Caller {
             overridden: overridden && actor == Actor::User,
             actor,
+            rule,
         })
     }
+}
+
+/// The nearest process above that is an agent CLI or a steward run's
+/// supervisor, as the rule that makes the caller an agent.
+fn agent_ancestor(lineage: &[Ancestor]) -> Option<String> {
+    lineage.iter().find_map(|ancestor| {
+        if ancestor.name == "steward" && ancestor.argv.iter().any(|a| a == "run-agent") {
+            return Some(format!("runs under a steward run (pid {})", ancestor.pid));
+        }
+        let program = agent_program(ancestor)?;
+        Some(format!("runs under {program} (pid {})", ancestor.pid))
+    })
+}
+
+/// The agent CLI `ancestor` is, by its name or its script's.
+fn agent_program(ancestor: &Ancestor) -> Option<&'static str> {
+    let known = |name: &str| {
+        let name = name.to_ascii_lowercase();
+        let stem = [".js", ".mjs", ".cjs", ".py", ".exe"]
+            .iter()
+            .find_map(|ext| name.strip_suffix(ext))
+            .unwrap_or(&name);
+        AGENT_PROGRAMS.iter().copied().find(|p| *p == stem)
+    };
+    if let Some(program) = known(&ancestor.name) {
+        return Some(program);
+    }
+    // An interpreter: its first arguments that are not options name the
+    // script (`node /usr/lib/node_modules/@openai/codex/bin/codex.js`).
+    ancestor
+        .argv
+        .iter()
+        .skip(1)
+        .filter(|arg| !arg.starts_with('-'))
+        .take(2)
+        .find_map(|arg| {
+            let file = std::path::Path::new(arg).file_name()?.to_str()?;
+            known(file)
+        })
 }
 
 /// The global options that decide the context, as typed.
@@ -200,7 +306,7 @@ impl Context {
                 None => discover_root(&env.cwd),
             },
         };
-        let now = match env.var("STEWARD_NOW") {
+        let now = match env.fixed_clock() {
             Some(text) => DateTime::parse_from_rfc3339(text)
                 .map(|t| t.with_timezone(&Utc))
                 .map_err(|err| {
@@ -227,8 +333,14 @@ impl Context {
             Ok(inside) => inside.to_path_buf(),
             Err(_) => root.clone(),
         };
-        let (LoadedConfig { config, entries }, config_error) =
-            match Config::load(&store_root, &env.vars, &options.flags) {
+        let (
+            LoadedConfig {
+                config,
+                entries,
+                ignored_env,
+            },
+            config_error,
+        ) = match Config::load(&store_root, &env.vars, &options.flags, caller.actor) {
                 Ok(loaded) => (loaded, None),
                 Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
                 Err(err) => return Err(err),
@@ -238,10 +350,12 @@ impl Context {
             root,
             config,
             config_entries: entries,
+            ignored_env,
             store,
             now,
             actor: caller.actor,
             overridden: caller.overridden,
+            actor_rule: caller.rule,
             lock_timeout,
             env,
             config_error,
@@ -254,7 +368,7 @@ impl Context {
     /// agent run's supervisor): the real clock, unless `STEWARD_NOW` fixes
     /// it.
     pub fn clock_now(&self) -> DateTime<Utc> {
-        if self.env.var("STEWARD_NOW").is_some() {
+        if self.env.fixed_clock().is_some() {
             self.now
         } else {
             Utc::now()
@@ -276,6 +390,15 @@ impl Context {
         self.config.machine_id.clone().unwrap_or_else(host_name)
     }
 
+    /// Who this command acts for, as its transactions record it.
+    pub fn acting(&self) -> crate::store::Acting {
+        crate::store::Acting {
+            actor: self.actor,
+            overridden: self.overridden,
+            rule: (self.actor == Actor::Agent || self.overridden).then(|| self.actor_rule.clone()),
+        }
+    }
+
     /// Starts the one write path.
     pub fn transaction(&self) -> Result<crate::store::Transaction<'_>> {
         self.transaction_at(self.now)
@@ -288,7 +411,7 @@ impl Context {
         crate::store::Transaction::begin(
             &self.store,
             self.now,
-            (actor, false),
+            crate::store::Acting::steward(actor),
             self.lock_timeout,
             self.command,
         )
@@ -299,7 +422,7 @@ impl Context {
         crate::store::Transaction::begin(
             &self.store,
             now,
-            (self.actor, self.overridden),
+            self.acting(),
             self.lock_timeout,
             self.command,
         )
@@ -335,5 +458,86 @@ fn host_name() -> String {
         String::from_utf8_lossy(&buffer[..end]).into_owned()
     } else {
         "localhost".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(vars: &[(&str, &str)], lineage: Vec<Ancestor>) -> Environment {
+        Environment {
+            vars: vars
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            lineage: Some(lineage),
+            ..Environment::default()
+        }
+    }
+
+    fn process(pid: u32, name: &str, argv: &[&str]) -> Ancestor {
+        Ancestor {
+            pid,
+            name: name.to_string(),
+            argv: argv.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn a_shell_under_an_agent_cli_is_an_agent_whatever_its_environment_says() {
+        let under_claude = vec![process(40, "bash", &["bash"]), process(31, "claude", &[])];
+        let caller = Caller::resolve(None, &env(&[], under_claude.clone())).unwrap();
+        assert_eq!(caller.actor, Actor::Agent);
+        assert_eq!(caller.rule, "runs under claude (pid 31)");
+        let raised = Caller::resolve(Some("user"), &env(&[], under_claude.clone()));
+        assert!(
+            matches!(raised, Err(Error::AgentCannotRaise { ref because, .. }) if because == "runs under claude (pid 31)"),
+            "{raised:?}"
+        );
+        // A person in that shell overrides, and it is recorded.
+        let person = Caller::resolve(
+            None,
+            &env(&[("STEWARD_OVERRIDE_ACTOR", "user")], under_claude),
+        )
+        .unwrap();
+        assert_eq!(
+            (person.actor, person.overridden, person.rule.as_str()),
+            (Actor::User, true, "STEWARD_OVERRIDE_ACTOR=user")
+        );
+    }
+
+    #[test]
+    fn scripts_run_by_an_interpreter_and_steward_runs_are_recognised() {
+        let codex = vec![process(
+            7,
+            "node",
+            &["node", "/usr/lib/node_modules/@openai/codex/bin/codex.js", "exec"],
+        )];
+        assert_eq!(
+            Caller::resolve(None, &env(&[], codex)).unwrap().rule,
+            "runs under codex (pid 7)"
+        );
+        let supervised = vec![process(9, "steward", &["steward", "-C", "/s", "run-agent", "d-1"])];
+        assert_eq!(
+            Caller::resolve(None, &env(&[], supervised)).unwrap().rule,
+            "runs under a steward run (pid 9)"
+        );
+        let cron = vec![process(3, "sh", &["sh", "-c", "steward tick"]), process(2, "cron", &[])];
+        let person = Caller::resolve(None, &env(&[], cron)).unwrap();
+        assert_eq!((person.actor, person.rule.as_str()), (Actor::User, "default"));
+        let not_an_agent = vec![process(5, "node", &["node", "server.js"])];
+        assert_eq!(
+            Caller::resolve(None, &env(&[], not_an_agent)).unwrap().actor,
+            Actor::User
+        );
+    }
+
+    #[test]
+    fn markers_decide_before_the_processes_and_the_flag_only_lowers() {
+        let caller = Caller::resolve(None, &env(&[("CLAUDECODE", "1")], vec![])).unwrap();
+        assert_eq!((caller.actor, caller.rule.as_str()), (Actor::Agent, "CLAUDECODE=1"));
+        let lowered = Caller::resolve(Some("agent"), &env(&[], vec![])).unwrap();
+        assert_eq!((lowered.actor, lowered.rule.as_str()), (Actor::Agent, "--actor agent"));
     }
 }

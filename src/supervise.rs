@@ -69,11 +69,10 @@ extern "C" fn request_stop(_signal: libc::c_int) {
 /// Makes this process the reaper of every orphan below it, and turns
 /// SIGTERM into a request to stop the agent (`runs kill`).
 pub fn become_supervisor() {
-    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag on this
-    // process; the handler only stores to an atomic.
+    // SAFETY: the handler only stores to an atomic.
     SUPERVISING.store(true, Ordering::SeqCst);
+    crate::process::become_subreaper();
     unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
         libc::signal(
             libc::SIGTERM,
             request_stop as extern "C" fn(libc::c_int) as libc::sighandler_t,
@@ -229,56 +228,11 @@ fn signal_group(pgid: i32, signal: libc::c_int) {
 /// groups; then reaps them.
 fn sweep(pgid: i32) {
     signal_group(pgid, libc::SIGKILL);
-    if !SUPERVISING.load(Ordering::SeqCst) {
-        return;
+    if SUPERVISING.load(Ordering::SeqCst) {
+        crate::process::kill_orphans(&[]);
+    } else {
+        crate::process::reap();
     }
-    let me = std::process::id();
-    for _ in 0..20 {
-        let orphans = children_of(me);
-        if orphans.is_empty() {
-            break;
-        }
-        for pid in orphans {
-            // SAFETY: signalling processes this supervisor is the parent of.
-            unsafe {
-                libc::kill(-(pid as i32), libc::SIGKILL);
-                libc::kill(pid as i32, libc::SIGKILL);
-            }
-        }
-        reap();
-        std::thread::sleep(POLL);
-    }
-    reap();
-}
-
-/// Reaps every child that has exited.
-fn reap() {
-    loop {
-        let mut status = 0;
-        // SAFETY: waitpid on any child, without blocking.
-        let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG) };
-        if pid <= 0 {
-            break;
-        }
-    }
-}
-
-/// The processes whose parent is `parent` (Linux: from /proc).
-fn children_of(parent: u32) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| parent_of(*pid) == Some(parent))
-        .collect()
-}
-
-fn parent_of(pid: u32) -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let (_, rest) = stat.rsplit_once(')')?;
-    rest.split_whitespace().nth(1)?.parse().ok()
 }
 
 #[cfg(test)]

@@ -17,10 +17,8 @@ pub struct ConfigArgs {}
 
 pub fn run(ctx: &Context, _args: ConfigArgs, out: &mut Output) -> Result<u8> {
     let entries = &ctx.config_entries;
-    for (name, key) in crate::config::Config::ignored_env(&ctx.env.vars) {
-        out.warn(format!(
-            "{name} is ignored: {key} is read from steward.yaml only (an agent's environment must not set it)"
-        ));
+    for ignored in &ctx.ignored_env {
+        out.warn(ignored.to_string());
     }
     if out.json {
         let settings: Vec<_> = entries

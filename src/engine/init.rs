@@ -43,7 +43,7 @@ pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
     let mut tx = Transaction::begin(
         store,
         ctx.now,
-        (ctx.actor, ctx.overridden),
+        ctx.acting(),
         ctx.lock_timeout,
         ctx.command,
     )?;

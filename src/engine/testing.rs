@@ -41,6 +41,7 @@ impl Store {
             cwd: self.root().join("elsewhere"),
             stdout_is_terminal: false,
             stderr_is_terminal: false,
+            lineage: Some(Vec::new()),
         };
         let options = GlobalOptions {
             root: Some(self.root().to_path_buf()),

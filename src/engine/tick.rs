@@ -249,7 +249,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     outcome.notices = super::finish(tx)?;
     // Fault injection for tests: a tick that dies between recording its runs
     // and starting them must lose nothing.
-    if ctx.env.var("STEWARD_FAULT") == Some("crash-after-persist") {
+    if ctx.env.test_hook("STEWARD_FAULT") == Some("crash-after-persist") {
         return Err(Error::Internal(
             "STEWARD_FAULT=crash-after-persist: stopped after recording the runs".to_string(),
         ));

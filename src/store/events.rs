@@ -32,6 +32,10 @@ pub struct Event {
     /// A person acted inside an agent's shell (`STEWARD_OVERRIDE_ACTOR`).
     #[serde(default, rename = "override", skip_serializing_if = "is_false")]
     pub overridden: bool,
+    /// What made the caller an agent (`CLAUDECODE=1`, `runs under claude
+    /// (pid 812)`), or the override.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor_rule: Option<String>,
     /// The goal's status, criteria and checks as this change found them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest_before: Option<Digest>,

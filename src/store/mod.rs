@@ -24,7 +24,7 @@ use dir::{Dir, Stat};
 pub use frontmatter::YamlValue;
 pub use goal_file::{Field, GoalFile, HISTORY_KEEP};
 pub use lock::StoreLock;
-pub use transaction::{Finished, Transaction};
+pub use transaction::{Acting, Finished, Transaction};
 
 use crate::config::{Config, GoalDefaults};
 use crate::error::{Error, FileProblem, Result};

@@ -15,6 +15,29 @@ use crate::mirror;
 use crate::model::{Actor, Digest, Edit, Goal, GoalChange, UndoRecord, format_time};
 use crate::obligations::{Book, Transition};
 
+/// Who a transaction acts for.
+#[derive(Debug, Clone)]
+pub struct Acting {
+    pub actor: Actor,
+    /// A person acts by override in an agent's shell.
+    pub overridden: bool,
+    /// What made the caller an agent (`CLAUDECODE=1`, `runs under claude
+    /// (pid 812)`), recorded in the events it writes; `None` for a person
+    /// and for steward itself.
+    pub rule: Option<String>,
+}
+
+impl Acting {
+    /// steward itself (`tick`'s watchdog, a run's supervisor).
+    pub fn steward(actor: Actor) -> Acting {
+        Acting {
+            actor,
+            overridden: false,
+            rule: None,
+        }
+    }
+}
+
 /// Holds the store lock from `begin` to `finish`.
 pub struct Transaction<'s> {
     store: &'s Store,
@@ -24,6 +47,8 @@ pub struct Transaction<'s> {
     /// A person acts by override in an agent's shell: history and events
     /// say so.
     overridden: bool,
+    /// What made the caller an agent, for its events.
+    actor_rule: Option<String>,
     events: Vec<Event>,
     written: Vec<PathBuf>,
     /// Goals saved, with the label they had before, for the mirror.
@@ -72,10 +97,15 @@ impl<'s> Transaction<'s> {
     pub fn begin(
         store: &'s Store,
         now: DateTime<Utc>,
-        (actor, overridden): (Actor, bool),
+        acting: Acting,
         lock_timeout: Duration,
         command: &'static str,
     ) -> Result<Self> {
+        let Acting {
+            actor,
+            overridden,
+            rule: actor_rule,
+        } = acting;
         store.check_own_directories()?;
         let lock = StoreLock::acquire(&store.lock_path(), lock_timeout)?;
         Ok(Transaction {
@@ -84,6 +114,7 @@ impl<'s> Transaction<'s> {
             now,
             actor,
             overridden,
+            actor_rule,
             events: Vec::new(),
             written: Vec::new(),
             mirror_changes: Vec::new(),
@@ -101,6 +132,11 @@ impl<'s> Transaction<'s> {
 
     pub fn store(&self) -> &Store {
         self.store
+    }
+
+    /// What made `actor` an agent, when it is the caller.
+    fn rule_for(&self, actor: Actor) -> Option<String> {
+        self.actor_rule.clone().filter(|_| actor == self.actor)
     }
 
     /// Re-reads one goal under the lock.
@@ -302,6 +338,7 @@ impl<'s> Transaction<'s> {
             detail: change.detail,
             dispatch_id: change.dispatch_id,
             overridden: self.overridden && actor == self.actor,
+            actor_rule: self.rule_for(actor),
             digest_before: original.map(|o| o.digest().into_owned()),
             digest: Some(digest.clone()),
             receipt: change.edits.iter().find_map(|edit| match edit {
@@ -413,6 +450,7 @@ impl<'s> Transaction<'s> {
             to: None,
             detail,
             overridden: self.overridden,
+            actor_rule: self.rule_for(self.actor),
             digest_before: Some(loaded.digest().into_owned()),
             ..Event::default()
         });
@@ -514,6 +552,7 @@ impl<'s> Transaction<'s> {
                 to: Some(to),
                 detail: format!("{} {}", transition.id, transition.label),
                 overridden: self.overridden,
+                actor_rule: self.rule_for(self.actor),
                 ..Event::default()
             });
         }
@@ -576,6 +615,7 @@ impl<'s> Transaction<'s> {
             detail: detail.to_string(),
             dispatch_id: dispatch_id.map(str::to_string),
             overridden: self.overridden,
+            actor_rule: self.rule_for(self.actor),
             ..Event::default()
         });
     }

@@ -1,5 +1,10 @@
 //! Integration tests of the steward binary, one module per area.
 
+// The tests fix the clock (`STEWARD_NOW`) and inject faults: hooks only a
+// build with the `testing` feature honours.
+#[cfg(not(feature = "testing"))]
+compile_error!("the tests need the test hooks: run `cargo test --locked --features testing`");
+
 mod add;
 mod authority;
 mod common;
