@@ -89,7 +89,9 @@ impl ForAgent {
             (ForAgent::Lower, Value::Count(c), Value::Count(w)) => w <= c,
             (ForAgent::Lower, Value::Duration(c), Value::Duration(w)) => w.0 <= c.0,
             (ForAgent::Lower, Value::Number(c), Value::Number(w)) => w <= c,
-            (ForAgent::LowerNotOff, Value::Count(c), Value::Count(w)) => *w != 0 && (*c == 0 || w <= c),
+            (ForAgent::LowerNotOff, Value::Count(c), Value::Count(w)) => {
+                *w != 0 && (*c == 0 || w <= c)
+            }
             (ForAgent::Higher, Value::Duration(c), Value::Duration(w)) => w.0 >= c.0,
             (ForAgent::True, _, Value::Bool(w)) => *w,
             (ForAgent::False, _, Value::Bool(w)) => !*w,
@@ -1319,7 +1321,11 @@ impl Layers {
                 && *current == Value::Bool(false)
                 && matches!(self.source(setting.key), Source::File { .. });
             if kill_switch_off && value != *current {
-                ignored.push(IgnoredEnv::new(name, setting.key, IgnoredBecause::KillSwitch));
+                ignored.push(IgnoredEnv::new(
+                    name,
+                    setting.key,
+                    IgnoredBecause::KillSwitch,
+                ));
                 continue;
             }
             if reader == Actor::Agent && !setting.for_agent.allows(current, &value) {
@@ -1774,7 +1780,10 @@ mod tests {
             ("STEWARD_GLOBAL_LIMITS_MAX_DISPATCHES_PER_HOUR", "2"),
             ("STEWARD_DEFAULTS_COOLDOWN", "1h"),
             ("STEWARD_DEFAULTS_ESCALATE_AFTER_FAILURES", "1"),
-            ("STEWARD_CONFIRMATION_REQUIRE_FOR", "[critical, high, normal]"),
+            (
+                "STEWARD_CONFIRMATION_REQUIRE_FOR",
+                "[critical, high, normal]",
+            ),
             ("STEWARD_REQUIRES_BOUNDS", "true"),
         ];
         let loaded = load_for(Actor::Agent, file, &tighter).unwrap();
@@ -1794,7 +1803,11 @@ mod tests {
             ("STEWARD_VERIFICATION_GITHUB_API", "http://127.0.0.1:9"),
         ];
         let loaded = load_for(Actor::Agent, file, &looser).unwrap();
-        assert_eq!(loaded.config, load(file, &[]).unwrap().config, "nothing loosened");
+        assert_eq!(
+            loaded.config,
+            load(file, &[]).unwrap().config,
+            "nothing loosened"
+        );
         let ignored: Vec<&str> = loaded.ignored_env.iter().map(|i| i.key).collect();
         assert_eq!(ignored.len(), looser.len(), "{ignored:?}");
         let said: Vec<String> = loaded.ignored_env.iter().map(ToString::to_string).collect();
@@ -1811,10 +1824,13 @@ mod tests {
     #[test]
     fn the_files_kill_switch_is_not_turned_on_from_the_environment() {
         for reader in [Actor::User, Actor::Agent] {
-            let loaded = load_for(reader, "enabled: false\n", &[("STEWARD_ENABLED", "true")]).unwrap();
+            let loaded =
+                load_for(reader, "enabled: false\n", &[("STEWARD_ENABLED", "true")]).unwrap();
             assert!(!loaded.config.enabled, "{reader:?}");
             assert!(
-                loaded.ignored_env[0].to_string().contains("only the file turns it on"),
+                loaded.ignored_env[0]
+                    .to_string()
+                    .contains("only the file turns it on"),
                 "{}",
                 loaded.ignored_env[0]
             );

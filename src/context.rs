@@ -341,10 +341,10 @@ impl Context {
             },
             config_error,
         ) = match Config::load(&store_root, &env.vars, &options.flags, caller.actor) {
-                Ok(loaded) => (loaded, None),
-                Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
-                Err(err) => return Err(err),
-            };
+            Ok(loaded) => (loaded, None),
+            Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
+            Err(err) => return Err(err),
+        };
         let store = Store::new(&store_root, &root, &config);
         Ok(Context {
             root,
@@ -512,23 +512,39 @@ mod tests {
         let codex = vec![process(
             7,
             "node",
-            &["node", "/usr/lib/node_modules/@openai/codex/bin/codex.js", "exec"],
+            &[
+                "node",
+                "/usr/lib/node_modules/@openai/codex/bin/codex.js",
+                "exec",
+            ],
         )];
         assert_eq!(
             Caller::resolve(None, &env(&[], codex)).unwrap().rule,
             "runs under codex (pid 7)"
         );
-        let supervised = vec![process(9, "steward", &["steward", "-C", "/s", "run-agent", "d-1"])];
+        let supervised = vec![process(
+            9,
+            "steward",
+            &["steward", "-C", "/s", "run-agent", "d-1"],
+        )];
         assert_eq!(
             Caller::resolve(None, &env(&[], supervised)).unwrap().rule,
             "runs under a steward run (pid 9)"
         );
-        let cron = vec![process(3, "sh", &["sh", "-c", "steward tick"]), process(2, "cron", &[])];
+        let cron = vec![
+            process(3, "sh", &["sh", "-c", "steward tick"]),
+            process(2, "cron", &[]),
+        ];
         let person = Caller::resolve(None, &env(&[], cron)).unwrap();
-        assert_eq!((person.actor, person.rule.as_str()), (Actor::User, "default"));
+        assert_eq!(
+            (person.actor, person.rule.as_str()),
+            (Actor::User, "default")
+        );
         let not_an_agent = vec![process(5, "node", &["node", "server.js"])];
         assert_eq!(
-            Caller::resolve(None, &env(&[], not_an_agent)).unwrap().actor,
+            Caller::resolve(None, &env(&[], not_an_agent))
+                .unwrap()
+                .actor,
             Actor::User
         );
     }
@@ -536,8 +552,14 @@ mod tests {
     #[test]
     fn markers_decide_before_the_processes_and_the_flag_only_lowers() {
         let caller = Caller::resolve(None, &env(&[("CLAUDECODE", "1")], vec![])).unwrap();
-        assert_eq!((caller.actor, caller.rule.as_str()), (Actor::Agent, "CLAUDECODE=1"));
+        assert_eq!(
+            (caller.actor, caller.rule.as_str()),
+            (Actor::Agent, "CLAUDECODE=1")
+        );
         let lowered = Caller::resolve(Some("agent"), &env(&[], vec![])).unwrap();
-        assert_eq!((lowered.actor, lowered.rule.as_str()), (Actor::Agent, "--actor agent"));
+        assert_eq!(
+            (lowered.actor, lowered.rule.as_str()),
+            (Actor::Agent, "--actor agent")
+        );
     }
 }

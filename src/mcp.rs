@@ -659,7 +659,7 @@ fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "goal_update",
-            "Change what an agent may change: add criteria or checks, tick or untick criteria, blockers, tags, a note, lower a budget or tighten a bound. Changing the objective is a person's.",
+            "Change what an agent may change: tick or untick criteria, blockers, tags, a note, lower a budget or tighten a bound. The objective, the criteria and the checks are a person's: add_criteria and verify are refused for an agent, with the command the person runs.",
             object(
                 json!({"goal": text, "add_criteria": texts, "check": numbers, "uncheck": numbers, "blockers": texts, "verify": texts, "tags": texts, "note": text, "max_dispatches": count, "max_assessments": count, "max_iterations": count, "max_cost_usd": usd}),
                 &["goal"],

@@ -274,7 +274,8 @@ mod tests {
 
     #[test]
     fn a_name_with_parentheses_and_spaces_is_read_whole() {
-        let line = "42 (my (odd) prog) S 7 42 42 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 12345 1000 10";
+        let line =
+            "42 (my (odd) prog) S 7 42 42 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 12345 1000 10";
         let stat = parse_stat(line).unwrap();
         assert_eq!(stat.name, "my (odd) prog");
         assert_eq!((stat.state, stat.parent, stat.start), ('S', 7, 12345));

@@ -228,10 +228,9 @@ fn signal_group(pgid: i32, signal: libc::c_int) {
 /// groups; then reaps them.
 fn sweep(pgid: i32) {
     signal_group(pgid, libc::SIGKILL);
+    // Only a subreaper's orphans are its own to kill and reap.
     if SUPERVISING.load(Ordering::SeqCst) {
         crate::process::kill_orphans(&[]);
-    } else {
-        crate::process::reap();
     }
 }
 

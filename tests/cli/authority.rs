@@ -607,3 +607,137 @@ fn add_warns_when_no_criterion_has_a_check() {
         .success()
         .stderr("");
 }
+
+#[test]
+fn the_criteria_and_the_checks_are_a_persons_to_add_change_or_remove() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "judge:\n  unchecked: person\n");
+    env.add_goal("h");
+    let before = env.snapshot();
+    // A trivially true check would let the judge tick the criterion for it.
+    agent(&env)
+        .args(["update", "h", "--verify", "file_exists:.@1"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "ask the person to run: steward update h --verify file_exists:.@1",
+        ));
+    agent(&env)
+        .args(["update", "h", "--add-criterion", "Something easy"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "steward update h --add-criterion 'Something easy'",
+        ));
+    agent(&env)
+        .args(["update", "h", "--remove-criterion", "3"])
+        .assert()
+        .code(4);
+    env.assert_unchanged(&before);
+    // So `complete` still waits for a person on the agent's word.
+    agent(&env)
+        .args(["complete", "h", "--reason", "done"])
+        .args(["--met", "1", "--met", "2", "--met", "3"])
+        .assert()
+        .code(4);
+    assert_eq!(env.goal_json("h")["status"], "verifying");
+    // A person may.
+    env.steward()
+        .args(["update", "h", "--verify", "file_exists:.@1"])
+        .args(["--add-criterion", "Fourth"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("h")["criteria"][3]["text"], "Fourth");
+}
+
+#[test]
+fn an_agent_that_unsets_its_markers_is_still_an_agent_under_its_cli() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    block(&env, "g");
+    // What a shell of the agent CLI looks like: a process named `claude`
+    // above steward, with no marker in the environment.
+    let bin_dir = tempfile::tempdir().unwrap();
+    let claude = bin_dir.path().join("claude");
+    std::os::unix::fs::symlink("/bin/sh", &claude).unwrap();
+    let steward = assert_cmd::cargo::cargo_bin("steward");
+    let output = env
+        .program(&claude)
+        .args([
+            "-c",
+            &format!(
+                "env -u CLAUDECODE {} unblock g --reason mine; exit $?",
+                steward.display()
+            ),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("only a person may unblock"), "{stderr}");
+    assert_eq!(env.goal_json("g")["status"], "blocked");
+    // The rule that decided is in what the agent writes.
+    env.add_goal("h");
+    env.program(&claude)
+        .args([
+            "-c",
+            &format!("{} assess h --summary trying; exit $?", steward.display()),
+        ])
+        .output()
+        .unwrap();
+    let event = env
+        .events()
+        .into_iter()
+        .rev()
+        .find(|e| e["action"] == "assessed")
+        .unwrap();
+    assert_eq!(event["actor"], "agent");
+    assert!(
+        event["actor_rule"]
+            .as_str()
+            .is_some_and(|rule| rule.starts_with("runs under claude (pid ")),
+        "{event}"
+    );
+}
+
+#[test]
+fn an_agents_environment_cannot_loosen_limits_or_turn_steward_on() {
+    let env = TestEnv::initialised();
+    env.write(
+        "steward.yaml",
+        "enabled: false\nglobal_limits:\n  max_active_goals: 1\n",
+    );
+    env.add_goal("one");
+    agent(&env)
+        .env("STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS", "50")
+        .args(["add", "two", "--title", "T", "--criterion", "C"])
+        .assert()
+        .code(4);
+    let output = agent(&env)
+        .env("STEWARD_ENABLED", "true")
+        .arg("tick")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("disabled"),
+        "{output:?}"
+    );
+    agent(&env)
+        .env("STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS", "50")
+        .env("STEWARD_ENABLED", "true")
+        .arg("config")
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains(
+                "STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS is ignored: an agent's environment may tighten global_limits.max_active_goals, never loosen it",
+            )
+            .and(predicate::str::contains("STEWARD_ENABLED is ignored")),
+        );
+    // A person's environment may still raise a limit.
+    env.steward()
+        .env("STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS", "2")
+        .args(["add", "two", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success();
+}

@@ -80,14 +80,14 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
         ["goal_show", {"goal": "site"}],
         ["goal_register", {"label": "docs", "title": "Write the docs", "criteria": ["A quick start"], "priority": "high"}],
         ["goal_assess", {"goal": "site", "summary": "built the page", "next": "read it", "met": [1]}],
-        ["goal_update", {"goal": "site", "add_criteria": ["Links work"], "note": "found links"}],
+        ["goal_update", {"goal": "site", "verify": ["file_exists:.@2"], "note": "an easy check"}],
         ["goal_update", {"goal": "site", "max_dispatches": 500}],
         ["goal_update", {"goal": "site", "title": "Something easier"}],
         ["goal_complete", {"goal": "site", "reason": "done"}],
         ["task_spawned", {"label": "link-check", "goal": "site", "timeout": "30m"}],
         ["task_ended", {"label": "link-check", "outcome": "ok", "detail": "no broken links"}],
         ["stewardship_block", {"heartbeat": true}],
-        ["goal_assess", {"goal": "site", "summary": "read it, links work", "met": [2, 3]}],
+        ["goal_assess", {"goal": "site", "summary": "read it", "met": [2]}],
         ["goal_complete", {"goal": "site", "reason": "built, read, links checked"}],
         ["no_such_tool", {}],
         ["goal_handoff", {"goal": "docs", "handoff": {"summary": "outlined the quick start", "decisions": [{"decision": "one page", "rationale": "read on a phone"}], "next_actions": ["write the install section"], "evidence": {"files": ["docs/quick.md"]}}}],
@@ -138,9 +138,16 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
     assert_eq!(registered["confirmed"], false);
     assert_eq!(registered["priority"], "high");
     assert_eq!(document(&calls[3])["criteria"][0]["met"], true);
-    assert_eq!(document(&calls[4])["criteria"][2]["text"], "Links work");
 
     // Refusals are tool errors that say why and what the person runs.
+    // The checks are the person's: a trivially true one would judge for
+    // the agent.
+    let (check, refused) = answer(&calls[4]);
+    assert!(refused);
+    assert!(
+        check.contains("steward update site --verify file_exists:.@2"),
+        "{check}"
+    );
     let (raise, refused) = answer(&calls[5]);
     assert!(refused);
     assert!(
@@ -157,6 +164,13 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
     let (early, refused) = answer(&calls[7]);
     assert!(refused);
     assert!(early.contains("criterion 2 is not met: Read"), "{early}");
+    assert_eq!(
+        env.goal_json("site")["verification"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 
     assert!(
         document(&calls[8])["id"]
