@@ -238,6 +238,13 @@ pub enum Error {
     )]
     InvalidPlan { problems: Vec<String> },
 
+    /// A hard bound of the goal was crossed before the judge could close
+    /// it: the goal failed instead.
+    #[error(
+        "`{label}` cannot be completed: {why}; the goal failed (a bound is hard: a person adds a new goal to go on)"
+    )]
+    BoundCrossed { label: String, why: String },
+
     /// `complete` judged the goal not done.
     #[error("`{label}` is not done, nothing was changed:\n  - {}", missing.join("\n  - "))]
     NotDone { label: String, missing: Vec<String> },
@@ -344,6 +351,7 @@ impl Error {
             | Error::LabelUnreadable { .. }
             | Error::PathTaken { .. }
             | Error::NotDone { .. }
+            | Error::BoundCrossed { .. }
             | Error::NotArrived { .. }
             | Error::GoalTakesNoTasks { .. } => 4,
             Error::Conflict { .. } => 3,

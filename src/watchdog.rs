@@ -148,7 +148,7 @@ fn block(now: DateTime<Utc>, kind: &str, reason: String) -> Evaluation {
 
 /// A hard bound the goal has crossed: deadline reached, iterations at
 /// their maximum, or cost above it.
-fn crossed_bound(goal: &Goal, now: DateTime<Utc>) -> Option<String> {
+pub fn crossed_bound(goal: &Goal, now: DateTime<Utc>) -> Option<String> {
     let bounds = &goal.bounds;
     let progress = &goal.progress;
     if let Some(deadline) = bounds.deadline

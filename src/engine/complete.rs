@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{
     Actor, Basis, CheckKind, CheckedCheck, Edit, Goal, GoalChange, JudgedCriterion, Receipt,
-    Status, format_time, record_ticks,
+    Status, Waiting, format_time, record_ticks,
 };
 
 /// What the caller claims: why the goal is done, and criteria it says are
@@ -54,8 +54,16 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
 
     let mut tx = ctx.transaction()?;
     let loaded = tx.resolve(&before.goal.id)?;
+    refuse_unless_open(&loaded.goal)?;
+    // A bound is hard: past its deadline (or cost, or iterations) a goal
+    // fails, whatever its checks say now.
+    if let Some(why) = crate::watchdog::crossed_bound(&loaded.goal, ctx.now) {
+        let label = loaded.goal.label.clone();
+        super::limits::enforce(ctx, &mut tx, loaded)?;
+        super::finish(tx)?;
+        return Err(Error::BoundCrossed { label, why });
+    }
     let goal = &loaded.goal;
-    refuse_unless_open(goal)?;
     if goal.verification != before.goal.verification {
         return Err(Error::ChangedMeanwhile {
             path: loaded.file.path.clone(),
@@ -114,6 +122,14 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
         if goal.status != Status::Verifying {
             waiting.push(Edit::Status(Status::Verifying));
         }
+        // No agent is offered the goal again: the person completes it.
+        waiting.push(Edit::Waiting(Some(Waiting::for_person(
+            format!(
+                "a person's complete: criteria {} rest on the agent's word",
+                numbers.join(", ")
+            ),
+            ctx.now,
+        ))));
         let written = tx.save(&loaded, waiting)?;
         return Ok(Judged::AwaitsPerson {
             saved: super::saved(tx, written, loaded)?,

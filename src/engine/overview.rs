@@ -151,6 +151,9 @@ fn waiting_text(waiting: &crate::model::Waiting) -> String {
     if waiting.for_check {
         what.push_str(" (until a check changes)");
     }
+    if waiting.for_person {
+        what.push_str(" (until a person acts)");
+    }
     what
 }
 

@@ -94,6 +94,10 @@ pub struct Waiting {
     pub until: Option<DateTime<Utc>>,
     /// Until the result of the goal's checks changes.
     pub for_check: bool,
+    /// Until a person acts on the goal: the judge left it to a person, or
+    /// the file was changed outside steward. Nothing else ends it, and
+    /// while it lasts no agent is offered the goal.
+    pub for_person: bool,
     /// What it waits for, in the agent's words.
     pub reason: String,
     pub since: Option<DateTime<Utc>>,
@@ -103,7 +107,19 @@ impl Waiting {
     /// Whether the wait is over at `now`, given the goal's current check
     /// result and the one when the wait began (`since`).
     pub fn is_over(&self, now: DateTime<Utc>, check_changed: bool) -> bool {
-        self.until.is_some_and(|until| now >= until) || (self.for_check && check_changed)
+        !self.for_person
+            && (self.until.is_some_and(|until| now >= until) || (self.for_check && check_changed))
+    }
+
+    /// A wait only a person ends, for `reason`.
+    pub fn for_person(reason: impl Into<String>, since: DateTime<Utc>) -> Waiting {
+        Waiting {
+            until: None,
+            for_check: false,
+            for_person: true,
+            reason: reason.into(),
+            since: Some(since),
+        }
     }
 }
 

@@ -146,6 +146,9 @@ fn waiting_value(waiting: &Waiting) -> YamlValue {
     if waiting.for_check {
         entries.push(("for_check".to_string(), YamlValue::Bool(true)));
     }
+    if waiting.for_person {
+        entries.push(("for_person".to_string(), YamlValue::Bool(true)));
+    }
     entries.push(("reason".to_string(), YamlValue::Str(waiting.reason.clone())));
     if let Some(since) = waiting.since {
         entries.push(("since".to_string(), time_value(since)));

@@ -777,6 +777,7 @@ impl Reader<'_> {
         Ok(Some(Waiting {
             until: self.time(&["waiting", "until"])?,
             for_check: self.bool(&["waiting", "for_check"])?.unwrap_or(false),
+            for_person: self.bool(&["waiting", "for_person"])?.unwrap_or(false),
             reason: self.text(&["waiting", "reason"])?.unwrap_or_default(),
             since: self.time(&["waiting", "since"])?,
         }))

@@ -167,10 +167,34 @@ impl<'s> Transaction<'s> {
     pub fn save(
         &mut self,
         original: &LoadedGoal,
-        change: GoalChange,
+        mut change: GoalChange,
     ) -> Result<Option<LoadedGoal>> {
+        self.person_looks(original, &mut change);
         let file = edited(original, &change)?;
         self.write(Some(original), file, change)
+    }
+
+    /// A person's change to a goal that waits for a person (the judge left
+    /// it to one, or its file changed outside steward) ends that wait: a
+    /// person has looked. The history line says so.
+    fn person_looks(&self, original: &LoadedGoal, change: &mut GoalChange) {
+        let actor = change.actor.unwrap_or(self.actor);
+        let Some(waiting) = original.goal.waiting.as_ref().filter(|w| w.for_person) else {
+            return;
+        };
+        if actor != Actor::User
+            || change.silent
+            || change.edits.iter().any(|e| matches!(e, Edit::Waiting(_)))
+        {
+            return;
+        }
+        change.push(Edit::Waiting(None));
+        let ended = format!("a person acted: no longer waiting for {}", waiting.reason);
+        change.detail = if change.detail.is_empty() {
+            ended
+        } else {
+            format!("{}; {ended}", change.detail)
+        };
     }
 
     /// Writes a new goal at `path` from `change` (its edits fill an empty
@@ -188,9 +212,11 @@ impl<'s> Transaction<'s> {
     pub fn save_edited(
         &mut self,
         original: &LoadedGoal,
-        file: GoalFile,
-        change: GoalChange,
+        mut file: GoalFile,
+        mut change: GoalChange,
     ) -> Result<Option<LoadedGoal>> {
+        self.person_looks(original, &mut change);
+        file.apply(&change.edits)?;
         self.write(Some(original), file, change)
     }
 

@@ -741,3 +741,24 @@ fn an_agents_environment_cannot_loosen_limits_or_turn_steward_on() {
         .assert()
         .success();
 }
+
+#[test]
+fn complete_respects_the_deadline() {
+    let mut env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "late", "--title", "T", "--criterion", "C"])
+        .args(["--deadline", "2026-11-22T00:00:00Z"])
+        .assert()
+        .success();
+    env.set_now("2026-11-23T00:00:00Z");
+    agent(&env)
+        .args(["complete", "late", "--reason", "done", "--met", "1"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "`late` cannot be completed: deadline 2026-11-22T00:00:00Z passed; the goal failed",
+        ));
+    let goal = env.goal_json("late");
+    assert_eq!(goal["status"], "failed");
+    assert!(goal["receipt"].is_null(), "{goal}");
+}

@@ -195,6 +195,55 @@ fn stop_never_continues_when_only_a_person_can_help() {
 }
 
 #[test]
+fn a_goal_left_to_a_persons_judgment_is_not_work_for_the_agent() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "judge:\n  unchecked: person\n");
+    env.add_goal("deploy");
+    env.steward()
+        .args(["--actor", "agent", "complete", "deploy", "--reason", "done"])
+        .args(["--met", "1", "--met", "2", "--met", "3"])
+        .assert()
+        .code(4);
+    let goal = env.goal_json("deploy");
+    assert_eq!(goal["status"], "verifying");
+    // The Stop hook lets the session end, and a loop hears "a person".
+    assert_eq!(hook(&env, "claude-code", &claude("Stop", &env, "")), "");
+    assert_eq!(
+        hook(
+            &env,
+            "codex",
+            &codex("Stop", &env, r#","stop_hook_active":false"#)
+        ),
+        ""
+    );
+    env.steward()
+        .args(["--actor", "agent", "prompt", "--heartbeat", "--exit-status"])
+        .assert()
+        .code(3);
+    // Assessing does not end a wait for a person; a person's act does.
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "deploy",
+            "--summary",
+            "still done",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args(["--actor", "agent", "prompt", "--heartbeat", "--exit-status"])
+        .assert()
+        .code(3);
+    env.steward()
+        .args(["complete", "deploy", "--reason", "I looked"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json("deploy")["status"], "completed");
+}
+
+#[test]
 fn a_broken_store_never_blocks_the_person() {
     let env = TestEnv::initialised();
     env.add_goal("deploy");
