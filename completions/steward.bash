@@ -19,6 +19,9 @@ _steward() {
             steward,abandon)
                 cmd="steward__subcmd__abandon"
                 ;;
+            steward,accept)
+                cmd="steward__subcmd__accept"
+                ;;
             steward,add)
                 cmd="steward__subcmd__add"
                 ;;
@@ -147,6 +150,9 @@ _steward() {
                 ;;
             steward__subcmd__help,abandon)
                 cmd="steward__subcmd__help__subcmd__abandon"
+                ;;
+            steward__subcmd__help,accept)
+                cmd="steward__subcmd__help__subcmd__accept"
                 ;;
             steward__subcmd__help,add)
                 cmd="steward__subcmd__help__subcmd__add"
@@ -461,7 +467,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock reset-budget undo delete assess prompt complete handoff plan work tick status sync digest report dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status sync digest report dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -502,6 +508,48 @@ _steward() {
             fi
             case "${prev}" in
                 --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__accept)
+            opts="-C -q -h -V --note --machine --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --note)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --machine)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1205,7 +1253,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show edit update pause resume confirm abandon unblock reset-budget undo delete assess prompt complete handoff plan work tick status sync digest report dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status sync digest report dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1219,6 +1267,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__abandon)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__accept)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4101,7 +4163,7 @@ _steward_with_goals() {
     done
     [[ $positional == 1 || ${COMP_WORDS[COMP_CWORD]} == -* ]] && return 0
     case $command in
-        show|edit|update|pause|resume|confirm|abandon|cancel|unblock|reset-budget|undo|delete|assess|complete|handoff|work|dispatch|log)
+        show|edit|update|pause|resume|confirm|abandon|cancel|unblock|accept|reset-budget|undo|delete|assess|complete|handoff|work|dispatch|log)
             COMPREPLY=($(compgen -W "$(steward "${root[@]}" list --labels 2>/dev/null)" -- "${COMP_WORDS[COMP_CWORD]}")) ;;
     esac
 }

@@ -181,14 +181,18 @@ pub fn assess(
             ),
         ));
     }
-    let waiting = if goal.waiting.as_ref().is_some_and(|w| w.for_person) {
+    let waiting = if goal
+        .waiting
+        .as_ref()
+        .is_some_and(|w| w.for_person.is_some())
+    {
         // Only a person ends a wait for a person.
         None
     } else if report.waits() && escalation.is_none() {
         Some(Some(Waiting {
             until: report.wait_until,
             for_check: report.wait_for_check,
-            for_person: false,
+            for_person: None,
             reason: crate::text::head(&report.summary, 200),
             since: Some(now),
         }))

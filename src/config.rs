@@ -583,11 +583,15 @@ const SETTINGS: &[Setting] = &[
         "null",
         "\"memory/{date}.md\": an episode is appended there when a goal completes, fails or is abandoned",
     ),
-    setting(
+    // A name: what a machine's records say it is. What another machine
+    // may do with a record rests on its key and its process identity,
+    // never on this name.
+    agent_setting(
         "machine_id",
         Kind::OptionalText,
         "null",
         "this machine's name in runs and claims; null: the host name",
+        ForAgent::Any,
     ),
 ];
 

@@ -62,6 +62,18 @@ impl Environment {
         }
     }
 
+    /// The user's home, where steward keeps its machine key: the password
+    /// database's, so that an agent setting `$HOME` cannot swap the key.
+    /// A build with test hooks takes `$HOME`, so tests keep theirs apart.
+    pub fn user_home(&self) -> Option<PathBuf> {
+        self.test_hook("HOME")
+            .map(PathBuf::from)
+            .or_else(crate::store::key::home_of_user)
+            // A user the password database does not know (a container):
+            // `$HOME` is all there is.
+            .or_else(|| self.var("HOME").map(PathBuf::from))
+    }
+
     /// The clock `STEWARD_NOW` fixes, in a build that honours test hooks.
     pub fn fixed_clock(&self) -> Option<&str> {
         self.test_hook("STEWARD_NOW")
@@ -345,7 +357,14 @@ impl Context {
             Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
             Err(err) => return Err(err),
         };
-        let store = Store::new(&store_root, &root, &config);
+        let mut store = Store::new(&store_root, &root, &config);
+        if let Some(home) = env.user_home() {
+            let machine = config.machine_id.clone().unwrap_or_else(host_name);
+            store = store.with_keys(crate::store::seal::Keyring::at(
+                crate::store::key::key_dir(&home),
+                &machine,
+            ));
+        }
         Ok(Context {
             root,
             config,

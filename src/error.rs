@@ -96,6 +96,10 @@ pub enum Error {
     #[error("{}: {why}; fix it by hand", path.display())]
     UnsafePath { path: PathBuf, why: &'static str },
 
+    /// This machine's key cannot be had (see `store::key`).
+    #[error("steward's machine key: {0}")]
+    Key(String),
+
     /// A bug: steward refused to write something it could not read back.
     #[error("internal error: {0}")]
     Internal(String),
@@ -171,6 +175,17 @@ pub enum Error {
     /// An agent asked for what only a person may do (SPEC 11).
     #[error("only a person may {what}; ask the person to run: {person_runs}")]
     PersonOnly { what: String, person_runs: String },
+
+    /// An agent asked to act on a goal that waits for a person: its file
+    /// was changed outside steward, or the judge left it to a person.
+    #[error(
+        "goal `{label}` waits for {why}: nothing an agent does changes that; ask the person to run: {person_runs}"
+    )]
+    WaitsForPerson {
+        label: String,
+        why: String,
+        person_runs: String,
+    },
 
     /// A flag tried to raise an agent to a person.
     #[error(
@@ -326,6 +341,7 @@ impl Error {
             | Error::BrokenMirror { .. }
             | Error::MirrorNotUpdated(_)
             | Error::UnsafePath { .. }
+            | Error::Key(_)
             | Error::Internal(_) => 1,
             Error::Config(_)
             | Error::BadValue { .. }
@@ -352,6 +368,7 @@ impl Error {
             | Error::PathTaken { .. }
             | Error::NotDone { .. }
             | Error::BoundCrossed { .. }
+            | Error::WaitsForPerson { .. }
             | Error::NotArrived { .. }
             | Error::GoalTakesNoTasks { .. } => 4,
             Error::Conflict { .. } => 3,

@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use crate::checks::CheckOutcome;
 use crate::duration::HumanDuration;
 use crate::model::format_time;
-use crate::model::{Escalation, Goal, LastCheck, Status};
+use crate::model::{Escalation, Goal, LastCheck, PersonWait, Status};
 
 /// What the watchdog decided about one goal.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,6 +62,12 @@ pub fn is_watched(goal: &Goal) -> bool {
 
 pub fn evaluate(goal: &Goal, now: DateTime<Utc>, checks: Option<&[CheckOutcome]>) -> Evaluation {
     if !is_watched(goal) {
+        return Evaluation::Unchanged;
+    }
+    let for_person = goal.waiting.as_ref().and_then(|w| w.for_person);
+    // Changed outside steward: nothing in the file is taken as steward's
+    // until a person has looked, not even its bounds.
+    if for_person == Some(PersonWait::Review) {
         return Evaluation::Unchanged;
     }
     if let Some(reason) = crossed_bound(goal, now) {
@@ -123,7 +129,7 @@ pub fn evaluate(goal: &Goal, now: DateTime<Utc>, checks: Option<&[CheckOutcome]>
             ..Verdict::default()
         }));
     }
-    if goal.status == Status::Blocked || goal.verification.is_empty() {
+    if goal.status == Status::Blocked || goal.verification.is_empty() || for_person.is_some() {
         return Evaluation::Unchanged;
     }
     match checks {

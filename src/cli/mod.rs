@@ -2,6 +2,7 @@
 //! `run` per command, and printing.
 
 mod abandon;
+mod accept;
 mod add;
 mod args;
 mod assess;
@@ -161,6 +162,7 @@ commands! {
     #[command(visible_alias = "cancel")]
     Abandon(abandon::AbandonArgs),
     Unblock(unblock::UnblockArgs),
+    Accept(accept::AcceptArgs),
     ResetBudget(reset_budget::ResetBudgetArgs),
     Undo(undo::UndoArgs),
     Delete(delete::DeleteArgs),
@@ -229,6 +231,7 @@ impl Command {
             Command::Confirm(_) => "confirm",
             Command::Abandon(_) => "abandon",
             Command::Unblock(_) => "unblock",
+            Command::Accept(_) => "accept",
             Command::ResetBudget(_) => "reset-budget",
             Command::Undo(_) => "undo",
             Command::Delete(_) => "delete",
@@ -441,6 +444,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Confirm(args) => confirm::run(&ctx, args, out),
         Command::Abandon(args) => abandon::run(&ctx, args, out),
         Command::Unblock(args) => unblock::run(&ctx, args, out),
+        Command::Accept(args) => accept::run(&ctx, args, out),
         Command::ResetBudget(args) => reset_budget::run(&ctx, args, out),
         Command::Undo(args) => undo::run(&ctx, args, out),
         Command::Delete(args) => delete::run(&ctx, args, out),
@@ -564,7 +568,7 @@ fn has_unsafe_char(bytes: &[u8]) -> bool {
 
 /// Passes on what a finished write could not do: warnings on stderr, and
 /// exit 1 when the commit failed.
-fn notices(out: &mut Output, notices: Notices) {
+pub(crate) fn notices(out: &mut Output, notices: Notices) {
     for warning in notices.warnings {
         out.warn(warning);
     }

@@ -13,7 +13,10 @@ use crate::error::Result;
 /// steward owns, pull, render the mirror's block again, push, and pull
 /// again when the push is rejected. Two machines that changed the same
 /// goal stop the pull: nothing is merged or lost, both versions are kept
-/// under state/conflicts/, and sync exits 3 naming the files.
+/// under state/conflicts/, and sync exits 3 naming the files. Goals
+/// changed outside steward are recorded and held for a person before the
+/// commit (exit 3); goals the merge changed are taken as steward's: the
+/// remote is trusted.
 #[derive(Debug, Args)]
 pub struct SyncArgs {
     /// Pull only
@@ -33,6 +36,7 @@ pub fn run(ctx: &Context, args: SyncArgs, out: &mut Output) -> Result<u8> {
             "regenerated": synced.regenerated,
             "pushed": synced.pushed,
             "retries": synced.retries,
+            "held": synced.held,
         }));
     } else if !out.quiet {
         let mut parts = Vec::new();
@@ -60,5 +64,10 @@ pub fn run(ctx: &Context, args: SyncArgs, out: &mut Output) -> Result<u8> {
             parts.join(", ")
         ));
     }
-    Ok(0)
+    for label in &synced.held {
+        out.warn(format!(
+            "{label}: changed outside steward; recorded, and held for a person (steward show {label}, then steward accept {label})"
+        ));
+    }
+    Ok(if synced.held.is_empty() { 0 } else { 3 })
 }

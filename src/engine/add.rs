@@ -4,6 +4,7 @@ use super::Saved;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{Actor, Bounds, Budget, Check, Edit, GoalChange, Priority, Status};
+use crate::store::seal::Place;
 
 /// A new goal as the caller describes it; `None` takes the configured
 /// default.
@@ -102,6 +103,24 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
                 });
             }
         }
+    }
+    // A label whose goal vanished outside steward is not an agent's to
+    // take; a person who takes it lets that goal go, on the record.
+    if let Some(vanished) = super::trust::refuse_vanished_label(ctx, &request.label)? {
+        if ctx
+            .store
+            .seal_of_label(Place::Open, &request.label)?
+            .is_ok_and(|s| s.is_some())
+        {
+            tx.record_vanished(&vanished)?;
+        }
+        tx.forget_vanished(
+            &vanished,
+            &format!(
+                "a person reused the label of goal {}, whose file was removed outside steward",
+                vanished.id
+            ),
+        )?;
     }
     let limit = ctx.config.global_limits.max_active_goals;
     let open = tx.store().count_open(limit)?;

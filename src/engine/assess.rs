@@ -127,7 +127,7 @@ fn assess_with(
         handoff,
     } = extra;
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     let handoff = handoff
         .map(|h| super::handoff::prepare(ctx, &loaded.goal, h, work.map(|w| w.node.clone())))
         .transpose()?;

@@ -6,8 +6,8 @@ use crate::config::Unchecked;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{
-    Actor, Basis, CheckKind, CheckedCheck, Edit, Goal, GoalChange, JudgedCriterion, Receipt,
-    Status, Waiting, format_time, record_ticks,
+    Actor, Basis, CheckKind, CheckedCheck, Edit, Goal, GoalChange, JudgedCriterion, PersonWait,
+    Receipt, Status, Waiting, format_time, record_ticks,
 };
 
 /// What the caller claims: why the goal is done, and criteria it says are
@@ -53,7 +53,7 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
     let outcomes = checking::run(ctx, &checks);
 
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(&before.goal.id)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, &before.goal.id)?;
     refuse_unless_open(&loaded.goal)?;
     // A bound is hard: past its deadline (or cost, or iterations) a goal
     // fails, whatever its checks say now.
@@ -124,6 +124,7 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
         }
         // No agent is offered the goal again: the person completes it.
         waiting.push(Edit::Waiting(Some(Waiting::for_person(
+            PersonWait::Judgment,
             format!(
                 "a person's complete: criteria {} rest on the agent's word",
                 numbers.join(", ")

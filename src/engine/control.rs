@@ -11,7 +11,7 @@ use crate::model::{Edit, GoalChange, ProgressField, Status};
 /// remembers its status (a block, with its escalation, stays a block).
 pub fn pause(ctx: &Context, reference: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     refuse_terminal(&loaded.goal)?;
     let mut change = GoalChange::new("paused", format!("was {}", loaded.goal.status));
     if loaded.goal.status != Status::Paused {
@@ -26,7 +26,7 @@ pub fn pause(ctx: &Context, reference: &str) -> Result<Saved> {
 /// never clears a block.
 pub fn resume(ctx: &Context, reference: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     let goal = &loaded.goal;
     refuse_terminal(goal)?;
     person_only(ctx, "resume a goal", || {
@@ -65,7 +65,7 @@ pub fn resume(ctx: &Context, reference: &str) -> Result<Saved> {
 /// A person says yes: unconfirmed goals are not offered to the agent.
 pub fn confirm(ctx: &Context, reference: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     refuse_terminal(&loaded.goal)?;
     person_only(ctx, "confirm a goal", || {
         format!("steward confirm {}", loaded.goal.label)
@@ -83,7 +83,7 @@ pub fn confirm(ctx: &Context, reference: &str) -> Result<Saved> {
 /// up needs `reset_budget` instead.
 pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     let goal = &loaded.goal;
     refuse_terminal(goal)?;
     person_only(ctx, "unblock a goal", || {
@@ -133,7 +133,7 @@ pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
 /// still count every assessment ever made (`progress.iterations`).
 pub fn reset_budget(ctx: &Context, reference: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     let goal = &loaded.goal;
     refuse_terminal(goal)?;
     person_only(ctx, "reset a budget", || {
@@ -169,7 +169,7 @@ pub fn reset_budget(ctx: &Context, reference: &str) -> Result<Saved> {
 /// closed goals.
 pub fn abandon(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     refuse_terminal(&loaded.goal)?;
     person_only(ctx, "abandon a goal", || {
         format!("steward abandon {} --reason \"...\"", loaded.goal.label)

@@ -195,7 +195,7 @@ pub fn dispatch_now(
         ));
     }
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     let goal = &loaded.goal;
     super::refuse_terminal(goal)?;
     if !matches!(

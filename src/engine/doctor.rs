@@ -193,15 +193,28 @@ fn check_outside_changes(
         .filter(|g| g.file.path.parent() == Some(ctx.store.goals_dir.as_path()))
         .cloned()
         .collect();
-    let (edited, _) = super::tamper::find(ctx, &in_open_dir, &[])?;
-    for found in &edited {
-        problems.push(found.goal.file.problem_at(
-            Field::Status,
-            format!(
-                "{} changed outside steward (edited_outside); `steward tick` records it",
-                found.fields.join(", ")
-            ),
-        ));
+    for goal in &in_open_dir {
+        if let crate::store::Trust::Outside(outside) = ctx.store.trust_of(goal) {
+            problems.push(goal.file.problem_at(
+                Field::Status,
+                format!(
+                    "{} (edited_outside); `steward tick` records it and holds the goal for a person",
+                    outside.detail
+                ),
+            ));
+        }
+        if let Some(waiting) = goal.goal.waiting.as_ref()
+            && waiting.for_person == Some(crate::model::PersonWait::Review)
+        {
+            problems.push(goal.file.problem_at(
+                Field::Status,
+                format!(
+                    "waits for {}: run `steward show {label}`, then `steward accept {label}`",
+                    waiting.reason,
+                    label = goal.goal.label
+                ),
+            ));
+        }
     }
     for goal in in_open_dir.iter().filter(|g| g.goal.status.is_terminal()) {
         problems.push(goal.file.problem_at(

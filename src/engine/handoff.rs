@@ -74,7 +74,7 @@ pub fn handoff(
     node: Option<String>,
 ) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     refuse_terminal(&loaded.goal)?;
     let handoff = prepare(ctx, &loaded.goal, handoff, node)?;
     let change = GoalChange::new("handoff", detail(&handoff))

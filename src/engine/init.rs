@@ -35,7 +35,8 @@ pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
     let store = if commit && !ctx.config.git.commit {
         let mut config = ctx.config.clone();
         config.git.commit = true;
-        committing_store = Store::new(&ctx.store.root, &ctx.store.absolute_root, &config);
+        committing_store = Store::new(&ctx.store.root, &ctx.store.absolute_root, &config)
+            .with_keys(ctx.store.keys.clone());
         &committing_store
     } else {
         &ctx.store

@@ -114,7 +114,7 @@ pub fn collect(
         },
     )?;
     new.extend_from_slice(tx.pending_events());
-    outbox.events = Some(log.cursor_after(&cursor, tx.pending_events()));
+    outbox.events = Some(log.cursor_after(&cursor, tx.pending_events(), ctx.store.keys.signer()));
     let quiet = notify.quiet_hours.is_some_and(|hours| {
         let local = ctx.now.with_timezone(&chrono::Local);
         hours.contains(local.hour() * 60 + local.minute())

@@ -93,6 +93,15 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
 /// What a person must do for `goal`, if anything.
 fn for_person(ctx: &Context, goal: &Goal) -> Option<ForPerson> {
     let label = goal.label.clone();
+    if let Some(waiting) = goal.waiting.as_ref().filter(|_| !goal.status.is_terminal())
+        && let Some(why) = waiting.for_person
+    {
+        return Some(ForPerson {
+            command: why.command(&label),
+            label,
+            why: format!("waiting for {}", waiting.reason),
+        });
+    }
     match &goal.status {
         Status::Blocked => {
             let (kind, reason) = goal
@@ -151,7 +160,7 @@ fn waiting_text(waiting: &crate::model::Waiting) -> String {
     if waiting.for_check {
         what.push_str(" (until a check changes)");
     }
-    if waiting.for_person {
+    if waiting.for_person.is_some() {
         what.push_str(" (until a person acts)");
     }
     what

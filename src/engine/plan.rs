@@ -49,7 +49,7 @@ pub struct Imported {
 pub fn import(ctx: &Context, reference: &str, text: &str) -> Result<Imported> {
     let plan = validate(text)?;
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     refuse_terminal(&loaded.goal)?;
     let (change, replaced) = plan_change(&loaded.goal, plan);
     let written = tx.save(&loaded, change)?;

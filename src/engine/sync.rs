@@ -27,6 +27,9 @@ pub struct Synced {
     pub pushed: bool,
     /// Pushes rejected and tried again.
     pub retries: u32,
+    /// Goals found changed outside steward before the commit: recorded,
+    /// and held for a person.
+    pub held: Vec<String>,
 }
 
 /// Syncs the store with `git.remote`; `push: false` only pulls.
@@ -46,10 +49,14 @@ pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
         branch: branch.clone(),
         ..Synced::default()
     };
+    // What changed outside steward is recorded (and held) before it is
+    // committed: another machine pulling it holds it too.
+    synced.held = super::trust::record_outside_changes(ctx)?;
     let lock = StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
     synced.committed = commit_own(ctx, "steward sync: the store's changes")?;
-    synced.pulled = pull(ctx, &remote, &branch)?;
+    let pulled = pull(ctx, &remote, &branch);
     drop(lock);
+    synced.pulled = take_pulled(ctx, pulled?)?;
     if synced.pulled > 0 {
         synced.regenerated = regenerate(ctx)?;
     }
@@ -68,8 +75,9 @@ pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
             }
             Err(err) if synced.retries < PUSH_RETRIES && rejected(&err) => {
                 synced.retries += 1;
-                synced.pulled += pull(ctx, &remote, &branch)?;
+                let pulled = pull(ctx, &remote, &branch);
                 drop(lock);
+                synced.pulled += take_pulled(ctx, pulled?)?;
                 synced.regenerated |= regenerate(ctx)?;
             }
             Err(err) => return Err(err),
@@ -80,8 +88,42 @@ pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
 /// Pulls `remote/branch` under the store lock (claims before a pass, and
 /// after a rejected push); the commits it brought.
 pub(crate) fn pull_locked(ctx: &Context, remote: &str, branch: &str) -> Result<usize> {
-    let _lock = StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
-    pull(ctx, remote, branch)
+    let lock = StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
+    let pulled = pull(ctx, remote, branch);
+    drop(lock);
+    take_pulled(ctx, pulled?)
+}
+
+/// Takes the goals a pull changed as steward's (see
+/// [`super::trust::adopt_pulled`]); the commits it brought.
+fn take_pulled(ctx: &Context, pulled: Pulled) -> Result<usize> {
+    if let Some(merge) = &pulled.merge {
+        let goals = ctx.store.relative(&ctx.store.goals_dir);
+        let changed: Vec<String> = crate::git::cli(
+            &ctx.root,
+            &[
+                "diff",
+                "--name-only",
+                "--relative",
+                &merge.ours,
+                "HEAD",
+                "--",
+                &goals,
+            ],
+        )?
+        .lines()
+        .filter(|path| path.ends_with(".md"))
+        .map(str::to_string)
+        .collect();
+        super::trust::adopt_merged(ctx, &changed, merge)?;
+    }
+    Ok(pulled.commits)
+}
+
+/// What a pull did: the commits it brought, and the merge it made.
+struct Pulled {
+    commits: usize,
+    merge: Option<super::trust::Merge>,
 }
 
 /// Whether a push failed because the remote has commits we lack.
@@ -140,7 +182,7 @@ fn commit_own(ctx: &Context, message: &str) -> Result<bool> {
 /// Fetches and merges `remote/branch`; the commits it brought. A merge
 /// that conflicts is undone, both versions of each file kept under
 /// `state/conflicts/`, and reported.
-fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<usize> {
+fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
     let root = &ctx.root;
     crate::git::cli(root, &["fetch", "--quiet", remote, branch])?;
     let behind: usize = crate::git::cli(root, &["rev-list", "--count", "HEAD..FETCH_HEAD"])?
@@ -148,10 +190,31 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<usize> {
         .parse()
         .unwrap_or(0);
     if behind == 0 {
-        return Ok(0);
+        return Ok(Pulled {
+            commits: 0,
+            merge: None,
+        });
     }
+    let commit = |name: &str| -> Result<String> {
+        Ok(crate::git::cli(root, &["rev-parse", name])?
+            .trim()
+            .to_string())
+    };
+    let merge = super::trust::Merge {
+        ours: commit("HEAD")?,
+        theirs: commit("FETCH_HEAD")?,
+        base: crate::git::cli(root, &["merge-base", "HEAD", "FETCH_HEAD"])?
+            .trim()
+            .to_string(),
+        theirs_short: crate::git::cli(root, &["rev-parse", "--short", "FETCH_HEAD"])?
+            .trim()
+            .to_string(),
+    };
     if crate::git::cli(root, &["merge", "--quiet", "--no-edit", "FETCH_HEAD"]).is_ok() {
-        return Ok(behind);
+        return Ok(Pulled {
+            commits: behind,
+            merge: Some(merge),
+        });
     }
     let conflicted: Vec<String> =
         crate::git::cli(root, &["diff", "--name-only", "--diff-filter=U"])?

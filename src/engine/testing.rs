@@ -32,6 +32,10 @@ impl Store {
         let vars: BTreeMap<String, String> = [
             ("STEWARD_NOW".to_string(), now.to_string()),
             ("STEWARD_ACTOR".to_string(), actor.to_string()),
+            (
+                "HOME".to_string(),
+                self.root().join("home").display().to_string(),
+            ),
         ]
         .into();
         // A working directory outside the root keeps the store's paths
@@ -51,8 +55,37 @@ impl Store {
     }
 
     /// Writes an open goal `label` with `front_matter` lines and unmet
-    /// `criteria`.
+    /// `criteria`, as steward would: sealed, once the store is sealed on
+    /// this machine (see [`Store::goal_by_hand`] for a goal put there
+    /// outside steward).
     pub fn goal(&self, label: &str, front_matter: &str, criteria: &[&str]) {
+        self.goal_by_hand(label, front_matter, criteria);
+        let ctx = self.ctx();
+        if ctx.store.sealed_here() {
+            let path = format!("state/goals/{label}.md");
+            let loaded = ctx
+                .store
+                .load(&self.root().join(&path))
+                .expect("the goal reads");
+            let place = ctx.store.place_of(&loaded.file.path);
+            if !loaded.goal.status.is_terminal() {
+                ctx.store
+                    .write_seal(
+                        place,
+                        &crate::store::seal::Seal {
+                            id: loaded.goal.id.clone(),
+                            label: loaded.goal.label.clone(),
+                            sha256: crate::store::key::sha256(loaded.file.text().as_bytes()),
+                        },
+                    )
+                    .expect("sealed");
+            }
+        }
+    }
+
+    /// Writes an open goal as a person or an agent would in an editor:
+    /// no seal.
+    pub fn goal_by_hand(&self, label: &str, front_matter: &str, criteria: &[&str]) {
         let mut text = format!(
             "---\nid: {label}-0000-4000-8000-000000000000\nlabel: {label}\ncreated_at: {NOW}\n{front_matter}\n---\nDo {label}.\n\n## Acceptance criteria\n\n"
         );

@@ -5,13 +5,14 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use super::{Notices, checking, dispatch, limits, notify, tamper, task};
+use super::{Notices, checking, dispatch, limits, notify, task};
 use crate::checks::CheckOutcome;
 use crate::context::Context;
 use crate::error::{Error, FileProblem, Result};
 use crate::model::{Actor, Check, CheckKind, Goal, GoalChange, Status};
 use crate::obligations::{Book, Transition};
-use crate::store::{ClosedInPlace, LoadedGoal, Scan, Scope, Transaction};
+use crate::store::seal::{Place, Seal};
+use crate::store::{ClosedInPlace, LoadedGoal, OutsideChange, Scan, Scope, Transaction, Trust};
 use crate::watchdog::{self, Evaluation, Verdict};
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -103,18 +104,28 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         let mut book = ctx.store.obligations()?;
         outcome.note_tasks(&expire(ctx, &mut book));
         outcome.note_problems(&before.problems);
-        let (edited, _) = tamper::find(ctx, &before.goals, &[])?;
-        for found in &edited {
-            outcome
-                .findings
-                .push(outside_finding(&found.goal.goal, &found.fields));
-        }
-        let (closed, fields) = closed_to_move(ctx, &before.closed_in_place, &[])?;
-        outcome.note_problems(&closed.problems);
-        for (loaded, fields) in closed.goals.iter().zip(fields) {
-            if let Some((_, finding)) = outside_change(&loaded.goal, fields.as_deref()) {
-                outcome.findings.push(finding);
+        for loaded in before
+            .goals
+            .iter()
+            .filter(|g| g.goal.status != Status::Paused)
+        {
+            if let Trust::Outside(outside) = ctx.store.trust_of(loaded) {
+                outcome
+                    .findings
+                    .push(outside_finding(&loaded.goal, &outside));
             }
+        }
+        let closed = ctx.store.load_closed_in_place(&before.closed_in_place);
+        outcome.note_problems(&closed.problems);
+        for loaded in &closed.goals {
+            if let Trust::Outside(outside) = ctx.store.trust_of(loaded) {
+                outcome
+                    .findings
+                    .push(outside_finding(&loaded.goal, &outside));
+            }
+        }
+        for (label, seal) in vanished(ctx, &before)? {
+            outcome.findings.push(vanished_finding(&label, &seal));
         }
         outcome.closed_waiting = before.more_closed_in_place;
         let mut after = Vec::new();
@@ -200,24 +211,30 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             task: None,
         });
     }
-    let (edited, seen) = tamper::find(ctx, &scan.goals, tx.pending_events())?;
-    // By position, so the goals can be moved out of the scan (one copy in
-    // memory).
-    let edited_fields = fields_by_goal(&scan.goals, edited);
+    for (label, seal) in vanished(ctx, &scan)? {
+        tx.record_vanished(&seal)?;
+        outcome.findings.push(vanished_finding(&label, &seal));
+    }
     let mut after = Vec::with_capacity(scan.goals.len());
-    for (loaded, fields) in scan.goals.into_iter().zip(edited_fields) {
-        let loaded = match outside_change(&loaded.goal, fields.as_deref()) {
-            // A goal edited again meanwhile is left for the next pass,
-            // which finds this change too.
-            Some((change, finding)) => match tx.save(&loaded, change)? {
-                Some(saved) => {
-                    outcome.findings.push(finding);
-                    saved
-                }
-                None => loaded,
-            },
-            None => loaded,
+    for loaded in scan.goals {
+        // What changed outside steward is recorded before anything is
+        // decided on the goal, and holds it for a person. Nothing
+        // automatic touches a paused goal: the person's `resume` records
+        // it.
+        let verified = if loaded.goal.status == Status::Paused {
+            crate::store::Verified {
+                goal: loaded,
+                outside: None,
+            }
+        } else {
+            tx.verify(loaded)?
         };
+        if let Some(outside) = &verified.outside {
+            outcome
+                .findings
+                .push(outside_finding(&verified.goal.goal, outside));
+        }
+        let loaded = verified.goal;
         let goal = match decide(ctx, &loaded, &outcomes, &mut outcome) {
             Some(verdict) => {
                 let change = limits::verdict_change(&loaded.goal, &verdict, ctx.now);
@@ -243,7 +260,6 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
     outcome.needs_attention_from(&goals, &reported_before(ctx));
     let notifications = notify::collect(ctx, &mut tx, &goals)?;
-    tamper::remember(ctx, &mut tx, seen, &after)?;
     record_pass(ctx, &mut tx, &outcome.needs_attention)?;
     tx.render_mirror(&goals, &book);
     outcome.notices = super::finish(tx)?;
@@ -321,38 +337,10 @@ fn reported_before(ctx: &Context) -> Vec<String> {
 /// pass; reading commands pass over them with a `stat` meanwhile.
 pub const MOVED_PER_PASS: usize = crate::store::CLOSED_IN_PLACE_KEPT;
 
-/// Which fields of each of `goals` changed outside steward, from what
-/// [`tamper::find`] found among them (in their order).
-fn fields_by_goal(
-    goals: &[LoadedGoal],
-    edited: Vec<tamper::EditedOutside<'_>>,
-) -> Vec<Option<Vec<&'static str>>> {
-    let mut edited = edited.into_iter().peekable();
-    (goals.iter())
-        .map(|loaded| {
-            edited
-                .next_if(|e| std::ptr::eq(e.goal, loaded))
-                .map(|e| e.fields)
-        })
-        .collect()
-}
-
-/// The terminal goals a scan found in the open goals' directory, read
-/// again, with the fields changed outside steward of each.
-fn closed_to_move(
-    ctx: &Context,
-    closed: &[ClosedInPlace],
-    pending: &[crate::store::events::Event],
-) -> Result<(Scan, Vec<Option<Vec<&'static str>>>)> {
-    let batch = ctx.store.load_closed_in_place(closed);
-    let (edited, _) = tamper::find(ctx, &batch.goals, pending)?;
-    let fields = fields_by_goal(&batch.goals, edited);
-    Ok((batch, fields))
-}
-
 /// Moves the terminal goals found in the open goals' directory (up to
-/// [`MOVED_PER_PASS`]) to the closed goals, recording a goal closed by hand
-/// as such, waiting for the disk once for all of them.
+/// [`MOVED_PER_PASS`]) to the closed goals, waiting for the disk once for
+/// all of them; one closed outside steward is recorded as such by the same
+/// write ([`Transaction::save_all`]).
 fn move_to_closed(
     ctx: &Context,
     tx: &mut Transaction<'_>,
@@ -362,20 +350,19 @@ fn move_to_closed(
     if closed.is_empty() {
         return Ok(());
     }
-    let (batch, fields) = closed_to_move(ctx, closed, tx.pending_events())?;
+    let batch = ctx.store.load_closed_in_place(closed);
     outcome.note_problems(&batch.problems);
-    let mut findings = Vec::new();
-    let mut changes = Vec::new();
-    for (loaded, fields) in batch.goals.iter().zip(fields) {
-        let (change, finding) = match outside_change(&loaded.goal, fields.as_deref()) {
-            Some((change, finding)) => (change, Some(finding)),
-            // Closed by steward, but the move to the closed goals was
-            // interrupted: finish it.
-            None => (GoalChange::silent(Vec::new()).always(), None),
-        };
-        changes.push((loaded, change));
-        findings.push(finding);
-    }
+    let findings: Vec<Option<Finding>> = (batch.goals.iter())
+        .map(|loaded| match ctx.store.trust_of(loaded) {
+            Trust::Outside(outside) => Some(outside_finding(&loaded.goal, &outside)),
+            Trust::Steward | Trust::Signed => None,
+        })
+        .collect();
+    // Closed by steward, but the move to the closed goals was interrupted:
+    // finish it.
+    let changes = (batch.goals.iter())
+        .map(|loaded| (loaded, GoalChange::silent(Vec::new()).always()))
+        .collect();
     // A goal edited again meanwhile is left for the next pass.
     for (saved, finding) in tx.save_all(changes)?.into_iter().zip(findings) {
         if saved {
@@ -385,62 +372,59 @@ fn move_to_closed(
     Ok(())
 }
 
-/// What happened to a goal outside steward, as the change that records it
-/// (a history line and an event by `unknown` naming the fields that
-/// changed) and its finding; a goal closed by hand is marked as closed
-/// without a receipt. `None` when nothing did.
-fn outside_change(goal: &Goal, fields: Option<&[&'static str]>) -> Option<(GoalChange, Finding)> {
+/// The finding a change made outside steward makes.
+fn outside_finding(goal: &Goal, outside: &OutsideChange) -> Finding {
     let closed = goal.status.is_terminal();
-    // Without a receipt or a reason, or with its status changed behind
-    // steward's back, a person closed it by hand.
-    let by_steward = !goal.closed_by_hand();
-    match (closed, fields) {
-        (false, None) => None,
-        (true, None) if by_steward => None,
-        (true, _) => {
-            let detail = match fields {
-                Some(fields) => format!(
-                    "closed by hand, no receipt ({} changed outside steward)",
-                    fields.join(", ")
-                ),
-                None => "closed by hand, no receipt".to_string(),
-            };
-            let finding = Finding {
-                label: goal.label.clone(),
-                action: "closed_by_hand",
-                from: String::new(),
-                to: goal.status.to_string(),
-                reason: detail.clone(),
-                task: None,
-            };
-            let change = GoalChange::new("closed_by_hand", detail)
-                .by(Actor::Unknown)
-                .always();
-            Some((change, finding))
-        }
-        (false, Some(fields)) => {
-            let change = GoalChange::new(
-                "edited_outside",
-                format!("{} changed outside steward", fields.join(", ")),
-            )
-            .by(Actor::Unknown)
-            .always();
-            Some((change, outside_finding(goal, fields)))
-        }
-    }
-}
-
-fn outside_finding(goal: &Goal, fields: &[&'static str]) -> Finding {
     Finding {
         label: goal.label.clone(),
-        action: if goal.status.is_terminal() {
+        action: if closed {
             "closed_by_hand"
         } else {
             "edited_outside"
         },
         from: String::new(),
         to: goal.status.to_string(),
-        reason: format!("{} changed outside steward", fields.join(", ")),
+        reason: if closed {
+            format!("closed by hand, no receipt: {}", outside.detail)
+        } else {
+            format!(
+                "{}; held for a person (steward show {label}, then steward accept {label})",
+                outside.detail,
+                label = goal.label
+            )
+        },
+        task: None,
+    }
+}
+
+/// Open goals steward sealed whose file is gone, not by steward: each
+/// label with its seal. Files the scan could not read are there.
+fn vanished(ctx: &Context, scan: &Scan) -> Result<Vec<(String, Seal)>> {
+    let present = |label: &str| {
+        scan.goals.iter().any(|g| g.goal.label == label) || ctx.store.open_path(label).exists()
+    };
+    let mut gone = Vec::new();
+    for label in ctx.store.sealed_open_labels() {
+        if present(&label) {
+            continue;
+        }
+        if let Ok(Some(seal)) = ctx.store.seal_of_label(Place::Open, &label)? {
+            gone.push((label, seal));
+        }
+    }
+    Ok(gone)
+}
+
+fn vanished_finding(label: &str, seal: &Seal) -> Finding {
+    Finding {
+        label: label.to_string(),
+        action: "deleted_outside",
+        from: String::new(),
+        to: String::new(),
+        reason: format!(
+            "the file of goal {} was removed outside steward; the label is kept from reuse until a person runs `steward accept {label}`",
+            seal.id
+        ),
         task: None,
     }
 }
@@ -527,10 +511,20 @@ impl TickOutcome {
             })
             .collect();
         attention.extend(
+            after
+                .iter()
+                .filter(|g| g.status != Status::Blocked && !g.status.is_terminal())
+                .filter_map(|g| {
+                    let waiting = g.waiting.as_ref()?;
+                    waiting.for_person?;
+                    Some((g.label.clone(), format!("waiting for {}", waiting.reason)))
+                }),
+        );
+        attention.extend(
             self.findings
                 .iter()
-                .filter(|f| f.action == "failed")
-                .map(|f| (f.label.clone(), format!("failed ({})", f.reason))),
+                .filter(|f| matches!(f.action, "failed" | "deleted_outside" | "closed_by_hand"))
+                .map(|f| (f.label.clone(), format!("{} ({})", f.action, f.reason))),
         );
         attention.sort();
         attention.dedup_by(|a, b| a.0 == b.0);

@@ -187,7 +187,7 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
     }
 
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     let goal = &loaded.goal;
     refuse_terminal(goal)?;
     if let Some(label) = &request.label

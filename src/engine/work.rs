@@ -20,7 +20,7 @@ pub struct NodeWork {
 /// Changes one node of the goal `reference` names.
 pub fn work(ctx: &Context, reference: &str, work: &NodeWork) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let loaded = tx.resolve(reference)?;
+    let loaded = super::trust::resolve(ctx, &mut tx, reference)?;
     refuse_terminal(&loaded.goal)?;
     let (edits, detail) = node_edits(&loaded.goal, work)?;
     let change = GoalChange::new("work", detail).with_all(edits);

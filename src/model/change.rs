@@ -34,6 +34,8 @@ pub enum Edit {
     Escalation(Option<Escalation>),
     /// The status to return to on `resume`; `None` removes the key.
     PausedFrom(Option<Status>),
+    /// Marks a goal found closed outside steward (`closed_outside: true`).
+    ClosedOutside,
     /// Parks the goal; `None` ends the wait (removes the key).
     Waiting(Option<Waiting>),
     /// Who ticked which criterion, the whole list.

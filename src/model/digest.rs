@@ -121,6 +121,54 @@ impl Fnv {
     }
 }
 
+/// What differs between two readings of one goal, by the names a person
+/// knows from the file: what a change made outside steward touched.
+pub fn changed_fields(before: &Goal, after: &Goal) -> Vec<&'static str> {
+    let mut fields = Vec::new();
+    let mut differs = |name: &'static str, changed: bool| {
+        if changed {
+            fields.push(name);
+        }
+    };
+    differs("id", before.id != after.id);
+    differs("label", before.label != after.label);
+    differs("status", before.status != after.status);
+    differs(
+        "criteria",
+        before.criteria != after.criteria || before.ticks != after.ticks,
+    );
+    differs("checks", before.verification != after.verification);
+    differs("title", before.title != after.title);
+    differs("description", before.description != after.description);
+    differs("priority", before.priority != after.priority);
+    differs("confirmed", before.confirmed != after.confirmed);
+    differs("budget", before.budget != after.budget);
+    differs("bounds", before.bounds != after.bounds);
+    differs("progress", before.progress != after.progress);
+    differs("blockers", before.blockers != after.blockers);
+    differs(
+        "escalation",
+        before.escalation != after.escalation || before.paused_from != after.paused_from,
+    );
+    differs("waiting", before.waiting != after.waiting);
+    differs(
+        "receipt",
+        before.receipt != after.receipt
+            || before.closed_reason != after.closed_reason
+            || before.closed_at != after.closed_at
+            || before.closed_outside != after.closed_outside,
+    );
+    differs("record", before.record != after.record);
+    differs("handoff", before.handoff != after.handoff);
+    differs("plan", before.plan != after.plan);
+    differs("history", before.history != after.history);
+    differs(
+        "other",
+        before.tags != after.tags || before.extra != after.extra,
+    );
+    fields
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -94,29 +94,64 @@ pub struct Waiting {
     pub until: Option<DateTime<Utc>>,
     /// Until the result of the goal's checks changes.
     pub for_check: bool,
-    /// Until a person acts on the goal: the judge left it to a person, or
-    /// the file was changed outside steward. Nothing else ends it, and
-    /// while it lasts no agent is offered the goal.
-    pub for_person: bool,
+    /// Until a person acts on the goal. Nothing else ends it, and while it
+    /// lasts no agent is offered the goal or may act on it.
+    pub for_person: Option<PersonWait>,
     /// What it waits for, in the agent's words.
     pub reason: String,
     pub since: Option<DateTime<Utc>>,
+}
+
+/// Why a goal waits for a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PersonWait {
+    /// Its file was changed outside steward: a person looks, then accepts
+    /// (`steward accept`) or changes it.
+    Review,
+    /// The judge left it to a person (`judge.unchecked: person`): a person
+    /// completes it.
+    Judgment,
+}
+
+impl PersonWait {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PersonWait::Review => "review",
+            PersonWait::Judgment => "judgment",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<PersonWait> {
+        match text {
+            "review" => Some(PersonWait::Review),
+            "judgment" => Some(PersonWait::Judgment),
+            _ => None,
+        }
+    }
+
+    /// The command that ends the wait, for goal `label`.
+    pub fn command(self, label: &str) -> String {
+        match self {
+            PersonWait::Review => format!("steward show {label}, then steward accept {label}"),
+            PersonWait::Judgment => format!("steward complete {label} --reason \"...\""),
+        }
+    }
 }
 
 impl Waiting {
     /// Whether the wait is over at `now`, given the goal's current check
     /// result and the one when the wait began (`since`).
     pub fn is_over(&self, now: DateTime<Utc>, check_changed: bool) -> bool {
-        !self.for_person
+        self.for_person.is_none()
             && (self.until.is_some_and(|until| now >= until) || (self.for_check && check_changed))
     }
 
     /// A wait only a person ends, for `reason`.
-    pub fn for_person(reason: impl Into<String>, since: DateTime<Utc>) -> Waiting {
+    pub fn for_person(why: PersonWait, reason: impl Into<String>, since: DateTime<Utc>) -> Waiting {
         Waiting {
             until: None,
             for_check: false,
-            for_person: true,
+            for_person: Some(why),
             reason: reason.into(),
             since: Some(since),
         }
@@ -152,6 +187,9 @@ pub struct Goal {
     pub updated_at: Option<DateTime<Utc>>,
     pub closed_at: Option<DateTime<Utc>>,
     pub closed_reason: Option<String>,
+    /// Closed outside steward (steward recorded it when it found it): a
+    /// receipt the file may carry is not steward's.
+    pub closed_outside: bool,
     pub verification: Vec<Check>,
     pub budget: Budget,
     pub bounds: Bounds,
@@ -191,6 +229,9 @@ impl Goal {
     /// A terminal goal steward did not close: `complete` leaves a receipt and
     /// every other close a reason (SPEC 11: "closed by hand, no receipt").
     pub fn closed_by_hand(&self) -> bool {
+        if self.closed_outside && self.status.is_terminal() {
+            return true;
+        }
         match self.status {
             Status::Completed => self.receipt.is_none(),
             ref status if status.is_terminal() => self.closed_reason.is_none(),

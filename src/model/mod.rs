@@ -16,9 +16,10 @@ pub use change::{
 };
 pub use check::{Check, CheckKind};
 pub(crate) use digest::Fnv;
-pub use digest::{Digest, fingerprint, progress_fingerprint};
+pub use digest::{Digest, changed_fields, fingerprint, progress_fingerprint};
 pub use goal::{
-    Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, Progress, Waiting,
+    Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, PersonWait, Progress,
+    Waiting,
 };
 pub use handoff::{Decision, Handoff, HandoffEvidence, Record};
 pub use obligation::{Obligation, ObligationStatus};

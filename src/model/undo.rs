@@ -23,4 +23,19 @@ pub struct UndoRecord {
     pub before: Option<String>,
     /// The file as the command left it; `None`: the command deleted it.
     pub after: Option<String>,
+    /// This machine's MAC of the record without it: `undo` writes nothing
+    /// it cannot verify (a record edited or written outside steward).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mac: Option<String>,
+}
+
+impl UndoRecord {
+    /// The bytes the MAC covers: the record without its MAC.
+    pub fn signed_bytes(&self) -> Vec<u8> {
+        let unsigned = UndoRecord {
+            mac: None,
+            ..self.clone()
+        };
+        serde_json::to_vec(&unsigned).expect("undo records serialize")
+    }
 }

@@ -149,7 +149,7 @@ pub fn loop_status(open: &[&Goal], book: &Book, now: DateTime<Utc>) -> LoopStatu
         use crate::model::Status;
         g.status == Status::Blocked
             || (!g.confirmed && !g.status.is_terminal() && g.status != Status::Paused)
-            || g.waiting.as_ref().is_some_and(|w| w.for_person)
+            || g.waiting.as_ref().is_some_and(|w| w.for_person.is_some())
     });
     if waits_for_person {
         LoopStatus::NeedsPerson

@@ -23,14 +23,30 @@ pub struct Stat {
     pub len: u64,
     /// Equal to what `std::fs::Metadata::modified` gives for the same file.
     pub modified: SystemTime,
+    /// The inode and its change time (seconds, nanoseconds): no user can
+    /// set a change time, so a file with the same ones was not replaced
+    /// or written since.
+    pub identity: FileIdentity,
+}
+
+/// A file's inode and change time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FileIdentity {
+    pub inode: u64,
+    pub changed: (i64, i64),
 }
 
 impl Stat {
     pub fn of(metadata: &std::fs::Metadata) -> io::Result<Stat> {
+        use std::os::unix::fs::MetadataExt;
         Ok(Stat {
             is_file: metadata.is_file(),
             len: metadata.len(),
             modified: metadata.modified()?,
+            identity: FileIdentity {
+                inode: metadata.ino(),
+                changed: (metadata.ctime(), metadata.ctime_nsec()),
+            },
         })
     }
 }
@@ -59,6 +75,10 @@ impl Dir {
             is_file: stat.st_mode & libc::S_IFMT == libc::S_IFREG,
             len: stat.st_size as u64,
             modified: system_time(stat.st_mtime, stat.st_mtime_nsec),
+            identity: FileIdentity {
+                inode: stat.st_ino,
+                changed: (stat.st_ctime, stat.st_ctime_nsec),
+            },
         })
     }
 

@@ -48,6 +48,7 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
         ),
         Edit::PausedFrom(Some(status)) => file.set(&["paused_from"], text(status.as_str())),
         Edit::PausedFrom(None) => file.remove(&["paused_from"]),
+        Edit::ClosedOutside => file.set(&["closed_outside"], YamlValue::Bool(true)),
         Edit::Waiting(Some(waiting)) => file.set(&["waiting"], waiting_value(waiting)),
         Edit::Waiting(None) => file.remove(&["waiting"]),
         Edit::Ticks(ticks) => file.set(&["ticks"], ticks_value(ticks)),
@@ -146,8 +147,11 @@ fn waiting_value(waiting: &Waiting) -> YamlValue {
     if waiting.for_check {
         entries.push(("for_check".to_string(), YamlValue::Bool(true)));
     }
-    if waiting.for_person {
-        entries.push(("for_person".to_string(), YamlValue::Bool(true)));
+    if let Some(why) = waiting.for_person {
+        entries.push((
+            "for_person".to_string(),
+            YamlValue::Str(why.as_str().to_string()),
+        ));
     }
     entries.push(("reason".to_string(), YamlValue::Str(waiting.reason.clone())));
     if let Some(since) = waiting.since {

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use super::key::{Domain, MachineKey, PublicKey};
 use crate::error::{Error, FileProblem, Result};
 use crate::model::Digest;
 
@@ -42,6 +43,12 @@ pub struct Event {
     /// The goal's status, criteria and checks as this change left them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<Digest>,
+    /// The SHA-256 of the goal file before and after this change: the
+    /// chain a lost seal is repaired from (`store::seal`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256_before: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
     /// What `complete` judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<serde_json::Value>,
@@ -54,18 +61,69 @@ fn is_false(value: &bool) -> bool {
     !value
 }
 
-fn encode(events: &[Event]) -> Vec<u8> {
+/// Who signs the events a transaction appends: this machine's key and its
+/// name in the store.
+#[derive(Clone, Copy)]
+pub struct Signer<'k> {
+    pub key: &'k MachineKey,
+    pub machine: &'k str,
+}
+
+/// The lines of `events`, each ending, when there is a signer, in the
+/// machine that wrote it and its signature of the line before them
+/// (`,"by":"…","sig":"…"}`): a machine of the store whose key is trusted
+/// wrote such an event, unchanged ([`signed_by`]).
+fn encode(events: &[Event], signer: Option<Signer<'_>>) -> Vec<u8> {
     let mut buffer = Vec::new();
     for event in events {
+        let start = buffer.len();
         serde_json::to_writer(&mut buffer, event).expect("events serialize");
+        if let Some(signer) = signer {
+            let sig = signer.key.sign(
+                Domain::Event,
+                &[&buffer[start..], signer.machine.as_bytes()],
+            );
+            buffer.pop();
+            buffer.extend_from_slice(BY_FIELD);
+            serde_json::to_writer(&mut buffer, signer.machine).expect("names serialize");
+            buffer.extend_from_slice(SIG_FIELD);
+            buffer.extend_from_slice(sig.as_bytes());
+            buffer.extend_from_slice(b"\"}");
+        }
         buffer.push(b'\n');
     }
     buffer
 }
 
+/// How the machine and its signature end an event's line.
+const BY_FIELD: &[u8] = b",\"by\":";
+const SIG_FIELD: &[u8] = b",\"sig\":\"";
+
+/// The machine that signed `line` (one line of the log, without its
+/// newline), when one of `keys` verifies it: the line is that machine's,
+/// unchanged. The name is the machine's word; the key decides.
+pub fn signed_by(line: &[u8], keys: &[PublicKey]) -> Option<String> {
+    const SIG_HEX: usize = 128;
+    let sig_start = line.len().checked_sub(SIG_FIELD.len() + SIG_HEX + 2)?;
+    if &line[sig_start..sig_start + SIG_FIELD.len()] != SIG_FIELD || !line.ends_with(b"\"}") {
+        return None;
+    }
+    let sig = std::str::from_utf8(&line[sig_start + SIG_FIELD.len()..line.len() - 2]).ok()?;
+    let head = &line[..sig_start];
+    let by_start = head
+        .windows(BY_FIELD.len())
+        .rposition(|window| window == BY_FIELD)?;
+    let machine: String = serde_json::from_slice(&head[by_start + BY_FIELD.len()..]).ok()?;
+    let mut signed = head[..by_start].to_vec();
+    signed.push(b'}');
+    keys.iter()
+        .any(|key| key.verifies(Domain::Event, &[&signed, machine.as_bytes()], sig))
+        .then_some(machine)
+}
+
 /// The bytes `events` take in the log.
-fn encoded_len(events: &[Event]) -> u64 {
-    encode(events).len() as u64
+fn encoded_len(events: &[Event], signer: Option<Signer<'_>>) -> u64 {
+    encode(events, signer).len() as u64
 }
 
 /// The log's parts in order: the old single file, then the days.
@@ -132,7 +190,7 @@ impl Log {
 
     /// Appends `events`, each to the file of its day, in one write per
     /// file; returns the files written.
-    pub fn append(&self, events: &[Event]) -> Result<Vec<PathBuf>> {
+    pub fn append(&self, events: &[Event], signer: Option<Signer<'_>>) -> Result<Vec<PathBuf>> {
         let mut written: Vec<PathBuf> = Vec::new();
         let mut by_day: Vec<(&str, Vec<Event>)> = Vec::new();
         for event in events {
@@ -144,10 +202,54 @@ impl Log {
         }
         for (day, list) in by_day {
             let path = self.path(day);
-            append(&path, &list)?;
+            append(&path, &list, signer)?;
             written.push(path);
         }
         Ok(written)
+    }
+
+    /// Whether events signed with one of `keys` take goal
+    /// `goal_id` from the bytes hashed `from` (`None`: from nothing, its
+    /// creation) to those hashed `to`, one change after another: steward
+    /// wrote those bytes, here or on another machine of the store (a seal
+    /// lost in a crash, a change a `git pull` brought). Reads the log from
+    /// its newest part backwards, at most 64 MiB of it.
+    pub fn signed_chain(
+        &self,
+        goal_id: &str,
+        from: Option<&str>,
+        to: &str,
+        keys: &[PublicKey],
+    ) -> bool {
+        const SEARCHED: u64 = 64 * 1024 * 1024;
+        let Ok(parts) = self.parts() else {
+            return false;
+        };
+        // after → befores (`None`: the goal came into being).
+        let mut steps: std::collections::HashMap<String, Vec<Option<String>>> =
+            std::collections::HashMap::new();
+        let mut budget = SEARCHED;
+        for part in parts.iter().rev() {
+            let Ok(lines) = tail_lines(&self.path(part), budget) else {
+                return false;
+            };
+            budget = budget.saturating_sub(lines.iter().map(|l| l.len() as u64 + 1).sum());
+            for line in &lines {
+                let Some(event) = step_of(line, goal_id) else {
+                    continue;
+                };
+                if signed_by(line, keys).is_some() {
+                    steps.entry(event.0).or_default().push(event.1);
+                }
+            }
+            if reaches(&steps, to, from) {
+                return true;
+            }
+            if budget == 0 {
+                break;
+            }
+        }
+        false
     }
 
     /// Events at or after `since`: the parts of its day and later, each read
@@ -194,8 +296,13 @@ impl Log {
     }
 
     /// Where a reader at `cursor` (at the end of the log) will be once
-    /// `pending` is appended.
-    pub fn cursor_after(&self, cursor: &Cursor, pending: &[Event]) -> Cursor {
+    /// `pending` is appended (signed by `signer`).
+    pub fn cursor_after(
+        &self,
+        cursor: &Cursor,
+        pending: &[Event],
+        signer: Option<Signer<'_>>,
+    ) -> Cursor {
         let last = pending
             .iter()
             .map(|e| day_of(&e.ts))
@@ -211,6 +318,7 @@ impl Log {
                             .filter(|e| day_of(&e.ts) == cursor.part)
                             .cloned()
                             .collect::<Vec<_>>(),
+                        signer,
                     ),
             },
             Some(day) => {
@@ -224,6 +332,7 @@ impl Log {
                                 .filter(|e| day_of(&e.ts) == day)
                                 .cloned()
                                 .collect::<Vec<_>>(),
+                            signer,
                         ),
                 }
             }
@@ -251,11 +360,11 @@ fn day_of(ts: &str) -> &str {
 }
 
 /// Appends `events` in one write so lines from concurrent runs never mix.
-fn append(path: &Path, events: &[Event]) -> Result<()> {
+fn append(path: &Path, events: &[Event], signer: Option<Signer<'_>>) -> Result<()> {
     if events.is_empty() {
         return Ok(());
     }
-    let buffer = encode(events);
+    let buffer = encode(events, signer);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|err| Error::io(dir, "cannot create directory", err))?;
@@ -276,6 +385,77 @@ fn append(path: &Path, events: &[Event]) -> Result<()> {
         .map_err(|err| Error::io(path, "cannot append to event log", err))?;
     file.sync_data()
         .map_err(|err| Error::io(path, "cannot sync event log", err))
+}
+
+/// The change of goal `goal_id` a log line records, as (hash after, hash
+/// before): only changes steward made by writing the file (a new goal has
+/// no hash before).
+fn step_of(line: &[u8], goal_id: &str) -> Option<(String, Option<String>)> {
+    // Most lines are about other goals: skip them before parsing.
+    if !line.windows(goal_id.len()).any(|w| w == goal_id.as_bytes()) {
+        return None;
+    }
+    let event: Event = serde_json::from_slice(line).ok()?;
+    if event.goal_id != goal_id {
+        return None;
+    }
+    let after = event.sha256?;
+    match event.sha256_before {
+        Some(before) => Some((after, Some(before))),
+        None if event.action == "created" || event.action == "undone" => Some((after, None)),
+        None => None,
+    }
+}
+
+/// Whether `steps` lead from `from` to `to`.
+fn reaches(
+    steps: &std::collections::HashMap<String, Vec<Option<String>>>,
+    to: &str,
+    from: Option<&str>,
+) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![to.to_string()];
+    while let Some(at) = stack.pop() {
+        if Some(at.as_str()) == from {
+            return true;
+        }
+        if !seen.insert(at.clone()) {
+            continue;
+        }
+        for before in steps.get(&at).into_iter().flatten() {
+            match before {
+                Some(before) => stack.push(before.clone()),
+                None if from.is_none() => return true,
+                None => {}
+            }
+        }
+    }
+    false
+}
+
+/// The last lines of the file at `path`, whole, in at most `budget` bytes.
+fn tail_lines(path: &Path, budget: u64) -> std::io::Result<Vec<Vec<u8>>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(err) => return Err(err),
+    };
+    let end = file.seek(SeekFrom::End(0))?;
+    let start = end.saturating_sub(budget);
+    file.seek(SeekFrom::Start(start))?;
+    let mut bytes = Vec::new();
+    file.take(end - start).read_to_end(&mut bytes)?;
+    let mut lines: Vec<Vec<u8>> = bytes
+        .split(|b| *b == b'\n')
+        .filter(|line| !line.is_empty())
+        .map(<[u8]>::to_vec)
+        .collect();
+    if start > 0 && !lines.is_empty() {
+        // The first line may be cut.
+        lines.remove(0);
+    }
+    Ok(lines)
 }
 
 /// Events whose time is at or after `since`, read from the end of the log
@@ -431,7 +611,7 @@ mod tests {
                 "dispatched",
             ));
         }
-        append(&path, &all).unwrap();
+        append(&path, &all, None).unwrap();
         let recent = read_since(&path, "2026-11-21T09:00:00Z").unwrap();
         assert_eq!(recent.len(), 60);
         assert_eq!(recent[0].ts, "2026-11-21T09:00:00Z");
@@ -450,14 +630,18 @@ mod tests {
         append(
             &dir.path().join("events.jsonl"),
             &[event("2026-11-20T23:00:00Z", "old")],
+            None,
         )
         .unwrap();
         let log = Log::new(dir.path());
         let written = log
-            .append(&[
-                event("2026-11-21T23:59:00Z", "late"),
-                event("2026-11-22T00:01:00Z", "early"),
-            ])
+            .append(
+                &[
+                    event("2026-11-21T23:59:00Z", "late"),
+                    event("2026-11-22T00:01:00Z", "early"),
+                ],
+                None,
+            )
             .unwrap();
         assert_eq!(
             written,
@@ -474,8 +658,8 @@ mod tests {
         let (all, cursor) = read_from(&log, &Cursor::default());
         assert_eq!(actions(all), ["old", "late", "early"]);
         let pending = [event("2026-11-22T00:02:00Z", "pending")];
-        let after = log.cursor_after(&cursor, &pending);
-        log.append(&pending).unwrap();
+        let after = log.cursor_after(&cursor, &pending, None);
+        log.append(&pending, None).unwrap();
         let (none, end) = read_from(&log, &after);
         assert!(none.is_empty());
         assert_eq!(end, after);
@@ -486,15 +670,16 @@ mod tests {
         use std::io::Write;
         let dir = tempfile::tempdir().unwrap();
         let log = Log::new(dir.path());
-        log.append(&[event("2026-11-21T01:00:00Z", "a")]).unwrap();
-        let line = String::from_utf8(encode(&[event("2026-11-21T02:00:00Z", "b")])).unwrap();
+        log.append(&[event("2026-11-21T01:00:00Z", "a")], None)
+            .unwrap();
+        let line = String::from_utf8(encode(&[event("2026-11-21T02:00:00Z", "b")], None)).unwrap();
         let (first, rest) = line.split_at(40);
         let path = log.path("2026-11-21");
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(first.as_bytes()).unwrap();
         let (events, cursor) = read_from(&log, &Cursor::default());
         assert_eq!(events.len(), 1);
-        assert_eq!(cursor.offset, encoded_len(&events));
+        assert_eq!(cursor.offset, encoded_len(&events, None));
         file.write_all(rest.as_bytes()).unwrap();
         let (events, _) = read_from(&log, &cursor);
         assert_eq!(
@@ -507,10 +692,13 @@ mod tests {
     fn a_cursor_inside_a_merged_line_moves_to_the_next_line() {
         let dir = tempfile::tempdir().unwrap();
         let log = Log::new(dir.path());
-        log.append(&[
-            event("2026-11-21T01:00:00Z", "a"),
-            event("2026-11-21T02:00:00Z", "b"),
-        ])
+        log.append(
+            &[
+                event("2026-11-21T01:00:00Z", "a"),
+                event("2026-11-21T02:00:00Z", "b"),
+            ],
+            None,
+        )
         .unwrap();
         let (events, _) = read_from(
             &log,
@@ -523,5 +711,90 @@ mod tests {
             events.iter().map(|e| e.action.as_str()).collect::<Vec<_>>(),
             ["b"]
         );
+    }
+}
+
+#[cfg(test)]
+mod signature_tests {
+    use super::*;
+
+    #[test]
+    fn an_event_a_trusted_machine_signed_verifies_and_an_edited_one_does_not() {
+        let key = MachineKey::load_or_create(tempfile::tempdir().unwrap().path()).unwrap();
+        let signer = Signer {
+            key: &key,
+            machine: "laptop",
+        };
+        let event = Event {
+            ts: "2026-11-21T04:00:00Z".into(),
+            goal_id: "id".into(),
+            label: "g".into(),
+            actor: "agent".into(),
+            action: "assessed".into(),
+            sha256: Some("ab".repeat(32)),
+            ..Event::default()
+        };
+        let bytes = encode(std::slice::from_ref(&event), Some(signer));
+        let line = bytes.strip_suffix(b"\n").unwrap();
+        let trusted = [key.public()];
+        assert_eq!(signed_by(line, &trusted).as_deref(), Some("laptop"));
+        let read: Event = serde_json::from_slice(line).unwrap();
+        assert_eq!(read.action, "assessed", "the signature is more fields");
+        let edited = String::from_utf8(line.to_vec())
+            .unwrap()
+            .replace("assessed", "completed");
+        assert_eq!(signed_by(edited.as_bytes(), &trusted), None);
+        let renamed = String::from_utf8(line.to_vec())
+            .unwrap()
+            .replace("\"laptop\"", "\"server\"");
+        assert_eq!(signed_by(renamed.as_bytes(), &trusted), None);
+        let unsigned = encode(std::slice::from_ref(&event), None);
+        assert_eq!(
+            signed_by(unsigned.strip_suffix(b"\n").unwrap(), &trusted),
+            None
+        );
+        let other = MachineKey::load_or_create(tempfile::tempdir().unwrap().path()).unwrap();
+        assert_eq!(signed_by(line, &[other.public()]), None);
+    }
+
+    #[test]
+    fn a_chain_of_signed_changes_leads_from_a_seal_to_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Log::new(dir.path());
+        let key = MachineKey::load_or_create(&dir.path().join("key")).unwrap();
+        let signer = Signer {
+            key: &key,
+            machine: "a",
+        };
+        let step = |action: &str, before: Option<&str>, after: &str| Event {
+            ts: "2026-11-21T04:00:00Z".into(),
+            goal_id: "g-1".into(),
+            action: action.into(),
+            sha256_before: before.map(str::to_string),
+            sha256: Some(after.to_string()),
+            ..Event::default()
+        };
+        log.append(
+            &[
+                step("created", None, "v1"),
+                step("assessed", Some("v1"), "v2"),
+                step("assessed", Some("v2"), "v3"),
+            ],
+            Some(signer),
+        )
+        .unwrap();
+        // Forged: not signed.
+        log.append(&[step("assessed", Some("v3"), "v4")], None)
+            .unwrap();
+        let trusted = [key.public()];
+        assert!(log.signed_chain("g-1", Some("v1"), "v3", &trusted));
+        assert!(log.signed_chain("g-1", None, "v2", &trusted));
+        assert!(
+            !log.signed_chain("g-1", Some("v3"), "v1", &trusted),
+            "never back"
+        );
+        assert!(!log.signed_chain("g-1", Some("v3"), "v4", &trusted));
+        assert!(!log.signed_chain("g-2", None, "v2", &trusted));
+        assert!(!log.signed_chain("g-1", None, "v2", &[]));
     }
 }

@@ -18,7 +18,7 @@ use crate::error::{Error, FileProblem};
 use crate::model::limits;
 use crate::model::{
     Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, LastCheck,
-    Priority, Progress, Record, Status, Waiting, format_time,
+    PersonWait, Priority, Progress, Record, Status, Waiting, format_time,
 };
 use crate::yaml_locate::key_position;
 
@@ -50,7 +50,7 @@ pub const HISTORY_KEEP: usize = 100;
 const BOM: &str = "\u{feff}";
 
 /// Top-level keys steward reads; any other key is kept as `extra`.
-const KNOWN_KEYS: [&str; 27] = [
+const KNOWN_KEYS: [&str; 28] = [
     "id",
     "label",
     "title",
@@ -62,6 +62,7 @@ const KNOWN_KEYS: [&str; 27] = [
     "updated_at",
     "closed_at",
     "closed_reason",
+    "closed_outside",
     "verification",
     "budget",
     "bounds",
@@ -86,6 +87,8 @@ pub struct GoalFile {
     /// Size and modification time when read, to tell whether the file
     /// changed since (`None` for files not read from disk).
     pub stamp: Option<(u64, std::time::SystemTime)>,
+    /// The inode and change time when read.
+    pub identity: Option<super::dir::FileIdentity>,
     text: String,
     /// The front matter between the `---` lines, line endings included.
     front_matter: Range<usize>,
@@ -170,6 +173,7 @@ impl GoalFile {
         })?;
         let mut file = GoalFile::parse(path, text)?;
         file.stamp = Some((stat.len, stat.modified));
+        file.identity = Some(stat.identity);
         Ok(file)
     }
 
@@ -232,6 +236,7 @@ impl GoalFile {
         Ok(GoalFile {
             path: path.to_path_buf(),
             stamp: None,
+            identity: None,
             front_matter: front_start..closing.start,
             body_start: closing.end,
             front_matter_line: 2,
@@ -348,6 +353,7 @@ impl GoalFile {
             updated_at: reader.time(&["updated_at"])?,
             closed_at: reader.time(&["closed_at"])?,
             closed_reason: reader.text(&["closed_reason"])?,
+            closed_outside: reader.bool(&["closed_outside"])?.unwrap_or(false),
             verification: reader.checks()?,
             budget,
             bounds: Bounds {
@@ -777,7 +783,14 @@ impl Reader<'_> {
         Ok(Some(Waiting {
             until: self.time(&["waiting", "until"])?,
             for_check: self.bool(&["waiting", "for_check"])?.unwrap_or(false),
-            for_person: self.bool(&["waiting", "for_person"])?.unwrap_or(false),
+            for_person: match self.text(&["waiting", "for_person"])? {
+                None => None,
+                Some(text) => {
+                    Some(PersonWait::parse(&text).ok_or_else(|| {
+                        self.wrong(&["waiting", "for_person"], "review or judgment")
+                    })?)
+                }
+            },
             reason: self.text(&["waiting", "reason"])?.unwrap_or_default(),
             since: self.time(&["waiting", "since"])?,
         }))

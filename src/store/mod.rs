@@ -10,9 +10,12 @@ pub mod events;
 mod fast_yaml;
 pub mod frontmatter;
 mod goal_file;
+pub mod key;
 mod leftovers;
 mod lock;
 mod runs;
+pub mod safe;
+pub mod seal;
 mod terminal_cache;
 mod transaction;
 
@@ -24,7 +27,8 @@ use dir::{Dir, Stat};
 pub use frontmatter::YamlValue;
 pub use goal_file::{Field, GoalFile, HISTORY_KEEP};
 pub use lock::StoreLock;
-pub use transaction::{Acting, Finished, Transaction};
+pub use seal::{OutsideChange, Trust};
+pub use transaction::{Acting, Finished, Transaction, Verified};
 
 use crate::config::{Config, GoalDefaults};
 use crate::error::{Error, FileProblem, Result};
@@ -165,6 +169,8 @@ pub struct Store {
     pub git: Option<GitSettings>,
     /// `episodes.path`: where an ended goal's episode is appended.
     pub episodes: Option<String>,
+    /// This machine's key, for seals and steward's other records.
+    pub keys: seal::Keyring,
     defaults: GoalDefaults,
 }
 
@@ -190,7 +196,13 @@ impl Store {
             }),
             defaults: config.defaults.clone(),
             episodes: config.episodes.clone(),
+            keys: seal::Keyring::default(),
         }
+    }
+
+    /// The store with this machine's key.
+    pub fn with_keys(self, keys: seal::Keyring) -> Store {
+        Store { keys, ..self }
     }
 
     /// Whether a store is here: its configuration file or its goals
@@ -334,13 +346,23 @@ impl Store {
         self.state_dir.join("undo")
     }
 
-    /// The undo record of the goal with `id`, if one is kept and reads.
+    /// The undo record of the goal with `id`, if one is kept, reads, and
+    /// verifies with this machine's key (one edited or written outside
+    /// steward is as good as none: `undo` never writes what it cannot
+    /// vouch for).
     pub fn undo_record(&self, id: &str) -> Option<crate::model::UndoRecord> {
         if id.is_empty() || !id.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
             return None;
         }
-        let text = std::fs::read_to_string(self.undo_dir().join(format!("{id}.json"))).ok()?;
-        serde_json::from_str(&text).ok()
+        let path = self.undo_dir().join(format!("{id}.json"));
+        let text = safe::read_text(&path, 4 * crate::config::MAX_FILE_BYTES)
+            .ok()
+            .flatten()?;
+        let record: crate::model::UndoRecord = serde_json::from_str(&text).ok()?;
+        let key = self.keys.key().ok()?;
+        let mac = record.mac.as_deref()?;
+        key.verifies(key::Domain::Undo, &[&record.signed_bytes()], mac)
+            .then_some(record)
     }
 
     /// The undo record of a goal the last change deleted, by its label or
@@ -872,7 +894,7 @@ fn on_cores<T: Sync, R: Send>(
 /// given a `.gitignore` that keeps it out of commits (caches are
 /// machine-local, never merged). False when it cannot be used, or is a
 /// symbolic link (which could lead out of the store).
-fn cache_dir_ready(dir: &Path) -> bool {
+pub(crate) fn cache_dir_ready(dir: &Path) -> bool {
     if dir
         .symlink_metadata()
         .is_ok_and(|m| m.file_type().is_symlink())

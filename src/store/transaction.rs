@@ -8,11 +8,13 @@ use std::time::{Duration, SystemTime};
 use chrono::{DateTime, Utc};
 
 use super::events::Event;
+use super::key::{Domain, sha256};
+use super::seal::{OutsideChange, Place, Seal, Trust};
 use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic};
 use crate::config::MAX_FILE_BYTES;
 use crate::error::{Error, Result};
 use crate::mirror;
-use crate::model::{Actor, Digest, Edit, Goal, GoalChange, UndoRecord, format_time};
+use crate::model::{Actor, Digest, Edit, Goal, GoalChange, PersonWait, UndoRecord, format_time};
 use crate::obligations::{Book, Transition};
 
 /// Who a transaction acts for.
@@ -73,6 +75,30 @@ pub struct Transaction<'s> {
     /// When set (`tick`), a goal file that changed on disk since it was read
     /// is left as it is, and listed here, instead of failing the command.
     left_changed: Option<Vec<PathBuf>>,
+    /// What each goal written or deleted was sealed as before, and is
+    /// sealed as now, by goal id: the seals are written when the
+    /// transaction finishes.
+    seals: BTreeMap<String, SealChange>,
+    /// Finish (write what was recorded) even when dropped: a command that
+    /// recorded a change made outside steward and then refuses keeps the
+    /// record.
+    finish_on_drop: bool,
+    finished: bool,
+}
+
+/// A goal read under the lock, verified: see [`Transaction::verify`].
+#[derive(Debug)]
+pub struct Verified {
+    pub goal: LoadedGoal,
+    /// What was found changed outside steward (and is now recorded).
+    pub outside: Option<OutsideChange>,
+}
+
+/// A goal's seal before and after a transaction: where it was and where
+/// it goes (`None`: the goal was new, or is gone).
+struct SealChange {
+    before: Option<(Place, String)>,
+    after: Option<(Place, Seal)>,
 }
 
 /// A goal's new bytes, stamped, and the goal they say, not yet written.
@@ -127,7 +153,78 @@ impl<'s> Transaction<'s> {
             unsynced_dirs: Vec::new(),
             leftovers_checked: None,
             left_changed: None,
+            seals: BTreeMap::new(),
+            finish_on_drop: false,
+            finished: false,
         })
+        .and_then(|mut tx| {
+            tx.seal_store_here()?;
+            tx.publish_key()?;
+            Ok(tx)
+        })
+    }
+
+    /// Puts this machine's public key into the store under the name it
+    /// signs with (`state/machines/<machine>.pub`), for the other machines
+    /// to check what it signs; written when missing or different.
+    fn publish_key(&mut self) -> Result<()> {
+        let key = self.store.keys.key()?;
+        let published = self.store.published_key_path(self.store.keys.machine());
+        let public = format!("ed25519 {}\n", key.public_hex());
+        if super::safe::read_text(&published, 4096)
+            .ok()
+            .flatten()
+            .as_deref()
+            != Some(&public)
+        {
+            self.write_file(&published, &public)?;
+        }
+        Ok(())
+    }
+
+    /// The first write to a store on this machine seals its open goals as
+    /// they are: from then on a goal file steward did not write is found.
+    /// (A store cloned here, or used by a steward that sealed nothing yet,
+    /// starts trusting its goals at this moment; the README says so.)
+    fn seal_store_here(&mut self) -> Result<()> {
+        if self.store.sealed_here() {
+            return Ok(());
+        }
+        self.store.keys.key()?;
+        // The keys the store holds are trusted from now on (this machine's
+        // own is published below).
+        self.store
+            .trust_machines(&self.store.published_machines())?;
+        let scan = self.store.scan(Scope::Open)?;
+        for loaded in &scan.goals {
+            if loaded.goal.id.is_empty() {
+                continue;
+            }
+            let seal = Seal {
+                id: loaded.goal.id.clone(),
+                label: loaded.goal.label.clone(),
+                sha256: sha256(loaded.file.text().as_bytes()),
+            };
+            self.store.write_seal(Place::Open, &seal)?;
+        }
+        let now = format_time(self.now);
+        self.store.mark_sealed_here(&now)?;
+        if !scan.goals.is_empty() {
+            self.record_store_event(
+                "sealed",
+                &format!(
+                    "{} open goals sealed as they are: steward's first write to this store on this machine",
+                    scan.goals.len()
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Writes what this transaction recorded even if the command then
+    /// fails: for a change found that must not be forgotten.
+    pub fn finish_even_if_dropped(&mut self) {
+        self.finish_on_drop = true;
     }
 
     pub fn store(&self) -> &Store {
@@ -147,6 +244,82 @@ impl<'s> Transaction<'s> {
     /// Re-reads goals under the lock.
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         self.store.scan(scope)
+    }
+
+    /// `loaded` (read under the lock) against what steward last wrote to
+    /// its file on this machine. A change made outside steward — an edit,
+    /// a file put in place, a seal changed — is recorded at once, before
+    /// anything is decided on the goal: a history line and an event by
+    /// `unknown` naming what changed, and, for an open goal, a wait for a
+    /// person's review; a closed one is marked closed outside steward.
+    /// Returns the goal as it now is, and what was found.
+    pub fn verify(&mut self, loaded: LoadedGoal) -> Result<Verified> {
+        let Some(outside) = self.outside_of(&loaded) else {
+            return Ok(Verified {
+                goal: loaded,
+                outside: None,
+            });
+        };
+        let change = self.recording(&loaded, &outside);
+        let file = edited(&loaded, &change)?;
+        let goal = self.write(Some(&loaded), file, change)?.unwrap_or(loaded);
+        Ok(Verified {
+            goal,
+            outside: Some(outside),
+        })
+    }
+
+    /// What was changed in `loaded` outside steward, if anything; a seal
+    /// lost in a crash is repaired on the way. A goal this transaction
+    /// wrote already is steward's.
+    fn outside_of(&mut self, loaded: &LoadedGoal) -> Option<OutsideChange> {
+        if !loaded.goal.id.is_empty() && self.seals.contains_key(&loaded.goal.id) {
+            return None;
+        }
+        match self.store.trust_of(loaded) {
+            Trust::Steward => None,
+            Trust::Signed => {
+                // Steward wrote this (here, and crashed before sealing it;
+                // or on a machine this one trusts): sealed as it is.
+                let place = self.store.place_of(&loaded.file.path);
+                self.seal_change(
+                    Some((place, loaded.goal.label.clone())),
+                    &loaded.goal,
+                    Some((place, sha256(loaded.file.text().as_bytes()))),
+                );
+                None
+            }
+            Trust::Outside(outside) => Some(outside),
+        }
+    }
+
+    /// The change that records what `outside` found (see
+    /// [`Transaction::verify`]): by `unknown`, and kept even if the command
+    /// then fails.
+    fn recording(&mut self, loaded: &LoadedGoal, outside: &OutsideChange) -> GoalChange {
+        self.finish_on_drop = true;
+        let goal = &loaded.goal;
+        let mut change = if goal.status.is_terminal() {
+            GoalChange::new(
+                "closed_by_hand",
+                format!("closed by hand, no receipt: {}", outside.detail),
+            )
+            .with(Edit::ClosedOutside)
+        } else {
+            let review = crate::model::Waiting::for_person(
+                PersonWait::Review,
+                format!(
+                    "a person to review what changed outside steward ({})",
+                    outside.what()
+                ),
+                self.now,
+            );
+            GoalChange::new("edited_outside", outside.detail.clone())
+                .with(Edit::Waiting(Some(review)))
+        };
+        change.actor = Some(Actor::Unknown);
+        change.always = true;
+        change
     }
 
     /// From now on a goal file that changed on disk since it was read (a
@@ -169,6 +342,8 @@ impl<'s> Transaction<'s> {
         original: &LoadedGoal,
         mut change: GoalChange,
     ) -> Result<Option<LoadedGoal>> {
+        let verified = self.verify(original.clone())?;
+        let original = &verified.goal;
         self.person_looks(original, &mut change);
         let file = edited(original, &change)?;
         self.write(Some(original), file, change)
@@ -179,7 +354,8 @@ impl<'s> Transaction<'s> {
     /// person has looked. The history line says so.
     fn person_looks(&self, original: &LoadedGoal, change: &mut GoalChange) {
         let actor = change.actor.unwrap_or(self.actor);
-        let Some(waiting) = original.goal.waiting.as_ref().filter(|w| w.for_person) else {
+        let Some(waiting) = (original.goal.waiting.as_ref()).filter(|w| w.for_person.is_some())
+        else {
             return;
         };
         if actor != Actor::User
@@ -189,7 +365,7 @@ impl<'s> Transaction<'s> {
             return;
         }
         change.push(Edit::Waiting(None));
-        let ended = format!("a person acted: no longer waiting for {}", waiting.reason);
+        let ended = format!("no longer waiting for {}", waiting.reason);
         change.detail = if change.detail.is_empty() {
             ended
         } else {
@@ -215,6 +391,8 @@ impl<'s> Transaction<'s> {
         mut file: GoalFile,
         mut change: GoalChange,
     ) -> Result<Option<LoadedGoal>> {
+        let verified = self.verify(original.clone())?;
+        let original = &verified.goal;
         self.person_looks(original, &mut change);
         file.apply(&change.edits)?;
         self.write(Some(original), file, change)
@@ -252,7 +430,19 @@ impl<'s> Transaction<'s> {
         let mut changes = changes.into_iter().peekable();
         while changes.peek().is_some() {
             let mut staged = Vec::new();
-            for (original, change) in changes.by_ref().take(BATCH) {
+            for (original, mut change) in changes.by_ref().take(BATCH) {
+                // A change found made outside steward is recorded by the
+                // same write, when the caller only moves the goal.
+                if let Some(outside) = self.outside_of(original) {
+                    if change.silent {
+                        change = self.recording(original, &outside);
+                    } else {
+                        return Err(Error::Internal(format!(
+                            "{}: changed outside steward; verify it before saving it with others",
+                            original.file.path.display()
+                        )));
+                    }
+                }
                 let file = edited(original, &change)?;
                 match self.prepare(Some(original), file, &change)? {
                     Some(prepared) => {
@@ -338,10 +528,17 @@ impl<'s> Transaction<'s> {
         };
         file.path = path;
         file.stamp = Some(stamp);
+        file.identity = None;
         if goal.status.is_terminal() && original.is_none_or(|o| !o.goal.status.is_terminal()) {
             self.ended.push(goal.clone());
         }
         let digest = Digest::of(&goal);
+        let sha_after = sha256(file.text().as_bytes());
+        self.seal_change(
+            original.map(|o| (self.store.place_of(&o.file.path), o.goal.label.clone())),
+            &goal,
+            Some((self.store.place_of(&file.path), sha_after.clone())),
+        );
         if change.silent {
             return Ok(Some(LoadedGoal {
                 file,
@@ -367,6 +564,8 @@ impl<'s> Transaction<'s> {
             actor_rule: self.rule_for(actor),
             digest_before: original.map(|o| o.digest().into_owned()),
             digest: Some(digest.clone()),
+            sha256_before: original.map(|o| sha256(o.file.text().as_bytes())),
+            sha256: Some(sha_after),
             receipt: change.edits.iter().find_map(|edit| match edit {
                 Edit::Receipt(receipt) => {
                     Some(serde_json::to_value(receipt).expect("receipts serialize"))
@@ -411,6 +610,52 @@ impl<'s> Transaction<'s> {
         }))
     }
 
+    /// Notes a goal's seal: where it was before this transaction (at the
+    /// first write of the goal) and what it is now.
+    fn seal_change(
+        &mut self,
+        before: Option<(Place, String)>,
+        goal: &Goal,
+        after: Option<(Place, String)>,
+    ) {
+        if goal.id.is_empty() {
+            return;
+        }
+        let after = after.map(|(place, sha256)| {
+            (
+                place,
+                Seal {
+                    id: goal.id.clone(),
+                    label: goal.label.clone(),
+                    sha256,
+                },
+            )
+        });
+        self.seals
+            .entry(goal.id.clone())
+            .and_modify(|change| change.after = after.clone())
+            .or_insert(SealChange { before, after });
+    }
+
+    /// Writes the seals of the goals this transaction wrote, and removes
+    /// those of goals it moved, renamed or deleted.
+    fn write_seals(&mut self) -> Result<()> {
+        for (id, change) in std::mem::take(&mut self.seals) {
+            if let Some((place, seal)) = &change.after {
+                self.store.write_seal(*place, seal)?;
+            }
+            if let Some((place, label)) = change.before {
+                let moved = change.after.as_ref().is_none_or(|(p, seal)| {
+                    *p != place || (place == Place::Open && seal.label != label)
+                });
+                if moved {
+                    self.store.remove_seal(place, &label, &id)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Keeps what this command did to a goal for `undo`: the bytes it
     /// found (at its first write) and the bytes it left (at its last).
     fn remember_for_undo(
@@ -441,6 +686,7 @@ impl<'s> Transaction<'s> {
             actions: vec![action.to_string()],
             before: before.map(str::to_string),
             after,
+            mac: None,
         };
         self.undo.insert(id.to_string(), record);
     }
@@ -459,6 +705,8 @@ impl<'s> Transaction<'s> {
     /// Deletes a goal's file (`steward delete`): an event records it, with
     /// the goal's digest before, and `undo` can bring it back.
     pub fn delete(&mut self, loaded: &LoadedGoal, detail: String) -> Result<()> {
+        let verified = self.verify(loaded.clone())?;
+        let loaded = &verified.goal;
         if atomic::changed_since(&loaded.file.path, loaded.file.stamp) {
             self.changed_meanwhile(&loaded.file.path)?;
             return Ok(());
@@ -478,8 +726,14 @@ impl<'s> Transaction<'s> {
             overridden: self.overridden,
             actor_rule: self.rule_for(self.actor),
             digest_before: Some(loaded.digest().into_owned()),
+            sha256_before: Some(sha256(loaded.file.text().as_bytes())),
             ..Event::default()
         });
+        self.seal_change(
+            Some((self.store.place_of(&loaded.file.path), goal.label.clone())),
+            goal,
+            None,
+        );
         self.mirror_removals.push(goal.label.clone());
         self.remember_for_undo(
             &goal.id,
@@ -623,6 +877,74 @@ impl<'s> Transaction<'s> {
         Ok(())
     }
 
+    /// Seals `loaded` as it is, on the word of a source steward trusts (a
+    /// merge `sync` made from the remote), recording where it came from.
+    /// Whether it was not sealed as it is already.
+    pub fn adopt(&mut self, loaded: &LoadedGoal, detail: &str) -> Result<bool> {
+        if loaded.goal.id.is_empty() || self.store.trust_of(loaded) == Trust::Steward {
+            return Ok(false);
+        }
+        let place = self.store.place_of(&loaded.file.path);
+        let sha = sha256(loaded.file.text().as_bytes());
+        self.seal_change(
+            Some((place, loaded.goal.label.clone())),
+            &loaded.goal,
+            Some((place, sha.clone())),
+        );
+        self.events.push(Event {
+            ts: format_time(self.now),
+            goal_id: loaded.goal.id.clone(),
+            label: loaded.goal.label.clone(),
+            actor: Actor::Steward.as_str().to_string(),
+            action: "pulled".to_string(),
+            detail: detail.to_string(),
+            sha256: Some(sha),
+            ..Event::default()
+        });
+        Ok(true)
+    }
+
+    /// Records that the file of an open goal steward sealed is gone and
+    /// steward did not remove it: an event by `unknown`, and its seal kept
+    /// aside (`vanished`) so its label is not reused until a person has
+    /// looked (`steward accept`).
+    pub fn record_vanished(&mut self, seal: &Seal) -> Result<()> {
+        self.store.write_seal(Place::Vanished, seal)?;
+        self.store.remove_seal(Place::Open, &seal.label, &seal.id)?;
+        self.events.push(Event {
+            ts: format_time(self.now),
+            goal_id: seal.id.clone(),
+            label: seal.label.clone(),
+            actor: Actor::Unknown.as_str().to_string(),
+            action: "deleted_outside".to_string(),
+            detail: "the goal's file was removed outside steward".to_string(),
+            sha256_before: Some(seal.sha256.clone()),
+            ..Event::default()
+        });
+        self.mirror_removals.push(seal.label.clone());
+        self.finish_on_drop = true;
+        Ok(())
+    }
+
+    /// Ends the record of a goal whose file vanished outside steward, a
+    /// person having looked: its label is free again.
+    pub fn forget_vanished(&mut self, seal: &Seal, detail: &str) -> Result<()> {
+        self.store
+            .remove_seal(Place::Vanished, &seal.label, &seal.id)?;
+        self.events.push(Event {
+            ts: format_time(self.now),
+            goal_id: seal.id.clone(),
+            label: seal.label.clone(),
+            actor: self.actor.as_str().to_string(),
+            action: "deletion_accepted".to_string(),
+            detail: detail.to_string(),
+            overridden: self.overridden,
+            actor_rule: self.rule_for(self.actor),
+            ..Event::default()
+        });
+        Ok(())
+    }
+
     /// Records an extra event about a goal saved in this transaction (a
     /// dispatch that rides on an assessment), with the run it is about.
     pub fn record_event(
@@ -687,6 +1009,12 @@ impl<'s> Transaction<'s> {
     /// Moves a terminal goal found among the open ones to where closed goals
     /// live, so its label can be reused. The bytes are not changed.
     pub fn archive(&mut self, loaded: &LoadedGoal) -> Result<()> {
+        // Only what steward closed moves unchanged; a goal closed outside
+        // steward is recorded as such, and that write moves it.
+        let verified = self.verify(loaded.clone())?;
+        if verified.outside.is_some() {
+            return Ok(());
+        }
         let home = self.store.closed_path(&loaded.goal);
         if home.exists() {
             return Err(Error::PathTaken {
@@ -698,6 +1026,11 @@ impl<'s> Transaction<'s> {
             });
         }
         atomic::move_file(&loaded.file.path, &home)?;
+        self.seal_change(
+            Some((Place::Open, loaded.goal.label.clone())),
+            &loaded.goal,
+            Some((Place::Closed, sha256(loaded.file.text().as_bytes()))),
+        );
         self.sync_later(&loaded.file.path);
         self.sync_later(&home);
         self.written.push(loaded.file.path.clone());
@@ -758,13 +1091,24 @@ impl<'s> Transaction<'s> {
     /// Ends the transaction: appends the events, refreshes the mirror, then
     /// releases the lock.
     pub fn finish(mut self) -> Result<Finished> {
+        self.complete()
+    }
+
+    fn complete(&mut self) -> Result<Finished> {
+        self.finished = true;
         // The files first: an event never tells of a write a crash could
         // take back.
         for dir in std::mem::take(&mut self.unsynced_dirs) {
             atomic::sync_dir(&dir)?;
         }
-        let logged = self.store.log().append(&self.events)?;
+        let logged = self
+            .store
+            .log()
+            .append(&self.events, self.store.keys.signer())?;
         self.written.extend(logged);
+        // After the events, which carry the same hashes under the same key:
+        // a seal a crash loses is repaired from them.
+        self.write_seals()?;
         let mut warnings: Vec<String> = (self.left_changed.iter().flatten())
             .map(|path| {
                 format!(
@@ -777,11 +1121,14 @@ impl<'s> Transaction<'s> {
         if let Err(warning) = self.tell_episodes() {
             warnings.push(warning);
         }
-        for record in std::mem::take(&mut self.undo).into_values() {
+        for mut record in std::mem::take(&mut self.undo).into_values() {
             let path = self
                 .store
                 .undo_dir()
                 .join(format!("{}.json", record.goal_id));
+            if let Ok(key) = self.store.keys.key() {
+                record.mac = Some(key.mac(Domain::Undo, &[&record.signed_bytes()]));
+            }
             let text = serde_json::to_string(&record).expect("undo records serialize") + "\n";
             if let Err(err) = atomic::write_unsynced(&path, text.as_bytes()) {
                 warnings.push(format!("`steward undo` cannot take this back: {err}"));
@@ -918,6 +1265,10 @@ struct MirrorChange {
 /// whole either way, and no event tells of them.
 impl Drop for Transaction<'_> {
     fn drop(&mut self) {
+        if self.finish_on_drop && !self.finished {
+            let _ = self.complete();
+            return;
+        }
         for dir in std::mem::take(&mut self.unsynced_dirs) {
             let _ = atomic::sync_dir(&dir);
         }
@@ -1014,6 +1365,8 @@ mod tests {
         let store = testing::Store::new();
         store.goal("ship", "", &["a"]);
         let ctx = store.ctx();
+        // The first write seals the goals written by hand above.
+        ctx.transaction().unwrap().finish().unwrap();
         let mut tx = ctx.transaction().unwrap();
         let loaded = tx.resolve("ship").unwrap();
         let edited = edit_by_hand(&store, SHIP);
@@ -1041,6 +1394,8 @@ mod tests {
         store.goal("ship", "", &["a"]);
         store.goal("docs", "", &["a"]);
         let ctx = store.ctx();
+        // The first write seals the goals written by hand above.
+        ctx.transaction().unwrap().finish().unwrap();
         let mut tx = ctx.transaction().unwrap();
         tx.leave_changed_goals();
         let ship = tx.resolve("ship").unwrap();
@@ -1076,6 +1431,8 @@ mod tests {
             store.goal(label, "", &["a"]);
         }
         let ctx = store.ctx();
+        // The first write seals the goals written by hand above.
+        ctx.transaction().unwrap().finish().unwrap();
         let mut tx = ctx.transaction().unwrap();
         tx.leave_changed_goals();
         let loaded: Vec<LoadedGoal> = labels.iter().map(|l| tx.resolve(l).unwrap()).collect();

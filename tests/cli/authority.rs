@@ -401,75 +401,90 @@ fn a_hand_edit_of_status_criteria_or_checks_is_found_and_recorded_once() {
     let text = env.read(path).replace("- [ ] First", "- [x] First");
     env.write(path, &text);
     let output = env.steward().args(["tick", "--json"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(3), "a person must look");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let finding = &report["findings"][0];
     assert_eq!(finding["action"], "edited_outside", "{report}");
-    assert_eq!(finding["reason"], "criteria changed outside steward");
+    assert!(
+        finding["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("criteria changed outside steward; held for a person"),
+        "{report}"
+    );
     assert!(
         env.read(path)
             .contains("unknown edited_outside: criteria changed outside steward"),
     );
     let event = env.events().into_iter().last().unwrap();
     assert_eq!(event["actor"], "unknown");
-    // Recorded: the next pass is quiet.
+    // Recorded: the next pass finds nothing new; the goal still waits.
     let again = env.steward().args(["tick", "--json"]).output().unwrap();
     let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(again["findings"], serde_json::json!([]));
+    assert_eq!(again["needs_attention"], serde_json::json!(["g"]));
 }
 
 #[test]
-fn a_hand_edit_between_two_steward_writes_is_still_found() {
+fn a_hand_edit_is_found_by_the_next_command_not_only_by_tick() {
     let env = TestEnv::initialised();
     env.add_goal("g");
-    env.steward().args(["tick", "-q"]).assert().success();
     let path = "state/goals/g.md";
     env.write(
         path,
         &env.read(path).replace(
             "verification: []",
-            "verification:\n  - type: manual\n    target: x",
+            "verification:\n  - type: file_exists\n    target: .\n    criterion: 1",
         ),
     );
-    env.steward()
-        .args(["update", "g", "--note", "after the hand edit"])
+    // The agent's own next command finds it, records it and is refused.
+    agent(&env)
+        .args(["assess", "g", "--summary", "checked", "--met", "1"])
         .assert()
-        .success();
+        .code(4)
+        .stderr(predicate::str::contains(
+            "goal `g` waits for a person to review what changed outside steward (checks)",
+        ))
+        .stderr(predicate::str::contains(
+            "steward show g, then steward accept g",
+        ));
+    assert!(
+        env.read(path)
+            .contains("unknown edited_outside: checks changed outside steward")
+    );
     env.steward()
         .arg("doctor")
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("checks changed outside steward"));
-    let output = env.steward().args(["tick", "--json"]).output().unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(
-        report["findings"][0]["reason"], "checks changed outside steward",
-        "{report}"
-    );
+        .stdout(predicate::str::contains(
+            "waits for a person to review what changed outside steward (checks)",
+        ));
+    // A person looks and accepts; the agent works again.
+    env.steward().args(["accept", "g"]).assert().success();
+    agent(&env)
+        .args(["assess", "g", "--summary", "checked"])
+        .assert()
+        .success();
 }
 
 #[test]
-fn a_machine_without_the_last_pass_state_reads_the_history_and_finds_the_hand_edit() {
+fn removing_steward_s_seals_does_not_make_a_hand_edit_steward_s() {
     let env = TestEnv::initialised();
     env.add_goal("g");
     env.add_goal("h");
     env.steward().args(["tick", "-q"]).assert().success();
     let path = "state/goals/g.md";
     env.write(path, &env.read(path).replace("- [ ] First", "- [x] First"));
-    env.steward()
-        .args(["update", "g", "--note", "after the hand edit"])
-        .assert()
-        .success();
-    // A clone on another machine has no state/digests.json: the pass
-    // follows every goal's chain through the whole log.
-    std::fs::remove_file(env.path("state/digests.json")).unwrap();
+    // The agent removes what steward wrote down: each goal is checked
+    // against the chain of changes steward signed in the event log.
+    std::fs::remove_dir_all(env.path("state/seals")).unwrap();
     let output = env.steward().args(["tick", "--json"]).output().unwrap();
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(report["findings"].as_array().unwrap().len(), 1, "{report}");
-    assert_eq!(report["findings"][0]["label"], "g");
-    assert_eq!(
-        report["findings"][0]["reason"], "criteria changed outside steward",
-        "{report}"
-    );
+    let labels: Vec<&str> = (report["findings"].as_array().unwrap().iter())
+        .filter(|f| f["action"] == "edited_outside")
+        .map(|f| f["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["g"], "{report}");
 }
 
 #[test]
@@ -487,7 +502,12 @@ fn a_goal_closed_by_hand_is_moved_and_shown_without_a_receipt() {
         .arg("doctor")
         .assert()
         .stdout(predicate::str::contains("completed by hand, no receipt"));
-    env.steward().args(["tick", "-q"]).assert().success();
+    // A person is told once: steward cannot tell who closed it.
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("g: closed_by_hand"));
     assert!(!env.path(path).exists());
     let goal = env.goal_json("g");
     assert_eq!(goal["closed_by_hand"], true);
@@ -502,7 +522,7 @@ fn a_goal_closed_by_hand_is_moved_and_shown_without_a_receipt() {
         .assert()
         .stdout(predicate::str::contains("closed:    by hand, no receipt"))
         .stdout(predicate::str::contains(
-            "closed by hand, no receipt (status changed outside steward)",
+            "closed by hand, no receipt: status changed outside steward",
         ));
 }
 

@@ -8,14 +8,21 @@ pub const NOW: &str = "2026-11-21T04:00:00Z";
 
 pub struct TestEnv {
     dir: tempfile::TempDir,
+    /// The home of the person running steward: its machine key, out of
+    /// the store.
+    home: tempfile::TempDir,
     now: String,
+    /// The machine's name (`STEWARD_MACHINE_ID`), for several machines.
+    machine: Option<String>,
 }
 
 impl TestEnv {
     pub fn new() -> TestEnv {
         TestEnv {
             dir: tempfile::tempdir().expect("temp dir"),
+            home: tempfile::tempdir().expect("temp dir"),
             now: NOW.to_string(),
+            machine: None,
         }
     }
 
@@ -44,9 +51,17 @@ impl TestEnv {
             .current_dir(self.root())
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("STEWARD_NOW", &self.now)
+            .env("HOME", self.home.path())
+            .envs(self.machine.iter().map(|name| ("STEWARD_MACHINE_ID", name)))
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env("GIT_CONFIG_NOSYSTEM", "1");
         cmd
+    }
+
+    /// The same environment, as machine `name` (`STEWARD_MACHINE_ID`).
+    pub fn on_machine(mut self, name: &str) -> TestEnv {
+        self.machine = Some(name.to_string());
+        self
     }
 
     pub fn set_now(&mut self, now: &str) {
@@ -66,6 +81,17 @@ impl TestEnv {
 }
 
 impl TestEnv {
+    /// Writes goal `label` by hand, as a person would in an editor, and
+    /// accepts it (`steward accept`): a goal file steward did not write
+    /// waits for a person's review until then.
+    pub fn write_goal(&self, label: &str, contents: &str) {
+        self.write(&format!("state/goals/{label}.md"), contents);
+        self.steward()
+            .args(["accept", label, "-q"])
+            .assert()
+            .success();
+    }
+
     /// A store made with `init`.
     pub fn initialised() -> TestEnv {
         let env = TestEnv::new();
@@ -240,4 +266,11 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// Where steward on this machine publishes its key in a store
+/// (`state/machines/<host name>.pub`, with no `machine_id` set).
+pub fn machine_key_file() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    format!("state/machines/{}.pub", host.trim())
 }

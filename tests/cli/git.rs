@@ -2,7 +2,7 @@
 
 use predicates::prelude::*;
 
-use crate::common::{TestEnv, git};
+use crate::common::{TestEnv, git, machine_key_file};
 
 /// A repository with a local identity and a steward store committing to
 /// it, set up as a user would: `init --git`, turn commits on, commit that.
@@ -112,7 +112,7 @@ fn the_first_commit_of_an_empty_repository_and_a_detached_head() {
     assert_eq!(commits(&env), 1, "init committed what it wrote");
     assert_eq!(
         git(env.root(), &["show", "--name-only", "--format=", "HEAD"]),
-        ".gitattributes\nstate/.gitignore\n"
+        format!(".gitattributes\nstate/.gitignore\n{}\n", machine_key_file())
     );
     env.add_goal("g");
     assert_eq!(commits(&env), 2);
@@ -342,7 +342,10 @@ fn init_git_turns_commits_on_as_the_flag_promises() {
     env.steward().args(["init", "--git"]).assert().success();
     assert_eq!(
         git(env.root(), &["show", "--name-only", "--format=", "HEAD"]),
-        ".gitattributes\nstate/.gitignore\nsteward.yaml\n"
+        format!(
+            ".gitattributes\nstate/.gitignore\n{}\nsteward.yaml\n",
+            machine_key_file()
+        )
     );
     env.steward()
         .arg("config")

@@ -138,8 +138,8 @@ fn stop_continues_while_work_moves_and_stops_when_it_does_not() {
         ])
         .assert()
         .success();
-    env.write(
-        "state/goals/deploy.md",
+    env.write_goal(
+        "deploy",
         &env.read("state/goals/deploy.md")
             .replace("cooldown: 10m", "cooldown: 0s"),
     );
@@ -220,7 +220,7 @@ fn a_goal_left_to_a_persons_judgment_is_not_work_for_the_agent() {
         .args(["--actor", "agent", "prompt", "--heartbeat", "--exit-status"])
         .assert()
         .code(3);
-    // Assessing does not end a wait for a person; a person's act does.
+    // An agent can do nothing with it; a person's act ends the wait.
     env.steward()
         .args([
             "--actor",
@@ -231,7 +231,10 @@ fn a_goal_left_to_a_persons_judgment_is_not_work_for_the_agent() {
             "still done",
         ])
         .assert()
-        .success();
+        .code(4)
+        .stderr(predicates::str::contains(
+            "ask the person to run: steward complete deploy",
+        ));
     env.steward()
         .args(["--actor", "agent", "prompt", "--heartbeat", "--exit-status"])
         .assert()

@@ -39,7 +39,7 @@ fn machines() -> Machines {
             remote.to_str().unwrap(),
         ],
     );
-    let a = TestEnv::new();
+    let a = TestEnv::new().on_machine("a");
     git(a.root(), &["init", "-q", "-b", "main"]);
     identify(a.root(), "a");
     a.steward().args(["init", "--git"]).assert().success();
@@ -50,10 +50,22 @@ fn machines() -> Machines {
         &["remote", "add", "origin", remote.to_str().unwrap()],
     );
     git(a.root(), &["push", "-q", "origin", "main"]);
-    let b = TestEnv::new();
+    let b = TestEnv::new().on_machine("b");
     git(b.root(), &["clone", "-q", remote.to_str().unwrap(), "."]);
     identify(b.root(), "b");
+    // b trusts the keys the store holds when it first writes to it (a's);
+    // a trusts b's once a person says so, after b pushed it.
     b.steward().args(["init", "--git"]).assert().success();
+    git(b.root(), &["push", "-q", "origin", "main"]);
+    git(
+        a.root(),
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    a.steward()
+        .args(["accept", "--machine", "b"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("b: trusted on this machine"));
     Machines {
         _dir: dir,
         remote,

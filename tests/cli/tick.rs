@@ -80,9 +80,9 @@ fn a_second_tick_at_the_same_time_writes_nothing() {
 #[test]
 fn budgets_block_at_their_maximum_and_not_before() {
     let env = TestEnv::initialised();
-    env.write("state/goals/under.md", "---\nlabel: under\nbudget: {max_dispatches: 3, max_assessments: 5}\nprogress: {dispatches: 2, assessments: 4, last_assessed_at: 2026-11-21T04:00:00Z}\n---\n");
-    env.write("state/goals/at.md", "---\nlabel: at\nbudget: {max_assessments: 5}\nprogress: {assessments: 5, last_assessed_at: 2026-11-21T04:00:00Z}\n---\n");
-    env.write("state/goals/fails.md", "---\nlabel: fails\nbudget: {escalate_after_failures: 2}\nprogress: {consecutive_failures: 2, last_assessed_at: 2026-11-21T04:00:00Z}\n---\n");
+    env.write_goal("under", "---\nlabel: under\nbudget: {max_dispatches: 3, max_assessments: 5}\nprogress: {dispatches: 2, assessments: 4, last_assessed_at: 2026-11-21T04:00:00Z}\n---\n");
+    env.write_goal("at", "---\nlabel: at\nbudget: {max_assessments: 5}\nprogress: {assessments: 5, last_assessed_at: 2026-11-21T04:00:00Z}\n---\n");
+    env.write_goal("fails", "---\nlabel: fails\nbudget: {escalate_after_failures: 2}\nprogress: {consecutive_failures: 2, last_assessed_at: 2026-11-21T04:00:00Z}\n---\n");
     let (code, report) = tick_json(&env);
     assert_eq!(code, 3);
     assert_eq!(
@@ -112,7 +112,7 @@ fn hard_bounds_fail_the_goal_for_good() {
         ])
         .assert()
         .success();
-    env.write("state/goals/spent.md", "---\nlabel: spent\nbounds: {max_cost_usd: 10}\nprogress: {cost_usd: 10.5, last_assessed_at: 2026-11-21T04:00:00Z}\n---\n");
+    env.write_goal("spent", "---\nlabel: spent\nbounds: {max_cost_usd: 10}\nprogress: {cost_usd: 10.5, last_assessed_at: 2026-11-21T04:00:00Z}\n---\n");
     env.set_now("2026-11-21T05:59:59Z");
     let (_, report) = tick_json(&env);
     assert_eq!(
@@ -159,8 +159,8 @@ fn paused_goals_are_left_alone() {
 fn a_broken_goal_is_reported_and_the_pass_goes_on() {
     let env = TestEnv::initialised();
     env.write("state/goals/broken.md", "---\nlabel: [\n---\n");
-    env.write(
-        "state/goals/full.md",
+    env.write_goal(
+        "full",
         "---\nlabel: full\nbudget: {max_dispatches: 1}\nprogress: {dispatches: 1}\n---\n",
     );
     let (code, report) = tick_json(&env);
@@ -212,8 +212,8 @@ fn the_mirror_keeps_hand_written_text_around_its_block() {
         "ACTIVE-TASKS.md",
         &format!("Above, by hand.\n\n{mirror}\nBelow, by hand.\n"),
     );
-    env.write(
-        "state/goals/g.md",
+    env.write_goal(
+        "g",
         &env.read("state/goals/g.md")
             .replace("title: Goal g", "title: Edited by hand"),
     );
@@ -345,9 +345,7 @@ fn a_check_that_escapes_the_root_is_an_error_and_changes_nothing() {
     );
     // What the pass saw, when it ran and its caches are machine state, not
     // a change to the store.
-    for state in ["state/digests.json", "state/tick.json"] {
-        std::fs::remove_file(env.path(state)).unwrap();
-    }
+    std::fs::remove_file(env.path("state/tick.json")).unwrap();
     std::fs::remove_dir_all(env.path("state/cache")).unwrap();
     env.assert_unchanged(&before);
     env.steward()

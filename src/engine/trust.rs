@@ -1,0 +1,281 @@
+//! Judge only what steward wrote (README, "Who may do what"). Every verb
+//! that decides something about a goal reads it through [`resolve`]: the
+//! file is compared with what steward last wrote to it on this machine
+//! (its seal, `crate::store::seal`), and a change made outside steward is
+//! recorded before anything is decided — then the goal waits for a
+//! person. An agent is refused any act on a goal that waits for a person;
+//! a person's act ends the wait (a person has looked).
+
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::{Actor, PersonWait};
+use crate::store::key::sha256;
+use crate::store::seal::{Place, Seal};
+use crate::store::{LoadedGoal, Transaction};
+
+/// The goal `reference` names, read under the lock and verified. For an
+/// agent, refused (exit 4) when the goal waits for a person — because its
+/// file was just found changed outside steward, or for any earlier reason.
+/// What was found is recorded even when the command is refused.
+pub fn resolve(ctx: &Context, tx: &mut Transaction<'_>, reference: &str) -> Result<LoadedGoal> {
+    let loaded = tx.resolve(reference)?;
+    let verified = tx.verify(loaded)?;
+    if ctx.actor != Actor::User {
+        refuse_if_waiting(&verified.goal)?;
+    }
+    Ok(verified.goal)
+}
+
+/// Refuses an agent's act on a goal that waits for a person.
+pub fn refuse_if_waiting(loaded: &LoadedGoal) -> Result<()> {
+    let goal = &loaded.goal;
+    if goal.status.is_terminal() {
+        return Ok(());
+    }
+    let Some(waiting) = goal.waiting.as_ref() else {
+        return Ok(());
+    };
+    let Some(why) = waiting.for_person else {
+        return Ok(());
+    };
+    Err(Error::WaitsForPerson {
+        label: goal.label.clone(),
+        why: waiting.reason.clone(),
+        person_runs: why.command(&goal.label),
+    })
+}
+
+/// Whether an agent may take `label` for a new goal: not while an open
+/// goal steward sealed under it vanished outside steward and no person has
+/// looked (the agent could delete a hard goal and add an easy one under
+/// its name). Returns the vanished goal's seal, for a person's `add` to
+/// record and release.
+pub fn vanished_label(ctx: &Context, label: &str) -> Result<Option<Seal>> {
+    if !ctx.store.sealed_here() {
+        return Ok(None);
+    }
+    for place in [Place::Vanished, Place::Open] {
+        if let Ok(Some(seal)) = ctx.store.seal_of_label(place, label)? {
+            if place == Place::Open && ctx.store.open_path(label).exists() {
+                continue;
+            }
+            return Ok(Some(seal));
+        }
+    }
+    Ok(None)
+}
+
+/// Refuses an agent a label whose goal vanished outside steward.
+pub fn refuse_vanished_label(ctx: &Context, label: &str) -> Result<Option<Seal>> {
+    let Some(seal) = vanished_label(ctx, label)? else {
+        return Ok(None);
+    };
+    if ctx.actor != Actor::User {
+        return Err(Error::WaitsForPerson {
+            label: label.to_string(),
+            why: format!(
+                "the file of goal {} under this label was removed outside steward",
+                seal.id
+            ),
+            person_runs: format!("steward accept {label}"),
+        });
+    }
+    Ok(Some(seal))
+}
+
+/// What a person's `accept` did.
+#[derive(Debug)]
+pub enum Accepted {
+    /// The goal waited for a review; it no longer does.
+    Goal(super::Saved),
+    /// A goal whose file vanished outside steward is let go; its label is
+    /// free.
+    Vanished(Seal, super::Notices),
+    /// Nothing waited for a person's review.
+    Nothing(LoadedGoal),
+}
+
+/// `steward accept GOAL`: a person has looked at what changed outside
+/// steward and takes the goal as it now is (or lets a vanished goal go).
+pub fn accept(ctx: &Context, reference: &str, note: Option<&str>) -> Result<Accepted> {
+    super::authority::person_only(ctx, "accept what changed outside steward", || {
+        format!("steward accept {reference}")
+    })?;
+    let mut tx = ctx.transaction()?;
+    let loaded = match tx.resolve(reference) {
+        Ok(loaded) => loaded,
+        Err(Error::GoalNotFound { .. }) => {
+            let label = reference.trim().to_ascii_lowercase();
+            if let Some(seal) = vanished_label(ctx, &label)? {
+                let mut detail = format!(
+                    "a person accepted that the file of goal {} was removed outside steward",
+                    seal.id
+                );
+                if let Some(note) = note {
+                    detail.push_str(&format!("; note: {note}"));
+                }
+                if ctx
+                    .store
+                    .seal_of_label(Place::Open, &label)?
+                    .is_ok_and(|s| s.is_some())
+                {
+                    tx.record_vanished(&seal)?;
+                }
+                tx.forget_vanished(&seal, &detail)?;
+                let notices = super::finish(tx)?;
+                return Ok(Accepted::Vanished(seal, notices));
+            }
+            return Err(Error::GoalNotFound {
+                reference: reference.to_string(),
+                unreadable: 0,
+            });
+        }
+        Err(err) => return Err(err),
+    };
+    let verified = tx.verify(loaded)?;
+    let goal = &verified.goal.goal;
+    let reviewing = goal.waiting.as_ref().and_then(|w| w.for_person) == Some(PersonWait::Review);
+    if !reviewing {
+        super::finish(tx)?;
+        return Ok(Accepted::Nothing(verified.goal));
+    }
+    let mut detail = "the goal as it is".to_string();
+    if let Some(note) = note {
+        detail.push_str(&format!("; note: {note}"));
+    }
+    // The person's change ends the wait (the transaction says so).
+    let change = crate::model::GoalChange::new("accepted", detail).always();
+    let written = tx.save(&verified.goal, change)?;
+    Ok(Accepted::Goal(super::saved(tx, written, verified.goal)?))
+}
+
+/// Records every change made outside steward to the open goals (as `tick`
+/// does, without its rules): before `sync` commits the store, so that
+/// what it pushes carries each such change with its hold, and another
+/// machine that pulls it holds the goal too. The labels found.
+pub fn record_outside_changes(ctx: &Context) -> Result<Vec<String>> {
+    let mut tx = ctx.transaction()?;
+    let scan = tx.scan(crate::store::Scope::Open)?;
+    let mut found = Vec::new();
+    for loaded in scan.goals {
+        if loaded.goal.status == crate::model::Status::Paused {
+            continue;
+        }
+        let verified = tx.verify(loaded)?;
+        if verified.outside.is_some() {
+            found.push(verified.goal.goal.label.clone());
+        }
+    }
+    super::finish(tx)?;
+    Ok(found)
+}
+
+/// Takes as steward's the goal files `sync` merged itself from both sides
+/// (`changed`, relative to the root: the files the merge changed): where
+/// git merged two versions line by line, no machine signed the result,
+/// but each side was steward's — ours as sealed here, theirs by a signed
+/// chain from the merge base. Files that are one side's version verify on
+/// their own (a signed chain), or wait for a person like any other change
+/// made outside steward.
+pub fn adopt_merged(ctx: &Context, changed: &[String], merge: &Merge) -> Result<usize> {
+    if changed.is_empty() || !ctx.store.sealed_here() {
+        return Ok(0);
+    }
+    let mut tx = ctx.transaction()?;
+    let mut adopted = 0;
+    for relative in changed {
+        let path = ctx.store.root.join(relative);
+        let Ok(loaded) = ctx.store.load(&path) else {
+            continue;
+        };
+        if !matches!(ctx.store.trust_of(&loaded), crate::store::Trust::Outside(_)) {
+            continue;
+        }
+        let version = |commit: &str| {
+            crate::git::cli(&ctx.root, &["show", &format!("{commit}:./{relative}")]).ok()
+        };
+        let sha = |text: &Option<String>| text.as_deref().map(|t| sha256(t.as_bytes()));
+        let (ours, theirs, base) = (
+            version(&merge.ours),
+            version(&merge.theirs),
+            version(&merge.base),
+        );
+        let Some(their_sha) = sha(&theirs) else {
+            continue;
+        };
+        let ours_sealed = sha(&ours).is_some_and(|ours| {
+            ctx.store
+                .seal_of_label(Place::Open, &loaded.goal.label)
+                .ok()
+                .and_then(|seal| seal.ok().flatten())
+                .is_some_and(|seal| seal.sha256 == ours)
+        });
+        let theirs_signed = ctx.store.log().signed_chain(
+            &loaded.goal.id,
+            sha(&base).as_deref(),
+            &their_sha,
+            &ctx.store.trusted_keys(),
+        );
+        if ours_sealed
+            && theirs_signed
+            && tx.adopt(
+                &loaded,
+                &format!(
+                    "merged by sync from this machine's version and the remote's ({})",
+                    merge.theirs_short
+                ),
+            )?
+        {
+            adopted += 1;
+        }
+    }
+    super::finish(tx)?;
+    Ok(adopted)
+}
+
+/// The commits of a merge `sync` made.
+#[derive(Debug, Clone)]
+pub struct Merge {
+    pub ours: String,
+    pub theirs: String,
+    pub base: String,
+    pub theirs_short: String,
+}
+
+/// Trusts machine `name`'s published key on this machine: its signed
+/// changes are steward's from now on (a person's act, once per machine
+/// that joins the store).
+pub fn trust_machine(ctx: &Context, name: &str) -> Result<crate::store::key::PublicKey> {
+    super::authority::person_only(ctx, "trust another machine's key", || {
+        format!("steward accept --machine {name}")
+    })?;
+    let published = ctx.store.published_machines();
+    let Some(public) = published.get(name).cloned() else {
+        let known: Vec<&str> = published.keys().map(String::as_str).collect();
+        return Err(Error::BadRequest(format!(
+            "no machine `{name}` published a key in state/machines/ (published: {})",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        )));
+    };
+    let tx = ctx.transaction()?;
+    ctx.store
+        .trust_machines(&[(name.to_string(), public.clone())].into_iter().collect())?;
+    super::finish(tx)?;
+    Ok(public)
+}
+
+/// Machines that published a key in the store which this machine does not
+/// trust (yet), by name.
+pub fn untrusted_machines(ctx: &Context) -> Vec<String> {
+    let trusted = ctx.store.trusted_keys();
+    ctx.store
+        .published_machines()
+        .into_iter()
+        .filter(|(_, key)| !trusted.contains(key))
+        .map(|(name, _)| name)
+        .collect()
+}

@@ -1,0 +1,548 @@
+//! Seals: what steward last wrote to each goal file on this machine, bound
+//! to this machine's key. A goal file whose bytes are not what its seal
+//! says was changed outside steward (by hand, by an agent, by a plain
+//! `git pull`); one with no seal was put there outside steward. Judging
+//! such a goal waits for a person (`crate::engine::trust`).
+//!
+//! `state/seals/open/<label>` seals an open goal, `state/seals/closed/<id>`
+//! a closed one, each naming the goal's id and label and the SHA-256 of the
+//! file's bytes, under a MAC of the machine key: a seal an agent edits, or
+//! moves from `closed/` to `open/`, no longer verifies. `vanished/<label>`
+//! keeps the seal of an open goal whose file disappeared outside steward
+//! until a person has looked, so that its label is not taken meanwhile.
+//! Seals are machine state (git ignores them), written without waiting for
+//! the disk: a crash that loses one is repaired from the event log, which
+//! records the same hash under the same key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use super::events::Signer;
+use super::key::{self, Domain, MachineKey, PublicKey, sha256};
+use super::{GoalFile, LoadedGoal, Store, atomic, safe};
+use crate::error::{Error, Result};
+
+/// Where a seal lives, as part of what its MAC binds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Open,
+    Closed,
+    Vanished,
+}
+
+impl Place {
+    fn dir_name(self) -> &'static str {
+        match self {
+            Place::Open => "open",
+            Place::Closed => "closed",
+            Place::Vanished => "vanished",
+        }
+    }
+}
+
+/// What steward wrote last to one goal file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seal {
+    pub id: String,
+    pub label: String,
+    pub sha256: String,
+}
+
+/// A goal file against its seal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SealCheck {
+    /// The bytes are the ones steward wrote.
+    Matches,
+    /// Steward wrote other bytes (the seal says which hash).
+    Differs(Seal),
+    /// Steward wrote this file under another id: the id was changed.
+    OtherGoal(Seal),
+    /// No seal: the file was put there outside steward.
+    Missing,
+    /// A seal that does not verify: written or changed outside steward.
+    Forged(String),
+    /// Seals are not kept for this store on this machine yet, or the key
+    /// cannot be had: nothing to compare with.
+    Unknown,
+}
+
+/// The machine key, loaded once when first needed, and this machine's
+/// name in the store.
+#[derive(Debug, Clone, Default)]
+pub struct Keyring {
+    dir: Option<PathBuf>,
+    machine: String,
+    key: Arc<OnceLock<std::result::Result<MachineKey, String>>>,
+    trusted: Arc<OnceLock<BTreeMap<String, PublicKey>>>,
+}
+
+impl Keyring {
+    /// The key kept in `dir` (`~/.config/steward`), for machine `machine`.
+    pub fn at(dir: PathBuf, machine: &str) -> Keyring {
+        Keyring {
+            dir: Some(dir),
+            machine: machine_name(machine),
+            key: Arc::default(),
+            trusted: Arc::default(),
+        }
+    }
+
+    /// This machine's name, as its events are signed.
+    pub fn machine(&self) -> &str {
+        &self.machine
+    }
+
+    /// Who signs this machine's events, when the key can be had.
+    pub fn signer(&self) -> Option<Signer<'_>> {
+        Some(Signer {
+            key: self.key().ok()?,
+            machine: &self.machine,
+        })
+    }
+
+    /// The key directory, when there is a home to keep it in.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    pub fn key(&self) -> Result<&MachineKey> {
+        let loaded = self.key.get_or_init(|| match &self.dir {
+            Some(dir) => MachineKey::load_or_create(dir),
+            None => Err("no home directory to keep steward's machine key in".to_string()),
+        });
+        loaded.as_ref().map_err(|why| Error::Key(why.clone()))
+    }
+}
+
+/// A seal file is a few lines; anything larger is not one.
+const SEAL_BYTES: u64 = 4096;
+
+impl Store {
+    fn seals_dir(&self) -> PathBuf {
+        self.state_dir.join("seals")
+    }
+
+    /// The seal file of a goal: open ones by label, closed ones by id.
+    pub fn seal_path(&self, place: Place, label: &str, id: &str) -> PathBuf {
+        let name = match place {
+            Place::Open | Place::Vanished => label,
+            Place::Closed => id,
+        };
+        self.seals_dir().join(place.dir_name()).join(name)
+    }
+
+    /// Where `loaded` lives: among the closed goals or the open ones.
+    pub fn place_of(&self, path: &Path) -> Place {
+        if atomic::parent(path) == self.closed_dir {
+            Place::Closed
+        } else {
+            Place::Open
+        }
+    }
+
+    /// The seal at `path` (one of `place`), verified.
+    fn read_seal(&self, key: &MachineKey, place: Place, path: &Path) -> SealRead {
+        let text = match safe::read_text(path, SEAL_BYTES) {
+            Ok(Some(text)) => text,
+            Ok(None) => return SealRead::Missing,
+            Err(err) => return SealRead::Forged(format!("{}: {err}", self.relative(path))),
+        };
+        let mut fields = text.lines();
+        let mut field = |name: &str| {
+            fields
+                .next()
+                .and_then(|line| line.strip_prefix(name))
+                .and_then(|rest| rest.strip_prefix(' '))
+                .map(str::to_string)
+        };
+        let parsed = (|| {
+            (field("steward")? == "seal 1").then_some(())?;
+            Some((
+                field("id")?,
+                field("label")?,
+                field("sha256")?,
+                field("mac")?,
+            ))
+        })();
+        let Some((id, label, sha256, mac)) = parsed else {
+            return SealRead::Forged(format!("{}: not a seal", self.relative(path)));
+        };
+        let place_name = place.dir_name().as_bytes();
+        if !key.verifies(
+            Domain::Seal,
+            &[
+                place_name,
+                id.as_bytes(),
+                label.as_bytes(),
+                sha256.as_bytes(),
+            ],
+            &mac,
+        ) {
+            return SealRead::Forged(format!(
+                "{}: the seal does not verify with this machine's key",
+                self.relative(path)
+            ));
+        }
+        SealRead::Found(Seal { id, label, sha256 })
+    }
+
+    /// Writes the seal of a goal steward just wrote, at `place`.
+    pub fn write_seal(&self, place: Place, seal: &Seal) -> Result<()> {
+        let key = self.keys.key()?;
+        let mac = key.mac(
+            Domain::Seal,
+            &[
+                place.dir_name().as_bytes(),
+                seal.id.as_bytes(),
+                seal.label.as_bytes(),
+                seal.sha256.as_bytes(),
+            ],
+        );
+        let text = format!(
+            "steward seal 1\nid {}\nlabel {}\nsha256 {}\nmac {mac}\n",
+            seal.id, seal.label, seal.sha256
+        );
+        // Machine state: git ignores the directory (it says so itself, so
+        // a store made by an older steward needs nothing new).
+        if !super::cache_dir_ready(&self.seals_dir()) {
+            return Err(Error::UnsafePath {
+                path: self.seals_dir(),
+                why: "cannot be used for seals (a symbolic link, or not a directory)",
+            });
+        }
+        atomic::write_unsynced(
+            &self.seal_path(place, &seal.label, &seal.id),
+            text.as_bytes(),
+        )
+    }
+
+    /// Removes a seal, if there is one.
+    pub fn remove_seal(&self, place: Place, label: &str, id: &str) -> Result<()> {
+        let path = self.seal_path(place, label, id);
+        match std::fs::remove_file(&path) {
+            Ok(()) => Ok(()),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(err) => Err(Error::io(&path, "cannot remove the seal", err)),
+        }
+    }
+
+    /// The verified seal of an open goal's label, or of a label whose goal
+    /// vanished: `Err` says why a seal file there does not count.
+    pub fn seal_of_label(
+        &self,
+        place: Place,
+        label: &str,
+    ) -> Result<std::result::Result<Option<Seal>, String>> {
+        let key = self.keys.key()?;
+        Ok(
+            match self.read_seal(key, place, &self.seal_path(place, label, "")) {
+                SealRead::Found(seal) => Ok(Some(seal)),
+                SealRead::Missing => Ok(None),
+                SealRead::Forged(why) => Err(why),
+            },
+        )
+    }
+
+    /// `loaded` against its seal.
+    pub fn seal_check(&self, loaded: &LoadedGoal) -> SealCheck {
+        if !self.sealed_here() {
+            return SealCheck::Unknown;
+        }
+        let Ok(key) = self.keys.key() else {
+            return SealCheck::Unknown;
+        };
+        let goal = &loaded.goal;
+        let place = self.place_of(&loaded.file.path);
+        let path = self.seal_path(place, &goal.label, &goal.id);
+        match self.read_seal(key, place, &path) {
+            SealRead::Missing => SealCheck::Missing,
+            SealRead::Forged(why) => SealCheck::Forged(why),
+            SealRead::Found(seal) if seal.id != goal.id => SealCheck::OtherGoal(seal),
+            SealRead::Found(seal) => {
+                if seal.sha256 == key::sha256(loaded.file.text().as_bytes()) {
+                    SealCheck::Matches
+                } else {
+                    SealCheck::Differs(seal)
+                }
+            }
+        }
+    }
+
+    /// The labels that have an open goal's seal.
+    pub fn sealed_open_labels(&self) -> Vec<String> {
+        let dir = self.seals_dir().join(Place::Open.dir_name());
+        let mut labels: Vec<String> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| !name.starts_with('.'))
+            .collect();
+        labels.sort();
+        labels
+    }
+
+    /// Whether steward keeps seals for this store on this machine: from
+    /// its first write here on. Kept outside the store, with the key, so
+    /// that removing `state/seals/` does not make every goal new again.
+    pub fn sealed_here(&self) -> bool {
+        // Sealed with the key there is now: a key made anew (the old one
+        // removed) seals the store again from scratch.
+        let Some(path) = self.sealed_marker() else {
+            return false;
+        };
+        let Ok(key) = self.keys.key() else {
+            return false;
+        };
+        safe::read_text(&path, 4096)
+            .ok()
+            .flatten()
+            .is_some_and(|text| {
+                text.lines()
+                    .any(|line| line == format!("key {}", key.public_hex()))
+            })
+    }
+
+    /// The file that says this store is sealed here: one per store root in
+    /// `~/.config/steward/stores/`, named by the hash of the root's path.
+    fn sealed_marker(&self) -> Option<PathBuf> {
+        let dir = self.keys.dir()?;
+        let root = self.absolute_root.to_string_lossy();
+        let name = &key::sha256(root.as_bytes())[..32];
+        Some(dir.join("stores").join(name))
+    }
+
+    /// Records that this store is sealed here from now on.
+    pub fn mark_sealed_here(&self, now: &str) -> Result<()> {
+        let Some(path) = self.sealed_marker() else {
+            return Err(Error::Key(
+                "no home directory to keep steward's machine key in".to_string(),
+            ));
+        };
+        key::create_private_dir(atomic::parent(&path)).map_err(Error::Key)?;
+        let key = self.keys.key()?;
+        let text = format!(
+            "{}\nsealed since {now}\nkey {}\n",
+            self.absolute_root.to_string_lossy(),
+            key.public_hex()
+        );
+        std::fs::write(&path, text).map_err(|err| Error::io(&path, "cannot write", err))
+    }
+}
+
+/// Whose bytes a goal file holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trust {
+    /// What steward wrote here (or nothing to compare with yet).
+    Steward,
+    /// What steward wrote, by events signed by this machine or another one
+    /// it trusts, though not sealed here: a seal lost in a crash between
+    /// the events and the seals, or a change a `git pull` brought.
+    Signed,
+    /// Not what steward wrote.
+    Outside(OutsideChange),
+}
+
+/// A change made to a goal file outside steward.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutsideChange {
+    /// The fields that differ from what steward last wrote, when known.
+    pub fields: Vec<&'static str>,
+    /// What happened, for the history line and the event.
+    pub detail: String,
+}
+
+impl OutsideChange {
+    /// The fields, or "the file" when they are not known.
+    pub fn what(&self) -> String {
+        if self.fields.is_empty() {
+            "the file".to_string()
+        } else {
+            self.fields.join(", ")
+        }
+    }
+}
+
+impl Store {
+    /// Whether `loaded` holds the bytes steward last wrote to it here.
+    pub fn trust_of(&self, loaded: &LoadedGoal) -> Trust {
+        match self.seal_check(loaded) {
+            SealCheck::Matches => Trust::Steward,
+            // Nothing to compare with yet: a goal in a closed state
+            // without the receipt or reason steward leaves was closed by
+            // hand all the same.
+            SealCheck::Unknown if loaded.goal.closed_by_hand() => Trust::Outside(OutsideChange {
+                fields: vec!["status"],
+                detail: format!("status set to {} outside steward", loaded.goal.status),
+            }),
+            SealCheck::Unknown => Trust::Steward,
+            SealCheck::Differs(seal) if self.signed(loaded, Some(&seal.sha256)) => Trust::Signed,
+            SealCheck::Missing if self.signed(loaded, None) => Trust::Signed,
+            SealCheck::Differs(seal) => Trust::Outside(self.what_changed(loaded, &seal)),
+            SealCheck::OtherGoal(seal) => Trust::Outside(OutsideChange {
+                fields: vec!["id"],
+                detail: format!(
+                    "id changed outside steward (steward wrote this file as goal {})",
+                    seal.id
+                ),
+            }),
+            SealCheck::Missing => Trust::Outside(OutsideChange {
+                fields: Vec::new(),
+                detail: "the file was put here outside steward (steward never wrote it)"
+                    .to_string(),
+            }),
+            SealCheck::Forged(why) => Trust::Outside(OutsideChange {
+                fields: Vec::new(),
+                detail: format!("its seal was changed outside steward ({why})"),
+            }),
+        }
+    }
+
+    /// Whether the event log holds changes signed by trusted machines
+    /// (this one included) that take the goal from the bytes hashed `from`
+    /// (its seal here; `None`: none) to what the file holds.
+    fn signed(&self, loaded: &LoadedGoal, from: Option<&str>) -> bool {
+        if loaded.goal.id.is_empty() {
+            return false;
+        }
+        let sha = sha256(loaded.file.text().as_bytes());
+        self.log()
+            .signed_chain(&loaded.goal.id, from, &sha, &self.trusted_keys())
+    }
+
+    /// The machines whose signed events this machine takes as steward's:
+    /// itself, and the ones it trusts (`state/seals/machines`, bound to
+    /// this machine's key).
+    pub fn trusted_machines(&self) -> &BTreeMap<String, PublicKey> {
+        self.keys.trusted.get_or_init(|| {
+            let mut trusted = self.read_trusted().unwrap_or_default();
+            if let Ok(key) = self.keys.key() {
+                trusted.insert(self.keys.machine.clone(), key.public());
+            }
+            trusted
+        })
+    }
+
+    /// The keys of the machines this one trusts.
+    pub fn trusted_keys(&self) -> Vec<PublicKey> {
+        let mut keys: Vec<PublicKey> = self.trusted_machines().values().cloned().collect();
+        keys.dedup();
+        keys
+    }
+
+    fn trusted_path(&self) -> PathBuf {
+        self.seals_dir().join("machines")
+    }
+
+    fn read_trusted(&self) -> Option<BTreeMap<String, PublicKey>> {
+        let key = self.keys.key().ok()?;
+        let text = safe::read_text(&self.trusted_path(), 1024 * 1024).ok()??;
+        let (body, mac) = text.rsplit_once("mac ")?;
+        if !key.verifies(Domain::Config, &[body.as_bytes()], mac.trim()) {
+            return None;
+        }
+        let mut lines = body.lines();
+        (lines.next()? == "steward machines 1").then_some(())?;
+        lines
+            .map(|line| {
+                let (machine, public) = line.split_once(' ')?;
+                Some((machine.to_string(), PublicKey::parse(public)?))
+            })
+            .collect()
+    }
+
+    /// Trusts `machines` (name and published key) from now on, on this
+    /// machine.
+    pub fn trust_machines(&self, machines: &BTreeMap<String, PublicKey>) -> Result<()> {
+        let key = self.keys.key()?;
+        let mut all = self.read_trusted().unwrap_or_default();
+        all.extend(machines.iter().map(|(m, k)| (m.clone(), k.clone())));
+        let mut body = String::from("steward machines 1\n");
+        for (machine, public) in &all {
+            body.push_str(&format!("{machine} {}\n", public.hex()));
+        }
+        let mac = key.mac(Domain::Config, &[body.as_bytes()]);
+        if !super::cache_dir_ready(&self.seals_dir()) {
+            return Err(Error::UnsafePath {
+                path: self.seals_dir(),
+                why: "cannot be used for seals (a symbolic link, or not a directory)",
+            });
+        }
+        atomic::write_unsynced(
+            &self.trusted_path(),
+            format!("{body}mac {mac}\n").as_bytes(),
+        )
+    }
+
+    /// Where machines publish their keys: `state/machines/<machine>.pub`,
+    /// committed with the store.
+    pub fn published_key_path(&self, machine: &str) -> PathBuf {
+        self.state_dir
+            .join("machines")
+            .join(format!("{machine}.pub"))
+    }
+
+    /// The keys the machines of the store published.
+    pub fn published_machines(&self) -> BTreeMap<String, PublicKey> {
+        let dir = self.state_dir.join("machines");
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                let machine = name.strip_suffix(".pub")?.to_string();
+                let text = safe::read_text(&entry.path(), 4096).ok()??;
+                let public = PublicKey::parse(text.strip_prefix("ed25519 ")?)?;
+                Some((machine, public))
+            })
+            .collect()
+    }
+
+    /// Which fields differ from what steward last wrote: from its undo
+    /// record, when that is the write the seal is of.
+    fn what_changed(&self, loaded: &LoadedGoal, seal: &Seal) -> OutsideChange {
+        let before = self
+            .undo_record(&loaded.goal.id)
+            .and_then(|record| record.after)
+            .filter(|text| sha256(text.as_bytes()) == seal.sha256)
+            .and_then(|text| GoalFile::parse(&loaded.file.path, text).ok())
+            .and_then(|file| file.goal(&self.defaults).ok());
+        let fields = before.map_or_else(Vec::new, |before| {
+            crate::model::changed_fields(&before, &loaded.goal)
+        });
+        let detail = if fields.is_empty() {
+            "changed outside steward".to_string()
+        } else {
+            format!("{} changed outside steward", fields.join(", "))
+        };
+        OutsideChange { fields, detail }
+    }
+}
+
+enum SealRead {
+    Found(Seal),
+    Missing,
+    Forged(String),
+}
+
+/// A machine's name as it signs: letters, digits, `.`, `-` and `_` (a host
+/// name, or `machine_id`), anything else made a `-`.
+fn machine_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || ".-_".contains(c) {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if cleaned.is_empty() {
+        "localhost".to_string()
+    } else {
+        cleaned
+    }
+}
