@@ -274,6 +274,7 @@ fn goal_value(ctx: &Context, loaded: &crate::store::LoadedGoal) -> Result<Value>
         "verification": goal.verification.iter().map(|c| json!({"type": c.kind.as_str(), "target": c.target, "criterion": c.criterion})).collect::<Vec<_>>(),
         "blockers": goal.blockers,
         "escalation": goal.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason})),
+        "waiting": goal.waiting.as_ref().map(crate::model::Waiting::json),
         "progress": {
             "assessments": goal.progress.assessments,
             "max_assessments": goal.budget.max_assessments,

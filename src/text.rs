@@ -36,10 +36,15 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 /// The lines that differ between `old` and `new`, as a unified diff with a
 /// line of context (for a person comparing two versions of a goal).
 pub fn line_diff(old: &str, new: &str) -> String {
+    diff_between(old, new, ("when the draft was taken", "now"))
+}
+
+/// [`line_diff`] with the names of the two versions in its header.
+pub fn diff_between(old: &str, new: &str, (was, is): (&str, &str)) -> String {
     similar::TextDiff::from_lines(old, new)
         .unified_diff()
         .context_radius(1)
-        .header("when the draft was taken", "now")
+        .header(was, is)
         .to_string()
 }
 

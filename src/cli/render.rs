@@ -36,6 +36,8 @@ pub struct GoalJson<'g> {
     progress: ProgressJson<'g>,
     blockers: &'g [String],
     escalation: Option<EscalationJson<'g>>,
+    /// What the goal is parked for, or waits for a person for.
+    waiting: Option<Value>,
     tasks: Vec<ObligationJson<'g>>,
     created_at: Option<String>,
     updated_at: Option<String>,
@@ -221,6 +223,7 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
             reason: &e.reason,
             at: time(e.at),
         }),
+        waiting: goal.waiting.as_ref().map(crate::model::Waiting::json),
         tasks: if goal.id.is_empty() {
             Vec::new()
         } else {

@@ -7,8 +7,8 @@ use super::render::{self, Color, goal_document, paint};
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
-use crate::model::{Goal, Receipt, Status};
-use crate::store::LoadedGoal;
+use crate::model::{Goal, PersonWait, Receipt, Status};
+use crate::store::{LoadedGoal, Trust};
 
 /// How many history lines `show` prints.
 const RECENT_HISTORY: usize = 10;
@@ -43,6 +43,68 @@ pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<u8> {
         Status::Failed | Status::Abandoned => 1,
         _ => 3,
     })
+}
+
+/// Whether the goal is what steward wrote, what it waits for, and what
+/// changed outside steward.
+fn print_trust(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
+    let goal = &loaded.goal;
+    if let Trust::Outside(outside) = ctx.store.trust_of(loaded) {
+        out.line(format!(
+            "{} {} — steward's next command on it records this and holds it for a person",
+            paint(out, "Outside:", Color::Red),
+            outside.detail
+        ));
+        if let Some(diff) = &outside.diff {
+            print_diff(diff, out);
+        }
+    }
+    let Some(waiting) = goal.waiting.as_ref().filter(|_| !goal.status.is_terminal()) else {
+        return;
+    };
+    let mut what = format!("for {}", waiting.reason);
+    if let Some(until) = waiting.until {
+        what.push_str(&format!(", until {}", format_time(until)));
+    }
+    if waiting.for_check {
+        what.push_str(", until a check's result changes");
+    }
+    if let Some(why) = waiting.for_person {
+        what.push_str(&format!(
+            " — no agent may act on it; a person runs {}",
+            why.command(&goal.label)
+        ));
+    }
+    out.line(format!("{} {what}", paint(out, "Waiting:", Color::Yellow)));
+    if waiting.for_person == Some(PersonWait::Review)
+        && let Some(diff) = outside_diff(ctx, goal)
+    {
+        print_diff(&diff, out);
+    }
+}
+
+/// What the last change found made outside steward to `goal` changed, as
+/// its event keeps it.
+fn outside_diff(ctx: &Context, goal: &Goal) -> Option<String> {
+    let since = goal.waiting.as_ref()?.since.map(format_time)?;
+    let events = ctx.store.log().read_since(&since).ok()?;
+    events
+        .into_iter()
+        .rev()
+        .find(|e| e.goal_id == goal.id && e.action == "edited_outside")
+        .and_then(|e| e.diff)
+}
+
+fn print_diff(diff: &str, out: &mut Output) {
+    for line in diff.lines() {
+        let color = match line.as_bytes().first() {
+            Some(b'+') if !line.starts_with("+++") => Some(Color::Green),
+            Some(b'-') if !line.starts_with("---") => Some(Color::Red),
+            _ => None,
+        };
+        let line = color.map_or_else(|| line.to_string(), |c| paint(out, line, c));
+        out.line(format!("  {line}"));
+    }
 }
 
 fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
@@ -81,6 +143,7 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
     } else if let Some(reason) = &goal.closed_reason {
         out.line(format!("closed:    {} — {reason}", when(goal.closed_at)));
     }
+    print_trust(ctx, loaded, out);
     if !goal.tags.is_empty() {
         out.line(format!("tags:      {}", goal.tags.join(", ")));
     }
@@ -187,8 +250,12 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
         goal.blockers.join("; ")
     };
     out.line(format!("Blockers:  {blockers}"));
-    if let Some(receipt) = &goal.receipt {
-        print_receipt(receipt, out);
+    match &goal.receipt {
+        Some(_) if goal.closed_by_hand() => out.line(
+            "Receipt:   the file has one, but steward did not write it (closed outside steward)",
+        ),
+        Some(receipt) => print_receipt(receipt, out),
+        None => {}
     }
     for (key, value) in &goal.extra {
         out.line(format!("{key}: {value}"));

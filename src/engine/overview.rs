@@ -71,6 +71,7 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
         for_person: goals.iter().filter_map(|g| for_person(ctx, g)).collect(),
         waiting: goals
             .iter()
+            .filter(|g| g.waiting.as_ref().is_none_or(|w| w.for_person.is_none()))
             .filter_map(|g| Some((g.label.clone(), waiting_text(g.waiting.as_ref()?))))
             .collect(),
         spent_today: super::dispatch::spent_last_day(&runs, ctx.now),

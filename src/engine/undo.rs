@@ -44,9 +44,17 @@ pub fn undo(ctx: &Context, reference: &str) -> Result<Undone> {
         why,
     };
     let Some(record) = record else {
-        return Err(cannot(
-            "steward keeps no change of it to take back (it keeps each goal's last change from now on)".to_string(),
-        ));
+        let forged = current.as_ref().is_some_and(|l| {
+            tx.store()
+                .undo_dir()
+                .join(format!("{}.json", l.goal.id))
+                .exists()
+        });
+        return Err(cannot(if forged {
+            "its undo record does not verify with this machine's key (changed outside steward, or written by another machine): nothing is restored".to_string()
+        } else {
+            "steward keeps no change of it to take back (it keeps each goal's last change from now on)".to_string()
+        }));
     };
     let what = format!(
         "{} at {} ({})",

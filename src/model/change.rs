@@ -134,6 +134,9 @@ pub struct GoalChange {
     pub silent: bool,
     /// The agent run the change is about, for its event.
     pub dispatch_id: Option<String>,
+    /// What differs from what steward last wrote, for the event of a
+    /// change found made outside steward.
+    pub diff: Option<String>,
 }
 
 impl GoalChange {
@@ -146,6 +149,7 @@ impl GoalChange {
             always: false,
             silent: false,
             dispatch_id: None,
+            diff: None,
         }
     }
 

@@ -146,6 +146,17 @@ impl Waiting {
             && (self.until.is_some_and(|until| now >= until) || (self.for_check && check_changed))
     }
 
+    /// As `--json` and MCP show it.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "until": self.until.map(super::format_time),
+            "for_check": self.for_check,
+            "for_person": self.for_person.map(PersonWait::as_str),
+            "reason": self.reason,
+            "since": self.since.map(super::format_time),
+        })
+    }
+
     /// A wait only a person ends, for `reason`.
     pub fn for_person(why: PersonWait, reason: impl Into<String>, since: DateTime<Utc>) -> Waiting {
         Waiting {

@@ -49,6 +49,10 @@ pub struct Event {
     pub sha256_before: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
+    /// What differs from what steward last wrote (a change found made
+    /// outside steward), as a unified diff.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
     /// What `complete` judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<serde_json::Value>,

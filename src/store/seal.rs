@@ -351,7 +351,13 @@ pub struct OutsideChange {
     pub fields: Vec<&'static str>,
     /// What happened, for the history line and the event.
     pub detail: String,
+    /// The lines that differ from what steward last wrote, when it is
+    /// known (a unified diff, at most [`DIFF_LINES`] lines).
+    pub diff: Option<String>,
 }
+
+/// The most lines of a change made outside steward an event keeps.
+pub const DIFF_LINES: usize = 80;
 
 impl OutsideChange {
     /// The fields, or "the file" when they are not known.
@@ -375,6 +381,7 @@ impl Store {
             SealCheck::Unknown if loaded.goal.closed_by_hand() => Trust::Outside(OutsideChange {
                 fields: vec!["status"],
                 detail: format!("status set to {} outside steward", loaded.goal.status),
+                diff: None,
             }),
             SealCheck::Unknown => Trust::Steward,
             SealCheck::Differs(seal) if self.signed(loaded, Some(&seal.sha256)) => Trust::Signed,
@@ -386,15 +393,18 @@ impl Store {
                     "id changed outside steward (steward wrote this file as goal {})",
                     seal.id
                 ),
+                diff: None,
             }),
             SealCheck::Missing => Trust::Outside(OutsideChange {
                 fields: Vec::new(),
                 detail: "the file was put here outside steward (steward never wrote it)"
                     .to_string(),
+                diff: None,
             }),
             SealCheck::Forged(why) => Trust::Outside(OutsideChange {
                 fields: Vec::new(),
                 detail: format!("its seal was changed outside steward ({why})"),
+                diff: None,
             }),
         }
     }
@@ -503,10 +513,21 @@ impl Store {
     /// Which fields differ from what steward last wrote: from its undo
     /// record, when that is the write the seal is of.
     fn what_changed(&self, loaded: &LoadedGoal, seal: &Seal) -> OutsideChange {
-        let before = self
+        let written = self
             .undo_record(&loaded.goal.id)
             .and_then(|record| record.after)
-            .filter(|text| sha256(text.as_bytes()) == seal.sha256)
+            .filter(|text| sha256(text.as_bytes()) == seal.sha256);
+        let diff = written.as_deref().map(|was| {
+            let diff =
+                crate::text::diff_between(was, loaded.file.text(), ("as steward wrote it", "now"));
+            let mut lines: Vec<&str> = diff.lines().take(DIFF_LINES + 1).collect();
+            if lines.len() > DIFF_LINES {
+                lines.truncate(DIFF_LINES);
+                lines.push("… (more lines differ)");
+            }
+            lines.join("\n") + "\n"
+        });
+        let before = written
             .and_then(|text| GoalFile::parse(&loaded.file.path, text).ok())
             .and_then(|file| file.goal(&self.defaults).ok());
         let fields = before.map_or_else(Vec::new, |before| {
@@ -517,7 +538,11 @@ impl Store {
         } else {
             format!("{} changed outside steward", fields.join(", "))
         };
-        OutsideChange { fields, detail }
+        OutsideChange {
+            fields,
+            detail,
+            diff,
+        }
     }
 }
 

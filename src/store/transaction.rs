@@ -319,6 +319,7 @@ impl<'s> Transaction<'s> {
         };
         change.actor = Some(Actor::Unknown);
         change.always = true;
+        change.diff = outside.diff.clone();
         change
     }
 
@@ -566,6 +567,7 @@ impl<'s> Transaction<'s> {
             digest: Some(digest.clone()),
             sha256_before: original.map(|o| sha256(o.file.text().as_bytes())),
             sha256: Some(sha_after),
+            diff: change.diff.clone(),
             receipt: change.edits.iter().find_map(|edit| match edit {
                 Edit::Receipt(receipt) => {
                     Some(serde_json::to_value(receipt).expect("receipts serialize"))

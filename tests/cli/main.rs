@@ -19,6 +19,7 @@ mod hardening;
 mod hooks;
 mod hostile;
 mod init;
+mod judge;
 mod list_show;
 mod lock;
 mod machines;

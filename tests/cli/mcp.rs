@@ -235,3 +235,40 @@ fn mcp_outside_a_store_says_where_it_looked() {
         .stderr(predicates::str::contains("steward init"));
     assert!(env.snapshot().is_empty(), "nothing is created");
 }
+
+#[test]
+fn a_goal_the_agent_edited_is_refused_through_mcp_too() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "site", "--title", "Publish the site"])
+        .args(["--criterion", "The page is built"])
+        .args(["--verify", "manual:a person looks@1"])
+        .assert()
+        .success();
+    let path = "state/goals/site.md";
+    let text = env.read(path);
+    let start = text.find("verification:").unwrap();
+    let end = text[start..].find("budget:").unwrap() + start;
+    env.write(
+        path,
+        &format!("{}verification: []\n{}", &text[..start], &text[end..]),
+    );
+    let calls = json!([
+        ["goal_complete", {"goal": "site", "reason": "done", "met": [1]}],
+        ["goal_show", {"goal": "site"}],
+    ]);
+    let Some(session) = session(&env, calls) else {
+        return;
+    };
+    let calls = session["calls"].as_array().unwrap();
+    let (refusal, refused) = answer(&calls[0]);
+    assert!(refused);
+    assert!(
+        refusal.contains("waits for a person to review what changed outside steward (checks)"),
+        "{refusal}"
+    );
+    assert!(refusal.contains("steward accept site"), "{refusal}");
+    let shown = document(&calls[1]);
+    assert_eq!(shown["status"], "active");
+    assert_eq!(shown["waiting"]["for_person"], "review", "{shown}");
+}

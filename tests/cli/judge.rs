@@ -1,0 +1,257 @@
+//! The judge holds when the agent writes the store's files as the same
+//! user: every change steward did not make is found and recorded before
+//! anything is judged, and never silently accepted.
+
+use predicates::prelude::*;
+
+use crate::common::TestEnv;
+
+/// `steward` as an agent in Claude Code's shell.
+fn agent(env: &TestEnv) -> assert_cmd::Command {
+    let mut cmd = env.steward();
+    cmd.env("CLAUDECODE", "1");
+    cmd
+}
+
+fn add_with_manual_check(env: &TestEnv, label: &str) {
+    env.steward()
+        .args([
+            "add",
+            label,
+            "--title",
+            "Ship it",
+            "--criterion",
+            "A person likes it",
+        ])
+        .args(["--verify", "manual:a person looks@1"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn an_agent_that_edits_its_goal_and_completes_is_refused_and_the_person_sees_why() {
+    let env = TestEnv::initialised();
+    add_with_manual_check(&env, "h");
+    let path = "state/goals/h.md";
+    // The agent removes the manual check and ticks the criterion by hand.
+    let text = env.read(path);
+    let start = text.find("verification:").unwrap();
+    let end = text[start..].find("budget:").unwrap() + start;
+    let edited = format!("{}verification: []\n{}", &text[..start], &text[end..])
+        .replace("- [ ] A person likes it", "- [x] A person likes it");
+    env.write(path, &edited);
+    agent(&env)
+        .args(["complete", "h", "--reason", "done"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "goal `h` waits for a person to review what changed outside steward (criteria, checks)",
+        ));
+    assert_eq!(env.goal_json("h")["status"], "active");
+    let events = env.events();
+    let found = events
+        .iter()
+        .find(|e| e["action"] == "edited_outside")
+        .unwrap();
+    assert_eq!(found["actor"], "unknown");
+    assert!(
+        found["diff"]
+            .as_str()
+            .unwrap()
+            .contains("-  - type: manual"),
+        "{found}"
+    );
+    // Asked again, the agent still gets nothing.
+    agent(&env)
+        .args(["complete", "h", "--reason", "done"])
+        .assert()
+        .code(4);
+    env.steward()
+        .args(["show", "h"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "Waiting: for a person to review what changed outside steward (criteria, checks)",
+        ))
+        .stdout(predicate::str::contains("-  - type: manual"));
+    env.steward()
+        .arg("status")
+        .assert()
+        .stdout(predicate::str::contains(
+            "run: steward show h, then steward accept h",
+        ));
+    // The person looks and accepts the goal as it is now: the agent may
+    // work on it again.
+    env.steward()
+        .args(["accept", "h", "--note", "the check was wrong"])
+        .assert()
+        .success();
+    agent(&env)
+        .args(["complete", "h", "--reason", "done"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_goal_moved_back_from_the_closed_goals_is_not_open_again() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward()
+        .args(["abandon", "g", "--reason", "not needed"])
+        .assert()
+        .success();
+    let closed = std::fs::read_dir(env.path("state/goals/closed"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "md"))
+        .unwrap();
+    let text = std::fs::read_to_string(&closed)
+        .unwrap()
+        .replace("status: abandoned", "status: active");
+    std::fs::remove_file(&closed).unwrap();
+    env.write("state/goals/g.md", &text);
+    agent(&env)
+        .args(["assess", "g", "--summary", "back at it", "--met", "1"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("changed outside steward"));
+    let goal = env.goal_json("g");
+    assert_eq!(goal["criteria"][0]["met"], false, "{goal}");
+}
+
+#[test]
+fn a_goal_deleted_by_hand_is_found_and_its_label_waits_for_a_person() {
+    let env = TestEnv::initialised();
+    env.add_goal("hard");
+    env.steward().args(["tick", "-q"]).assert().success();
+    std::fs::remove_file(env.path("state/goals/hard.md")).unwrap();
+    // The agent adds an easier goal under the same label: refused.
+    agent(&env)
+        .args(["add", "hard", "--title", "Easy", "--criterion", "Nothing"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("was removed outside steward"))
+        .stderr(predicate::str::contains("steward accept hard"));
+    let output = env.steward().args(["tick", "--json"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["findings"][0]["action"], "deleted_outside",
+        "{report}"
+    );
+    assert_eq!(report["needs_attention"], serde_json::json!(["hard"]));
+    let event = env
+        .events()
+        .into_iter()
+        .find(|e| e["action"] == "deleted_outside")
+        .unwrap();
+    assert_eq!(event["actor"], "unknown");
+    // Found once.
+    let again = env.steward().args(["tick", "--json"]).output().unwrap();
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(again["findings"], serde_json::json!([]));
+    agent(&env)
+        .args(["add", "hard", "--title", "Easy", "--criterion", "Nothing"])
+        .assert()
+        .code(4);
+    // A person lets it go; then the label is free.
+    env.steward()
+        .args(["accept", "hard"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("the label is free"));
+    agent(&env)
+        .args(["add", "hard", "--title", "Easy", "--criterion", "Nothing"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_forged_seal_or_undo_record_is_not_steward_s() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward()
+        .args(["update", "g", "--note", "one"])
+        .assert()
+        .success();
+    let path = "state/goals/g.md";
+    let edited = env.read(path).replace("- [ ] First", "- [x] First");
+    env.write(path, &edited);
+    // The agent writes the seal steward would have written: it does not
+    // have the key.
+    let seal = env.read("state/seals/open/g");
+    let sha = sha256_hex(&edited);
+    let old_sha = seal
+        .lines()
+        .find_map(|l| l.strip_prefix("sha256 "))
+        .unwrap()
+        .to_string();
+    env.write("state/seals/open/g", &seal.replace(&old_sha, &sha));
+    agent(&env)
+        .args(["assess", "g", "--summary", "x"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("waits for a person"));
+    assert!(
+        env.read(path)
+            .contains("its seal was changed outside steward")
+    );
+
+    // An undo record rewritten to restore the agent's version is refused.
+    let record = env.read(&format!(
+        "state/undo/{}.json",
+        env.goal_json("g")["id"].as_str().unwrap()
+    ));
+    let forged = record.replace("title: Goal g", "title: Something easier");
+    assert_ne!(forged, record);
+    let id = env.goal_json("g")["id"].as_str().unwrap().to_string();
+    env.write(&format!("state/undo/{id}.json"), &forged);
+    env.steward()
+        .args(["undo", "g"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("does not verify"));
+}
+
+fn sha256_hex(text: &str) -> String {
+    steward::store::key::sha256(text.as_bytes())
+}
+
+#[test]
+fn a_goal_closed_by_hand_with_a_copied_receipt_reads_as_closed_by_hand() {
+    let env = TestEnv::initialised();
+    env.write("site/index.html", "x");
+    env.steward()
+        .args(["add", "real", "--title", "T", "--criterion", "Built"])
+        .args(["--verify", "file_exists:site/index.html@1"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["complete", "real", "--reason", "built"])
+        .assert()
+        .success();
+    let real = std::fs::read_dir(env.path("state/goals/closed"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().contains("real-"))
+        .unwrap();
+    let closed = std::fs::read_to_string(real).unwrap();
+    let receipt_at = closed.find("receipt:").unwrap();
+    let receipt_end = closed[receipt_at..].find("\n---").unwrap() + receipt_at;
+    let receipt = &closed[receipt_at..receipt_end];
+    env.add_goal("mine");
+    let path = "state/goals/mine.md";
+    let forged = env.read(path).replace(
+        "status: active",
+        &format!("status: completed\nclosed_reason: done\n{receipt}"),
+    );
+    env.write(path, &forged);
+    env.steward().args(["tick", "-q"]).assert().code(3);
+    let goal = env.goal_json("mine");
+    assert_eq!(goal["status"], "completed");
+    assert_eq!(goal["closed_by_hand"], true, "{goal}");
+    env.steward()
+        .args(["show", "mine"])
+        .assert()
+        .stdout(predicate::str::contains("closed:    by hand, no receipt"))
+        .stdout(predicate::str::contains("steward did not write it"));
+}
