@@ -120,6 +120,10 @@ impl AgentProfile {
     /// and the profile can resume; the instruction is appended for
     /// `prompt: arg`.
     pub fn argv(&self, session: Option<&str>, instruction: &str) -> Vec<String> {
+        // A session id comes from the agent's output: one that could be
+        // read as an option, or hold anything but an id's characters, is
+        // never put in a command line (the run starts afresh instead).
+        let session = session.filter(|s| is_session_id(s));
         let mut argv: Vec<String> = match session {
             Some(session) if self.can_resume() => self
                 .resume
@@ -137,6 +141,18 @@ impl AgentProfile {
     pub fn can_resume(&self) -> bool {
         !self.resume.is_empty()
     }
+}
+
+/// Whether `text` can be a session id, as the clients make them (Claude
+/// Code and Codex: UUIDs): 1 to 128 letters, digits, `-`, `_`, `.` and
+/// `:`, not starting with `-`.
+pub fn is_session_id(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 128
+        && !text.starts_with('-')
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.:".contains(c))
 }
 
 /// What steward reads from an agent's output.
@@ -227,7 +243,9 @@ fn read_claude(stdout: &str) -> RunReport {
         ));
     }
     RunReport {
-        session: text("session_id").map(str::to_string),
+        session: text("session_id")
+            .filter(|s| is_session_id(s))
+            .map(str::to_string),
         message: text("result").and_then(whole),
         result,
         cost_total_usd: object.get("total_cost_usd").and_then(Value::as_f64),
@@ -257,6 +275,7 @@ fn read_codex(stdout: &str) -> RunReport {
                 report.session = event
                     .get("thread_id")
                     .and_then(Value::as_str)
+                    .filter(|s| is_session_id(s))
                     .map(str::to_string);
             }
             Some("item.completed") => {
@@ -390,6 +409,27 @@ mod tests {
             ..RunReport::default()
         };
         assert_eq!(run_cost(&codex, &report, None).0, 3.0);
+    }
+
+    #[test]
+    fn a_session_id_that_is_not_an_id_never_reaches_a_command_line() {
+        let profile = AgentProfile::builtins()
+            .into_iter()
+            .find(|p| p.name == "codex")
+            .unwrap();
+        for hostile in [
+            "--dangerously-bypass-approvals-and-sandbox",
+            "a b",
+            "x;rm -rf ~",
+            "",
+        ] {
+            let argv = profile.argv(Some(hostile), "go");
+            assert_eq!(argv, profile.command, "{hostile:?} was used");
+        }
+        let resumed = profile.argv(Some("01a20775-89f9-7d60-8323-d5cb963188a8"), "go");
+        assert!(resumed.contains(&"01a20775-89f9-7d60-8323-d5cb963188a8".to_string()));
+        let out = r#"{"type":"thread.started","thread_id":"--yolo"}"#;
+        assert_eq!(read_output(OutputFormat::CodexJsonl, out).session, None);
     }
 
     #[test]

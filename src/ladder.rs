@@ -277,6 +277,11 @@ mod tests {
             output_tokens: None,
             reported: None,
             kill_requested: false,
+            boot: None,
+            supervisor_start: None,
+            agent_start: None,
+            sig: None,
+            verified: false,
         }
     }
 

@@ -376,6 +376,11 @@ fn new_run(
         output_tokens: None,
         reported: None,
         kill_requested: false,
+        boot: None,
+        supervisor_start: None,
+        agent_start: None,
+        sig: None,
+        verified: false,
     }
 }
 
@@ -456,7 +461,12 @@ fn follow_up_running(
         if run.state() != RunState::Running || run.machine != ctx.machine_id() {
             continue;
         }
-        let supervisor_alive = run.supervisor_pid.is_some_and(crate::process::is_alive);
+        // A record is trusted to name a live supervisor only with its
+        // start time and boot: a bare pid may be anyone's by now.
+        let supervisor_alive = match run.supervisor_process() {
+            Some(process) => process.is_running(),
+            None => run.supervisor_pid.is_some_and(crate::process::is_alive),
+        };
         let overdue = ladder::overdue(run, &ctx.config.dispatch, grace, ctx.now);
         let (outcome, why) = match (supervisor_alive, overdue) {
             (false, _) => (RunOutcome::Killed, "its supervisor is gone"),
@@ -467,7 +477,7 @@ fn follow_up_running(
             report.ended.push(run.clone());
             continue;
         }
-        run::stop_processes(run);
+        run::stop_processes(ctx, run);
         run.ended_at = Some(format_time(ctx.now));
         run.outcome = Some(outcome);
         run.result = Some(format!("ended by tick: {why}"));

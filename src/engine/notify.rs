@@ -9,6 +9,7 @@
 //! made and what is still to send (machine state).
 
 use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -300,7 +301,8 @@ fn run_notifier(
     let (program, args) = command.split_first().ok_or("notify.command is empty")?;
     let text = |key: &str| document[key].as_str().unwrap_or_default().to_string();
     let message = text("message");
-    let mut child = Command::new(program)
+    let mut child = Command::new(program);
+    child
         .args(args)
         .current_dir(&ctx.root)
         // The one line a phone shows, for recipes without a JSON parser.
@@ -317,15 +319,31 @@ fn run_notifier(
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
+        // Its own process group, and this process the reaper of whatever
+        // leaves that group: all of it is stopped when the notifier ends.
+        .process_group(0);
+    let others = crate::process::children_of(std::process::id());
+    crate::process::become_subreaper();
+    let mut child = child
         .spawn()
         .map_err(|err| format!("cannot start `{program}`: {err}"))?;
+    let stop_the_rest = |child: &std::process::Child| {
+        crate::process::kill_with_group(child.id());
+        crate::process::kill_orphans(&others);
+    };
     if let Some(mut stdin) = child.stdin.take() {
         let text = serde_json::to_string(document).expect("documents serialize") + "\n";
         let _ = stdin.write_all(text.as_bytes());
     }
     let deadline = Instant::now() + NOTIFIER_TIMEOUT;
     loop {
-        match child.try_wait() {
+        let exited = child.try_wait();
+        if !matches!(exited, Ok(None)) || Instant::now() >= deadline {
+            // Before its error output is read: a child still holding the
+            // pipe would keep the reader waiting.
+            stop_the_rest(&child);
+        }
+        match exited {
             Ok(Some(status)) if status.success() => return Ok(()),
             Ok(Some(status)) => {
                 let mut stderr = String::new();
@@ -345,7 +363,6 @@ fn run_notifier(
                 ));
             }
             Ok(None) if Instant::now() >= deadline => {
-                let _ = child.kill();
                 let _ = child.wait();
                 return Err(format!(
                     "`{program}` took longer than {}s",

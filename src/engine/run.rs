@@ -41,6 +41,7 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     let mut tx = ctx.transaction_at(now)?;
     let mut current = ctx.store.find_run(&run.id)?;
     current.agent_pid = run.agent_pid;
+    current.agent_start = run.agent_start;
     let outcome = match (stopped, exit) {
         (Some(Stopped::Timeout), _) => RunOutcome::Timeout,
         (Some(Stopped::Requested), _) => RunOutcome::Killed,
@@ -161,7 +162,10 @@ fn claim(ctx: &Context, id: &str) -> Result<Option<Run>> {
         return Ok(None);
     }
     run.started_at = Some(format_time(ctx.now));
+    let me = crate::process::ProcessId::of(std::process::id());
     run.supervisor_pid = Some(std::process::id());
+    run.supervisor_start = me.as_ref().map(|p| p.start);
+    run.boot = me.map(|p| p.boot);
     tx.save_run(&run)?;
     super::finish(tx)?;
     Ok(Some(run))
@@ -205,7 +209,8 @@ fn launch(
     let agent = supervise::start(&launch)
         .map_err(|err| format!("cannot start `{}`: {err}", argv.join(" ")))?;
     run.agent_pid = Some(agent.pid());
-    let _ = record_pid(ctx, &run.id, agent.pid());
+    run.agent_start = crate::process::ProcessId::of(agent.pid()).map(|p| p.start);
+    let _ = record_agent(ctx, run);
     let timeout = Duration::from_secs(ctx.config.dispatch.timeout.as_secs());
     let ended = supervise::wait(agent, timeout).map_err(|err| format!("lost the agent: {err}"))?;
     let output = std::fs::read_to_string(&stdout).unwrap_or_default();
@@ -213,12 +218,13 @@ fn launch(
     Ok((Some(ended.exit), ended.stopped, report))
 }
 
-/// Keeps the agent's pid in the run record, so `runs kill` and `tick` can
-/// find its process group.
-fn record_pid(ctx: &Context, id: &str, pid: u32) -> Result<()> {
+/// Keeps the agent's process in the run record, so `runs kill` and `tick`
+/// can find its process group.
+fn record_agent(ctx: &Context, started: &Run) -> Result<()> {
     let mut tx = ctx.transaction()?;
-    let mut run = ctx.store.find_run(id)?;
-    run.agent_pid = Some(pid);
+    let mut run = ctx.store.find_run(&started.id)?;
+    run.agent_pid = started.agent_pid;
+    run.agent_start = started.agent_start;
     tx.save_run(&run)?;
     super::finish(tx)?;
     Ok(())
@@ -293,21 +299,32 @@ pub fn record_end(
 }
 
 /// Stops a run's processes: its supervisor (which stops the agent and what
-/// it started), and the agent's process group in case the supervisor is
-/// gone.
-pub fn stop_processes(run: &Run) {
-    if let Some(pid) = run.supervisor_pid.filter(|p| crate::process::is_alive(*p)) {
-        // SAFETY: SIGTERM asks the supervisor to stop its agent.
-        unsafe {
-            libc::kill(pid as i32, libc::SIGTERM);
+/// it started), the agent's process group in case the supervisor is gone,
+/// and whatever else still carries the run's dispatch id (what left its
+/// group and session, `setsid`). Only a run this machine started, by a
+/// record it can verify, and only the very processes it started (same
+/// pid, start time and boot): a record that names another process, or
+/// comes from another machine, signals nothing. Whether anything was.
+pub fn stop_processes(ctx: &Context, run: &Run) -> bool {
+    if !run.verified || run.machine != ctx.machine_id() {
+        return false;
+    }
+    let mut signalled = false;
+    if let Some(supervisor) = run.supervisor_process() {
+        // SIGTERM asks the supervisor to stop its agent.
+        signalled |= supervisor.signal(libc::SIGTERM, false);
+    }
+    if let Some(agent) = run.agent_process() {
+        signalled |= agent.signal(libc::SIGKILL, true);
+    }
+    if run.supervisor_process().is_some_and(|s| !s.is_running()) {
+        // Its supervisor is gone: what the run left behind is ours to end.
+        for pid in crate::process::carrying("STEWARD_DISPATCH_ID", &run.id) {
+            crate::process::kill_with_group(pid);
+            signalled = true;
         }
     }
-    if let Some(pid) = run.agent_pid {
-        // SAFETY: the agent leads its own process group.
-        unsafe {
-            libc::kill(-(pid as i32), libc::SIGKILL);
-        }
-    }
+    signalled
 }
 
 /// `runs kill ID`: asks the run's supervisor to stop the agent and all it
@@ -321,13 +338,22 @@ pub fn kill(ctx: &Context, reference: &str) -> Result<(Run, Notices)> {
             why: format!("ended already ({})", run.state_name()),
         });
     }
+    if run.machine != ctx.machine_id() {
+        return Err(Error::WrongStatus {
+            label: run.id.clone(),
+            why: format!(
+                "runs on machine {}: stop it there (this machine signals only its own runs)",
+                run.machine
+            ),
+        });
+    }
     run.kill_requested = true;
-    let supervised = run.supervisor_pid.is_some_and(crate::process::is_alive);
+    let supervised = run.supervisor_process().is_some_and(|p| p.is_running());
     if supervised {
         tx.save_run(&run)?;
-        stop_processes(&run);
+        stop_processes(ctx, &run);
     } else {
-        stop_processes(&run);
+        stop_processes(ctx, &run);
         run.ended_at = Some(format_time(ctx.now));
         run.outcome = Some(RunOutcome::Killed);
         run.result = Some("killed by a person".to_string());

@@ -124,6 +124,22 @@ pub struct Run {
     /// A person asked to stop it (`runs kill`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kill_requested: bool,
+    /// The boot of the machine the supervisor and the agent ran in, and
+    /// when each started (clock ticks after boot): with the pids, what
+    /// tells the processes steward started from any later ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boot: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supervisor_start: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_start: Option<u64>,
+    /// The signature of the machine that wrote the record (`store::runs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sig: Option<String>,
+    /// Whether the signature is one of a machine this one trusts (read,
+    /// never written).
+    #[serde(skip)]
+    pub verified: bool,
 }
 
 /// Where a run is.
@@ -136,6 +152,34 @@ pub enum RunState {
 }
 
 impl Run {
+    /// The supervisor as steward started it, when the record says all of
+    /// it.
+    pub fn supervisor_process(&self) -> Option<crate::process::ProcessId> {
+        Some(crate::process::ProcessId {
+            pid: self.supervisor_pid?,
+            start: self.supervisor_start?,
+            boot: self.boot.clone()?,
+        })
+    }
+
+    /// The agent as its supervisor started it.
+    pub fn agent_process(&self) -> Option<crate::process::ProcessId> {
+        Some(crate::process::ProcessId {
+            pid: self.agent_pid?,
+            start: self.agent_start?,
+            boot: self.boot.clone()?,
+        })
+    }
+
+    /// The bytes a run record's signature covers: the record without it.
+    pub fn signed_bytes(&self) -> Vec<u8> {
+        let unsigned = Run {
+            sig: None,
+            ..self.clone()
+        };
+        serde_json::to_vec(&unsigned).expect("runs serialize")
+    }
+
     pub fn state(&self) -> RunState {
         match (&self.outcome, &self.started_at) {
             (Some(outcome), _) => RunState::Ended(*outcome),

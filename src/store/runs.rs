@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::key::Domain;
 use super::{Store, atomic};
 use crate::error::{Error, FileProblem, Result};
 use crate::model::Run;
@@ -44,7 +45,7 @@ impl Store {
                 continue;
             }
             match read_run(&path) {
-                Ok(run) => runs.push(run),
+                Ok(run) => runs.push(self.verified_run(run)),
                 Err(problem) => problems.push(problem),
             }
         }
@@ -57,7 +58,9 @@ impl Store {
     pub fn find_run(&self, reference: &str) -> Result<Run> {
         let exact = self.run_path(reference);
         if exact.is_file() {
-            return read_run(&exact).map_err(Error::Unreadable);
+            return read_run(&exact)
+                .map(|run| self.verified_run(run))
+                .map_err(Error::Unreadable);
         }
         let (runs, _) = self.runs()?;
         let matches: Vec<&Run> = runs
@@ -76,18 +79,38 @@ impl Store {
         }
     }
 
-    /// Writes a run record atomically.
+    /// Writes a run record atomically, signed by this machine.
     pub(super) fn write_run(&self, run: &Run) -> Result<PathBuf> {
         let path = self.run_path(&run.id);
-        let text = serde_json::to_string_pretty(run).expect("runs serialize") + "\n";
+        let mut run = run.clone();
+        run.sig = None;
+        if let Some(signer) = self.keys.signer() {
+            run.sig = Some(signer.key.sign(Domain::Run, &[&run.signed_bytes()]));
+        }
+        let text = serde_json::to_string_pretty(&run).expect("runs serialize") + "\n";
         atomic::write(&path, text.as_bytes())?;
         Ok(path)
     }
+
+    /// `run` with whether a machine this one trusts signed it as read.
+    fn verified_run(&self, mut run: Run) -> Run {
+        let signed = run.signed_bytes();
+        run.verified = run.sig.as_deref().is_some_and(|sig| {
+            self.trusted_keys()
+                .iter()
+                .any(|key| key.verifies(Domain::Run, &[&signed], sig))
+        });
+        run
+    }
 }
 
+/// A run record is a page of JSON; anything larger is not one.
+const RUN_BYTES: u64 = 1024 * 1024;
+
 fn read_run(path: &Path) -> Result<Run, FileProblem> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|err| FileProblem::whole_file(path, format!("cannot read: {err}")))?;
+    let text = super::safe::read_text(path, RUN_BYTES)
+        .map_err(|err| FileProblem::whole_file(path, format!("cannot read: {err}")))?
+        .ok_or_else(|| FileProblem::whole_file(path, "cannot read: it is gone"))?;
     serde_json::from_str(&text).map_err(|err| FileProblem {
         path: path.display().to_string(),
         line: err.line(),

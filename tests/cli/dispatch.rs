@@ -424,3 +424,98 @@ fn a_dispatch_reported_twice_under_one_id_counts_once() {
     assert_eq!(goal["progress"]["assessments"], 3);
     assert_eq!(goal["progress"]["dispatches"], 1);
 }
+
+/// A process of the test's own that no run started.
+fn bystander() -> std::process::Child {
+    std::process::Command::new("sleep")
+        .arg("600")
+        .spawn()
+        .unwrap()
+}
+
+fn alive(child: &mut std::process::Child) -> bool {
+    child.try_wait().unwrap().is_none()
+}
+
+#[test]
+fn a_run_record_that_names_another_process_signals_nothing() {
+    let env = store();
+    add(&env, "hang-1", &[]);
+    let mut victim = bystander();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    // Written by hand (by an agent, or pulled from another machine):
+    // running, its supervisor and agent the bystander.
+    let record = serde_json::json!({
+        "id": "run-forged000001",
+        "goal_id": env.goal_json("hang-1")["id"],
+        "goal_label": "hang-1",
+        "agent": "fake",
+        "kind": "first",
+        "attempt": 0,
+        "instruction_hash": "x",
+        "fingerprint": "x",
+        "machine": host.trim(),
+        "created_at": "2026-11-21T03:00:00Z",
+        "started_at": "2026-11-21T03:00:00Z",
+        "supervisor_pid": victim.id(),
+        "agent_pid": victim.id(),
+    });
+    env.write(
+        "state/runs/run-forged000001.json",
+        &serde_json::to_string_pretty(&record).unwrap(),
+    );
+    env.steward_on_path()
+        .args(["runs", "kill", "run-forged000001"])
+        .assert()
+        .success();
+    env.steward_on_path().args(["tick", "-q"]).output().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(alive(&mut victim), "a process no run started was signalled");
+    let _ = victim.kill();
+}
+
+#[test]
+fn a_run_whose_supervisor_was_killed_is_stopped_with_what_escaped_its_group() {
+    let env = store();
+    add(&env, "hang-1", &[]);
+    env.write(
+        "steward.yaml",
+        &CONFIG.replace("timeout: 2s", "timeout: 1h"),
+    );
+    env.steward_on_path()
+        .args(["dispatch", "hang-1"])
+        .assert()
+        .success();
+    let started = Instant::now();
+    while !env.path("orphan.pid").exists() || env.runs()[0]["state"] != "running" {
+        assert!(started.elapsed() < Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let run = &env.runs()[0];
+    let id = run["id"].as_str().unwrap().to_string();
+    // The supervisor dies without stopping anything (SIGKILL): the agent's
+    // `setsid` child is no longer below it.
+    let supervisor: i32 = run["supervisor_pid"].as_i64().unwrap() as i32;
+    // SAFETY: the supervisor this test's run started.
+    unsafe { libc::kill(supervisor, libc::SIGKILL) };
+    let orphan: i32 = env.read("orphan.pid").trim().parse().unwrap();
+    let gone = |pid: i32| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map_or(true, |stat| stat.contains(") Z "))
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!gone(orphan), "the escapee runs on");
+    env.steward_on_path()
+        .args(["runs", "kill", &id])
+        .assert()
+        .success();
+    let started = Instant::now();
+    while !gone(orphan) {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "what the run left behind was not stopped"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(env.runs()[0]["outcome"], "killed");
+}

@@ -206,3 +206,28 @@ fn quiet_hours_hold_all_but_critical_goals() {
     assert!(told.contains("\"label\":\"urgent\""), "{told}");
     assert!(!told.contains("\"label\":\"g\""), "{told}");
 }
+
+#[test]
+fn what_a_notifier_leaves_running_is_stopped_with_it() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "notify:\n  command: [./notify.sh]\n");
+    // A notifier that leaves a process behind in a session of its own.
+    env.executable(
+        "notify.sh",
+        "#!/bin/sh\ncat > /dev/null\nsetsid sleep 600 < /dev/null > /dev/null 2>&1 &\necho $! > escaped.pid\n",
+    );
+    let output = block_and_tick(&env, &[]);
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let pid: u32 = env.read("escaped.pid").trim().parse().unwrap();
+    let gone = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |s| s.contains(") Z "))
+    };
+    let started = std::time::Instant::now();
+    while !gone() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "the notifier's escapee {pid} still runs"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
