@@ -126,8 +126,7 @@ fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
         .clone()
         .unwrap_or_else(|| "no-session".to_string());
     let path = continuations_path(ctx, &session);
-    let mut state: Continuations = std::fs::read_to_string(&path)
-        .ok()
+    let mut state: Continuations = crate::store::safe::read_state(&path)
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
     let now_print = progress(&open);

@@ -135,7 +135,7 @@ fn copy_tail(
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let max = max.max(1024) as usize;
-        let Ok(mut file) = std::fs::File::create(&to) else {
+        let Ok(mut file) = crate::store::safe::create_truncated(&to) else {
             return;
         };
         let mut tail: Vec<u8> = Vec::new();
@@ -153,7 +153,7 @@ fn copy_tail(
             let _ = file.write_all(&buffer[..n]);
             written += n;
             if written > 2 * max {
-                if let Ok(mut fresh) = std::fs::File::create(&to) {
+                if let Ok(mut fresh) = crate::store::safe::create_truncated(&to) {
                     let _ = fresh.write_all(&tail);
                     file = fresh;
                 }
@@ -161,7 +161,7 @@ fn copy_tail(
             }
         }
         if written > max
-            && let Ok(mut fresh) = std::fs::File::create(&to)
+            && let Ok(mut fresh) = crate::store::safe::create_truncated(&to)
         {
             let _ = fresh.write_all(&tail);
         }

@@ -61,7 +61,7 @@ pub fn read_all(ctx: &Context) -> Vec<Claim> {
         return Vec::new();
     };
     entries
-        .filter_map(|entry| std::fs::read_to_string(entry.ok()?.path()).ok())
+        .filter_map(|entry| crate::store::safe::read_state(&entry.ok()?.path()))
         .filter_map(|text| serde_json::from_str(&text).ok())
         .collect()
 }

@@ -514,7 +514,7 @@ fn planning_instruction(ctx: &Context, goal: &Goal, mine: &[&Run]) -> String {
     let previous = mine
         .last()
         .filter(|run| run.kind == RunKind::Plan)
-        .and_then(|run| std::fs::read_to_string(run::answer_path(ctx, &run.id)).ok());
+        .and_then(|run| crate::store::safe::read_state(&run::answer_path(ctx, &run.id)));
     let prompt = match previous {
         Some(answer) => match crate::plan::json::validate(&answer) {
             Err(problems) => crate::plan::prompt::repair(&problems, &answer),

@@ -29,9 +29,9 @@ pub struct MirrorCheck {
 /// The current block of the mirror at `path`, `None` when there is none
 /// yet; broken markers are an error and the file is left alone.
 fn current_block(path: &std::path::Path) -> Result<Option<String>> {
-    let existing = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+    let existing = match crate::store::safe::read_text(path, crate::store::safe::STATE_BYTES) {
+        Ok(Some(text)) => text,
+        Ok(None) => return Ok(None),
         Err(err) => return Err(Error::io(path, "cannot read mirror", err)),
     };
     mirror::current_content(&existing)

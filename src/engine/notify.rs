@@ -70,8 +70,7 @@ fn outbox_path(ctx: &Context) -> PathBuf {
 }
 
 pub fn read_outbox(ctx: &Context) -> Outbox {
-    std::fs::read_to_string(outbox_path(ctx))
-        .ok()
+    crate::store::safe::read_state(&outbox_path(ctx))
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default()
 }
@@ -79,7 +78,7 @@ pub fn read_outbox(ctx: &Context) -> Outbox {
 fn write_outbox(ctx: &Context, tx: &mut Transaction<'_>, outbox: &Outbox) -> Result<()> {
     let text = serde_json::to_string_pretty(outbox).expect("the outbox serializes") + "\n";
     let path = outbox_path(ctx);
-    if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+    if crate::store::safe::read_state(&path).as_deref() == Some(text.as_str()) {
         return Ok(());
     }
     tx.write_file(&path, &text)

@@ -120,15 +120,22 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
 
 /// The rotation so far; a file steward cannot read starts it over.
 fn read_rotation(path: &Path, warnings: &mut Vec<String>) -> Rotation {
-    match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text).unwrap_or_else(|err| {
+    match crate::store::safe::read_text(path, crate::store::safe::STATE_BYTES) {
+        Ok(Some(text)) => serde_json::from_str(&text).unwrap_or_else(|err| {
             warnings.push(format!(
                 "{}: {err}; the rotation starts over",
                 path.display()
             ));
             Rotation::default()
         }),
-        Err(_) => Rotation::default(),
+        Ok(None) => Rotation::default(),
+        Err(err) => {
+            warnings.push(format!(
+                "{}: {err}; the rotation starts over",
+                path.display()
+            ));
+            Rotation::default()
+        }
     }
 }
 

@@ -127,7 +127,7 @@ pub fn answer_path(ctx: &Context, id: &str) -> PathBuf {
 /// The last lines the agent wrote to stderr, when its output said nothing.
 fn stderr_tail(ctx: &Context, id: &str) -> Option<String> {
     let (_, stderr) = ctx.store.run_output_paths(id);
-    let text = std::fs::read_to_string(stderr).ok()?;
+    let text = crate::store::safe::read_state(&stderr)?;
     let tail: Vec<&str> = text
         .lines()
         .rev()
@@ -183,8 +183,10 @@ fn launch(
         .agent(&run.agent)
         .ok_or_else(|| format!("no agent profile `{}`", run.agent))?
         .clone();
-    let instruction = std::fs::read_to_string(prompt_path(ctx, &run.id))
-        .map_err(|err| format!("cannot read the instruction: {err}"))?;
+    let instruction =
+        crate::store::safe::read_text(&prompt_path(ctx, &run.id), crate::store::safe::STATE_BYTES)
+            .map_err(|err| format!("cannot read the instruction: {err}"))?
+            .ok_or("cannot read the instruction: it is gone")?;
     let session = run
         .session
         .clone()
@@ -213,7 +215,7 @@ fn launch(
     let _ = record_agent(ctx, run);
     let timeout = Duration::from_secs(ctx.config.dispatch.timeout.as_secs());
     let ended = supervise::wait(agent, timeout).map_err(|err| format!("lost the agent: {err}"))?;
-    let output = std::fs::read_to_string(&stdout).unwrap_or_default();
+    let output = crate::store::safe::read_state(&stdout).unwrap_or_default();
     let report = agents::read_output(profile.output, &output);
     Ok((Some(ended.exit), ended.stopped, report))
 }

@@ -309,7 +309,7 @@ fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, attention: &[String]) ->
         "{}\n",
         serde_json::json!({"last_run": crate::model::format_time(ctx.now), "attention": attention})
     );
-    if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
+    if crate::store::safe::read_state(&path).as_deref() != Some(text.as_str()) {
         tx.write_file(&path, &text)?;
     }
     Ok(())
@@ -318,8 +318,7 @@ fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, attention: &[String]) ->
 /// The goals the last pass found needing a person (none when it was never
 /// recorded: the first pass reports all).
 fn reported_before(ctx: &Context) -> Vec<String> {
-    std::fs::read_to_string(ctx.store.state_dir.join("tick.json"))
-        .ok()
+    crate::store::safe::read_state(&ctx.store.state_dir.join("tick.json"))
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
         .and_then(|v| {
             v["attention"].as_array().map(|labels| {

@@ -95,18 +95,23 @@ pub fn append(path: &Path, episode: &str) -> Result<()> {
         std::fs::create_dir_all(dir)
             .map_err(|err| Error::io(dir, "cannot create directory", err))?;
     }
-    let existing = std::fs::read(path).unwrap_or_default();
-    let lead = match existing.as_slice() {
+    // Never through a link (it could lead anywhere) nor to a FIFO.
+    let mut file = super::safe::open_append(path)
+        .map_err(|err| Error::io(path, "cannot open the episode file", err))?;
+    let mut last = [0u8; 2];
+    let len = file
+        .metadata()
+        .map_err(|err| Error::io(path, "cannot read the episode file", err))?
+        .len();
+    let tail = &mut last[..len.min(2) as usize];
+    std::os::unix::fs::FileExt::read_exact_at(&file, tail, len.saturating_sub(2))
+        .map_err(|err| Error::io(path, "cannot read the episode file", err))?;
+    let lead = match &*tail {
         [] => "",
-        [.., b'\n', b'\n'] => "",
+        [b'\n', b'\n'] => "",
         [.., b'\n'] => "\n",
         _ => "\n\n",
     };
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|err| Error::io(path, "cannot open the episode file", err))?;
     file.write_all(format!("{lead}{episode}").as_bytes())
         .and_then(|()| file.sync_data())
         .map_err(|err| Error::io(path, "cannot append the episode", err))

@@ -440,10 +440,8 @@ fn reaches(
 /// The last lines of the file at `path`, whole, in at most `budget` bytes.
 fn tail_lines(path: &Path, budget: u64) -> std::io::Result<Vec<Vec<u8>>> {
     use std::io::{Read, Seek, SeekFrom};
-    let mut file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(err) => return Err(err),
+    let Some(mut file) = super::safe::open_regular(path)? else {
+        return Ok(Vec::new());
     };
     let end = file.seek(SeekFrom::End(0))?;
     let start = end.saturating_sub(budget);
@@ -468,9 +466,9 @@ fn tail_lines(path: &Path, budget: u64) -> std::io::Result<Vec<Vec<u8>>> {
 fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
     use std::io::{Read, Seek, SeekFrom};
     const CHUNK: u64 = 64 * 1024;
-    let mut file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+    let mut file = match super::safe::open_regular(path) {
+        Ok(Some(file)) => file,
+        Ok(None) => return Ok(Vec::new()),
         Err(err) => return Err(Error::io(path, "cannot read event log", err)),
     };
     let read_error = |err| Error::io(path, "cannot read event log", err);
@@ -525,9 +523,9 @@ fn each_from<T: DeserializeOwned>(
     each: &mut impl FnMut(T),
 ) -> Result<u64> {
     use std::io::{Read, Seek, SeekFrom};
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+    let file = match super::safe::open_regular(path) {
+        Ok(Some(file)) => file,
+        Ok(None) => return Ok(0),
         Err(err) => return Err(Error::io(path, "cannot read event log", err)),
     };
     let read_error = |err| Error::io(path, "cannot read event log", err);

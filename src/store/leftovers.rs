@@ -90,8 +90,8 @@ fn version(dir: &Path) -> Option<Version> {
 
 /// The record's text; empty unless it starts with [`HEADER`].
 fn read(record: &Path) -> String {
-    match std::fs::read_to_string(record) {
-        Ok(text) if text.lines().next() == Some(HEADER) => text,
+    match super::safe::read_state(record) {
+        Some(text) if text.lines().next() == Some(HEADER) => text,
         _ => String::new(),
     }
 }

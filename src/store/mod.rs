@@ -243,6 +243,17 @@ impl Store {
             self.drafts_dir(),
             self.undo_dir(),
             self.log().dir().to_path_buf(),
+            self.obligations_dir(),
+            self.runs_dir(),
+            self.cache_dir(),
+            self.state_dir.join("seals"),
+            self.state_dir.join("seals/open"),
+            self.state_dir.join("seals/closed"),
+            self.state_dir.join("seals/vanished"),
+            self.state_dir.join("hooks"),
+            self.state_dir.join("claims"),
+            self.state_dir.join("conflicts"),
+            self.state_dir.join("machines"),
         ] {
             let Ok(metadata) = dir.symlink_metadata() else {
                 continue;

@@ -7,30 +7,64 @@ use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
+/// The state file at `path` opened to read: `None` when there is none. A
+/// link, a directory or a FIFO is an error that says so; nothing waits.
+pub fn open_regular(path: &Path) -> std::io::Result<Option<std::fs::File>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    match open_checked(path, &mut options) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        other => other.map(Some),
+    }
+}
+
+/// The state file at `path` opened to append (made when missing), never
+/// through a link nor to anything but a regular file.
+pub fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).create(true).append(true);
+    open_checked(path, &mut options)
+}
+
+/// The state file at `path` emptied to be written (made when missing),
+/// never through a link nor to anything but a regular file.
+pub fn create_truncated(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    // Emptied once it is known to be a regular file: opening with
+    // O_TRUNC would empty whatever is there first.
+    options.create(true).write(true);
+    let file = open_checked(path, &mut options)?;
+    file.set_len(0)?;
+    Ok(file)
+}
+
+fn open_checked(path: &Path, options: &mut std::fs::OpenOptions) -> std::io::Result<std::fs::File> {
+    let file = options
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|err| {
+            if err.raw_os_error() == Some(libc::ELOOP) {
+                std::io::Error::other("a symbolic link: steward does not follow links in its state")
+            } else {
+                err
+            }
+        })?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file: steward uses only files in its state",
+        ));
+    }
+    Ok(file)
+}
+
 /// The bytes of the state file at `path`, at most `cap` of them: `None`
 /// when there is no file. A link, a directory, a FIFO or a file over `cap`
 /// bytes is an error that says so.
 pub fn read_bytes(path: &Path, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path);
-    let file = match file {
-        Ok(file) => file,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) if err.raw_os_error() == Some(libc::ELOOP) => {
-            return Err(std::io::Error::other(
-                "a symbolic link: steward does not follow links in its state",
-            ));
-        }
-        Err(err) => return Err(err),
+    let Some(file) = open_regular(path)? else {
+        return Ok(None);
     };
     let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other(
-            "not a regular file: steward reads only files in its state",
-        ));
-    }
     if meta.len() > cap {
         return Err(std::io::Error::other(format!(
             "{} bytes, more than the {cap} such a file holds",
@@ -45,6 +79,17 @@ pub fn read_bytes(path: &Path, cap: u64) -> std::io::Result<Option<Vec<u8>>> {
         )));
     }
     Ok(Some(bytes))
+}
+
+/// The most a state file of steward's (a record, a cache, a run's output
+/// tail) holds.
+pub const STATE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The text of the state file at `path`, or `None` when it is not there
+/// or is not one steward reads (a link, a FIFO, too large): for state a
+/// command can do without (a rotation, what the last pass saw).
+pub fn read_state(path: &Path) -> Option<String> {
+    read_text(path, STATE_BYTES).ok().flatten()
 }
 
 /// [`read_bytes`] as UTF-8 text.
@@ -79,6 +124,16 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
         let err = read_text(&fifo, 100).unwrap_err().to_string();
         assert!(err.contains("not a regular file"), "{err}");
+        // Writing to a FIFO with no reader fails at once (ENXIO), never
+        // waits.
+        assert!(open_append(&fifo).is_err());
+        let err = create_truncated(&link).unwrap_err().to_string();
+        assert!(err.contains("symbolic link"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            "state\n",
+            "the target is untouched"
+        );
 
         let err = read_text(dir.path(), 100).unwrap_err().to_string();
         assert!(err.contains("not a regular file"), "{err}");

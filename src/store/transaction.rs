@@ -1181,9 +1181,10 @@ impl<'s> Transaction<'s> {
         {
             return Ok(());
         }
-        let existing = match std::fs::read_to_string(&path) {
-            Ok(text) => Some(text),
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        // Never through a link: its target's bytes would become the
+        // mirror, and go wherever the mirror is committed.
+        let existing = match super::safe::read_text(&path, super::safe::STATE_BYTES) {
+            Ok(text) => text,
             Err(err) => return Err(format!("{}: mirror not updated: {err}", path.display())),
         };
         let broken = |(line, message): (usize, String)| {

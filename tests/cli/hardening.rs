@@ -239,3 +239,129 @@ fn temporary_files_of_killed_writes_are_removed_by_tick() {
     env.steward().args(["tick", "-q"]).assert().success();
     assert!(!env.path("state/goals/.steward-tmp-4194304-abc").exists());
 }
+
+#[test]
+fn every_state_directory_that_links_out_of_the_root_is_refused() {
+    for link in [
+        "state/hooks",
+        "state/obligations",
+        "state/runs",
+        "state/cache",
+        "state/seals",
+        "state/claims",
+        "state/machines",
+    ] {
+        let env = TestEnv::initialised();
+        env.add_goal("g");
+        let (dir, _) = outside(&env);
+        let _ = std::fs::remove_dir_all(env.path(link));
+        symlink(dir.path(), env.path(link)).unwrap();
+        env.steward()
+            .args(["abandon", "g", "--reason", "x"])
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(link));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "{link}");
+    }
+}
+
+#[test]
+fn a_mirror_or_episode_file_that_is_a_link_is_neither_read_nor_written() {
+    let env = TestEnv::initialised();
+    env.write("steward.yaml", "episodes:\n  path: memory/{date}.md\n");
+    env.add_goal("g");
+    let (_dir, file) = outside(&env);
+    std::fs::remove_file(env.path("ACTIVE-TASKS.md")).unwrap();
+    symlink(&file, env.path("ACTIVE-TASKS.md")).unwrap();
+    std::fs::create_dir_all(env.path("memory")).unwrap();
+    symlink(&file, env.path("memory/2026-11-21.md")).unwrap();
+    let output = env
+        .steward()
+        .args(["abandon", "g", "--reason", "not needed"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("ACTIVE-TASKS.md: mirror not updated: a symbolic link"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("episode not written"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "precious\n");
+    assert!(
+        std::fs::symlink_metadata(env.path("ACTIVE-TASKS.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link is left as it is"
+    );
+}
+
+/// Runs `cmd`, failing when it takes longer than a few seconds (a reader
+/// stuck on a FIFO).
+fn finishes(mut cmd: std::process::Command, what: &str) -> std::process::Output {
+    let child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(child.wait_with_output());
+    });
+    match wait.recv_timeout(std::time::Duration::from_secs(10)) {
+        Ok(output) => output.unwrap(),
+        Err(_) => {
+            // SAFETY: the test's own child.
+            unsafe { libc::kill(pid as i32, libc::SIGKILL) };
+            panic!("{what} hung on a FIFO");
+        }
+    }
+}
+
+#[test]
+fn a_fifo_in_the_state_never_hangs_a_command() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    std::fs::create_dir_all(env.path("state/hooks")).unwrap();
+    for fifo in [
+        "state/tick.json",
+        "state/notify.json",
+        "state/rotation.json",
+        "state/hooks/s-1.json",
+        "state/cache/terminal-goals",
+    ] {
+        let path = env.path(fifo);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(&path);
+        let status = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let mut tick = env.process();
+    tick.arg("tick");
+    finishes(tick, "tick");
+    let mut prompt = env.process();
+    prompt.args(["prompt", "--heartbeat"]);
+    finishes(prompt, "prompt");
+    let mut hook = env.process();
+    hook.args(["hook", "claude-code"])
+        .stdin(std::process::Stdio::piped());
+    let mut child = hook.stdout(std::process::Stdio::piped()).spawn().unwrap();
+    std::io::Write::write_all(
+        child.stdin.as_mut().unwrap(),
+        br#"{"hook_event_name":"Stop","session_id":"s-1","stop_hook_active":false}"#,
+    )
+    .unwrap();
+    drop(child.stdin.take());
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "the hook hung"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
