@@ -148,6 +148,18 @@ _steward() {
             steward,work)
                 cmd="steward__subcmd__work"
                 ;;
+            steward__subcmd__config,accept)
+                cmd="steward__subcmd__config__subcmd__accept"
+                ;;
+            steward__subcmd__config,help)
+                cmd="steward__subcmd__config__subcmd__help"
+                ;;
+            steward__subcmd__config__subcmd__help,accept)
+                cmd="steward__subcmd__config__subcmd__help__subcmd__accept"
+                ;;
+            steward__subcmd__config__subcmd__help,help)
+                cmd="steward__subcmd__config__subcmd__help__subcmd__help"
+                ;;
             steward__subcmd__help,abandon)
                 cmd="steward__subcmd__help__subcmd__abandon"
                 ;;
@@ -276,6 +288,9 @@ _steward() {
                 ;;
             steward__subcmd__help,work)
                 cmd="steward__subcmd__help__subcmd__work"
+                ;;
+            steward__subcmd__help__subcmd__config,accept)
+                cmd="steward__subcmd__help__subcmd__config__subcmd__accept"
                 ;;
             steward__subcmd__help__subcmd__hook,claude-code)
                 cmd="steward__subcmd__help__subcmd__hook__subcmd__claude__subcmd__code"
@@ -913,7 +928,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__config)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version accept help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -939,6 +954,82 @@ _steward() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__config__subcmd__accept)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__config__subcmd__help)
+            opts="accept help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__config__subcmd__help__subcmd__accept)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__config__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;
@@ -1379,8 +1470,22 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__config)
-            opts=""
+            opts="accept"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__config__subcmd__accept)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

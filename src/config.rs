@@ -17,6 +17,16 @@ use crate::yaml_locate::key_position;
 
 pub const FILE_NAME: &str = "steward.yaml";
 
+/// Settings of this machine only, never committed (`state/local/` is
+/// ignored by git): over `steward.yaml`, under the environment. The place
+/// for the commands steward runs here (agent profiles, the notifier).
+pub const LOCAL_FILE: &str = "state/local/steward.yaml";
+
+/// The settings that make steward run a program, besides the `agents:`
+/// profiles: what a pull, or anyone who edits `steward.yaml`, must not
+/// change behind the back of the person on this machine.
+const COMMAND_KEYS: [&str; 2] = ["notify.command", "verification.allow_commands"];
+
 /// Files larger than this are refused rather than parsed (SPEC 9).
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
@@ -854,6 +864,64 @@ pub struct LoadedConfig {
     pub entries: Vec<Entry>,
     /// `STEWARD_*` variables set and not applied.
     pub ignored_env: Vec<IgnoredEnv>,
+    /// The commands `steward.yaml` names that this machine has not
+    /// accepted: held back.
+    pub held_commands: Option<HeldCommands>,
+}
+
+/// Commands `steward.yaml` names that a person on this machine has not
+/// accepted (`steward config accept`): steward runs the accepted ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeldCommands {
+    /// What the file says, as [`commands_in`] gives it.
+    pub in_file: String,
+    /// What was accepted.
+    pub accepted: String,
+}
+
+/// The commands a configuration's text names — its `agents:` profiles,
+/// `notify.command`, `verification.allow_commands` — as canonical text (one
+/// `key: value` line each, in a fixed order): what a person accepts, and
+/// compares. Text that does not parse names none (it is refused anyway).
+pub fn commands_in(text: &str) -> String {
+    let document: serde_yaml::Value = serde_yaml::from_str(text).unwrap_or_default();
+    let mut lines = Vec::new();
+    let canonical = |value: &serde_yaml::Value| {
+        serde_json::to_value(value)
+            .map(|json| sorted(&json).to_string())
+            .unwrap_or_default()
+    };
+    if let Some(agents) = document.get("agents") {
+        lines.push(format!("agents: {}", canonical(agents)));
+    }
+    for key in COMMAND_KEYS {
+        let value = key
+            .split('.')
+            .try_fold(&document, |value, part| value.get(part));
+        if let Some(value) = value {
+            lines.push(format!("{key}: {}", canonical(value)));
+        }
+    }
+    lines.iter().map(|line| format!("{line}\n")).collect()
+}
+
+/// `value` with every object's keys in order.
+fn sorted(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            serde_json::Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&map[k])))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Array(items) => {
+            serde_json::Value::Array(items.iter().map(sorted).collect())
+        }
+        other => other.clone(),
+    }
 }
 
 /// A `STEWARD_*` variable that is set and was not applied.
@@ -923,16 +991,34 @@ impl Config {
     /// `STEWARD_*` variables) and `flags` on top.
     /// The configuration `reader` runs with: the defaults, the file, the
     /// environment (as far as `reader` may set it) and the flags.
+    ///
+    /// `accepted` is what a person on this machine accepted of the commands
+    /// `steward.yaml` names (`None`: nothing to compare with yet): when the
+    /// file names others, they are held back, and said so.
     pub fn load(
         root: &Path,
         env: &BTreeMap<String, String>,
         flags: &FlagOverrides,
         reader: Actor,
+        accepted: Option<&str>,
     ) -> Result<LoadedConfig> {
         let mut layers = Layers::defaults();
         let path = root.join(FILE_NAME);
+        let mut held_commands = None;
         if let Some(text) = read_config_file(&path)? {
-            layers.apply_file(&path, &text)?;
+            let in_file = commands_in(&text);
+            let held = accepted.is_some_and(|accepted| accepted != in_file);
+            layers.apply_file(&path, &text, held)?;
+            if held {
+                held_commands = Some(HeldCommands {
+                    in_file,
+                    accepted: accepted.unwrap_or_default().to_string(),
+                });
+            }
+        }
+        let local = root.join(LOCAL_FILE);
+        if let Some(text) = read_config_file(&local)? {
+            layers.apply_file(&local, &text, false)?;
         }
         let ignored_env = layers.apply_env(env, reader)?;
         if let Some(commit) = flags.git_commit {
@@ -944,6 +1030,7 @@ impl Config {
             config: layers.to_config(),
             entries: layers.entries(),
             ignored_env,
+            held_commands,
         })
     }
 
@@ -954,6 +1041,7 @@ impl Config {
             config: layers.to_config(),
             entries: layers.entries(),
             ignored_env: Vec::new(),
+            held_commands: None,
         }
     }
 
@@ -1019,8 +1107,24 @@ fn read_config_file(path: &Path) -> Result<Option<String>> {
             "configuration file is larger than 1 MiB",
         )));
     }
-    let bytes =
-        std::fs::read(path).map_err(|err| Error::io(path, "cannot read configuration", err))?;
+    if !metadata.is_file() {
+        return Err(Error::Config(FileProblem::whole_file(
+            path,
+            "not a regular file: steward reads its configuration from a file",
+        )));
+    }
+    let bytes = {
+        use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut bytes = Vec::new();
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(path)
+            .and_then(|file| file.take(MAX_FILE_BYTES).read_to_end(&mut bytes))
+            .map_err(|err| Error::io(path, "cannot read configuration", err))?;
+        bytes
+    };
     let text = String::from_utf8(bytes).map_err(|err| {
         Error::Config(FileProblem::whole_file(
             path,
@@ -1036,6 +1140,9 @@ struct Layers {
     agents: Vec<AgentProfile>,
     /// Where each profile a file set came from.
     agent_sources: Vec<(String, Source)>,
+    /// Profiles steward.yaml names that this machine has not accepted:
+    /// `dispatch.agent` may name them (no run starts with one).
+    held_agents: Vec<String>,
 }
 
 impl Layers {
@@ -1052,6 +1159,7 @@ impl Layers {
             values,
             agents: AgentProfile::builtins(),
             agent_sources: Vec::new(),
+            held_agents: Vec::new(),
         }
     }
 
@@ -1063,7 +1171,9 @@ impl Layers {
         self.values[index] = (value, source);
     }
 
-    fn apply_file(&mut self, path: &Path, text: &str) -> Result<()> {
+    /// Applies a configuration file; with `hold_commands`, its agent
+    /// profiles and [`COMMAND_KEYS`] are left out (checked all the same).
+    fn apply_file(&mut self, path: &Path, text: &str, hold_commands: bool) -> Result<()> {
         if let Some((line, column)) = crate::yaml_locate::excessive_nesting(text) {
             return Err(Error::Config(FileProblem {
                 path: path.display().to_string(),
@@ -1106,7 +1216,15 @@ impl Layers {
         };
         let mut mapping = mapping;
         if let Some(agents) = mapping.remove("agents") {
-            self.apply_agents(path, text, &agents)?;
+            if hold_commands {
+                // Checked, not applied.
+                let mut checked = Layers::defaults();
+                checked.apply_agents(path, text, &agents)?;
+                self.held_agents
+                    .extend(checked.agent_sources.into_iter().map(|(name, _)| name));
+            } else {
+                self.apply_agents(path, text, &agents)?;
+            }
         }
         let mut pending = Vec::new();
         flatten(&mapping, "", &mut pending)
@@ -1117,6 +1235,9 @@ impl Layers {
             };
             let value = parse_value(setting.kind, &yaml)
                 .map_err(|why| at(&key, format!("{key}: {why}")))?;
+            if hold_commands && COMMAND_KEYS.contains(&setting.key) {
+                continue;
+            }
             let line =
                 key_position(text, &key.split('.').collect::<Vec<_>>()).map_or(1, |(l, _)| l);
             self.set(
@@ -1275,7 +1396,7 @@ impl Layers {
                 Value::Text(name) | Value::OptionalText(Some(name)) => name,
                 _ => continue,
             };
-            if self.agents.iter().any(|a| a.name == *name) {
+            if self.agents.iter().any(|a| a.name == *name) || self.held_agents.contains(name) {
                 continue;
             }
             let known: Vec<&str> = self.agents.iter().map(|a| a.name.as_str()).collect();
@@ -1774,7 +1895,7 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        Config::load(dir.path(), &env, &FlagOverrides::default(), reader)
+        Config::load(dir.path(), &env, &FlagOverrides::default(), reader, None)
     }
 
     #[test]
@@ -1899,7 +2020,7 @@ mod tests {
         let flags = FlagOverrides {
             git_commit: Some(false),
         };
-        let loaded = Config::load(dir.path(), &env, &flags, Actor::User).unwrap();
+        let loaded = Config::load(dir.path(), &env, &flags, Actor::User, None).unwrap();
         assert!(!loaded.config.git.commit);
         assert_eq!(loaded.config.defaults.cooldown, HumanDuration(300));
         assert_eq!(loaded.config.defaults.priority, Priority::Low);

@@ -88,6 +88,9 @@ pub struct Context {
     pub config_entries: Vec<config::Entry>,
     /// `STEWARD_*` variables set and not applied, and why.
     pub ignored_env: Vec<config::IgnoredEnv>,
+    /// Commands steward.yaml names that no person here accepted: held
+    /// back (`steward config accept`).
+    pub held_commands: Option<config::HeldCommands>,
     pub store: Store,
     pub now: DateTime<Utc>,
     pub actor: Actor,
@@ -345,31 +348,44 @@ impl Context {
             Ok(inside) => inside.to_path_buf(),
             Err(_) => root.clone(),
         };
+        // The machine key first: what a person here accepted of the
+        // commands steward.yaml names decides which of them take effect.
+        let keys = env
+            .user_home()
+            .map(|home| crate::store::seal::Keyring::at(crate::store::key::key_dir(&home), ""));
+        let accepted = keys
+            .as_ref()
+            .and_then(|keys| keys.accepted_commands(&root, &root.join("state")));
         let (
             LoadedConfig {
                 config,
                 entries,
                 ignored_env,
+                held_commands,
             },
             config_error,
-        ) = match Config::load(&store_root, &env.vars, &options.flags, caller.actor) {
+        ) = match Config::load(
+            &store_root,
+            &env.vars,
+            &options.flags,
+            caller.actor,
+            accepted.as_deref(),
+        ) {
             Ok(loaded) => (loaded, None),
             Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
             Err(err) => return Err(err),
         };
         let mut store = Store::new(&store_root, &root, &config);
-        if let Some(home) = env.user_home() {
+        if let Some(keys) = keys {
             let machine = config.machine_id.clone().unwrap_or_else(host_name);
-            store = store.with_keys(crate::store::seal::Keyring::at(
-                crate::store::key::key_dir(&home),
-                &machine,
-            ));
+            store = store.with_keys(keys.named(&machine));
         }
         Ok(Context {
             root,
             config,
             config_entries: entries,
             ignored_env,
+            held_commands,
             store,
             now,
             actor: caller.actor,

@@ -11,14 +11,36 @@ use crate::error::Result;
 
 /// Show every setting's effective value and its source: default, the file
 /// and line, an environment variable (STEWARD_<KEY>, dots as underscores), or
-/// a flag. Precedence: flags > environment > steward.yaml > defaults.
+/// a flag. Precedence: flags > environment > state/local/steward.yaml (this
+/// machine's own) > steward.yaml > defaults.
+///
+/// The commands steward runs (agents:, notify.command,
+/// verification.allow_commands) take effect from steward.yaml only once a
+/// person on this machine accepted them: `steward config accept` shows
+/// what changed and accepts it.
 #[derive(Debug, Args)]
-pub struct ConfigArgs {}
+pub struct ConfigArgs {
+    #[command(subcommand)]
+    action: Option<ConfigAction>,
+}
 
-pub fn run(ctx: &Context, _args: ConfigArgs, out: &mut Output) -> Result<u8> {
+#[derive(Debug, clap::Subcommand)]
+enum ConfigAction {
+    /// Accept the commands steward.yaml names now (after a pull, or an
+    /// edit), showing what changed
+    Accept,
+}
+
+pub fn run(ctx: &Context, args: ConfigArgs, out: &mut Output) -> Result<u8> {
+    if let Some(ConfigAction::Accept) = args.action {
+        return accept(ctx, out);
+    }
     let entries = &ctx.config_entries;
     for ignored in &ctx.ignored_env {
         out.warn(ignored.to_string());
+    }
+    if let Some(warning) = crate::engine::trust::held_commands_warning(ctx) {
+        out.warn(warning);
     }
     if out.json {
         let settings: Vec<_> = entries
@@ -41,6 +63,30 @@ pub fn run(ctx: &Context, _args: ConfigArgs, out: &mut Output) -> Result<u8> {
     for entry in entries {
         let setting = format!("{} = {}", entry.key, entry.value);
         out.line(format!("{setting:<width$}  # {}", entry.source));
+    }
+    Ok(0)
+}
+
+fn accept(ctx: &Context, out: &mut Output) -> Result<u8> {
+    if !ctx.store.exists() {
+        return Err(crate::error::Error::NotAStore {
+            searched: ctx.root.clone(),
+        });
+    }
+    let accepted = crate::engine::trust::accept_commands(ctx)?;
+    super::notices(out, accepted.notices);
+    if out.json {
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "accepted": accepted.diff.is_some(), "diff": accepted.diff}));
+    } else if !out.quiet {
+        match &accepted.diff {
+            Some(diff) => {
+                out.line("accepted the commands steward.yaml names:");
+                for line in diff.lines() {
+                    out.line(format!("  {line}"));
+                }
+            }
+            None => out.line("nothing to accept: steward.yaml names the commands accepted here"),
+        }
     }
     Ok(0)
 }

@@ -70,6 +70,11 @@ pub fn plan(
     if !ctx.config.enabled || !settings.enabled {
         return Ok(report);
     }
+    // A profile steward.yaml names but no person here accepted runs
+    // nothing (tick says why).
+    if ctx.config.agent(&settings.agent).is_none() {
+        return Ok(report);
+    }
     let claims = if settings.claim_git {
         super::claim::read_all(ctx)
     } else {
@@ -189,10 +194,14 @@ pub fn dispatch_now(
     }
     let agent = agent.unwrap_or(&ctx.config.dispatch.agent).to_string();
     if ctx.config.agent(&agent).is_none() {
-        return Err(Error::bad_value(
-            "--agent",
-            format!("no agent profile `{agent}` (see `steward config`)"),
-        ));
+        let why = if ctx.held_commands.is_some() {
+            format!(
+                "the agent profile `{agent}` is not accepted on this machine (see `steward config accept`)"
+            )
+        } else {
+            format!("no agent profile `{agent}` (see `steward config`)")
+        };
+        return Err(Error::bad_value("--agent", why));
     }
     let mut tx = ctx.transaction()?;
     let loaded = super::trust::resolve(ctx, &mut tx, reference)?;

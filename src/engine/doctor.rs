@@ -47,6 +47,15 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
             message,
         });
     }
+    if let Some(warning) = super::trust::held_commands_warning(ctx) {
+        problems.push(FileProblem::whole_file(&config_path, warning));
+    }
+    for machine in super::trust::untrusted_machines(ctx) {
+        notes.push(format!(
+            "{}: machine {machine} published its key; what it signs is held here until a person runs `steward accept --machine {machine}`",
+            ctx.store.relative(&ctx.store.published_key_path(&machine))
+        ));
+    }
     let scan = ctx.store.scan(Scope::Diagnose)?;
     problems.extend(scan.problems.iter().cloned());
     for loaded in &scan.goals {

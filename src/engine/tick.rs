@@ -90,6 +90,10 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         outcome.disabled = true;
         return Ok(outcome);
     }
+    outcome
+        .notices
+        .warnings
+        .extend(super::trust::held_commands_warning(ctx));
     // Machines sharing the store through git: their claims first.
     let claiming = ctx.config.dispatch.enabled && ctx.config.dispatch.claim_git && !request.dry_run;
     if claiming {
@@ -262,7 +266,9 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let notifications = notify::collect(ctx, &mut tx, &goals)?;
     record_pass(ctx, &mut tx, &outcome.needs_attention)?;
     tx.render_mirror(&goals, &book);
-    outcome.notices = super::finish(tx)?;
+    let finished = super::finish(tx)?;
+    outcome.notices.warnings.extend(finished.warnings);
+    outcome.notices.commit_error = finished.commit_error;
     // Fault injection for tests: a tick that dies between recording its runs
     // and starting them must lose nothing.
     if ctx.env.test_hook("STEWARD_FAULT") == Some("crash-after-persist") {

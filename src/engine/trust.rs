@@ -279,3 +279,63 @@ pub fn untrusted_machines(ctx: &Context) -> Vec<String> {
         .map(|(name, _)| name)
         .collect()
 }
+
+/// What `steward config accept` did: the lines of the commands that
+/// changed, or nothing when steward.yaml names none held back.
+#[derive(Debug)]
+pub struct CommandsAccepted {
+    pub diff: Option<String>,
+    pub notices: super::Notices,
+}
+
+/// `steward config accept`: a person on this machine accepts the commands
+/// steward.yaml now names (agent profiles, the notifier, command checks),
+/// after they changed — by a pull, by hand, or by anyone else who can
+/// write the file. Until then steward runs the ones accepted before.
+pub fn accept_commands(ctx: &Context) -> Result<CommandsAccepted> {
+    super::authority::person_only(ctx, "accept the commands steward.yaml names", || {
+        "steward config accept".to_string()
+    })?;
+    let mut tx = ctx.transaction()?;
+    let Some(held) = ctx.held_commands.as_ref() else {
+        let notices = super::finish(tx)?;
+        return Ok(CommandsAccepted {
+            diff: None,
+            notices,
+        });
+    };
+    let diff = crate::text::diff_between(
+        &held.accepted,
+        &held.in_file,
+        ("accepted on this machine", "steward.yaml"),
+    );
+    ctx.store.accept_commands(&held.in_file)?;
+    tx.record_store_event(
+        "commands_accepted",
+        "a person accepted the commands steward.yaml names",
+    );
+    let notices = super::finish(tx)?;
+    Ok(CommandsAccepted {
+        diff: Some(diff),
+        notices,
+    })
+}
+
+/// The warning a command gives while steward.yaml names commands nobody
+/// here accepted.
+pub fn held_commands_warning(ctx: &Context) -> Option<String> {
+    let held = ctx.held_commands.as_ref()?;
+    let keys: Vec<&str> = held
+        .in_file
+        .lines()
+        .chain(held.accepted.lines())
+        .filter(|line| !(held.in_file.contains(*line) && held.accepted.contains(*line)))
+        .filter_map(|line| line.split_once(':').map(|(key, _)| key))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    Some(format!(
+        "steward.yaml changes the commands steward runs ({}): not in effect on this machine until a person runs `steward config accept` (it shows the difference); the accepted ones run meanwhile",
+        keys.join(", ")
+    ))
+}

@@ -48,6 +48,7 @@ pub enum Domain {
     Claim,
     Cache,
     Config,
+    Commands,
 }
 
 impl Domain {
@@ -60,6 +61,7 @@ impl Domain {
             Domain::Claim => b"steward claim 1",
             Domain::Cache => b"steward cache 1",
             Domain::Config => b"steward config 1",
+            Domain::Commands => b"steward commands 1",
         }
     }
 }

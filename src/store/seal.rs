@@ -93,6 +93,61 @@ impl Keyring {
         &self.machine
     }
 
+    /// The same key, for machine `machine` (once the configuration says
+    /// its name).
+    pub fn named(self, machine: &str) -> Keyring {
+        Keyring {
+            machine: machine_name(machine),
+            ..self
+        }
+    }
+
+    /// Whether the store at `absolute_root` is sealed on this machine: see
+    /// [`Store::sealed_here`].
+    pub fn seals(&self, absolute_root: &Path) -> bool {
+        // Sealed with the key there is now: a key made anew (the old one
+        // removed) seals the store again from scratch.
+        let Some(path) = self.marker(absolute_root) else {
+            return false;
+        };
+        let Ok(key) = self.key() else {
+            return false;
+        };
+        safe::read_text(&path, 4096)
+            .ok()
+            .flatten()
+            .is_some_and(|text| {
+                text.lines()
+                    .any(|line| line == format!("key {}", key.public_hex()))
+            })
+    }
+
+    /// The file that says the store at `absolute_root` is sealed here:
+    /// one per store root in `~/.config/steward/stores/`, named by the
+    /// hash of the root's path.
+    fn marker(&self, absolute_root: &Path) -> Option<PathBuf> {
+        let root = absolute_root.to_string_lossy();
+        let name = &key::sha256(root.as_bytes())[..32];
+        Some(self.dir()?.join("stores").join(name))
+    }
+
+    /// The commands of `steward.yaml` a person on this machine accepted
+    /// for the store at `absolute_root` (its state in `state_dir`), as
+    /// `config::commands_in` gives them: `None` before the store is sealed
+    /// here; none at all when the record is missing or does not verify.
+    pub fn accepted_commands(&self, absolute_root: &Path, state_dir: &Path) -> Option<String> {
+        if !self.seals(absolute_root) {
+            return None;
+        }
+        let key = self.key().ok()?;
+        let text = safe::read_state(&commands_path(state_dir)).unwrap_or_default();
+        let verified = text.rsplit_once("mac ").and_then(|(body, mac)| {
+            key.verifies(Domain::Commands, &[body.as_bytes()], mac.trim())
+                .then(|| body.to_string())
+        });
+        Some(verified.unwrap_or_else(|| crate::config::commands_in("")))
+    }
+
     /// Who signs this machine's events, when the key can be had.
     pub fn signer(&self) -> Option<Signer<'_>> {
         Some(Signer {
@@ -287,30 +342,28 @@ impl Store {
     /// its first write here on. Kept outside the store, with the key, so
     /// that removing `state/seals/` does not make every goal new again.
     pub fn sealed_here(&self) -> bool {
-        // Sealed with the key there is now: a key made anew (the old one
-        // removed) seals the store again from scratch.
-        let Some(path) = self.sealed_marker() else {
-            return false;
-        };
-        let Ok(key) = self.keys.key() else {
-            return false;
-        };
-        safe::read_text(&path, 4096)
-            .ok()
-            .flatten()
-            .is_some_and(|text| {
-                text.lines()
-                    .any(|line| line == format!("key {}", key.public_hex()))
-            })
+        self.keys.seals(&self.absolute_root)
     }
 
-    /// The file that says this store is sealed here: one per store root in
-    /// `~/.config/steward/stores/`, named by the hash of the root's path.
     fn sealed_marker(&self) -> Option<PathBuf> {
-        let dir = self.keys.dir()?;
-        let root = self.absolute_root.to_string_lossy();
-        let name = &key::sha256(root.as_bytes())[..32];
-        Some(dir.join("stores").join(name))
+        self.keys.marker(&self.absolute_root)
+    }
+
+    /// Accepts `commands` (as `config::commands_in` gives them) as the ones
+    /// `steward.yaml` may name on this machine.
+    pub fn accept_commands(&self, commands: &str) -> Result<()> {
+        let key = self.keys.key()?;
+        let mac = key.mac(Domain::Commands, &[commands.as_bytes()]);
+        if !super::cache_dir_ready(&self.seals_dir()) {
+            return Err(Error::UnsafePath {
+                path: self.seals_dir(),
+                why: "cannot be used for seals (a symbolic link, or not a directory)",
+            });
+        }
+        atomic::write_unsynced(
+            &commands_path(&self.state_dir),
+            format!("{commands}mac {mac}\n").as_bytes(),
+        )
     }
 
     /// Records that this store is sealed here from now on.
@@ -570,4 +623,10 @@ fn machine_name(name: &str) -> String {
     } else {
         cleaned
     }
+}
+
+/// Where the commands a person accepted are kept (machine-local, bound to
+/// the key).
+fn commands_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("seals").join("commands")
 }

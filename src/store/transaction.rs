@@ -168,6 +168,11 @@ impl<'s> Transaction<'s> {
     /// signs with (`state/machines/<machine>.pub`), for the other machines
     /// to check what it signs; written when missing or different.
     fn publish_key(&mut self) -> Result<()> {
+        // Machine-local settings are never committed.
+        let local = self.store.state_dir.join("local");
+        if local.is_dir() && !local.join(".gitignore").exists() {
+            super::cache_dir_ready(&local);
+        }
         let key = self.store.keys.key()?;
         let published = self.store.published_key_path(self.store.keys.machine());
         let public = format!("ed25519 {}\n", key.public_hex());
@@ -192,9 +197,13 @@ impl<'s> Transaction<'s> {
         }
         self.store.keys.key()?;
         // The keys the store holds are trusted from now on (this machine's
-        // own is published below).
+        // own is published below), and so are the commands steward.yaml
+        // names now; later changes to them wait for a person here.
         self.store
             .trust_machines(&self.store.published_machines())?;
+        let config = super::safe::read_state(&self.store.root.join(crate::config::FILE_NAME));
+        self.store
+            .accept_commands(&crate::config::commands_in(config.as_deref().unwrap_or("")))?;
         let scan = self.store.scan(Scope::Open)?;
         for loaded in &scan.goals {
             if loaded.goal.id.is_empty() {

@@ -189,7 +189,7 @@ fn high_and_critical_goals_need_confirmation() {
 #[test]
 fn max_active_goals_is_enforced() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "global_limits:\n  max_active_goals: 2\n");
+    env.write_config("global_limits:\n  max_active_goals: 2\n");
     env.add_goal("one");
     env.add_goal("two");
     env.steward()
@@ -203,7 +203,7 @@ fn max_active_goals_is_enforced() {
 #[test]
 fn requires_bounds_refuses_unbounded_goals() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "requires_bounds: true\n");
+    env.write_config("requires_bounds: true\n");
     env.steward()
         .args(["add", "loose", "--title", "T", "--criterion", "C"])
         .assert()

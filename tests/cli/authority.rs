@@ -365,7 +365,7 @@ fn complete_records_a_receipt_of_what_was_judged() {
 #[test]
 fn judge_unchecked_person_keeps_an_agents_word_for_a_person() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "judge:\n  unchecked: person\n");
+    env.write_config("judge:\n  unchecked: person\n");
     env.add_goal("g");
     agent(&env)
         .args([
@@ -530,7 +530,7 @@ fn a_goal_closed_by_hand_is_moved_and_shown_without_a_receipt() {
 fn many_goals_closed_by_hand_are_moved_in_one_pass() {
     // From 16 on, the pass writes them all, then waits for the disk once.
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "global_limits:\n  max_active_goals: 24\n");
+    env.write_config("global_limits:\n  max_active_goals: 24\n");
     let labels: Vec<String> = (0..24).map(|i| format!("g{i:02}")).collect();
     for label in &labels {
         env.add_goal(label);
@@ -631,7 +631,7 @@ fn add_warns_when_no_criterion_has_a_check() {
 #[test]
 fn the_criteria_and_the_checks_are_a_persons_to_add_change_or_remove() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "judge:\n  unchecked: person\n");
+    env.write_config("judge:\n  unchecked: person\n");
     env.add_goal("h");
     let before = env.snapshot();
     // A trivially true check would let the judge tick the criterion for it.
@@ -723,10 +723,7 @@ fn an_agent_that_unsets_its_markers_is_still_an_agent_under_its_cli() {
 #[test]
 fn an_agents_environment_cannot_loosen_limits_or_turn_steward_on() {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
-        "enabled: false\nglobal_limits:\n  max_active_goals: 1\n",
-    );
+    env.write_config("enabled: false\nglobal_limits:\n  max_active_goals: 1\n");
     env.add_goal("one");
     agent(&env)
         .env("STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS", "50")

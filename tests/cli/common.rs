@@ -81,6 +81,18 @@ impl TestEnv {
 }
 
 impl TestEnv {
+    /// Writes `steward.yaml` as a person would, and accepts the commands
+    /// it names (`steward config accept`) once the store exists: commands
+    /// nobody accepted on this machine do not run.
+    pub fn write_config(&self, contents: &str) {
+        self.write("steward.yaml", contents);
+        if self.path("state/goals").is_dir() {
+            // A file that does not load is refused here too; the test
+            // says what it expects of it.
+            let _ = self.steward().args(["config", "accept", "-q"]).output();
+        }
+    }
+
     /// Writes goal `label` by hand, as a person would in an editor, and
     /// accepts it (`steward accept`): a goal file steward did not write
     /// waits for a person's review until then.

@@ -67,7 +67,7 @@ agents:
 
 fn store() -> TestEnv {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", CONFIG);
+    env.write_config(CONFIG);
     env.executable("agent.sh", AGENT);
     env.executable("notify.sh", NOTIFIER);
     env
@@ -244,10 +244,7 @@ fn a_tick_that_dies_after_recording_its_runs_loses_nothing() {
 fn dispatch_starts_one_run_now_and_runs_kill_stops_it() {
     let env = store();
     add(&env, "hang-1", &[]);
-    env.write(
-        "steward.yaml",
-        &CONFIG.replace("timeout: 2s", "timeout: 1h"),
-    );
+    env.write_config(&CONFIG.replace("timeout: 2s", "timeout: 1h"));
     env.steward_on_path()
         .env("CLAUDECODE", "1")
         .args(["dispatch", "hang-1"])
@@ -320,8 +317,7 @@ fn the_kill_switch_and_the_spend_cap_stop_new_runs() {
     let env = store();
     add(&env, "costly-1", &[]);
     add(&env, "costly-2", &[]);
-    env.write(
-        "steward.yaml",
+    env.write_config(
         &CONFIG
             .replace("max_parallel: 2", "max_parallel: 1")
             .replace("timeout: 2s", "timeout: 2s\n  max_cost_usd_per_day: 4"),
@@ -346,7 +342,7 @@ fn the_kill_switch_and_the_spend_cap_stop_new_runs() {
         .stdout(predicate::str::contains(
             "Spend: $5.00 on runs in the last 24h of $4.00 a day",
         ));
-    env.write("steward.yaml", &format!("enabled: false\n{CONFIG}"));
+    env.write_config(&format!("enabled: false\n{CONFIG}"));
     env.steward_on_path()
         .args(["dispatch", "costly-2"])
         .assert()
@@ -478,10 +474,7 @@ fn a_run_record_that_names_another_process_signals_nothing() {
 fn a_run_whose_supervisor_was_killed_is_stopped_with_what_escaped_its_group() {
     let env = store();
     add(&env, "hang-1", &[]);
-    env.write(
-        "steward.yaml",
-        &CONFIG.replace("timeout: 2s", "timeout: 1h"),
-    );
+    env.write_config(&CONFIG.replace("timeout: 2s", "timeout: 1h"));
     env.steward_on_path()
         .args(["dispatch", "hang-1"])
         .assert()

@@ -27,7 +27,7 @@ fn doctor_lists_every_problem_with_its_location() {
         "---\nid: 11111111-0000-0000-0000-000000000000\nlabel: twin\n---\n",
     );
     env.write("state/goals/.steward-tmp-123-abc", "partial");
-    env.write("steward.yaml", "defaults:\n  cooldwn: 5m\n");
+    env.write_config("defaults:\n  cooldwn: 5m\n");
     let before = env.snapshot();
     let output = env.steward().arg("doctor").output().unwrap();
     assert_eq!(output.status.code(), Some(1));
@@ -50,7 +50,7 @@ fn doctor_lists_every_problem_with_its_location() {
 #[test]
 fn config_shows_values_and_sources() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "# mine\ndefaults:\n  cooldown: 5m\n");
+    env.write_config("# mine\ndefaults:\n  cooldown: 5m\n");
     env.steward()
         .env("STEWARD_GLOBAL_LIMITS_MAX_ACTIVE_GOALS", "9")
         .args(["--json", "config"])
@@ -66,10 +66,7 @@ fn config_shows_values_and_sources() {
 #[test]
 fn a_bad_configuration_stops_commands_with_2() {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
-        "enabled: true\nmirror:\n  enabled: sometimes\n",
-    );
+    env.write_config("enabled: true\nmirror:\n  enabled: sometimes\n");
     env.steward()
         .arg("list")
         .assert()
@@ -78,7 +75,7 @@ fn a_bad_configuration_stops_commands_with_2() {
         .stderr(predicate::str::contains(
             "steward.yaml:3:3: mirror.enabled: expected true or false, found `sometimes`",
         ));
-    env.write("steward.yaml", "colour: red\n");
+    env.write_config("colour: red\n");
     env.steward()
         .arg("list")
         .assert()
@@ -111,10 +108,7 @@ fn bad_environment_values_are_usage_errors() {
 #[test]
 fn doctor_reports_heartbeat_patterns_that_do_not_compile() {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
-        "heartbeat_patterns: [\"/(unclosed/\", ping]\n",
-    );
+    env.write_config("heartbeat_patterns: [\"/(unclosed/\", ping]\n");
     env.steward()
         .arg("doctor")
         .assert()
@@ -127,7 +121,7 @@ fn doctor_reports_heartbeat_patterns_that_do_not_compile() {
 #[test]
 fn config_says_where_each_value_came_from_and_what_it_ignored() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "enabled: true\n");
+    env.write_config("enabled: true\n");
     env.steward()
         .env("STEWARD_ENABLED", "false")
         .arg("config")

@@ -107,7 +107,7 @@ fn what_the_user_staged_or_changed_stays_as_it_was() {
 fn the_first_commit_of_an_empty_repository_and_a_detached_head() {
     let env = TestEnv::new();
     git(env.root(), &["init", "-q"]);
-    env.write("steward.yaml", "git:\n  commit: true\n");
+    env.write_config("git:\n  commit: true\n");
     env.steward().args(["init", "--git"]).assert().success();
     assert_eq!(commits(&env), 1, "init committed what it wrote");
     assert_eq!(
@@ -187,7 +187,7 @@ fn a_tick_that_changes_several_goals_is_one_commit() {
 fn the_author_comes_from_the_configuration_then_the_repository_then_steward() {
     let env = TestEnv::new();
     git(env.root(), &["init", "-q"]);
-    env.write("steward.yaml", "");
+    env.write_config("");
     env.steward()
         .args(["--commit", "add", "a", "--title", "T", "--criterion", "C"])
         .assert()
@@ -196,10 +196,7 @@ fn the_author_comes_from_the_configuration_then_the_repository_then_steward() {
         git(env.root(), &["log", "-1", "--format=%an <%ae>|%cn <%ce>"]).trim(),
         "steward <steward@localhost>|steward <steward@localhost>"
     );
-    env.write(
-        "steward.yaml",
-        "git:\n  commit: true\n  author: Ada Lovelace <ada@example.com>\n",
-    );
+    env.write_config("git:\n  commit: true\n  author: Ada Lovelace <ada@example.com>\n");
     env.steward()
         .args(["add", "b", "--title", "T", "--criterion", "C"])
         .assert()
@@ -358,7 +355,7 @@ fn init_git_turns_commits_on_as_the_flag_promises() {
 
     // A store made before: the setting is appended, the rest kept.
     let old = TestEnv::new();
-    old.write("steward.yaml", "# mine\ndefaults: {cooldown: 5m}");
+    old.write_config("# mine\ndefaults: {cooldown: 5m}");
     old.steward().args(["init", "--git"]).assert().success();
     assert_eq!(
         old.read("steward.yaml"),

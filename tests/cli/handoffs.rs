@@ -107,8 +107,7 @@ fn a_handoff_round_trips_and_the_next_session_starts_from_it() {
         .stdout(predicate::str::contains(
             "Open question: who owns the prod token?",
         ));
-    env.write(
-        "steward.yaml",
+    env.write_config(
         "dispatch:\n  enabled: true\n  agent: quiet\nagents:\n  quiet:\n    command: [\"true\"]\n    output: text\n",
     );
     env.steward()
@@ -213,8 +212,7 @@ fn a_handoff_that_is_not_valid_writes_nothing() {
 #[test]
 fn every_way_a_goal_ends_appends_an_episode_and_keeps_what_was_written() {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
+    env.write_config(
         "episodes:\n  path: memory/{date}.md\nverification:\n  allow_commands: true\n",
     );
     let memory = "# Memory\n\nHand-written: the staging box is slow on Mondays.\n";

@@ -129,7 +129,7 @@ fn durations_and_numbers_too_large_are_usage_errors_and_never_panic() {
         .args(["assess", "g", "--summary", "still works"])
         .assert()
         .success();
-    env.write("steward.yaml", "defaults:\n  cooldown: 99999999999d\n");
+    env.write_config("defaults:\n  cooldown: 99999999999d\n");
     env.steward()
         .arg("list")
         .assert()
@@ -268,7 +268,7 @@ fn every_state_directory_that_links_out_of_the_root_is_refused() {
 #[test]
 fn a_mirror_or_episode_file_that_is_a_link_is_neither_read_nor_written() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "episodes:\n  path: memory/{date}.md\n");
+    env.write_config("episodes:\n  path: memory/{date}.md\n");
     env.add_goal("g");
     let (_dir, file) = outside(&env);
     std::fs::remove_file(env.path("ACTIVE-TASKS.md")).unwrap();

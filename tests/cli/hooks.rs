@@ -97,7 +97,7 @@ fn session_start_and_prompts_get_the_block_or_the_summaries_as_context() {
 #[test]
 fn stop_continues_while_work_moves_and_stops_when_it_does_not() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "hooks:\n  max_continuations: 2\n");
+    env.write_config("hooks:\n  max_continuations: 2\n");
     env.add_goal("deploy");
     let stop = || {
         hook(
@@ -197,7 +197,7 @@ fn stop_never_continues_when_only_a_person_can_help() {
 #[test]
 fn a_goal_left_to_a_persons_judgment_is_not_work_for_the_agent() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "judge:\n  unchecked: person\n");
+    env.write_config("judge:\n  unchecked: person\n");
     env.add_goal("deploy");
     env.steward()
         .args(["--actor", "agent", "complete", "deploy", "--reason", "done"])
@@ -250,7 +250,7 @@ fn a_goal_left_to_a_persons_judgment_is_not_work_for_the_agent() {
 fn a_broken_store_never_blocks_the_person() {
     let env = TestEnv::initialised();
     env.add_goal("deploy");
-    env.write("steward.yaml", "enabled: maybe\n");
+    env.write_config("enabled: maybe\n");
     for harness in ["claude-code", "codex"] {
         for event in ["UserPromptSubmit", "Stop", "SessionStart"] {
             env.steward()
@@ -283,7 +283,7 @@ fn a_broken_store_never_blocks_the_person() {
 #[test]
 fn the_context_stays_under_the_cap_and_keeps_every_command() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "global_limits:\n  max_active_goals: 20\n");
+    env.write_config("global_limits:\n  max_active_goals: 20\n");
     let long = "A long description of the work. ".repeat(200);
     for n in 0..8 {
         env.steward()

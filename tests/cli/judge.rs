@@ -255,3 +255,67 @@ fn a_goal_closed_by_hand_with_a_copied_receipt_reads_as_closed_by_hand() {
         .stdout(predicate::str::contains("closed:    by hand, no receipt"))
         .stdout(predicate::str::contains("steward did not write it"));
 }
+
+#[test]
+fn commands_steward_yaml_gains_run_only_once_a_person_here_accepts_them() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    agent(&env)
+        .args(["assess", "g", "--summary", "need the token", "--stuck"])
+        .assert()
+        .success();
+    // Whoever can write steward.yaml (a pull, an agent, a person) names a
+    // notifier: it does not run until a person on this machine accepts it.
+    env.executable(
+        "notify.sh",
+        "#!/bin/sh\ncat > /dev/null\necho ran >> notified.log\n",
+    );
+    env.write("steward.yaml", "notify:\n  command: [./notify.sh]\n");
+    env.steward()
+        .arg("tick")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "steward.yaml changes the commands steward runs (notify.command): not in effect on this machine until a person runs `steward config accept`",
+        ));
+    assert!(!env.path("notified.log").exists(), "the notifier ran");
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("steward config accept"));
+    agent(&env)
+        .args(["config", "accept"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "only a person may accept the commands",
+        ));
+    env.steward()
+        .args(["config", "accept"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "+notify.command: [\"./notify.sh\"]",
+        ));
+    env.add_goal("h");
+    agent(&env)
+        .args(["assess", "h", "--summary", "stuck too", "--stuck"])
+        .assert()
+        .success();
+    env.steward().arg("tick").assert().code(3);
+    assert!(env.read("notified.log").starts_with("ran\n"));
+    // The machine's own file takes effect at once and is never committed.
+    env.write(
+        "state/local/steward.yaml",
+        "verification:\n  allow_commands: true\n",
+    );
+    env.steward().arg("config").assert().stdout(
+        predicate::str::is_match(
+            r"verification.allow_commands = true +# state/local/steward.yaml:2",
+        )
+        .unwrap(),
+    );
+    env.steward().arg("tick").assert().code(3);
+    assert_eq!(env.read("state/local/.gitignore"), "*\n");
+}

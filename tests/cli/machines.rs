@@ -307,7 +307,7 @@ fn two_ticks_at_the_same_moment_start_one_run_per_goal() {
     a.add_goal("gamma");
     let config =
         a.read("steward.yaml") + "global_limits:\n  max_dispatches_per_hour: 20\n" + CLAIMING;
-    a.write("steward.yaml", &config);
+    a.write_config(&config);
     a.executable("agent.sh", AGENT);
     git(a.root(), &["add", "steward.yaml", "agent.sh"]);
     git(
@@ -319,6 +319,7 @@ fn two_ticks_at_the_same_moment_start_one_run_per_goal() {
         m.b.root(),
         &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
     );
+    m.b.steward().args(["config", "accept"]).assert().success();
     let starts = m._dir.path().join("starts.log");
     let tick = |env: &TestEnv, machine: &str| {
         let mut cmd = env.process();
@@ -361,7 +362,7 @@ fn two_ticks_at_the_same_moment_start_one_run_per_goal() {
 fn a_claim_left_by_a_machine_that_went_away_is_taken_over_once_it_expires() {
     let m = machines();
     let config = m.a.read("steward.yaml") + CLAIMING;
-    m.a.write("steward.yaml", &config);
+    m.a.write_config(&config);
     m.a.executable("agent.sh", AGENT);
     // Machine a claimed alpha, pushed the claim and went away: its run will
     // never end, and its claim is never released.
@@ -386,6 +387,12 @@ fn a_claim_left_by_a_machine_that_went_away_is_taken_over_once_it_expires() {
         m.b.root(),
         &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
     );
+    // The agent profile came with the pull: a person on b accepts it.
+    m.b.steward()
+        .args(["config", "accept"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("+agents:"));
     let starts = m._dir.path().join("starts.log");
     let tick = |now: &str| {
         let dir = Path::new(env!("CARGO_BIN_EXE_steward")).parent().unwrap();

@@ -143,7 +143,7 @@ fn an_assessment_that_changes_nothing_the_mirror_shows_leaves_the_file_alone() {
 #[test]
 fn the_mirror_shows_the_first_goals_and_counts_the_others() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "mirror:\n  max_goals: 2\n");
+    env.write_config("mirror:\n  max_goals: 2\n");
     for label in ["a", "b", "c", "d"] {
         env.add_goal(label);
     }
@@ -201,7 +201,7 @@ fn the_mirror_shows_the_first_goals_and_counts_the_others() {
 #[test]
 fn a_mirror_that_hides_goals_stays_current_through_every_kind_of_change() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "mirror:\n  max_goals: 2\n");
+    env.write_config("mirror:\n  max_goals: 2\n");
     for label in ["b", "d", "f"] {
         env.add_goal(label);
     }
@@ -282,7 +282,7 @@ fn a_mirror_with_broken_markers_is_left_alone() {
 #[test]
 fn a_disabled_mirror_is_not_written() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "mirror:\n  enabled: false\n");
+    env.write_config("mirror:\n  enabled: false\n");
     env.add_goal("one");
     assert!(!env.path("ACTIVE-TASKS.md").exists());
     env.steward()

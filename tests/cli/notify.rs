@@ -57,7 +57,7 @@ fn block_and_tick(env: &TestEnv, extra_env: &[(&str, &str)]) -> std::process::Ou
 #[test]
 fn the_ntfy_recipe_posts_the_message() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", &recipe("### ntfy"));
+    env.write_config(&recipe("### ntfy"));
     stand_in(&env, "curl");
     block_and_tick(&env, &[]);
     let args = env.read("curl.args");
@@ -75,7 +75,7 @@ fn the_ntfy_recipe_posts_the_message() {
 #[test]
 fn the_sendmail_recipe_mails_the_document() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", &recipe("### Email with sendmail"));
+    env.write_config(&recipe("### Email with sendmail"));
     stand_in(&env, "sendmail");
     block_and_tick(&env, &[]);
     let mail = env.read("sendmail.stdin");
@@ -95,7 +95,7 @@ fn the_sendmail_recipe_mails_the_document() {
 #[test]
 fn the_slack_recipe_sends_valid_json() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", &recipe("### A Slack webhook"));
+    env.write_config(&recipe("### A Slack webhook"));
     stand_in(&env, "curl");
     block_and_tick(&env, &[("SLACK_WEBHOOK_URL", "https://hooks.example/T1")]);
     let args: Vec<String> = env.read("curl.args").lines().map(str::to_string).collect();
@@ -114,7 +114,7 @@ fn the_slack_recipe_sends_valid_json() {
 #[test]
 fn the_notify_send_recipe_shows_the_message() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", &recipe("### The desktop, with notify-send"));
+    env.write_config(&recipe("### The desktop, with notify-send"));
     stand_in(&env, "notify-send");
     block_and_tick(&env, &[]);
     let args = env.read("notify-send.args");
@@ -127,7 +127,7 @@ fn the_notify_send_recipe_shows_the_message() {
 #[test]
 fn a_notification_is_sent_once_and_a_failing_notifier_is_retried_three_times() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "notify:\n  command: [./notify.sh]\n");
+    env.write_config("notify:\n  command: [./notify.sh]\n");
     env.write(
         "notify.sh",
         "#!/bin/sh\necho try >> tries.log\ncat > /dev/null\nexit 1\n",
@@ -161,10 +161,7 @@ fn a_notification_is_sent_once_and_a_failing_notifier_is_retried_three_times() {
 #[test]
 fn quiet_hours_hold_all_but_critical_goals() {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
-        "notify:\n  command: [./notify.sh]\n  quiet_hours: \"03:00-05:00\"\n",
-    );
+    env.write_config("notify:\n  command: [./notify.sh]\n  quiet_hours: \"03:00-05:00\"\n");
     env.write(
         "notify.sh",
         "#!/bin/sh\ncat >> told.log\necho >> told.log\n",
@@ -210,7 +207,7 @@ fn quiet_hours_hold_all_but_critical_goals() {
 #[test]
 fn what_a_notifier_leaves_running_is_stopped_with_it() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "notify:\n  command: [./notify.sh]\n");
+    env.write_config("notify:\n  command: [./notify.sh]\n");
     // A notifier that leaves a process behind in a session of its own.
     env.executable(
         "notify.sh",

@@ -334,8 +334,7 @@ esac
 
 fn planning_store(repairs: u32) -> TestEnv {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
+    env.write_config(
         &format!(
             "dispatch:\n  enabled: true\n  agent: planner\n  plan: auto\n  plan_repairs: {repairs}\n  timeout: 10s\nagents:\n  planner:\n    command: [./planner.sh]\n    output: text\n"
         ),

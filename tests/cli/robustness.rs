@@ -25,8 +25,7 @@ fn assessments(env: &TestEnv, goal: &str) -> u64 {
 fn concurrent_writers_lose_nothing() {
     let env = TestEnv::initialised();
     // 50 assessments of one goal that meet nothing: no circuit breaker here.
-    env.write(
-        "steward.yaml",
+    env.write_config(
         "global_limits:\n  max_active_goals: 100\ncircuit_breaker:\n  max_assessments_without_progress: 0\n",
     );
     env.steward()

@@ -160,10 +160,7 @@ fn failures_escalate_and_ok_resets_them() {
 #[test]
 fn the_circuit_breaker_trips_at_the_limit_and_not_before() {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
-        "circuit_breaker:\n  same_blocker_repeat_limit: 2\n",
-    );
+    env.write_config("circuit_breaker:\n  same_blocker_repeat_limit: 2\n");
     env.add_goal("g");
     // The first report starts the streak; the second repeat reaches the limit.
     for n in 0..2 {
@@ -248,10 +245,7 @@ fn stuck_blocks_the_goal_for_a_human() {
 #[test]
 fn dispatches_are_refused_by_the_hourly_window() {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
-        "global_limits:\n  max_dispatches_per_hour: 2\n",
-    );
+    env.write_config("global_limits:\n  max_dispatches_per_hour: 2\n");
     env.add_goal("a");
     env.add_goal("b");
     env.steward()
@@ -463,7 +457,7 @@ fn a_heartbeat_offers_due_goals_with_the_commands() {
 #[test]
 fn goals_take_turns_across_calls() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "multi_goal_max_goals: 1\n");
+    env.write_config("multi_goal_max_goals: 1\n");
     for label in ["a", "b", "c"] {
         env.add_goal(label);
     }
@@ -579,7 +573,7 @@ fn goals_that_need_a_human_are_listed_apart() {
 fn disabled_prompt_prints_nothing() {
     let env = TestEnv::initialised();
     env.add_goal("g");
-    env.write("steward.yaml", "enabled: false\n");
+    env.write_config("enabled: false\n");
     assert_eq!(prompt(&env, &["--heartbeat"]), "");
 }
 

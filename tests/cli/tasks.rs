@@ -88,7 +88,7 @@ fn a_result_is_shown_until_it_is_delivered() {
 #[test]
 fn a_running_task_times_out_at_timeout_plus_grace() {
     let mut env = TestEnv::initialised();
-    env.write("steward.yaml", "obligations:\n  grace: 60s\n");
+    env.write_config("obligations:\n  grace: 60s\n");
     spawn(&env, &["--label", "slow", "--timeout", "10m"]);
     env.set_now("2026-11-21T04:10:59Z");
     env.steward().arg("tick").assert().success();

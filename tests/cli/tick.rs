@@ -173,7 +173,7 @@ fn a_broken_goal_is_reported_and_the_pass_goes_on() {
 #[test]
 fn disabled_tick_does_nothing_and_says_so() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "enabled: false\n");
+    env.write_config("enabled: false\n");
     env.write(
         "state/goals/full.md",
         "---\nlabel: full\nbudget: {max_dispatches: 1}\nprogress: {dispatches: 1}\n---\n",
@@ -384,7 +384,7 @@ fn commands_run_only_when_the_operator_allows_them() {
         .assert()
         .code(0);
     assert_eq!(env.goal_json("g")["criteria"][0]["met"], false);
-    env.write("steward.yaml", "verification:\n  allow_commands: true\n");
+    env.write_config("verification:\n  allow_commands: true\n");
     env.steward().arg("tick").assert().code(0);
     assert_eq!(status(&env, "g"), "verifying");
 }
@@ -392,10 +392,7 @@ fn commands_run_only_when_the_operator_allows_them() {
 #[test]
 fn a_hung_command_is_killed_at_its_timeout() {
     let env = TestEnv::initialised();
-    env.write(
-        "steward.yaml",
-        "verification:\n  allow_commands: true\n  command_timeout: 1s\n",
-    );
+    env.write_config("verification:\n  allow_commands: true\n  command_timeout: 1s\n");
     env.steward()
         .args([
             "add",
@@ -472,10 +469,7 @@ fn http_ok_refuses_private_addresses_unless_allowed() {
         env.read("state/goals/g.md")
     );
     assert_eq!(env.goal_json("g")["criteria"][0]["met"], false);
-    env.write(
-        "steward.yaml",
-        "verification:\n  allow_private_hosts: true\n",
-    );
+    env.write_config("verification:\n  allow_private_hosts: true\n");
     env.steward().arg("tick").assert().code(0);
     assert_eq!(status(&env, "g"), "verifying");
 }
@@ -489,10 +483,7 @@ fn pr_merged_asks_the_github_api_with_the_token() {
         body.len()
     );
     let (address, requests) = serve(response.leak());
-    env.write(
-        "steward.yaml",
-        &format!("verification:\n  github_api: http://{address}\n"),
-    );
+    env.write_config(&format!("verification:\n  github_api: http://{address}\n"));
     env.steward()
         .args([
             "add",
@@ -679,7 +670,7 @@ fn obligations_are_not_counted_as_goal_changes() {
 #[test]
 fn a_dry_run_runs_no_command() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "verification:\n  allow_commands: true\n");
+    env.write_config("verification:\n  allow_commands: true\n");
     env.steward()
         .args(["add", "g", "--title", "T", "--criterion", "one"])
         .args(["--verify", "command_exit_zero:touch ran@1"])
@@ -716,7 +707,7 @@ fn the_kill_switch_says_where_it_was_set() {
         .arg("config")
         .assert()
         .stdout(predicate::str::is_match(r"(?m)^enabled = false +# env STEWARD_ENABLED$").unwrap());
-    env.write("steward.yaml", "# off for the night\nenabled: false\n");
+    env.write_config("# off for the night\nenabled: false\n");
     env.steward()
         .arg("tick")
         .assert()
@@ -747,7 +738,7 @@ fn the_kill_switch_says_where_it_was_set() {
 #[test]
 fn a_check_slower_than_a_second_shows_a_progress_line_on_a_terminal() {
     let env = TestEnv::initialised();
-    env.write("steward.yaml", "verification:\n  allow_commands: true\n");
+    env.write_config("verification:\n  allow_commands: true\n");
     env.steward()
         .args(["add", "slow", "--title", "T", "--criterion", "c"])
         .args(["--verify", "command_exit_zero:sleep 1.5@1"])

@@ -112,10 +112,8 @@ fn deploy_api_from_request_to_completion() {
     let mut t = Timeline {
         env: TestEnv::initialised(),
     };
-    t.env.write(
-        "steward.yaml",
-        &format!("verification:\n  github_api: http://{api}\n"),
-    );
+    t.env
+        .write_config(&format!("verification:\n  github_api: http://{api}\n"));
 
     // T=0: the user asks; the agent registers the goal, unconfirmed (a
     // high goal is a person's to confirm), and the user confirms it.
