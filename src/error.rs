@@ -286,6 +286,19 @@ pub enum Error {
     )]
     Conflict { files: Vec<String>, kept: PathBuf },
 
+    /// A merge from the remote would have broken the store: undone,
+    /// nothing pushed.
+    #[error(
+        "the merge from {from} would have broken the store, so it was undone and nothing was pushed:\n  - {}\nboth versions of each goal are kept in {}; fix the remote's side (or ask whoever pushed it), then `steward sync` again",
+        problems.join("\n  - "),
+        kept.display()
+    )]
+    BrokenMerge {
+        from: String,
+        problems: Vec<String>,
+        kept: PathBuf,
+    },
+
     // ---- exit 75: the lock ----
     /// Another steward run holds the store lock past the timeout.
     #[error("{}: store is locked by {holder}; gave up after {waited:?} (retry later or raise --lock-timeout)", path.display())]
@@ -371,7 +384,7 @@ impl Error {
             | Error::WaitsForPerson { .. }
             | Error::NotArrived { .. }
             | Error::GoalTakesNoTasks { .. } => 4,
-            Error::Conflict { .. } => 3,
+            Error::Conflict { .. } | Error::BrokenMerge { .. } => 3,
             Error::Locked { .. } => 75,
         }
     }

@@ -77,6 +77,71 @@ pub fn register(ctx: &Context, tx: &mut Transaction<'_>) -> Result<Vec<String>> 
     Ok(added)
 }
 
+/// Attributes that change what git does with a file's bytes or how it
+/// merges them: on steward's files, only steward's own may set them.
+const CONTENT_ATTRIBUTES: [&str; 4] = ["merge", "filter", "ident", "working-tree-encoding"];
+
+/// Attributes set on steward's files that are not steward's own, as
+/// `path: attribute: value` (from `git check-attr`, so every way git reads
+/// attributes counts): a line pulled from another machine, such as
+/// `merge=union` on goal files, would turn two changes of one goal into a
+/// broken file.
+pub fn foreign_attributes(ctx: &Context) -> Result<Vec<String>> {
+    let goals = ctx.store.relative(&ctx.store.goals_dir);
+    let mut samples = vec![
+        format!("{goals}/goal.md"),
+        format!("{goals}/closed/goal-0000.md"),
+        "state/events/2026-01-01.jsonl".to_string(),
+        "state/runs/run.json".to_string(),
+        "state/obligations/obl.json".to_string(),
+        "state/claims/claim.json".to_string(),
+        "state/machines/machine.pub".to_string(),
+        crate::config::FILE_NAME.to_string(),
+    ];
+    if ctx.config.mirror.enabled {
+        samples.push(ctx.config.mirror.path.display().to_string());
+    }
+    let mut args = vec!["check-attr".to_string(), "-a".to_string(), "--".to_string()];
+    args.extend(samples);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let report = crate::git::cli(&ctx.root, &args)?;
+    let own: Vec<(String, String)> = attributes(ctx)
+        .iter()
+        .filter_map(|line| {
+            let (pattern, attribute) = line.split_once(' ')?;
+            let (name, value) = attribute.split_once('=')?;
+            Some((pattern.to_string(), format!("{name}: {value}")))
+        })
+        .collect();
+    Ok(report
+        .lines()
+        .filter(|line| {
+            CONTENT_ATTRIBUTES
+                .iter()
+                .any(|name| line.contains(&format!(": {name}: ")))
+        })
+        .filter(|line| {
+            // `path: merge: union` of steward's own line for that path.
+            !own.iter().any(|(pattern, attribute)| {
+                line.ends_with(attribute.as_str()) && glob_matches(pattern, line)
+            })
+        })
+        .map(str::to_string)
+        .collect())
+}
+
+/// Whether the path at the start of a `git check-attr` line matches
+/// steward's own `pattern` (`state/events/*.jsonl`, or the mirror's path).
+fn glob_matches(pattern: &str, line: &str) -> bool {
+    let path = line.split(": ").next().unwrap_or_default();
+    match pattern.split_once('*') {
+        Some((head, tail)) => {
+            path.starts_with(head) && path.ends_with(tail) && !path[head.len()..].contains('/')
+        }
+        None => path == pattern,
+    }
+}
+
 /// What a shared store lacks, as sentences for `doctor`; nothing outside a
 /// git repository.
 pub fn missing(ctx: &Context) -> Vec<String> {
@@ -91,6 +156,11 @@ pub fn missing(ctx: &Context) -> Vec<String> {
                 ".gitattributes lacks `{line}`: two clones would conflict there; run `steward init --git`"
             ));
         }
+    }
+    for foreign in foreign_attributes(ctx).unwrap_or_default() {
+        problems.push(format!(
+            "git attribute not steward's on its files ({foreign}): it changes how git merges or stores them; remove its line from .gitattributes"
+        ));
     }
     if ctx.config.mirror.enabled && crate::git::merge_driver(&ctx.root, MIRROR_DRIVER).is_none() {
         problems.push(format!(

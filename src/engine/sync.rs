@@ -200,6 +200,7 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
             .trim()
             .to_string())
     };
+    let foreign_before = super::git_setup::foreign_attributes(ctx).unwrap_or_default();
     let merge = super::trust::Merge {
         ours: commit("HEAD")?,
         theirs: commit("FETCH_HEAD")?,
@@ -211,6 +212,7 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
             .to_string(),
     };
     if crate::git::cli(root, &["merge", "--quiet", "--no-edit", "FETCH_HEAD"]).is_ok() {
+        check_merge(ctx, &merge, &foreign_before, &format!("{remote}/{branch}"))?;
         return Ok(Pulled {
             commits: behind,
             merge: Some(merge),
@@ -233,6 +235,74 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
     }
     Err(Error::Conflict {
         files: conflicted,
+        kept: PathBuf::from(ctx.store.relative(&kept)),
+    })
+}
+
+/// What a merge git made without a conflict may still have broken: a goal
+/// file that no longer reads (two changes of one goal merged line by line),
+/// or git attributes on steward's files that were not there before (a
+/// pulled `merge=union` on goal files). Either undoes the merge (keeping
+/// both versions of each goal under `state/conflicts/`) and is reported.
+fn check_merge(
+    ctx: &Context,
+    merge: &super::trust::Merge,
+    foreign_before: &[String],
+    from: &str,
+) -> Result<()> {
+    let root = &ctx.root;
+    let goals = ctx.store.relative(&ctx.store.goals_dir);
+    let changed = crate::git::cli(
+        root,
+        &[
+            "diff",
+            "--name-only",
+            "--relative",
+            &merge.ours,
+            "HEAD",
+            "--",
+            &goals,
+        ],
+    )?;
+    let mut problems = Vec::new();
+    let mut broken = Vec::new();
+    for relative in changed.lines().filter(|p| p.ends_with(".md")) {
+        let path = ctx.store.root.join(relative);
+        if !path.exists() {
+            continue;
+        }
+        if let Err(problem) = ctx.store.load(&path) {
+            problems.push(problem.to_string());
+            broken.push(relative.to_string());
+        }
+    }
+    for foreign in super::git_setup::foreign_attributes(ctx).unwrap_or_default() {
+        if !foreign_before.contains(&foreign) {
+            problems.push(format!(
+                ".gitattributes: the remote sets an attribute on steward's files ({foreign})"
+            ));
+        }
+    }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let kept = ctx.store.state_dir.join("conflicts");
+    for path in &broken {
+        let name = path.replace('/', "__");
+        for (commit, side) in [(&merge.ours, "ours"), (&merge.theirs, "theirs")] {
+            if let Ok(text) = crate::git::cli(root, &["show", &format!("{commit}:./{path}")]) {
+                let file = kept.join(format!("{name}.{side}"));
+                std::fs::create_dir_all(&kept)
+                    .map_err(|err| Error::io(&kept, "cannot create directory", err))?;
+                std::fs::write(&file, text).map_err(|err| Error::io(&file, "cannot write", err))?;
+            }
+        }
+    }
+    // `--keep`: nothing a person had not committed is lost.
+    crate::git::cli(root, &["reset", "--quiet", "--keep", &merge.ours])?;
+    Err(Error::BrokenMerge {
+        from: from.to_string(),
+        problems,
         kept: PathBuf::from(ctx.store.relative(&kept)),
     })
 }

@@ -417,3 +417,94 @@ fn a_claim_left_by_a_machine_that_went_away_is_taken_over_once_it_expires() {
     let log = tick("2026-11-21T06:00:00Z");
     assert!(log.contains("b alpha"), "{log}");
 }
+
+#[test]
+fn a_pulled_attribute_on_steward_s_files_is_undone_and_never_pushed() {
+    let m = machines();
+    // Someone with push access adds an attribute that merges goal files
+    // line by line.
+    let attributes = m.a.read(".gitattributes") + "state/goals/*.md merge=union\n";
+    m.a.write(".gitattributes", &attributes);
+    git(
+        m.a.root(),
+        &["commit", "-q", "-am", "merge goals line by line"],
+    );
+    on(&m.a, "a").arg("sync").assert().success();
+    let ours = m.b.read(".gitattributes");
+    on(&m.b, "b")
+        .args(["update", "beta", "--note", "from b"])
+        .assert()
+        .success();
+    let remote_before = git(&m.remote, &["rev-parse", "main"]);
+    on(&m.b, "b")
+        .arg("sync")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the merge from origin/main would have broken the store",
+        ))
+        .stderr(predicate::str::contains(
+            "the remote sets an attribute on steward's files (state/goals/goal.md: merge: union)",
+        ));
+    assert_eq!(m.b.read(".gitattributes"), ours, "undone");
+    assert_eq!(
+        git(&m.remote, &["rev-parse", "main"]),
+        remote_before,
+        "nothing pushed"
+    );
+    // doctor names it where it is.
+    on(&m.a, "a")
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("merge: union"));
+}
+
+#[test]
+fn a_merge_that_breaks_a_goal_is_undone_and_never_pushed() {
+    let m = machines();
+    // The attribute is already on both machines (a person put it there):
+    // two changes of one goal merge line by line into a broken file.
+    for env in [&m.a, &m.b] {
+        let attributes = env.read(".gitattributes") + "state/goals/*.md merge=union\n";
+        env.write(".gitattributes", &attributes);
+    }
+    git(
+        m.a.root(),
+        &["commit", "-q", "-am", "merge goals line by line"],
+    );
+    on(&m.a, "a").arg("sync").assert().success();
+    git(
+        m.b.root(),
+        &["commit", "-q", "-am", "merge goals line by line"],
+    );
+    on(&m.a, "a")
+        .args(["update", "alpha", "--title", "Alpha as a sees it"])
+        .assert()
+        .success();
+    on(&m.a, "a").arg("sync").assert().success();
+    on(&m.b, "b")
+        .args(["update", "alpha", "--title", "Alpha as b sees it"])
+        .assert()
+        .success();
+    let remote_before = git(&m.remote, &["rev-parse", "main"]);
+    let ours = m.b.read("state/goals/alpha.md");
+    on(&m.b, "b")
+        .arg("sync")
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the merge from origin/main would have broken the store",
+        ))
+        .stderr(predicate::str::contains("state/goals/alpha.md"));
+    assert_eq!(m.b.read("state/goals/alpha.md"), ours, "undone");
+    assert_eq!(
+        git(&m.remote, &["rev-parse", "main"]),
+        remote_before,
+        "nothing pushed"
+    );
+    assert!(
+        m.b.read("state/conflicts/state__goals__alpha.md.theirs")
+            .contains("Alpha as a sees it")
+    );
+}
