@@ -170,11 +170,15 @@ fn reason(goal: &Goal, count: u64, limit: u64) -> String {
     } else {
         format!("unmet: {}", unmet.join("; "))
     };
-    let text = format!(
-        "steward: goal {label} is not done ({state}). Keep working on it (continuation {count} of {limit}). Before you stop, record what is true now: steward --actor agent assess {label} --summary \"...\" [--met N]... When every criterion is met: steward --actor agent complete {label} --reason \"...\". If only a person can help: steward --actor agent assess {label} --summary \"...\" --stuck. Waiting on CI or a review: add --wait-until TIME."
+    let opening = format!("steward: goal {label} is not done (");
+    let rest = format!(
+        "). Keep working on it (continuation {count} of {limit}). Before you stop, record what is true now: steward --actor agent assess {label} --summary \"...\" [--met N]... When every criterion is met: steward --actor agent complete {label} --reason \"...\". If only a person can help: steward --actor agent assess {label} --summary \"...\" --stuck. Waiting on CI or a review: add --wait-until TIME."
     );
+    // The commands always fit: what is unmet is cut to the room left.
+    let room = REASON_CAP.saturating_sub(opening.chars().count() + rest.chars().count());
     // Codex escapes angle brackets; the reason is plain text.
-    crate::text::head(&text.replace(['<', '>'], ""), REASON_CAP)
+    let state = crate::text::head(&state.replace(['<', '>'], ""), room);
+    format!("{opening}{state}{rest}")
 }
 
 fn continuations_path(ctx: &Context, session: &str) -> PathBuf {
@@ -197,4 +201,32 @@ fn continuations_path(ctx: &Context, session: &str) -> PathBuf {
 
 fn forget_continuations(ctx: &Context, session: &str) {
     let _ = std::fs::remove_file(continuations_path(ctx, session));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Criterion;
+
+    #[test]
+    fn the_stop_reason_keeps_its_commands_whatever_the_criteria_say() {
+        let mut goal = crate::engine::testing::parse_goal(
+            "---\nid: g-1\nlabel: deploy\n---\nDo it.\n\n## Acceptance criteria\n\n- [ ] a\n",
+        );
+        goal.criteria = (1..=40)
+            .map(|n| Criterion {
+                n,
+                text: format!("criterion {n} <with angle brackets> {}", "x".repeat(80)),
+                met: false,
+            })
+            .collect();
+        let reason = reason(&goal, 1, 5);
+        assert!(reason.chars().count() <= REASON_CAP, "{}", reason.len());
+        assert!(
+            reason.contains("steward --actor agent complete deploy --reason"),
+            "{reason}"
+        );
+        assert!(reason.contains("--wait-until TIME."), "{reason}");
+        assert!(!reason.contains('<') && !reason.contains('>'));
+    }
 }

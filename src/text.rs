@@ -28,6 +28,20 @@ pub fn head(text: &str, max: usize) -> String {
     kept
 }
 
+/// `text` as one word for a POSIX shell: as it is when it has nothing a
+/// shell reads specially, else in single quotes.
+pub fn shell_word(text: &str) -> String {
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:@=+,".contains(c))
+    {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
 /// "1 goal", "2 goals": a count with the noun in the number it takes.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

@@ -123,7 +123,7 @@ pub fn validate(check: &Check, policy: &CheckPolicy) -> Result<(), String> {
         CheckKind::PrMerged => PullRef::parse(&check.target).map(drop),
         CheckKind::Unknown(name) => Err(unknown_kind(name)),
     };
-    verdict.map_err(|reason| tidy(&reason))
+    verdict.map_err(|reason| tidy(&reason, &[]))
 }
 
 /// Runs one check, never for much longer than its timeout.
@@ -146,7 +146,8 @@ pub fn run(check: &Check, policy: &CheckPolicy) -> CheckOutcome {
         },
         CheckKind::Unknown(name) => invalid(unknown_kind(name)),
     };
-    outcome.map_text(|text| tidy(&text))
+    let known: Vec<&str> = policy.github_token.as_deref().into_iter().collect();
+    outcome.map_text(|text| tidy(&text, &known))
 }
 
 fn unknown_kind(name: &str) -> String {
@@ -157,9 +158,9 @@ fn unknown_kind(name: &str) -> String {
 
 /// One line of at most `text::MAX_CHARS` characters: details end up in goal
 /// files and on terminals.
-fn tidy(text: &str) -> String {
+fn tidy(text: &str, known: &[&str]) -> String {
     text::head(
-        &text::redact_secrets(&text::one_line(text)),
+        &text::redact_known(&text::one_line(text), known),
         text::MAX_CHARS,
     )
 }

@@ -23,17 +23,69 @@ pub fn tail(text: &str, max: usize) -> String {
 
 /// Replaces token-shaped text with `<redacted>`: GitHub's tokens by their
 /// prefixes (`ghp_`, `gho_`, `ghs_`, `ghu_`, `ghr_`, `github_pat_`), whole or
-/// cut short, and whatever follows `Bearer` or `token`. A server that echoes
-/// a fragment of the token gives none of it away.
+/// cut short, whatever follows `Bearer` or `token`, and long runs that look
+/// like a key (32 characters or more mixing capitals, small letters and
+/// digits; hex digests such as commit ids stay). A server that echoes a
+/// fragment of the token gives none of it away.
 pub fn redact_secrets(text: &str) -> String {
     static SECRET: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static KEY_SHAPED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let secret = SECRET.get_or_init(|| {
         regex::Regex::new(
             r"(?i)\b(?:gh[pousr]_[A-Za-z0-9_]+|github_pat_[A-Za-z0-9_]+)|\b(?:bearer|token)\s+[A-Za-z0-9._~+/=-]{8,}",
         )
         .expect("the secret pattern compiles")
     });
-    secret.replace_all(text, "<redacted>").into_owned()
+    let key_shaped = KEY_SHAPED.get_or_init(|| {
+        regex::Regex::new(r"[A-Za-z0-9_+/=-]{32,}").expect("the key pattern compiles")
+    });
+    let text = secret.replace_all(text, "<redacted>");
+    key_shaped
+        .replace_all(&text, |found: &regex::Captures<'_>| {
+            let run = &found[0];
+            let mixed = run.chars().any(|c| c.is_ascii_uppercase())
+                && run.chars().any(|c| c.is_ascii_lowercase())
+                && run.chars().any(|c| c.is_ascii_digit());
+            if mixed {
+                "<redacted>".to_string()
+            } else {
+                run.to_string()
+            }
+        })
+        .into_owned()
+}
+
+/// [`redact_secrets`], and every piece of 8 characters or more of the
+/// `known` secrets (the token a check was given), wherever it appears.
+pub fn redact_known(text: &str, known: &[&str]) -> String {
+    const PIECE: usize = 8;
+    let mut text = redact_secrets(text);
+    for secret in known.iter().filter(|s| s.len() >= PIECE) {
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let mut out = String::with_capacity(text.len());
+        let mut i = 0;
+        while i < chars.len() {
+            // The longest run from here that the secret holds.
+            let start = chars[i].0;
+            let mut end = i;
+            while end < chars.len() {
+                let stop = chars.get(end + 1).map_or(text.len(), |(at, _)| *at);
+                if !secret.contains(&text[start..stop]) {
+                    break;
+                }
+                end += 1;
+            }
+            if end - i >= PIECE {
+                out.push_str("<redacted>");
+                i = end;
+            } else {
+                out.push(chars[i].1);
+                i += 1;
+            }
+        }
+        text = out;
+    }
+    text
 }
 
 /// `1s`, `90s` or `1500ms`: how long something was allowed to take.
@@ -76,6 +128,23 @@ mod tests {
             redact_secrets("ghost town, tokens of esteem"),
             "ghost town, tokens of esteem"
         );
+        // A key without its prefix; a commit id stays.
+        assert_eq!(
+            redact_secrets("key aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bD1fH3 seen"),
+            "key <redacted> seen"
+        );
+        let commit = "4f2c1aa0d9e8b7c6a5f4e3d2c1b0a9f8e7d6c5b4";
+        assert_eq!(redact_secrets(commit), commit);
+    }
+
+    #[test]
+    fn pieces_of_a_known_token_are_redacted_wherever_they_appear() {
+        let token = "ghp_0123456789abcdefghijABCDEFGHIJklmn";
+        assert_eq!(
+            redact_known("the server said: 89abcdefghij, bad", &[token]),
+            "the server said: <redacted>, bad"
+        );
+        assert_eq!(redact_known("nothing of it", &[token]), "nothing of it");
     }
 
     #[test]

@@ -186,9 +186,11 @@ fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8
     let merged = if args.target == Target::Mcp {
         merge_mcp(existing.clone(), &exe)?
     } else {
+        // The harnesses run the command with a shell: a path with a space
+        // (or anything else a shell reads) is quoted.
         merge_hooks(
             existing.clone(),
-            &format!("{exe} hook {harness_arg}"),
+            &format!("{} hook {harness_arg}", crate::text::shell_word(&exe)),
             events(args.target),
         )?
     };

@@ -294,19 +294,6 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
     Ok(Updated { saved, parts })
 }
 
-/// `text` as one shell word.
-fn shell_quoted(text: &str) -> String {
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:@=".contains(c))
-    {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
-}
-
 /// The options of `request` that only a person may give (SPEC 11): what
 /// changes the objective (title, description, label, the criteria or the
 /// checks), raises a budget or loosens a bound, or confirms.
@@ -337,7 +324,10 @@ fn person_only_options(request: &UpdateRequest, goal: &Goal) -> Vec<String> {
     // an agent adds none (a trivially true check would judge for it),
     // removes none and changes none.
     for criterion in &request.add_criteria {
-        options.push(format!("--add-criterion {}", shell_quoted(criterion)));
+        options.push(format!(
+            "--add-criterion {}",
+            crate::text::shell_word(criterion)
+        ));
     }
     for n in sorted_unique(&request.remove_criteria) {
         options.push(format!("--remove-criterion {n}"));
@@ -348,7 +338,7 @@ fn person_only_options(request: &UpdateRequest, goal: &Goal) -> Vec<String> {
             .map_or_else(String::new, |n| format!("@{n}"));
         options.push(format!(
             "--verify {}",
-            shell_quoted(&format!("{}:{}{tie}", check.kind, check.target))
+            crate::text::shell_word(&format!("{}:{}{tie}", check.kind, check.target))
         ));
     }
     if request.clear_checks && !goal.verification.is_empty() {

@@ -372,3 +372,50 @@ fn install_merges_steward_hooks_once_and_keeps_the_others() {
     let mcp = json(&env.read(".mcp.json"));
     assert_eq!(mcp["mcpServers"]["steward"]["args"][0], "mcp");
 }
+
+#[test]
+fn an_installed_hook_runs_from_a_path_with_a_space() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("my tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    let copy = tools.join("steward");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("steward"), &copy).unwrap();
+    env.program(&copy)
+        .args(["hook", "install", "claude-code"])
+        .status()
+        .unwrap();
+    let settings = json(&env.read(".claude/settings.json"));
+    let command = settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(command.starts_with('\''), "{command}");
+    // The harness runs it with a shell.
+    let mut shell = env.program("sh");
+    shell
+        .args(["-c", &command])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = shell.spawn().unwrap();
+    std::io::Write::write_all(
+        child.stdin.as_mut().unwrap(),
+        format!(
+            r#"{{"hook_event_name":"UserPromptSubmit","session_id":"s","cwd":"{}","prompt":"heartbeat"}}"#,
+            env.root().display()
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let answer = json(&String::from_utf8(output.stdout).unwrap());
+    assert!(
+        answer["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap()
+            .contains("deploy")
+    );
+}
