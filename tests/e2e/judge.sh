@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The judge under the REAL Claude Code and Codex CLIs (against the
+# harness's scripted mock model, ../shared/harness): an agent edits its
+# goal file with its own shell (ticks every criterion, sets the status to
+# verifying), then asks the judge to complete it —
+#
+#   shell   with `steward --actor agent complete` from its shell tool;
+#   mcp     with the MCP tool goal_complete (`steward mcp` registered).
+#
+# Each must be refused (exit 4 / a tool error saying a person must review
+# what changed outside steward), the goal must stay open and wait for a
+# person, and the person must see why in `steward show` (the lines that
+# changed) and `steward status` (the command to run).
+#
+#   tests/e2e/judge.sh [claude|codex|all]
+#
+# Needs the clients from `harness/setup.sh all` (HARNESS_PREFIX, default
+# ~/.cache/steward-harness) and a built steward (STEWARD_BIN, default
+# target/debug/steward). Skips, with a message and exit 0, what is not
+# installed.
+set -uo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+harness=${HARNESS_DIR:-$repo/../shared/harness}
+prefix=${HARNESS_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/steward-harness}
+steward=$(readlink -f "${STEWARD_BIN:-$repo/target/debug/steward}")
+which=${1:-all}
+export STEWARD_BIN=$steward HARNESS_PREFIX=$prefix
+
+if [ ! -x "$steward" ]; then echo "skip: no steward at $steward (cargo build first)"; exit 0; fi
+if [ ! -x "$harness/run-claude.sh" ]; then echo "skip: no harness at $harness"; exit 0; fi
+unset STEWARD_ROOT STEWARD_ACTOR CLAUDECODE CODEX_CI CODEX_THREAD_ID AI_AGENT
+
+failures=0
+report() { # VERDICT WHAT
+  if [ "$1" = ok ]; then echo "ok: $2"; else echo "FAILED: $2"; failures=$((failures + 1)); fi
+}
+
+new_store() { # DIR: a store with one goal of two criteria, as a person made it
+  mkdir -p "$1" && (
+    cd "$1" && HOME=$2 "$steward" init -q &&
+      HOME=$2 "$steward" add deploy-api --title "Deploy the API" \
+        --criterion "API responds on /health" --criterion "Runbook written" -q 2>/dev/null
+  )
+}
+
+check() { # DIR CLIENT CASE
+  python3 - "$@" "$steward" "$harness" <<'PY'
+import json, os, subprocess, sys
+d, client, case, steward, harness = sys.argv[1:]
+store, log = f"{d}/store", f"{d}/out/requests.jsonl"
+env = dict(os.environ, HOME=f"{d}/person")
+def run(*args):
+    return subprocess.run([steward, "-C", store, *args], capture_output=True, text=True, env=env)
+goal = json.loads(run("show", "deploy-api", "--json").stdout)["goal"]
+results = subprocess.run([sys.executable, f"{harness}/requests.py", "tool-results", log],
+                         capture_output=True, text=True).stdout
+problems = []
+if goal["status"] == "completed":
+    problems.append("the agent completed its own edited goal")
+if (goal.get("waiting") or {}).get("for_person") != "review":
+    problems.append(f"the goal does not wait for a person's review: {goal.get('waiting')}")
+if "waits for a person to review what changed outside steward" not in results:
+    problems.append("the refusal never reached the model:\n" + results[-2000:])
+if case == "shell" and "exit=4" not in results:
+    problems.append("steward complete did not exit 4 in the agent's shell")
+show = run("show", "deploy-api").stdout
+if "Waiting: for a person to review what changed outside steward (status, criteria)" not in show:
+    problems.append("show does not say why:\n" + show)
+if "+status: verifying" not in show:
+    problems.append("show does not print what changed:\n" + show)
+status = run("status").stdout
+if "steward show deploy-api, then steward accept deploy-api" not in status:
+    problems.append("status does not name the person's command:\n" + status)
+events = [json.loads(l) for l in run("audit").stdout.splitlines()]
+found = [e for e in events if e["action"] == "edited_outside"]
+if not found or found[0]["actor"] != "unknown":
+    problems.append("no edited_outside event by unknown")
+for p in problems:
+    print("  FAIL:", p)
+sys.exit(1 if problems else 0)
+PY
+}
+
+run_case() { # CLIENT CASE
+  local client=$1 case=$2 dir rc
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-judge-$client-$case.XXXXXX")
+  # The person's home (steward's key) is not the agent's: the agent's
+  # shell runs with the harness's home.
+  new_store "$dir/store" "$dir/person"
+  export HARNESS_OUT=$dir/out HARNESS_HOME=$dir/home
+  mkdir -p "$dir/home/.codex"
+  # The agent's steward must find the same key as the person's: one user,
+  # one key (steward takes it from the password database in an installed
+  # build; the test build takes $HOME).
+  mkdir -p "$dir/home/.config" && cp -r "$dir/person/.config/steward" "$dir/home/.config/"
+  case $client:$case in
+    claude:shell)
+      HARNESS_PERMISSIONS="--allowedTools Bash" "$harness/run-claude.sh" "$dir/store" \
+        "$repo/tests/e2e/judge-shell.json" "Finish the goal" > "$dir/reply" 2> "$dir/stderr" ;;
+    codex:shell)
+      "$harness/run-codex.sh" "$dir/store" "$repo/tests/e2e/judge-shell.json" "Finish the goal" \
+        > "$dir/reply" 2> "$dir/stderr" ;;
+    claude:mcp)
+      (cd "$dir/store" && HOME=$dir/home "$steward" hook install mcp -q)
+      HARNESS_PERMISSIONS="--allowedTools Bash,mcp__steward" "$harness/run-claude.sh" "$dir/store" \
+        "$repo/tests/e2e/judge-mcp-claude.json" "Finish the goal" > "$dir/reply" 2> "$dir/stderr" ;;
+    codex:mcp)
+      "$harness/run-codex.sh" "$dir/store" "$repo/tests/e2e/judge-mcp-codex.json" "Finish the goal" \
+        -c "mcp_servers.steward.command=\"$steward\"" -c 'mcp_servers.steward.args=["mcp"]' \
+        > "$dir/reply" 2> "$dir/stderr" ;;
+  esac
+  rc=$?
+  unset HARNESS_OUT HARNESS_HOME
+  if [ "$rc" -ne 0 ]; then
+    echo "  FAIL: $client exited $rc (see $dir/stderr)"; report failed "$client $case ($dir)"
+  elif check "$dir" "$client" "$case"; then
+    report ok "$client $case ($dir)"
+  else
+    report failed "$client $case ($dir)"
+  fi
+}
+
+run_client() {
+  if [ ! -x "$prefix/bin/$1" ]; then
+    echo "skip: $1 is not installed under $prefix (run $harness/setup.sh $1)"
+    return 0
+  fi
+  run_case "$1" shell
+  run_case "$1" mcp
+}
+
+case $which in
+  claude|codex) run_client "$which" ;;
+  all) run_client claude; run_client codex ;;
+  *) echo "usage: $0 [claude|codex|all]" >&2; exit 2 ;;
+esac
+exit $((failures > 0))
