@@ -219,6 +219,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         tx.record_vanished(&seal)?;
         outcome.findings.push(vanished_finding(&label, &seal));
     }
+    ctx.store.use_seal_cache();
+    ctx.store.prepare_chains(&scan.goals);
     let mut after = Vec::with_capacity(scan.goals.len());
     for loaded in scan.goals {
         // What changed outside steward is recorded before anything is
@@ -265,6 +267,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     outcome.needs_attention_from(&goals, &reported_before(ctx));
     let notifications = notify::collect(ctx, &mut tx, &goals)?;
     record_pass(ctx, &mut tx, &outcome.needs_attention)?;
+    // Machine state that only saves reading seals: a failure costs time.
+    let _ = ctx.store.save_seal_cache(&after);
     tx.render_mirror(&goals, &book);
     let finished = super::finish(tx)?;
     outcome.notices.warnings.extend(finished.warnings);

@@ -212,12 +212,11 @@ impl Log {
         Ok(written)
     }
 
-    /// Whether events signed with one of `keys` take goal
-    /// `goal_id` from the bytes hashed `from` (`None`: from nothing, its
-    /// creation) to those hashed `to`, one change after another: steward
-    /// wrote those bytes, here or on another machine of the store (a seal
-    /// lost in a crash, a change a `git pull` brought). Reads the log from
-    /// its newest part backwards, at most 64 MiB of it.
+    /// Whether events signed with one of `keys` take goal `goal_id` from
+    /// the bytes hashed `from` (`None`: from nothing, its creation) to
+    /// those hashed `to`, one change after another: steward wrote those
+    /// bytes, here or on another machine of the store (a seal lost in a
+    /// crash, a change a `git pull` brought).
     pub fn signed_chain(
         &self,
         goal_id: &str,
@@ -225,35 +224,42 @@ impl Log {
         to: &str,
         keys: &[PublicKey],
     ) -> bool {
-        const SEARCHED: u64 = 64 * 1024 * 1024;
+        self.chains(&[goal_id].into_iter().collect())
+            .reaches(goal_id, from, to, keys)
+    }
+
+    /// The changes of the goals `goal_ids` the log records, read once from
+    /// its newest part backwards (at most [`CHAINS_SEARCHED`] bytes): for
+    /// checking many goals' chains at once ([`Chains::reaches`]).
+    pub fn chains(&self, goal_ids: &std::collections::HashSet<&str>) -> Chains {
+        let mut chains = Chains::default();
         let Ok(parts) = self.parts() else {
-            return false;
+            return chains;
         };
-        // after → befores (`None`: the goal came into being).
-        let mut steps: std::collections::HashMap<String, Vec<Option<String>>> =
-            std::collections::HashMap::new();
-        let mut budget = SEARCHED;
+        let mut budget = CHAINS_SEARCHED;
         for part in parts.iter().rev() {
             let Ok(lines) = tail_lines(&self.path(part), budget) else {
-                return false;
+                break;
             };
             budget = budget.saturating_sub(lines.iter().map(|l| l.len() as u64 + 1).sum());
-            for line in &lines {
-                let Some(event) = step_of(line, goal_id) else {
+            for line in lines {
+                let Some(id) = goal_id_of(&line).filter(|id| goal_ids.contains(id)) else {
                     continue;
                 };
-                if signed_by(line, keys).is_some() {
-                    steps.entry(event.0).or_default().push(event.1);
+                let id = id.to_string();
+                if let Some((after, before)) = step_of(&line, &id) {
+                    chains.steps.entry(id).or_default().push(Step {
+                        after,
+                        before,
+                        line,
+                    });
                 }
-            }
-            if reaches(&steps, to, from) {
-                return true;
             }
             if budget == 0 {
                 break;
             }
         }
-        false
+        chains
     }
 
     /// Events at or after `since`: the parts of its day and later, each read
@@ -395,10 +401,6 @@ fn append(path: &Path, events: &[Event], signer: Option<Signer<'_>>) -> Result<(
 /// before): only changes steward made by writing the file (a new goal has
 /// no hash before).
 fn step_of(line: &[u8], goal_id: &str) -> Option<(String, Option<String>)> {
-    // Most lines are about other goals: skip them before parsing.
-    if !line.windows(goal_id.len()).any(|w| w == goal_id.as_bytes()) {
-        return None;
-    }
     let event: Event = serde_json::from_slice(line).ok()?;
     if event.goal_id != goal_id {
         return None;
@@ -411,30 +413,67 @@ fn step_of(line: &[u8], goal_id: &str) -> Option<(String, Option<String>)> {
     }
 }
 
-/// Whether `steps` lead from `from` to `to`.
-fn reaches(
-    steps: &std::collections::HashMap<String, Vec<Option<String>>>,
-    to: &str,
-    from: Option<&str>,
-) -> bool {
-    let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![to.to_string()];
-    while let Some(at) = stack.pop() {
-        if Some(at.as_str()) == from {
-            return true;
-        }
-        if !seen.insert(at.clone()) {
-            continue;
-        }
-        for before in steps.get(&at).into_iter().flatten() {
-            match before {
-                Some(before) => stack.push(before.clone()),
-                None if from.is_none() => return true,
-                None => {}
+/// How much of the log a search for goals' changes reads, newest first.
+pub const CHAINS_SEARCHED: u64 = 64 * 1024 * 1024;
+
+/// The recorded changes of some goals: see [`Log::chains`].
+#[derive(Debug, Default)]
+pub struct Chains {
+    steps: std::collections::HashMap<String, Vec<Step>>,
+}
+
+/// One change of a goal's file: the hashes after and before (`None`: it
+/// came into being), and the log line that says so, to verify when used.
+#[derive(Debug)]
+struct Step {
+    after: String,
+    before: Option<String>,
+    line: Vec<u8>,
+}
+
+impl Chains {
+    /// Whether this holds goal `goal_id`'s changes (it was asked for).
+    pub fn covers(&self, goal_id: &str) -> bool {
+        self.steps.contains_key(goal_id)
+    }
+
+    /// Whether changes signed with one of `keys` lead goal `goal_id` from
+    /// the bytes hashed `from` (`None`: its creation) to those hashed `to`.
+    /// Only the lines on a path are verified.
+    pub fn reaches(&self, goal_id: &str, from: Option<&str>, to: &str, keys: &[PublicKey]) -> bool {
+        let Some(steps) = self.steps.get(goal_id) else {
+            return false;
+        };
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![to.to_string()];
+        while let Some(at) = stack.pop() {
+            if Some(at.as_str()) == from {
+                return true;
+            }
+            if !seen.insert(at.clone()) {
+                continue;
+            }
+            for step in steps.iter().filter(|s| s.after == at) {
+                if signed_by(&step.line, keys).is_none() {
+                    continue;
+                }
+                match &step.before {
+                    Some(before) => stack.push(before.clone()),
+                    None if from.is_none() => return true,
+                    None => {}
+                }
             }
         }
+        false
     }
-    false
+}
+
+/// The goal id a log line names, read without parsing the line.
+fn goal_id_of(line: &[u8]) -> Option<&str> {
+    const FIELD: &[u8] = b"\"goal_id\":\"";
+    let start = line.windows(FIELD.len()).position(|w| w == FIELD)? + FIELD.len();
+    let len = line[start..].iter().position(|b| *b == b'"')?;
+    std::str::from_utf8(&line[start..start + len]).ok()
 }
 
 /// The last lines of the file at `path`, whole, in at most `budget` bytes.

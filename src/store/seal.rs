@@ -75,6 +75,42 @@ pub struct Keyring {
     machine: String,
     key: Arc<OnceLock<std::result::Result<MachineKey, String>>>,
     trusted: Arc<OnceLock<BTreeMap<String, PublicKey>>>,
+    /// Goals' changes read from the log for many goals at once
+    /// ([`Store::prepare_chains`]).
+    chains: Arc<std::sync::Mutex<Option<super::events::Chains>>>,
+    /// What the last `tick` found sealed ([`Store::use_seal_cache`]).
+    sealed_files: Arc<std::sync::Mutex<Option<SealedFiles>>>,
+}
+
+/// Goal files a pass found as steward wrote them, with the size, times and
+/// inode they had: one whose `stat` says the same was not written since (no
+/// one can set a change time), and need not be read against its seal.
+#[derive(Debug, Default)]
+struct SealedFiles(std::collections::HashMap<String, (String, FileStamp)>);
+
+/// What `stat` says of a file that only a write changes.
+type FileStamp = (u64, u128, u64, i64, i64);
+
+fn stamp_of(loaded: &LoadedGoal) -> Option<FileStamp> {
+    let (size, modified) = loaded.file.stamp?;
+    let identity = loaded.file.identity?;
+    let modified = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    Some((
+        size,
+        modified,
+        identity.inode,
+        identity.changed.0,
+        identity.changed.1,
+    ))
+}
+
+/// Where `tick` keeps [`SealedFiles`] (machine-local, bound to the key;
+/// delete it and the next pass reads every seal).
+fn sealed_files_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("cache").join("sealed")
 }
 
 impl Keyring {
@@ -85,6 +121,8 @@ impl Keyring {
             machine: machine_name(machine),
             key: Arc::default(),
             trusted: Arc::default(),
+            chains: Arc::default(),
+            sealed_files: Arc::default(),
         }
     }
 
@@ -308,6 +346,19 @@ impl Store {
             return SealCheck::Unknown;
         };
         let goal = &loaded.goal;
+        if let Some(cached) = self
+            .keys
+            .sealed_files
+            .lock()
+            .expect("not poisoned")
+            .as_ref()
+            && let Some((id, stamp)) = cached.0.get(&goal.label)
+            && *id == goal.id
+            && Some(*stamp) == stamp_of(loaded)
+            && self.place_of(&loaded.file.path) == Place::Open
+        {
+            return SealCheck::Matches;
+        }
         let place = self.place_of(&loaded.file.path);
         let path = self.seal_path(place, &goal.label, &goal.id);
         match self.read_seal(key, place, &path) {
@@ -470,8 +521,106 @@ impl Store {
             return false;
         }
         let sha = sha256(loaded.file.text().as_bytes());
-        self.log()
-            .signed_chain(&loaded.goal.id, from, &sha, &self.trusted_keys())
+        let keys = self.trusted_keys();
+        let prepared = self.keys.chains.lock().expect("not poisoned");
+        match prepared.as_ref() {
+            Some(chains) if chains.covers(&loaded.goal.id) => {
+                chains.reaches(&loaded.goal.id, from, &sha, &keys)
+            }
+            _ => {
+                drop(prepared);
+                self.log().signed_chain(&loaded.goal.id, from, &sha, &keys)
+            }
+        }
+    }
+
+    /// From now on, takes a goal file whose `stat` is what the last pass
+    /// recorded as sealed (`state/cache/sealed`) without reading its seal:
+    /// for `tick`, which checks every open goal.
+    pub fn use_seal_cache(&self) {
+        let Ok(key) = self.keys.key() else {
+            return;
+        };
+        let text = safe::read_state(&sealed_files_path(&self.state_dir)).unwrap_or_default();
+        let Some((body, mac)) = text.rsplit_once("mac ") else {
+            return;
+        };
+        if !key.verifies(Domain::Cache, &[body.as_bytes()], mac.trim()) {
+            return;
+        }
+        let entries = body
+            .lines()
+            .skip(1)
+            .filter_map(|line| {
+                let mut words = line.split(' ');
+                let label = words.next()?.to_string();
+                let id = words.next()?.to_string();
+                let mut number = || words.next()?.parse::<u128>().ok();
+                let stamp = (
+                    u64::try_from(number()?).ok()?,
+                    number()?,
+                    u64::try_from(number()?).ok()?,
+                    i64::try_from(number()?).ok()?,
+                    i64::try_from(number()?).ok()?,
+                );
+                Some((label, (id, stamp)))
+            })
+            .collect();
+        *self.keys.sealed_files.lock().expect("not poisoned") = Some(SealedFiles(entries));
+    }
+
+    /// Records the open goals of `goals` found as steward wrote them and
+    /// not written since they were read, for the next pass; writes nothing
+    /// when that is what the cache says already.
+    pub fn save_seal_cache(&self, goals: &[LoadedGoal]) -> Result<()> {
+        let key = self.keys.key()?;
+        let mut lines: Vec<String> = goals
+            .iter()
+            .filter(|g| !g.goal.id.is_empty() && self.place_of(&g.file.path) == Place::Open)
+            .filter_map(|g| {
+                let (size, modified, inode, changed, changed_ns) = stamp_of(g)?;
+                (self.seal_check(g) == SealCheck::Matches).then(|| {
+                    format!(
+                        "{} {} {size} {modified} {inode} {changed} {changed_ns}",
+                        g.goal.label, g.goal.id
+                    )
+                })
+            })
+            .collect();
+        lines.sort();
+        let body = format!("steward sealed files 1\n{}", lines.join("\n") + "\n");
+        let mac = key.mac(Domain::Cache, &[body.as_bytes()]);
+        let text = format!("{body}mac {mac}\n");
+        let path = sealed_files_path(&self.state_dir);
+        if safe::read_state(&path).as_deref() == Some(text.as_str()) {
+            return Ok(());
+        }
+        if !super::cache_dir_ready(atomic::parent(&path)) {
+            return Ok(());
+        }
+        atomic::write_unsynced(&path, text.as_bytes())
+    }
+
+    /// Reads the log once for the changes of every goal of `goals` whose
+    /// file is not what its seal says, so that checking each of them does
+    /// not read it again (a `tick` after a pull that changed many goals,
+    /// or after the seals were removed).
+    pub fn prepare_chains<'g>(&self, goals: impl IntoIterator<Item = &'g LoadedGoal>) {
+        let doubtful: std::collections::HashSet<&str> = goals
+            .into_iter()
+            .filter(|g| {
+                matches!(
+                    self.seal_check(g),
+                    SealCheck::Differs(_) | SealCheck::Missing | SealCheck::Forged(_)
+                )
+            })
+            .map(|g| g.goal.id.as_str())
+            .filter(|id| !id.is_empty())
+            .collect();
+        if doubtful.len() > 1 {
+            let chains = self.log().chains(&doubtful);
+            *self.keys.chains.lock().expect("not poisoned") = Some(chains);
+        }
     }
 
     /// The machines whose signed events this machine takes as steward's:

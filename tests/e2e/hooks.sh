@@ -117,12 +117,15 @@ PY
 run_case() { # CLIENT CASE
   local client=$1 case=$2 dir rc
   dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-$client-$case.XXXXXX")
-  new_store "$dir/store"
   export HARNESS_OUT=$dir/out HARNESS_HOME=$dir/home
   mkdir -p "$dir/home/.codex"
+  # The person and the agent are one user with one machine key (an
+  # installed steward takes the home from the password database; this
+  # test build takes $HOME): the store is made with the agent's home.
+  HOME=$dir/home new_store "$dir/store"
   case $client:$case in
     claude:stop-loop)
-      (cd "$dir/store" && "$steward" hook install claude-code -q)
+      (cd "$dir/store" && HOME=$dir/home "$steward" hook install claude-code -q)
       "$harness/run-claude.sh" "$dir/store" "$repo/tests/e2e/stop-loop.json" \
         "Scheduled heartbeat: continue standing goals" > "$dir/reply" 2> "$dir/stderr" ;;
     codex:stop-loop)
@@ -131,7 +134,7 @@ run_case() { # CLIENT CASE
         "Scheduled heartbeat: continue standing goals" --dangerously-bypass-hook-trust \
         > "$dir/reply" 2> "$dir/stderr" ;;
     claude:mcp)
-      (cd "$dir/store" && "$steward" hook install mcp -q)
+      (cd "$dir/store" && HOME=$dir/home "$steward" hook install mcp -q)
       HARNESS_PERMISSIONS="--allowedTools mcp__steward" "$harness/run-claude.sh" "$dir/store" \
         "$repo/tests/e2e/mcp-claude.json" "Work on the goals" > "$dir/reply" 2> "$dir/stderr" ;;
     codex:mcp)
