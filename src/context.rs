@@ -286,15 +286,20 @@ fn agent_program(ancestor: &Ancestor) -> Option<&'static str> {
     if let Some(program) = known(&ancestor.name) {
         return Some(program);
     }
-    // An interpreter: its first arguments that are not options name the
-    // script (`node /usr/lib/node_modules/@openai/codex/bin/codex.js`).
+    // An interpreter: its first argument that is not an option names the
+    // script (`node /usr/lib/node_modules/@openai/codex/bin/codex.js`); the
+    // next names it only as a path (`node -r ./trace.js …/codex.js`), so
+    // that a script's own word (`bash release.sh claude`) is not taken
+    // for an agent.
     ancestor
         .argv
         .iter()
         .skip(1)
         .filter(|arg| !arg.starts_with('-'))
         .take(2)
-        .find_map(|arg| {
+        .enumerate()
+        .filter(|(at, arg)| *at == 0 || arg.contains('/'))
+        .find_map(|(_, arg)| {
             let file = std::path::Path::new(arg).file_name()?.to_str()?;
             known(file)
         })
@@ -574,6 +579,22 @@ mod tests {
         assert_eq!(
             (person.actor, person.rule.as_str()),
             (Actor::User, "default")
+        );
+        let preloaded = vec![process(
+            8,
+            "node",
+            &["node", "-r", "./trace.js", "/opt/codex/bin/codex.js"],
+        )];
+        assert_eq!(
+            Caller::resolve(None, &env(&[], preloaded)).unwrap().rule,
+            "runs under codex (pid 8)"
+        );
+        let a_word_of_a_script = vec![process(6, "bash", &["bash", "release.sh", "claude"])];
+        assert_eq!(
+            Caller::resolve(None, &env(&[], a_word_of_a_script))
+                .unwrap()
+                .actor,
+            Actor::User
         );
         let not_an_agent = vec![process(5, "node", &["node", "server.js"])];
         assert_eq!(
