@@ -642,7 +642,7 @@ fn spend(html: &mut String, page: &Page) {
     if page.runs.is_empty() {
         let _ = writeln!(html, "<p>No agent run since {}.</p>", time(page.since));
     } else {
-        let cost: f64 = page.runs.iter().map(|r| r.cost_usd).sum();
+        let cost = page.runs.iter().fold(0.0, |total, r| total + r.cost_usd);
         let _ = writeln!(
             html,
             "<p>{} since {}, {} in all:</p>\n<ul>",

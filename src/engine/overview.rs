@@ -304,7 +304,8 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
         .into_iter()
         .filter(|r| r.touched_since(&since_text))
         .collect();
-    let cost = runs.iter().map(|r| r.cost_usd).sum();
+    // Folded from +0.0: an empty sum of floats is -0.0, printed as such.
+    let cost = runs.iter().fold(0.0, |total, r| total + r.cost_usd);
     Ok(DigestReport {
         since,
         completed,

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use predicates::prelude::*;
+
 use crate::common::TestEnv;
 
 /// The first ```yaml block after `heading` in the README.
@@ -227,4 +229,35 @@ fn what_a_notifier_leaves_running_is_stopped_with_it() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+}
+
+#[test]
+fn the_digest_says_what_moved_and_what_it_cost() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .arg("digest")
+        .assert()
+        .success()
+        .stdout("Since 2026-11-20T04:00:00Z:\n  nothing happened\n");
+    let quiet: serde_json::Value = serde_json::from_slice(
+        &env.steward()
+            .args(["digest", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    // Nothing spent is 0, not the -0 an empty sum of floats gives.
+    assert_eq!(quiet["cost_usd"].to_string(), "0.0");
+    env.add_goal("g");
+    env.steward()
+        .args(["complete", "g", "--reason", "shipped"])
+        .args(["--met", "1", "--met", "2", "--met", "3"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["digest", "--since", "1h"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("completed  g — shipped"));
 }
