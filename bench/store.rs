@@ -7,8 +7,8 @@
 //! read the same goal files, the peak memory of the largest runs, and the
 //! same commands with the completed goals closed by hand (left in the open
 //! directory, as a person who edits `status:` leaves them until `tick`).
-//! A `tick` without `state/digests.json` is timed too: a store cloned onto
-//! a new machine, whose first pass reads the whole event history. When
+//! A `tick` on a machine new to the store is timed too: its first write
+//! seals every open goal as it is. When
 //! 10,000 and 100,000 are both measured, the last rows time `list`, `tick`,
 //! `prompt` and `cat` on both sizes in the same rounds, for SPEC 10's 10×
 //! rule without the drift of runs minutes apart.
@@ -44,6 +44,7 @@ fn main() {
         .unwrap_or_else(|_| SIZES.to_vec());
     for &size in &sizes {
         let store = Store::generate(size);
+        store.settle(&steward);
         let runs = match size {
             ..10_000 => 30,
             10_000 => 15,
@@ -70,6 +71,7 @@ fn main() {
                 run(&steward, store.root(), &["prompt", "--heartbeat"])
             });
             store.add_plans();
+            store.settle(&steward);
             let planned = median(runs, || {
                 run(&steward, store.root(), &["prompt", "--heartbeat"])
             });
@@ -89,6 +91,7 @@ fn main() {
                 Some(cat_open),
             );
             store.remove_plans();
+            store.settle(&steward);
         }
         // Dispatch on, nothing to start (the hourly window is spent): the
         // pass still decides for every open goal.
@@ -100,6 +103,7 @@ fn main() {
                 .replace("global_limits:\n", "global_limits:\n  max_dispatches_per_hour: 0\n"),
         )
         .unwrap();
+        store.settle(&steward);
         let dispatching = median(runs, || run(&steward, store.root(), &["tick", "-q"]));
         row(
             size,
@@ -109,23 +113,22 @@ fn main() {
             Some(cat_open),
         );
         std::fs::write(&config, plain).unwrap();
-        // A machine that never ran a pass on this store (a new clone) has
-        // no state/digests.json: its first pass follows every goal's chain
-        // through the whole history, 20 events per goal.
-        let digests = store.root().join("state/digests.json");
+        store.settle(&steward);
+        // A machine new to the store (a fresh clone, or the first run of
+        // this steward): its first write seals every open goal as it is.
         let first = median(runs, || {
-            let _ = std::fs::remove_file(&digests);
+            store.unseal();
             run(&steward, store.root(), &["tick", "-q"]);
         });
         row(
             size,
             store.open.len(),
-            "tick on a new clone (no state/digests.json: reads the whole history)",
+            "tick on a machine new to the store (seals every open goal)",
             first,
             Some(cat_open),
         );
         if size >= 10_000 {
-            let _ = std::fs::remove_file(&digests);
+            store.unseal();
             let memory = peak_memory(&steward, store.root(), &["tick", "-q"]);
             println!(
                 "| {size} | {} | peak memory of `tick -q` on a new clone | {memory} | | |",
@@ -245,6 +248,9 @@ fn main() {
 fn scaling(steward: &Path) {
     const ROUNDS: usize = 15;
     let stores = [Store::generate(10_000), Store::generate(100_000)];
+    for store in &stores {
+        store.settle(steward);
+    }
     let cases: [(&str, Option<&[&str]>); 4] = [
         ("list --json", Some(&["list", "--json"])),
         ("tick", Some(&["tick", "-q"])),
@@ -453,6 +459,19 @@ impl Store {
         self.dir.path()
     }
 
+    /// Forgets that steward sealed this store on this machine: the next
+    /// write takes its goals as they are.
+    fn unseal(&self) {
+        let _ = std::fs::remove_dir_all(home(self.root()).join(".config/steward/stores"));
+    }
+
+    /// After files were written here directly: the next steward write
+    /// takes them as they are, outside the timings.
+    fn settle(&self, steward: &Path) {
+        self.unseal();
+        run(steward, self.root(), &["tick", "-q"]);
+    }
+
     /// Gives every open goal a plan of 100 nodes (4 phases of 4 tasks of 5
     /// subtasks), some of it done, before its history.
     fn add_plans(&self) {
@@ -595,12 +614,19 @@ fn plan_text() -> String {
     out
 }
 
+/// The home the benchmark runs steward with (its machine key), inside the
+/// store's directory.
+fn home(root: &Path) -> PathBuf {
+    root.join(".bench-home")
+}
+
 fn run(steward: &Path, root: &Path, args: &[&str]) {
     let status = Command::new(steward)
         .args(args)
         .current_dir(root)
         .env_clear()
         .env("STEWARD_NOW", NOW)
+        .env("HOME", home(root))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
@@ -629,6 +655,7 @@ fn peak_kib(steward: &Path, root: &Path, args: &[&str]) -> Option<f64> {
         .current_dir(root)
         .env_clear()
         .env("STEWARD_NOW", NOW)
+        .env("HOME", home(root))
         .stdout(Stdio::null())
         .output();
     let output = output.ok()?;

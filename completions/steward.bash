@@ -2384,7 +2384,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__hook__subcmd__install)
-            opts="-C -q -h -V --user --dry-run --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version claude-code codex mcp"
+            opts="-C -q -h -V --user --dry-run --sandbox --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version claude-code codex mcp"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -13,6 +13,7 @@ use crate::agents::{AgentProfile, OutputFormat, PromptVia};
 use crate::duration::HumanDuration;
 use crate::error::{Error, FileProblem, Result};
 use crate::model::{Actor, Priority};
+use crate::sandbox::SandboxMode;
 use crate::yaml_locate::key_position;
 
 pub const FILE_NAME: &str = "steward.yaml";
@@ -26,6 +27,13 @@ pub const LOCAL_FILE: &str = "state/local/steward.yaml";
 /// profiles: what a pull, or anyone who edits `steward.yaml`, must not
 /// change behind the back of the person on this machine.
 const COMMAND_KEYS: [&str; 2] = ["notify.command", "verification.allow_commands"];
+
+/// Settings a person accepts with the commands, though they run none:
+/// weakening one loosens what keeps an agent's tools away from the store.
+/// Each is a choice whose words go from the weakest to the strongest;
+/// while changes are held, the stronger of what the file says and what
+/// was accepted is in force.
+const GUARD_KEYS: [&str; 1] = ["dispatch.sandbox"];
 
 /// Files larger than this are refused rather than parsed (SPEC 9).
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
@@ -526,6 +534,12 @@ const SETTINGS: &[Setting] = &[
         "planning runs after an invalid plan, each with the repair prompt, before a person is asked",
     ),
     file_setting(
+        "dispatch.sandbox",
+        Kind::Choice(&["off", "auto", "required"]),
+        "auto",
+        "runs in the client's sandbox, the store's state/ and steward.yaml read-only: auto where the client has one, required refuses a run without",
+    ),
+    file_setting(
         "hooks.max_continuations",
         Kind::Count,
         "5",
@@ -650,9 +664,15 @@ impl fmt::Display for Value {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     Default,
-    File { path: PathBuf, line: usize },
+    File {
+        path: PathBuf,
+        line: usize,
+    },
     Env(String),
     Flag(&'static str),
+    /// What a person on this machine accepted (`steward config accept`),
+    /// kept while changes to it are held.
+    Accepted,
 }
 
 impl fmt::Display for Source {
@@ -662,6 +682,7 @@ impl fmt::Display for Source {
             Source::File { path, line } => write!(f, "{}:{line}", path.display()),
             Source::Env(name) => write!(f, "env {name}"),
             Source::Flag(flag) => write!(f, "flag {flag}"),
+            Source::Accepted => f.write_str("accepted (steward config accept)"),
         }
     }
 }
@@ -771,6 +792,9 @@ pub struct Dispatch {
     /// A goal without a plan gets a planning run first (SPEC 15).
     pub plan_auto: bool,
     pub plan_repairs: u64,
+    /// Runs in the client's sandbox, the store's state read-only
+    /// (`crate::sandbox`).
+    pub sandbox: SandboxMode,
 }
 
 /// The agent harness hooks (SPEC 14).
@@ -894,7 +918,7 @@ pub fn commands_in(text: &str) -> String {
     if let Some(agents) = document.get("agents") {
         lines.push(format!("agents: {}", canonical(agents)));
     }
-    for key in COMMAND_KEYS {
+    for key in COMMAND_KEYS.iter().chain(&GUARD_KEYS) {
         let value = key
             .split('.')
             .try_fold(&document, |value, part| value.get(part));
@@ -1010,6 +1034,7 @@ impl Config {
             let held = accepted.is_some_and(|accepted| accepted != in_file);
             layers.apply_file(&path, &text, held)?;
             if held {
+                layers.apply_accepted(accepted.unwrap_or_default());
                 held_commands = Some(HeldCommands {
                     in_file,
                     accepted: accepted.unwrap_or_default().to_string(),
@@ -1135,6 +1160,7 @@ fn read_config_file(path: &Path) -> Result<Option<String>> {
 }
 
 /// The value of every setting with its source, in table order.
+#[derive(Clone)]
 struct Layers {
     values: Vec<(Value, Source)>,
     agents: Vec<AgentProfile>,
@@ -1169,6 +1195,59 @@ impl Layers {
             .position(|s| s.key == key)
             .expect("known key");
         self.values[index] = (value, source);
+    }
+
+    /// Whether `value` of the guard `key` is stronger than the one in
+    /// force.
+    fn strengthens(&self, key: &str, value: &Value) -> bool {
+        let setting = SETTINGS.iter().find(|s| s.key == key).expect("known key");
+        let Kind::Choice(words) = setting.kind else {
+            unreachable!("a guard is a choice")
+        };
+        let strength = |value: &Value| match value {
+            Value::Text(word) => words.iter().position(|w| w == word),
+            _ => None,
+        };
+        strength(value) > strength(self.get(key))
+    }
+
+    /// What a person on this machine accepted of the commands (as
+    /// [`commands_in`] gives it), in force while the file's are held: the
+    /// profiles and commands as accepted, and each guard on when it was
+    /// accepted on (the file may turn one on, not off). The text was
+    /// checked when it was accepted; a line this version cannot read is
+    /// left out.
+    fn apply_accepted(&mut self, accepted: &str) {
+        for line in accepted.lines() {
+            let Some((key, json)) = line.split_once(": ") else {
+                continue;
+            };
+            let Ok(yaml) = serde_json::from_str::<serde_yaml::Value>(json) else {
+                continue;
+            };
+            if key == "agents" {
+                let mut checked = self.clone();
+                if checked
+                    .apply_agents(Path::new("(accepted on this machine)"), "", &yaml)
+                    .is_ok()
+                {
+                    *self = checked;
+                }
+                continue;
+            }
+            let Some(setting) = SETTINGS.iter().find(|s| s.key == key) else {
+                continue;
+            };
+            match parse_value(setting.kind, &yaml) {
+                Ok(value) if GUARD_KEYS.contains(&key) => {
+                    if self.strengthens(setting.key, &value) {
+                        self.set(setting.key, value, Source::Accepted);
+                    }
+                }
+                Ok(value) => self.set(setting.key, value, Source::Accepted),
+                Err(_) => {}
+            }
+        }
     }
 
     /// Applies a configuration file; with `hold_commands`, its agent
@@ -1236,6 +1315,13 @@ impl Layers {
             let value = parse_value(setting.kind, &yaml)
                 .map_err(|why| at(&key, format!("{key}: {why}")))?;
             if hold_commands && COMMAND_KEYS.contains(&setting.key) {
+                continue;
+            }
+            if hold_commands
+                && GUARD_KEYS.contains(&setting.key)
+                && !self.strengthens(setting.key, &value)
+            {
+                // Weakened only once accepted; strengthened at once.
                 continue;
             }
             let line =
@@ -1644,6 +1730,11 @@ impl Layers {
                 claim_git: self.text("dispatch.claim") == "git",
                 plan_auto: self.text("dispatch.plan") == "auto",
                 plan_repairs: self.count("dispatch.plan_repairs"),
+                sandbox: match self.text("dispatch.sandbox").as_str() {
+                    "off" => SandboxMode::Off,
+                    "required" => SandboxMode::Required,
+                    _ => SandboxMode::Auto,
+                },
             },
             hooks: Hooks {
                 max_continuations: self.count("hooks.max_continuations"),

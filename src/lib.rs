@@ -23,6 +23,7 @@ pub mod obligations;
 pub mod plan;
 pub mod process;
 pub mod report;
+pub mod sandbox;
 pub mod stewardship;
 pub mod store;
 pub mod supervise;

@@ -22,6 +22,7 @@ use crate::engine::{self, AddRequest, CompleteRequest, PromptRequest, Turn, Upda
 use crate::error::{Error, Result};
 use crate::model::{Check, Priority, format_time};
 use crate::obligations::{Ending, Key};
+use crate::plan::NodeStatus;
 use crate::store::Scope;
 
 /// Serves MCP on stdin and stdout until the client closes stdin. The store
@@ -119,6 +120,13 @@ impl From<Error> for Refusal {
     }
 }
 
+/// The run whose client started this server (a sandboxed Codex run is
+/// given one with `STEWARD_DISPATCH_ID`): what it records is that run's
+/// report, as from the run's own shell.
+fn run_of_server(ctx: &Context) -> Option<String> {
+    ctx.env.var("STEWARD_DISPATCH_ID").map(str::to_string)
+}
+
 /// Strict arguments: unknown keys and wrong types are refused.
 fn arguments<T: DeserializeOwned>(tool: &str, value: Value) -> std::result::Result<T, Error> {
     serde_json::from_value(value)
@@ -159,6 +167,7 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
         "goal_assess" => {
             let args: AssessArgs = arguments(tool, value)?;
             let (goal, dispatch_id, report) = args.into_report()?;
+            let dispatch_id = dispatch_id.or_else(|| run_of_server(ctx));
             doc(&engine::assess(ctx, &goal, &report, dispatch_id.as_deref())?.goal)?
         }
         "goal_update" => {
@@ -171,7 +180,7 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
             let request = CompleteRequest {
                 reason: one_line("reason", &args.reason)?,
                 met: args.met,
-                dispatch_id: args.dispatch_id,
+                dispatch_id: args.dispatch_id.or_else(|| run_of_server(ctx)),
             };
             match engine::complete(ctx, &args.goal, &request)? {
                 engine::Judged::Completed(saved) => doc(&saved.goal)?,
@@ -181,6 +190,36 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
                     value
                 }
             }
+        }
+        "goal_work" => {
+            let args: WorkArgs = arguments(tool, value)?;
+            let reason = args.reason.map(|r| one_line("reason", &r)).transpose()?;
+            let status = match args.action.as_str() {
+                "start" => NodeStatus::InProgress,
+                "done" => NodeStatus::Done,
+                "block" if reason.is_none() => {
+                    return Err(Error::bad_value(
+                        "reason",
+                        "block needs one: say what blocks the node",
+                    )
+                    .into());
+                }
+                "block" => NodeStatus::Blocked,
+                "cancel" => NodeStatus::Cancelled,
+                other => {
+                    return Err(Error::bad_value(
+                        "action",
+                        format!("`{other}`: expected start, done, block or cancel"),
+                    )
+                    .into());
+                }
+            };
+            let request = engine::work::NodeWork {
+                node: args.node,
+                status,
+                reason,
+            };
+            doc(&engine::work::work(ctx, &args.goal, &request)?.goal)?
         }
         "goal_handoff" => {
             let args: HandoffArgs = arguments(tool, value)?;
@@ -469,6 +508,17 @@ struct HandoffArgs {
     handoff: crate::model::Handoff,
 }
 
+/// One plan node moves, as `steward work GOAL NODE ACTION`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkArgs {
+    goal: String,
+    node: String,
+    action: String,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
 /// What an agent may change (SPEC 11); anything else is an unknown key.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -672,6 +722,14 @@ fn tools() -> Vec<Tool> {
             object(
                 json!({"goal": text, "reason": text, "met": numbers, "dispatch_id": text}),
                 &["goal", "reason"],
+            ),
+        ),
+        Tool::new(
+            "goal_work",
+            "Move one node of a goal's plan (P1, T1.2, S1.2.1): start it, mark it done when its acceptance holds, block it (reason: what blocks it) or cancel it. Parents roll up; when every phase is done the goal goes to verifying and the judge decides.",
+            object(
+                json!({"goal": text, "node": text, "action": {"type": "string", "enum": ["start", "done", "block", "cancel"]}, "reason": text}),
+                &["goal", "node", "action"],
             ),
         ),
         Tool::new(

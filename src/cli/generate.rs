@@ -263,13 +263,13 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
     (
         "ENVIRONMENT",
         &[
-            "STEWARD_ROOT the root, as -C. STEWARD_ACTOR as --actor. STEWARD_OVERRIDE_ACTOR=user a person acting in an agent's shell. STEWARD_NOW an RFC 3339 time used as now. STEWARD_LOCK_TIMEOUT as --lock-timeout. STEWARD_<KEY> any setting of steward.yaml but the security ones (verification.allow_commands, verification.allow_private_hosts, judge.unchecked). GITHUB_TOKEN or GH_TOKEN for pr_merged checks. NO_COLOR turns colour off. VISUAL, EDITOR for edit.",
+            "STEWARD_ROOT the root, as -C. STEWARD_ACTOR as --actor. STEWARD_OVERRIDE_ACTOR=user a person acting in an agent's shell. STEWARD_LOCK_TIMEOUT as --lock-timeout. STEWARD_<KEY> a setting of steward.yaml, but not the ones read from the file only; an agent's environment may tighten a limit, never loosen it. STEWARD_NOW (an RFC 3339 time used as now) and STEWARD_FAULT are read only by a build with the cargo feature testing. GITHUB_TOKEN or GH_TOKEN for pr_merged checks. NO_COLOR turns colour off. VISUAL, EDITOR for edit.",
         ],
     ),
     (
         "FILES",
         &[
-            "steward.yaml configuration. state/goals/LABEL.md one file per open goal; state/goals/closed/ the closed ones. state/events/DAY.jsonl the event log, one file a day. state/obligations/ID.json what spawned subagents owe. state/runs/ID.json agent runs. state/claims/ claims of goals across machines. state/lock, state/rotation.json, state/digests.json, state/tick.json, state/notify.json, state/edits/ machine state. state/undo/ the last change to each goal, for undo. state/cache/terminal-goals goals closed by hand still in state/goals/, passed over with a stat until tick moves them; state/cache/leftovers the times of the directories tick last found free of temporary files left by killed writes (both rebuildable: delete them and nothing is lost). ACTIVE-TASKS.md the mirror.",
+            "steward.yaml configuration. state/goals/LABEL.md one file per open goal; state/goals/closed/ the closed ones. state/events/DAY.jsonl the event log, one file a day. state/obligations/ID.json what spawned subagents owe. state/runs/ID.json agent runs. state/claims/ claims of goals across machines. state/machines/NAME.pub each machine's public key. state/lock, state/rotation.json, state/tick.json, state/notify.json, state/edits/ machine state. state/seals/ what steward last wrote to each goal here, the machines trusted and the commands accepted here. state/local/steward.yaml this machine's own settings. state/undo/ the last change to each goal, for undo. state/cache/terminal-goals goals closed by hand still in state/goals/, passed over with a stat until tick moves them; state/cache/leftovers the times of the directories tick last found free of temporary files left by killed writes (both rebuildable: delete them and nothing is lost). ACTIVE-TASKS.md the mirror. ~/.config/steward/machine-key this machine's key (in the home the password database names), never in a store.",
         ],
     ),
 ];

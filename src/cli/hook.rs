@@ -57,6 +57,15 @@ struct InstallArgs {
     /// Print the file as it would be; write nothing
     #[arg(long)]
     dry_run: bool,
+
+    /// Also keep the agent's own tools out of this store's state/ and
+    /// steward.yaml (and the machine key): claude-code gets permission
+    /// rules and its sandbox (bubblewrap and socat on Linux), with
+    /// `steward …` excluded from it; codex gets the rule that runs
+    /// `steward …` outside its sandbox, and the permission profile to add
+    /// to its config.toml is printed
+    #[arg(long)]
+    sandbox: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -72,7 +81,18 @@ pub fn run(global: &GlobalArgs, env: Environment, args: HookArgs, out: &mut Outp
     match args.command {
         HookCommand::ClaudeCode => Ok(answer(global, env, Harness::ClaudeCode, out)),
         HookCommand::Codex => Ok(answer(global, env, Harness::Codex, out)),
-        HookCommand::Install(install) => self::install(&env, &install, out),
+        HookCommand::Install(install) => {
+            // The hooks and MCP server it installs run outside an agent's
+            // sandbox: installing them is a person's act.
+            let caller = crate::context::Caller::resolve(global.actor.as_deref(), &env)?;
+            if caller.actor != crate::model::Actor::User {
+                return Err(Error::PersonOnly {
+                    what: "install steward's hooks or MCP server".to_string(),
+                    person_runs: "steward hook install ...".to_string(),
+                });
+            }
+            self::install(&env, &install, out)
+        }
     }
 }
 
@@ -183,7 +203,7 @@ fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => json!({}),
         Err(err) => return Err(Error::io(&path, "cannot read", err)),
     };
-    let merged = if args.target == Target::Mcp {
+    let mut merged = if args.target == Target::Mcp {
         merge_mcp(existing.clone(), &exe)?
     } else {
         // The harnesses run the command with a shell: a path with a space
@@ -194,6 +214,40 @@ fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8
             events(args.target),
         )?
     };
+    if args.sandbox {
+        let root = find_store(&env.cwd).ok_or_else(|| {
+            Error::BadRequest(format!(
+                "no steward store at {} or above: --sandbox protects a store's state/; run it in the store",
+                env.cwd.display()
+            ))
+        })?;
+        let key_dir = env
+            .user_home()
+            .map(|home| crate::store::key::key_dir(&home));
+        match args.target {
+            Target::ClaudeCode => {
+                crate::sandbox::merge(
+                    &mut merged,
+                    &crate::sandbox::claude_settings(&root, key_dir.as_deref(), true),
+                );
+            }
+            Target::Codex => {
+                if !args.dry_run {
+                    install_codex_rule(&path)?;
+                }
+                out.warn(codex_profile_note(
+                    &root,
+                    Path::new(&exe),
+                    key_dir.as_deref(),
+                ));
+            }
+            Target::Mcp => {
+                return Err(Error::BadRequest(
+                    "--sandbox is for claude-code and codex".to_string(),
+                ));
+            }
+        }
+    }
     let text = serde_json::to_string_pretty(&merged).expect("JSON serializes") + "\n";
     if args.dry_run {
         out.text(&text);
@@ -227,6 +281,30 @@ fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8
         }
     }
     Ok(0)
+}
+
+/// Writes the rule that runs `steward …` outside Codex's sandbox, beside
+/// its hooks file: `$CODEX_HOME/rules/steward.rules`.
+fn install_codex_rule(hooks: &Path) -> Result<()> {
+    let dir = hooks
+        .parent()
+        .map_or_else(|| PathBuf::from("rules"), |home| home.join("rules"));
+    std::fs::create_dir_all(&dir).map_err(|err| Error::io(&dir, "cannot create directory", err))?;
+    let path = dir.join("steward.rules");
+    std::fs::write(&path, crate::sandbox::CODEX_RULE)
+        .map_err(|err| Error::io(&path, "cannot write", err))
+}
+
+/// What to add to Codex's config.toml (steward does not rewrite a TOML
+/// file): the permission profile that keeps the store's state read-only,
+/// and steward's MCP server.
+fn codex_profile_note(root: &Path, steward: &Path, key_dir: Option<&Path>) -> String {
+    let args = crate::sandbox::codex_args(root, steward, key_dir, None);
+    let lines: Vec<String> = args.chunks(2).map(|pair| pair[1].clone()).collect();
+    format!(
+        "add to $CODEX_HOME/config.toml, before its first [table] (or pass each with -c), and never run codex with --sandbox or --dangerously-bypass-approvals-and-sandbox:\n  {}",
+        lines.join("\n  ")
+    )
 }
 
 fn what(target: Target) -> &'static str {

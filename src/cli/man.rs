@@ -23,6 +23,13 @@ pub struct ManArgs {
     install: Option<PathBuf>,
 }
 
+impl ManArgs {
+    /// Whether it writes files (a person's act: it writes anywhere).
+    pub fn installs(&self) -> bool {
+        self.install.is_some()
+    }
+}
+
 pub fn run(args: ManArgs, out: &mut Output) -> Result<u8> {
     if let Some(dir) = args.install {
         let section = dir.join("man1");

@@ -4,7 +4,7 @@
 //! written over OURS. Exit 0 when it merged cleanly, 1 with conflict
 //! markers left for a person.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
@@ -29,7 +29,21 @@ enum Kind {
     Mirror,
 }
 
-pub fn run(args: MergeDriverArgs) -> Result<u8> {
+pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<u8> {
+    // It writes where it is told. An agent, whose `git pull` runs it too,
+    // could also run it outside its sandbox (`steward …` is let out) to
+    // write a file of its choosing: for an agent it writes only the
+    // temporary file git made for it.
+    let caller = crate::context::Caller::resolve(None, env)?;
+    if caller.actor != crate::model::Actor::User && !made_by_git(&args.ours) {
+        return Err(Error::PersonOnly {
+            what: format!(
+                "run git's merge driver on {} (an agent's git merge runs it on git's own temporary file)",
+                args.ours.display()
+            ),
+            person_runs: "git merge".to_string(),
+        });
+    }
     let read = |path: &PathBuf| {
         std::fs::read_to_string(path).map_err(|err| Error::io(path, "cannot read", err))
     };
@@ -37,6 +51,40 @@ pub fn run(args: MergeDriverArgs) -> Result<u8> {
     let (merged, clean) = match args.kind {
         Kind::Mirror => crate::mirror::merge(&base, &ours, &theirs),
     };
-    std::fs::write(&args.ours, merged).map_err(|err| Error::io(&args.ours, "cannot write", err))?;
+    write_over(&args.ours, &merged).map_err(|err| Error::io(&args.ours, "cannot write", err))?;
     Ok(if clean { 0 } else { 1 })
+}
+
+/// Whether `path` is a temporary file git made for a merge driver: a
+/// `.merge_file_XXXXXX` in the directory git runs it in, not a link.
+fn made_by_git(path: &Path) -> bool {
+    let named = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name.starts_with(".merge_file_"));
+    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+    let here = std::env::current_dir().and_then(|dir| dir.canonicalize());
+    let folder = path
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .map(Path::canonicalize);
+    named && regular && matches!((here, folder), (Ok(here), Some(Ok(folder))) if here == folder)
+}
+
+/// Writes `text` over the file at `path`, never through a link.
+fn write_over(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)?
+        .write_all(text.as_bytes())
 }

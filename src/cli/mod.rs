@@ -389,7 +389,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
     let command = cli.command;
     if let Command::MergeDriver(args) = command {
         // Git runs it mid-merge: no store, no lock, no configuration.
-        return merge_driver::run(args);
+        return merge_driver::run(args, &env);
     }
     if let Command::Hook(args) = command {
         // A hook finds its store from its input, and never fails loudly.
@@ -474,7 +474,14 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Doctor(args) => doctor::run(&ctx, args, out),
         Command::Config(args) => config::run(&ctx, args, out),
         Command::Completions(args) => completions::run(args, out),
-        Command::Man(args) => man::run(args, out),
+        Command::Man(args) => {
+            if args.installs() {
+                crate::engine::authority::person_only(&ctx, "install man pages", || {
+                    "steward man --install DIR".to_string()
+                })?;
+            }
+            man::run(args, out)
+        }
     }
 }
 

@@ -31,6 +31,10 @@ pub struct ReportArgs {
 }
 
 pub fn run(ctx: &Context, args: ReportArgs, out: &mut Output) -> Result<u8> {
+    // It writes where it is told, outside the store too.
+    crate::engine::authority::person_only(ctx, "write the report page", || {
+        format!("steward report --html {}", args.html.display())
+    })?;
     let since = super::args::since_time(ctx.now, &args.since)?;
     let written = report(
         ctx,

@@ -2,6 +2,7 @@
 //! interrupted runs left behind. Reads only; changes nothing.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use super::checking;
 use crate::context::Context;
@@ -47,6 +48,7 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
             message,
         });
     }
+    check_sandbox(ctx, &config_path, &config_text, &mut problems);
     if let Some(warning) = super::trust::held_commands_warning(ctx) {
         problems.push(FileProblem::whole_file(&config_path, warning));
     }
@@ -74,6 +76,28 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         checked: scan.goals.len() + scan.problems.len(),
         readable: scan.goals.len(),
     })
+}
+
+/// A dispatch profile whose runs the sandbox setting refuses: each would
+/// end as an error.
+fn check_sandbox(ctx: &Context, path: &Path, text: &str, problems: &mut Vec<FileProblem>) {
+    let dispatch = &ctx.config.dispatch;
+    let (line, column) = key_position(text, &["dispatch", "sandbox"]).unwrap_or((1, 1));
+    for name in std::iter::once(&dispatch.agent).chain(&dispatch.fallback_agent) {
+        let Some(profile) = ctx.config.agent(name) else {
+            continue;
+        };
+        if let Err(why) = super::run::sandbox_of(dispatch.sandbox, profile) {
+            problems.push(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message: format!(
+                    "{why} (give dispatch a claude-json or codex-jsonl profile, or set dispatch.sandbox: auto and sandbox the agent yourself)"
+                ),
+            });
+        }
+    }
 }
 
 /// What git lacks to merge this store: a problem when the repository has

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::model::{
     Actor, Edit, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState, format_time,
 };
+use crate::sandbox::SandboxMode;
 use crate::store::{LoadedGoal, Transaction};
 use crate::supervise::{self, Launch, Stopped};
 
@@ -191,7 +192,18 @@ fn launch(
         .session
         .clone()
         .filter(|_| run.kind == crate::model::RunKind::Nudge);
-    let argv = profile.argv(session.as_deref(), &instruction);
+    let mode = ctx.config.dispatch.sandbox;
+    let sandbox = sandbox_of(mode, &profile)?;
+    let instruction = match sandbox {
+        // Its shell cannot write the store, and no rule lets `steward`
+        // out of Codex's sandbox: the MCP server writes for it.
+        Some(agents::OutputFormat::CodexJsonl) => format!("{instruction}{CODEX_SANDBOX_NOTE}"),
+        _ => instruction,
+    };
+    let mut argv = profile.argv(session.as_deref(), &instruction);
+    if let Some(client) = sandbox {
+        argv = sandboxed(ctx, client, argv, mode, &run.id)?;
+    }
     let (stdout, stderr) = ctx.store.run_output_paths(&run.id);
     let env = vec![
         ("STEWARD_ROOT".to_string(), ctx.root.display().to_string()),
@@ -218,6 +230,100 @@ fn launch(
     let output = crate::store::safe::read_state(&stdout).unwrap_or_default();
     let report = agents::read_output(profile.output, &output);
     Ok((Some(ended.exit), ended.stopped, report))
+}
+
+/// What a sandboxed Codex run is told after its instruction.
+const CODEX_SANDBOX_NOTE: &str = "\nThis run's shell cannot write steward's store: where the steward commands above would write, call the steward MCP tools instead (goal_assess with the same fields, goal_complete).\n";
+
+/// Flags with which a client runs without any sandbox: a profile that
+/// has one was given it on purpose, and runs as it is unless the sandbox
+/// is required.
+const NO_SANDBOX_FLAGS: [&str; 2] = ["--dangerously-bypass-approvals-and-sandbox", "--yolo"];
+
+/// The client whose sandbox a run of `profile` gets under `mode` (`None`:
+/// none). Another client has no sandbox steward knows: it runs as it is
+/// in `auto`, and is refused rather than run unguarded when the sandbox is
+/// required.
+pub(crate) fn sandbox_of(
+    mode: SandboxMode,
+    profile: &agents::AgentProfile,
+) -> std::result::Result<Option<agents::OutputFormat>, String> {
+    let program = profile.command.first().cloned().unwrap_or_default();
+    let bypass = profile
+        .command
+        .iter()
+        .chain(&profile.resume)
+        .find(|word| NO_SANDBOX_FLAGS.contains(&word.as_str()));
+    match (mode, profile.output, bypass) {
+        (SandboxMode::Off, ..) => Ok(None),
+        (SandboxMode::Required, _, Some(flag)) => Err(format!(
+            "dispatch.sandbox is required, and profile `{}` runs `{program}` with {flag}: no run starts unguarded",
+            profile.name
+        )),
+        (SandboxMode::Auto, _, Some(_)) => Ok(None),
+        (_, agents::OutputFormat::ClaudeJson | agents::OutputFormat::CodexJsonl, None) => {
+            Ok(Some(profile.output))
+        }
+        (SandboxMode::Auto, agents::OutputFormat::Text, None) => Ok(None),
+        (SandboxMode::Required, agents::OutputFormat::Text, None) => Err(format!(
+            "dispatch.sandbox is required, and steward knows no sandbox for `{program}` (output: text): no run starts unguarded"
+        )),
+    }
+}
+
+/// `argv` run in `client`'s sandbox with the store's state read-only
+/// (`dispatch.sandbox`): Claude Code with a settings file steward writes
+/// under `state/cache/` (which the sandbox keeps read-only), Codex with
+/// the permission profile and steward's MCP server.
+fn sandboxed(
+    ctx: &Context,
+    client: agents::OutputFormat,
+    argv: Vec<String>,
+    mode: SandboxMode,
+    dispatch_id: &str,
+) -> std::result::Result<Vec<String>, String> {
+    let program = argv.first().cloned().unwrap_or_default();
+    match client {
+        agents::OutputFormat::ClaudeJson => {
+            // Machine state (its paths are this machine's), never committed.
+            let cache = ctx.store.state_dir.join("cache");
+            crate::store::cache_dir_ready(&cache);
+            let settings = ctx.root.join(cache.join("claude-sandbox.json"));
+            let key_dir = ctx.env.user_home().map(|h| crate::store::key::key_dir(&h));
+            let text = serde_json::to_string_pretty(&crate::sandbox::claude_settings(
+                &ctx.root,
+                key_dir.as_deref(),
+                mode == SandboxMode::Required,
+            ))
+            .expect("settings serialize");
+            ctx.store
+                .write_private(&settings, &text)
+                .map_err(|err| format!("cannot write the sandbox settings: {err}"))?;
+            let mut sandboxed = vec![program];
+            sandboxed.extend(["--settings".to_string(), settings.display().to_string()]);
+            sandboxed.extend(argv.into_iter().skip(1));
+            Ok(sandboxed)
+        }
+        agents::OutputFormat::CodexJsonl => {
+            let steward = crate::process::own_binary().map_err(|err| err.to_string())?;
+            let argv = crate::sandbox::without_sandbox_flag(&argv);
+            let at = argv
+                .iter()
+                .position(|word| word == "exec")
+                .map_or(1, |i| i + 1);
+            let mut sandboxed = argv[..at].to_vec();
+            let key_dir = ctx.env.user_home().map(|h| crate::store::key::key_dir(&h));
+            sandboxed.extend(crate::sandbox::codex_args(
+                &ctx.root,
+                &steward,
+                key_dir.as_deref(),
+                Some(dispatch_id),
+            ));
+            sandboxed.extend(argv[at..].iter().cloned());
+            Ok(sandboxed)
+        }
+        agents::OutputFormat::Text => Ok(argv),
+    }
 }
 
 /// Keeps the agent's process in the run record, so `runs kill` and `tick`

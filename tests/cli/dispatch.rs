@@ -512,3 +512,174 @@ fn a_run_whose_supervisor_was_killed_is_stopped_with_what_escaped_its_group() {
     }
     assert_eq!(env.runs()[0]["outcome"], "killed");
 }
+
+/// Records the arguments it was started with, one per line, and what it
+/// was told, and ends as a run that did nothing.
+const ARGV_AGENT: &str = r#"#!/bin/sh
+cat > "stdin-$STEWARD_GOAL.log"
+printf '%s\n' "$@" > "argv-$STEWARD_GOAL.log"
+echo '{"type":"result","subtype":"success","is_error":false,"result":"looked","session_id":"s-1","total_cost_usd":0}'
+"#;
+
+#[test]
+fn a_sandboxed_run_gets_its_clients_sandbox_and_a_client_without_one_none() {
+    let env = TestEnv::initialised();
+    env.executable("agent.sh", ARGV_AGENT);
+    env.write_config(
+        "dispatch:
+  enabled: true
+  agent: claudeish
+  sandbox: required
+agents:
+  claudeish:
+    command: [./agent.sh, -p]
+    output: claude-json
+  codexish:
+    command: [./agent.sh, exec, --json, --sandbox, workspace-write, -]
+    output: codex-jsonl
+  plain:
+    command: [./agent.sh]
+    output: text
+",
+    );
+    for (goal, agent) in [("c", "claudeish"), ("x", "codexish"), ("t", "plain")] {
+        env.add_goal(goal);
+        env.steward_on_path()
+            .args(["dispatch", goal, "--agent", agent])
+            .assert()
+            .success();
+        env.settle();
+    }
+    // Claude Code: the settings steward wrote, from outside what the
+    // agent may write, with the store's state and the key's folder denied.
+    let claude: Vec<String> = env.read("argv-c.log").lines().map(String::from).collect();
+    assert_eq!(claude[0], "--settings", "{claude:?}");
+    let settings_path = env.path("state/cache/claude-sandbox.json");
+    assert_eq!(claude[1], settings_path.display().to_string());
+    assert_eq!(claude[2], "-p");
+    let settings: serde_json::Value =
+        serde_json::from_str(&env.read("state/cache/claude-sandbox.json")).unwrap();
+    let deny_write = settings["sandbox"]["filesystem"]["denyWrite"].to_string();
+    let root = std::fs::canonicalize(env.root()).unwrap();
+    assert!(
+        deny_write.contains(&format!("{}/state", root.display())),
+        "{settings}"
+    );
+    assert!(deny_write.contains("/.config/steward"), "{settings}");
+    assert_eq!(settings["sandbox"]["allowUnsandboxedCommands"], false);
+    // Codex: its --sandbox gone (it would replace the profile), the
+    // permission profile and steward's MCP server in its place.
+    let codex = env.read("argv-x.log");
+    assert!(!codex.contains("--sandbox"), "{codex}");
+    assert!(
+        codex.starts_with("exec\n-c\ndefault_permissions=\"steward-agent\"\n"),
+        "{codex}"
+    );
+    assert!(
+        codex.contains("\"state\"=\"read\",\"steward.yaml\"=\"read\""),
+        "{codex}"
+    );
+    assert!(codex.contains("/.config/steward\"=\"none\""), "{codex}");
+    assert!(
+        codex.contains("mcp_servers.steward.args=[\"-C\","),
+        "{codex}"
+    );
+    assert!(codex.ends_with("--json\n-\n"), "{codex}");
+    // A client steward knows no sandbox for: no run starts unguarded.
+    assert!(!env.path("argv-t.log").exists());
+    let plain = env
+        .runs()
+        .into_iter()
+        .find(|r| r["goal_label"] == "t")
+        .unwrap();
+    assert_eq!(plain["outcome"], "error", "{plain}");
+    assert!(
+        plain["result"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("steward knows no sandbox for `./agent.sh`"),
+        "{plain}"
+    );
+    // `doctor` says so before the night does.
+    let config = env
+        .read("steward.yaml")
+        .replace("agent: claudeish", "agent: plain");
+    env.write_config(&config);
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "steward.yaml:4:3: dispatch.sandbox is required, and steward knows no sandbox for `./agent.sh` (output: text)",
+        ));
+    // Nor one whose client is told to run without any sandbox.
+    let config = env
+        .read("steward.yaml")
+        .replace("agent: plain", "agent: codexish")
+        .replace(
+            "--json, --sandbox, workspace-write",
+            "--json, --dangerously-bypass-approvals-and-sandbox",
+        );
+    env.write_config(&config);
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "profile `codexish` runs `./agent.sh` with --dangerously-bypass-approvals-and-sandbox",
+        ));
+}
+
+#[test]
+fn by_default_runs_are_sandboxed_where_the_client_has_a_sandbox() {
+    let env = TestEnv::initialised();
+    env.executable("agent.sh", ARGV_AGENT);
+    env.write_config(
+        "dispatch:
+  enabled: true
+  agent: claudeish
+agents:
+  claudeish:
+    command: [./agent.sh, -p]
+    output: claude-json
+  codexish:
+    command: [./agent.sh, exec, -]
+    output: codex-jsonl
+  plain:
+    command: [./agent.sh, --plain]
+    output: text
+",
+    );
+    for (goal, agent) in [("c", "claudeish"), ("x", "codexish"), ("t", "plain")] {
+        env.add_goal(goal);
+        env.steward_on_path()
+            .args(["dispatch", goal, "--agent", agent])
+            .assert()
+            .success();
+        env.settle();
+    }
+    assert!(env.read("argv-c.log").starts_with("--settings\n"));
+    let settings: serde_json::Value =
+        serde_json::from_str(&env.read("state/cache/claude-sandbox.json")).unwrap();
+    // Where Claude Code cannot start its sandbox, it runs without one
+    // (its Edit rules still hold) rather than not at all.
+    assert_eq!(settings["sandbox"]["failIfUnavailable"], false);
+    assert!(
+        env.read("argv-x.log")
+            .contains("default_permissions=\"steward-agent\"")
+    );
+    // A client steward knows no sandbox for runs as it is.
+    assert_eq!(env.read("argv-t.log"), "--plain\n");
+    assert!(
+        env.runs().iter().all(|r| r["outcome"] == "ok"),
+        "{:?}",
+        env.runs()
+    );
+    // A sandboxed Codex is told to record through the MCP server, whose
+    // tools it has: its shell cannot write the store.
+    assert!(
+        env.read("stdin-x.log")
+            .contains("call the steward MCP tools")
+    );
+    assert!(!env.read("stdin-c.log").contains("MCP"));
+}

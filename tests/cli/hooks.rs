@@ -419,3 +419,49 @@ fn an_installed_hook_runs_from_a_path_with_a_space() {
             .contains("deploy")
     );
 }
+
+#[test]
+fn install_with_sandbox_keeps_the_agents_tools_out_of_the_state() {
+    let env = TestEnv::initialised();
+    env.write(
+        ".claude/settings.json",
+        r#"{"permissions": {"deny": ["Bash(rm -rf *)"]}}"#,
+    );
+    env.steward()
+        .args(["hook", "install", "claude-code", "--sandbox"])
+        .assert()
+        .success();
+    let settings = json(&env.read(".claude/settings.json"));
+    let root = std::fs::canonicalize(env.root()).unwrap();
+    let deny = settings["permissions"]["deny"].to_string();
+    assert!(deny.contains("Bash(rm -rf *)"), "kept: {settings}");
+    assert!(
+        deny.contains(&format!("Edit(/{}/state/**)", root.display())),
+        "{settings}"
+    );
+    assert_eq!(settings["sandbox"]["enabled"], true);
+    assert_eq!(settings["sandbox"]["failIfUnavailable"], true);
+    assert_eq!(settings["sandbox"]["excludedCommands"][0], "steward *");
+    assert!(settings["hooks"]["Stop"].is_array());
+    // Codex: the rule that lets `steward` out of the sandbox, and what to
+    // add to config.toml (steward does not rewrite it).
+    let codex_home = env.path("codex-home");
+    env.steward()
+        .env("CODEX_HOME", &codex_home)
+        .args(["hook", "install", "codex", "--sandbox"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "default_permissions=\"steward-agent\"",
+        ))
+        .stderr(predicate::str::contains("never run codex with --sandbox"));
+    let rule = env.read("codex-home/rules/steward.rules");
+    assert!(rule.contains("pattern = [\"steward\"]"), "{rule}");
+    // Installing is a person's act: an agent could loosen its own sandbox.
+    env.steward()
+        .env("CLAUDECODE", "1")
+        .args(["hook", "install", "claude-code"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("ask the person to run"));
+}

@@ -305,6 +305,22 @@ fn commands_steward_yaml_gains_run_only_once_a_person_here_accepts_them() {
         .success();
     env.steward().arg("tick").assert().code(3);
     assert!(env.read("notified.log").starts_with("ran\n"));
+    let told = env.read("notified.log").lines().count();
+    // Changed again: the accepted notifier goes on telling the person.
+    env.executable(
+        "other.sh",
+        "#!/bin/sh\ncat > /dev/null\necho other >> notified.log\n",
+    );
+    env.write("steward.yaml", "notify:\n  command: [./other.sh]\n");
+    env.add_goal("i");
+    agent(&env)
+        .args(["assess", "i", "--summary", "stuck as well", "--stuck"])
+        .assert()
+        .success();
+    env.steward().arg("tick").assert().code(3);
+    let log = env.read("notified.log");
+    assert!(!log.contains("other"), "{log}");
+    assert!(log.lines().count() > told, "{log}");
     // The machine's own file takes effect at once and is never committed.
     env.write(
         "state/local/steward.yaml",
@@ -318,4 +334,42 @@ fn commands_steward_yaml_gains_run_only_once_a_person_here_accepts_them() {
     );
     env.steward().arg("tick").assert().code(3);
     assert_eq!(env.read("state/local/.gitignore"), "*\n");
+}
+
+#[test]
+fn a_sandbox_a_person_accepted_stays_until_a_person_accepts_it_weaker() {
+    let env = TestEnv::initialised();
+    // A pull, or anyone who writes the file, turns the default off: held.
+    env.write("steward.yaml", "dispatch:\n  sandbox: off\n");
+    env.steward()
+        .arg("config")
+        .assert()
+        .stdout(predicate::str::is_match(r"dispatch.sandbox = auto +# default").unwrap());
+    // Made stronger, it is in force at once, accepted or not.
+    env.write("steward.yaml", "dispatch:\n  sandbox: required\n");
+    env.steward().arg("config").assert().stdout(
+        predicate::str::is_match(r"dispatch.sandbox = required +# steward.yaml:2").unwrap(),
+    );
+    env.write_config("dispatch:\n  sandbox: required\n");
+    env.write("steward.yaml", "dispatch:\n  sandbox: off\n");
+    env.steward()
+        .arg("config")
+        .assert()
+        .stdout(
+            predicate::str::is_match(
+                r"dispatch.sandbox = required +# accepted \(steward config accept\)",
+            )
+            .unwrap(),
+        )
+        .stderr(predicate::str::contains("(dispatch.sandbox)"));
+    env.steward()
+        .args(["config", "accept"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("-dispatch.sandbox: \"required\""))
+        .stdout(predicate::str::contains("+dispatch.sandbox: \"off\""));
+    env.steward()
+        .arg("config")
+        .assert()
+        .stdout(predicate::str::is_match(r"dispatch.sandbox = off +# steward.yaml:2").unwrap());
 }

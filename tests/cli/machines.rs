@@ -508,3 +508,46 @@ fn a_merge_that_breaks_a_goal_is_undone_and_never_pushed() {
             .contains("Alpha as a sees it")
     );
 }
+
+#[test]
+fn an_agents_pull_merges_the_mirror_and_its_driver_writes_nothing_else() {
+    let m = machines();
+    for (env, machine, goal) in [(&m.a, "a", "gamma"), (&m.b, "b", "delta")] {
+        on(env, machine)
+            .args(["add", goal, "--title", goal, "--criterion", "done"])
+            .assert()
+            .success();
+        on(env, machine).args(["tick", "-q"]).assert().success();
+    }
+    git(m.a.root(), &["push", "-q", "origin", "main"]);
+    // The pull an agent runs in its shell runs the mirror's merge driver
+    // as the agent: it merges git's temporary file as for a person.
+    let pulled =
+        m.b.program("git")
+            .args(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"])
+            .env("CLAUDECODE", "1")
+            .output()
+            .unwrap();
+    assert!(
+        pulled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pulled.stderr)
+    );
+    assert_no_conflict_markers(&m.b);
+    // Both sides changed the mirror: the driver kept this side's block (the
+    // next command renders it from the merged goals).
+    assert!(m.b.read("ACTIVE-TASKS.md").contains("**delta**"));
+    assert!(m.b.path("state/goals/gamma.md").exists());
+    // Run by the agent itself, it writes no other file.
+    m.b.write("notes.txt", "mine\n");
+    m.b.steward()
+        .env("CLAUDECODE", "1")
+        .args(["merge-driver", "mirror", "ACTIVE-TASKS.md", "notes.txt"])
+        .arg("ACTIVE-TASKS.md")
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "only a person may run git's merge driver on notes.txt",
+        ));
+    assert_eq!(m.b.read("notes.txt"), "mine\n");
+}

@@ -75,6 +75,19 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
         .args(["--verify", "file_exists:site/index.html@1"])
         .assert()
         .success();
+    env.steward()
+        .args(["add", "health", "--title", "Ship the health endpoint"])
+        .args(["--criterion", "GET /health answers 200"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["plan", "import", "health"])
+        .arg(format!(
+            "{}/fixtures/plans/valid.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .assert()
+        .success();
     let calls = json!([
         ["goal_list", {}],
         ["goal_show", {"goal": "site"}],
@@ -93,6 +106,8 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
         ["goal_handoff", {"goal": "docs", "handoff": {"summary": "outlined the quick start", "decisions": [{"decision": "one page", "rationale": "read on a phone"}], "next_actions": ["write the install section"], "evidence": {"files": ["docs/quick.md"]}}}],
         ["goal_handoff", {"goal": "docs", "handoff": {"summary": "signed by me", "by": "user"}}],
         ["goal_show", {"goal": "docs"}],
+        ["goal_work", {"goal": "health", "node": "S1.1.1", "action": "done"}],
+        ["goal_work", {"goal": "health", "node": "S1.1.2", "action": "block"}],
     ]);
     let Some(session) = session(&env, calls) else {
         return;
@@ -115,6 +130,7 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
             "goal_assess",
             "goal_update",
             "goal_complete",
+            "goal_work",
             "goal_handoff",
             "task_spawned",
             "task_ended",
@@ -127,8 +143,8 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
 
     let calls = session["calls"].as_array().unwrap();
     let list = document(&calls[0]);
-    assert_eq!(list["goals"][0]["label"], "site");
-    assert_eq!(list["goals"][0]["criteria_total"], 2);
+    assert_eq!(list["goals"][1]["label"], "site");
+    assert_eq!(list["goals"][1]["criteria_total"], 2);
     assert_eq!(
         document(&calls[1])["verification"][0]["type"],
         "file_exists"
@@ -201,12 +217,36 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
         "read on a phone"
     );
 
+    // A plan node moves over MCP as with `steward work`; a block says why.
+    document(&calls[17]);
+    let plan: Value = serde_json::from_slice(
+        &env.steward()
+            .args(["plan", "show", "health", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let node = plan["plan"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "S1.1.1")
+        .unwrap();
+    assert_eq!(node["status"], "done", "{plan}");
+    let (block, refused) = answer(&calls[18]);
+    assert!(refused);
+    assert!(block.contains("block needs one"), "{block}");
+
     // Every change was made as the agent, and the judge's receipt says so.
     let events = env.events();
-    assert_eq!(events[0]["actor"], "user", "the person created `site`");
-    assert!(events.len() > 6, "{events:#?}");
     assert!(
-        events[1..].iter().all(|e| e["actor"] == "agent"),
+        events[..3].iter().all(|e| e["actor"] == "user"),
+        "the person created `site` and `health`, and planned it: {events:#?}"
+    );
+    assert!(events.len() > 8, "{events:#?}");
+    assert!(
+        events[3..].iter().all(|e| e["actor"] == "agent"),
         "{events:#?}"
     );
     let site = env.goal_json("site");

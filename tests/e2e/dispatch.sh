@@ -28,7 +28,7 @@ run_case() {
   local agent=$1 dir
   e2e_installed "$agent" || return 0
   dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-$agent.XXXXXX")
-  e2e_case "$agent" "$repo/tests/e2e/assess.json" "$dir" setup
+  e2e_case "$agent" "$(e2e_script assess "$agent")" "$dir" setup
   if python3 - "$dir" "$harness" <<'PY'
 import json, subprocess, sys
 d, harness = sys.argv[1], sys.argv[2]

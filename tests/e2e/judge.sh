@@ -15,18 +15,18 @@
 #   tests/e2e/judge.sh [claude|codex|all]
 #
 # Needs the clients from `harness/setup.sh all` (HARNESS_PREFIX, default
-# ~/.cache/steward-harness) and a built steward (STEWARD_BIN, default
-# target/debug/steward). Skips, with a message and exit 0, what is not
+# ~/.cache/steward-harness) and a steward built with the `testing` feature (STEWARD_BIN,
+# default target/debug/steward). Skips, with a message and exit 0, what is not
 # installed.
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 harness=${HARNESS_DIR:-$repo/../shared/harness}
 prefix=${HARNESS_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/steward-harness}
-steward=$(readlink -f "${STEWARD_BIN:-$repo/target/debug/steward}")
+# shellcheck source=steward-bin.sh
+. "$repo/tests/e2e/steward-bin.sh"
 which=${1:-all}
 export STEWARD_BIN=$steward HARNESS_PREFIX=$prefix
 
-if [ ! -x "$steward" ]; then echo "skip: no steward at $steward (cargo build first)"; exit 0; fi
 if [ ! -x "$harness/run-claude.sh" ]; then echo "skip: no harness at $harness"; exit 0; fi
 unset STEWARD_ROOT STEWARD_ACTOR CLAUDECODE CODEX_CI CODEX_THREAD_ID AI_AGENT
 

@@ -6,9 +6,8 @@
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 harness=${HARNESS_DIR:-$repo/../shared/harness}
 prefix=${HARNESS_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/steward-harness}
-steward=$(readlink -f "${STEWARD_BIN:-$repo/target/debug/steward}")
-
-if [ ! -x "$steward" ]; then echo "skip: no steward at $steward (cargo build first)"; exit 0; fi
+# shellcheck source=steward-bin.sh
+. "$repo/tests/e2e/steward-bin.sh"
 if [ ! -f "$harness/mock_llm.py" ]; then echo "skip: no harness at $harness"; exit 0; fi
 if [ "${_E2E_INSIDE:-}" != 1 ] && unshare -n true 2>/dev/null; then
   export _E2E_INSIDE=1
@@ -37,7 +36,9 @@ e2e_settle() {
 e2e_case() {
   local agent=$1 script=$2 dir=$3 setup=$4 mock port home store
   home=$dir/home store=$dir/store
-  mkdir -p "$home/.codex" "$store"
+  # Codex's sandbox cannot start its helper from under the temporary
+  # directory when its home is there too.
+  mkdir -p "$home/.codex" "$store" "$dir/tmp"
   python3 "$harness/mock_llm.py" --script "$script" --log "$dir/requests.jsonl" \
     --port-file "$dir/port" --lifetime 600 > "$dir/mock.out" 2>&1 &
   mock=$!
@@ -62,7 +63,7 @@ TOML
   (
     unset ANTHROPIC_AUTH_TOKEN CLAUDE_CODE_OAUTH_TOKEN OPENAI_API_KEY OPENAI_BASE_URL CODEX_API_KEY \
           STEWARD_ROOT STEWARD_ACTOR CLAUDECODE CODEX_CI CODEX_THREAD_ID AI_AGENT
-    export PATH="$(dirname "$steward"):$prefix/bin:/usr/local/bin:/usr/bin:/bin" HOME=$home \
+    export PATH="$(dirname "$steward"):$prefix/bin:/usr/local/bin:/usr/bin:/bin" HOME=$home TMPDIR=$dir/tmp \
       CLAUDE_CONFIG_DIR=$home/.claude CODEX_HOME=$home/.codex \
       ANTHROPIC_BASE_URL=http://127.0.0.1:$port ANTHROPIC_API_KEY=sk-ant-e2e-dummy \
       MOCK_LLM_API_KEY=e2e-dummy NO_PROXY=127.0.0.1,localhost DISABLE_TELEMETRY=1 \
@@ -74,6 +75,13 @@ TOML
     steward show deploy-api --json > "$dir/goal.json"
   )
   kill "$mock" 2>/dev/null; wait "$mock" 2>/dev/null
+}
+
+# e2e_script NAME AGENT: the model's script for AGENT — NAME-AGENT.json
+# where the agent records through MCP (a dispatched Codex is sandboxed:
+# its shell cannot write the store), else NAME.json.
+e2e_script() {
+  if [ -f "$repo/tests/e2e/$1-$2.json" ]; then echo "$repo/tests/e2e/$1-$2.json"; else echo "$repo/tests/e2e/$1.json"; fi
 }
 
 # e2e_run_cases WHICH: run_case for claude, codex or all; exits 1 when a

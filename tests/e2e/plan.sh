@@ -29,7 +29,7 @@ run_case() {
   local agent=$1 dir
   e2e_installed "$agent" || return 0
   dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-plan-$agent.XXXXXX")
-  e2e_case "$agent" "$repo/tests/e2e/plan.json" "$dir" setup
+  e2e_case "$agent" "$(e2e_script plan "$agent")" "$dir" setup
   if python3 - "$dir" <<'PY'
 import json, sys
 d = sys.argv[1]

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The operating system's part of the threat model, with the REAL clients
+# (against the harness's scripted mock model, ../shared/harness): an agent
+# whose tools are sandboxed as steward sets them up tries to write its
+# goal file and steward.yaml from its own shell and to read the machine
+# key, then records progress the way it may —
+#
+#   claude  twice: in a session of the person's after `steward hook
+#           install claude-code --sandbox` (permission rules and Claude
+#           Code's sandbox: needs bubblewrap and socat), then as a run
+#           steward dispatches with `dispatch.sandbox: required`; the agent
+#           runs `steward … assess` in its shell (excluded from the
+#           sandbox).
+#   codex   a dispatched run with `dispatch.sandbox: required` (a permission
+#           profile, steward's MCP server); the agent assesses over MCP.
+#
+# The writes must fail, the goal file and steward.yaml stay as they were,
+# no change made outside steward is found, and the assessment lands.
+#
+#   tests/e2e/sandbox.sh [claude|codex|all]
+set -uo pipefail
+which=${1:-all}
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+check() { # DIR STORE LOG: what the sandbox let through
+  python3 - "$@" "$steward" "$harness" <<'PY'
+import json, os, subprocess, sys
+d, store, log, steward, harness = sys.argv[1:]
+env = dict(os.environ, HOME=f"{d}/home")
+def run(*args):
+    return subprocess.run([steward, "-C", store, *args], capture_output=True, text=True, env=env)
+goal_file = open(f"{store}/state/goals/deploy-api.md").read()
+config = open(f"{store}/steward.yaml").read()
+goal = json.loads(run("show", "deploy-api", "--json").stdout)["goal"]
+events = [json.loads(l) for l in run("audit").stdout.splitlines()]
+results = subprocess.run([sys.executable, f"{harness}/requests.py", "tool-results", log],
+                         capture_output=True, text=True).stdout
+# The key is in the account's home (a build with the `testing` feature
+# takes $HOME instead).
+import pwd
+keys = [f"{home}/.config/steward/machine-key" for home in (f"{d}/home", pwd.getpwuid(os.getuid()).pw_dir)]
+key = open(next(k for k in keys if os.path.exists(k))).read().strip()
+problems = []
+if "status: completed" in goal_file.split("## History")[-1] or goal_file.rstrip().endswith("status: completed"):
+    problems.append("the agent's shell wrote the goal file")
+if "sandbox-escaped" in config:
+    problems.append("the agent's shell wrote steward.yaml")
+if "write=0" in results or "config=0" in results:
+    problems.append("a write into the store's state reported success:\n" + results[-1500:])
+if key in results:
+    problems.append("the machine key reached the model")
+if any(e["action"] == "edited_outside" for e in events):
+    problems.append("a change made outside steward was found: the sandbox let it through")
+if not goal["criteria"][0]["met"]:
+    problems.append("the assessment did not land:\n" + results[-1500:])
+for p in problems:
+    print("  FAIL:", p)
+sys.exit(1 if problems else 0)
+PY
+}
+
+failures=0
+claude_case() {
+  local dir=$1
+  export HARNESS_OUT=$dir/out HARNESS_HOME=$dir/home STEWARD_BIN=$steward HARNESS_PREFIX=$prefix
+  mkdir -p "$dir/home/.codex" "$dir/store"
+  (
+    cd "$dir/store" && export HOME=$dir/home &&
+      "$steward" init -q &&
+      "$steward" add deploy-api --title "Deploy the API" --criterion "API responds on /health" \
+        --criterion "Runbook written" -q 2>/dev/null &&
+      "$steward" hook install claude-code --sandbox -q
+  )
+  "$harness/run-claude.sh" "$dir/store" "$repo/tests/e2e/sandbox-claude.json" "Work on the goal" \
+    > "$dir/reply" 2> "$dir/stderr"
+  local rc=$?
+  unset HARNESS_OUT HARNESS_HOME STEWARD_BIN
+  [ "$rc" -eq 0 ] || { echo "  FAIL: claude exited $rc (see $dir/stderr)"; return 1; }
+  check "$dir" "$dir/store" "$dir/out/requests.jsonl"
+}
+
+dispatch_setup() { # AGENT: one goal, dispatch on in the sandbox, one tick
+  steward init -q
+  steward add deploy-api --title "Deploy the API" --criterion "API responds on /health" \
+    --criterion "Runbook written" -q 2>/dev/null
+  printf 'dispatch:\n  enabled: true\n  agent: %s\n  timeout: 2m\n  sandbox: required\n' "$1" >> steward.yaml
+  steward config accept -q
+  steward tick -q
+}
+
+run_case() {
+  local agent=$1 dir
+  e2e_installed "$agent" || return 0
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-sandbox-$agent.XXXXXX")
+  case $agent in
+    claude)
+      if ! command -v bwrap >/dev/null || ! command -v socat >/dev/null; then
+        echo "SKIPPED: claude sandbox: Claude Code's sandbox needs bubblewrap and socat (apt-get install bubblewrap socat)"
+        return 0
+      fi
+      if claude_case "$dir/session"; then echo "ok: claude sandbox, hooks installed ($dir/session)"; else
+        echo "FAILED: claude sandbox, hooks installed ($dir/session)"; failures=$((failures + 1)); fi
+      e2e_case claude "$repo/tests/e2e/sandbox-claude.json" "$dir/dispatched" dispatch_setup
+      if check "$dir/dispatched" "$dir/dispatched/store" "$dir/dispatched/requests.jsonl"; then
+        echo "ok: claude sandbox, dispatched ($dir/dispatched)"; else
+        echo "FAILED: claude sandbox, dispatched ($dir/dispatched)"; failures=$((failures + 1)); fi ;;
+    codex)
+      e2e_case codex "$repo/tests/e2e/sandbox-codex.json" "$dir" dispatch_setup
+      if check "$dir" "$dir/store" "$dir/requests.jsonl"; then echo "ok: codex sandbox ($dir)"; else
+        echo "FAILED: codex sandbox ($dir)"; failures=$((failures + 1)); fi ;;
+  esac
+}
+
+e2e_run_cases "$which"
