@@ -26,7 +26,12 @@ pub const LOCAL_FILE: &str = "state/local/steward.yaml";
 /// The settings that make steward run a program, besides the `agents:`
 /// profiles: what a pull, or anyone who edits `steward.yaml`, must not
 /// change behind the back of the person on this machine.
-const COMMAND_KEYS: [&str; 2] = ["notify.command", "verification.allow_commands"];
+const COMMAND_KEYS: [&str; 4] = [
+    "notify.command",
+    "notify.routes",
+    "notify.ping",
+    "verification.allow_commands",
+];
 
 /// Settings a person accepts with the commands, though they run none:
 /// weakening one loosens what keeps an agent's tools away from the store.
@@ -59,6 +64,8 @@ enum Kind {
     OptionalArgv,
     /// `HH:MM-HH:MM`, or null.
     OptionalHours,
+    /// A list of notification routes (`notify.routes`).
+    Routes,
 }
 
 struct Setting {
@@ -227,7 +234,12 @@ pub const NOTIFY_EVENTS: &[&str] = &[
     "agent",
     "verifying",
     "completed",
+    "review",
+    "reminder",
+    "resolved",
+    "limited",
     "spend_cap",
+    "problem",
 ];
 
 const SETTINGS: &[Setting] = &[
@@ -554,8 +566,32 @@ const SETTINGS: &[Setting] = &[
     file_setting(
         "notify.on",
         Kind::ChoiceList(NOTIFY_EVENTS),
-        "[blocked, failed, circuit_breaker, no_progress, verifying, completed]",
-        "events that tell a person",
+        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited]",
+        "events that tell a person (spend_cap and problem, a file or check steward cannot use, always do)",
+    ),
+    file_setting(
+        "notify.routes",
+        Kind::Routes,
+        "[]",
+        "[{events, priorities, owners, command}]: the first route an event matches gets it instead of notify.command",
+    ),
+    file_setting(
+        "notify.remind_after",
+        Kind::Duration,
+        "24h",
+        "a goal still waiting for a person is told again after this (0s: never)",
+    ),
+    file_setting(
+        "notify.max_reminders",
+        Kind::Count,
+        "3",
+        "reminders per wait at most",
+    ),
+    file_setting(
+        "notify.ping",
+        Kind::OptionalArgv,
+        "null",
+        "[program, args...]: run after every pass that went through (a dead man's switch)",
     ),
     file_setting(
         "notify.quiet_hours",
@@ -633,6 +669,7 @@ enum Value {
     TextList(Vec<String>),
     OptionalNumber(Option<f64>),
     OptionalTextList(Option<Vec<String>>),
+    Routes(Vec<Route>),
 }
 
 impl fmt::Display for Value {
@@ -656,6 +693,10 @@ impl fmt::Display for Value {
             }
             Value::OptionalNumber(None) | Value::OptionalTextList(None) => f.write_str("null"),
             Value::OptionalNumber(Some(x)) => write!(f, "{x}"),
+            Value::Routes(routes) => {
+                let shown: Vec<String> = routes.iter().map(Route::to_string).collect();
+                write!(f, "[{}]", shown.join(", "))
+            }
         }
     }
 }
@@ -809,6 +850,44 @@ pub struct Notify {
     pub command: Option<Vec<String>>,
     pub on: Vec<String>,
     pub quiet_hours: Option<QuietHours>,
+    pub routes: Vec<Route>,
+    /// Zero: never.
+    pub remind_after: HumanDuration,
+    pub max_reminders: u64,
+    pub ping: Option<Vec<String>>,
+}
+
+/// Where notifications of some events, priorities or owners go
+/// (`notify.routes`): an empty list matches any.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Route {
+    pub events: Vec<String>,
+    pub priorities: Vec<Priority>,
+    pub owners: Vec<String>,
+    pub command: Vec<String>,
+}
+
+impl Route {
+    /// Whether a notification of `event` about a goal of `priority` and
+    /// `owner` (none for a store-wide one) goes this way.
+    pub fn matches(&self, event: &str, priority: Option<&Priority>, owner: Option<&str>) -> bool {
+        (self.events.is_empty() || self.events.iter().any(|e| e == event))
+            && (self.priorities.is_empty() || priority.is_some_and(|p| self.priorities.contains(p)))
+            && (self.owners.is_empty() || owner.is_some_and(|o| self.owners.iter().any(|w| w == o)))
+    }
+}
+
+impl fmt::Display for Route {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let priorities: Vec<&str> = self.priorities.iter().map(Priority::as_str).collect();
+        let value = serde_json::json!({
+            "events": self.events,
+            "priorities": priorities,
+            "owners": self.owners,
+            "command": self.command,
+        });
+        write!(f, "{value}")
+    }
 }
 
 /// A span of the day in local time, possibly across midnight.
@@ -1751,6 +1830,16 @@ impl Layers {
                 quiet_hours: self
                     .optional_text("notify.quiet_hours")
                     .and_then(|text| QuietHours::parse(&text)),
+                routes: match self.get("notify.routes") {
+                    Value::Routes(routes) => routes.clone(),
+                    other => unreachable!("notify.routes is {other:?}"),
+                },
+                remind_after: self.duration("notify.remind_after"),
+                max_reminders: self.count("notify.max_reminders"),
+                ping: match self.get("notify.ping") {
+                    Value::OptionalTextList(words) => words.clone(),
+                    other => unreachable!("notify.ping is {other:?}"),
+                },
             },
             agents: self.agents.clone(),
             machine_id: self.optional_text("machine_id"),
@@ -1894,6 +1983,7 @@ fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value, String> {
                 }
             }
         },
+        Kind::Routes => routes(yaml).map(Value::Routes),
         Kind::OptionalHours => match yaml {
             Y::Null => Ok(Value::OptionalText(None)),
             Y::String(s) if QuietHours::parse(s).is_some() => {
@@ -1913,6 +2003,81 @@ fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value, String> {
             )),
         },
     }
+}
+
+/// `notify.routes`: a list of mappings with `command` and, to narrow
+/// what they get, `events`, `priorities` and `owners`.
+fn routes(yaml: &serde_yaml::Value) -> Result<Vec<Route>, String> {
+    let serde_yaml::Value::Sequence(items) = yaml else {
+        return Err(format!(
+            "expected a list of routes, found {}",
+            describe_yaml(yaml)
+        ));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(n, item)| {
+            let at = |why: String| format!("route {}: {why}", n + 1);
+            let serde_yaml::Value::Mapping(fields) = item else {
+                return Err(at(format!(
+                    "expected a mapping with command (and events, priorities, owners), found {}",
+                    describe_yaml(item)
+                )));
+            };
+            let mut route = Route::default();
+            for (key, value) in fields {
+                let list = |value| {
+                    string_list(value)
+                        .map_err(|why| at(format!("{}: {why}", key.as_str().unwrap_or("?"))))
+                };
+                match key.as_str() {
+                    Some("command") => {
+                        route.command = list(value)?;
+                        if route.command.first().is_none_or(|w| w.trim().is_empty()) {
+                            return Err(at(
+                                "command: expected a list whose first word is the program"
+                                    .to_string(),
+                            ));
+                        }
+                    }
+                    Some("events") => {
+                        route.events = list(value)?;
+                        if let Some(unknown) = route
+                            .events
+                            .iter()
+                            .find(|e| !NOTIFY_EVENTS.contains(&e.as_str()))
+                        {
+                            return Err(at(format!(
+                                "events: unknown event `{unknown}` (known: {})",
+                                NOTIFY_EVENTS.join(", ")
+                            )));
+                        }
+                    }
+                    Some("priorities") => {
+                        route.priorities = list(value)?
+                            .iter()
+                            .map(|p| {
+                                Priority::parse_known(p)
+                                    .map_err(|why| at(format!("priorities: {why}")))
+                            })
+                            .collect::<Result<_, _>>()?;
+                    }
+                    Some("owners") => route.owners = list(value)?,
+                    _ => {
+                        return Err(at(format!(
+                            "unknown key {} (a route has command, events, priorities, owners)",
+                            describe_yaml(key)
+                        )));
+                    }
+                }
+            }
+            if route.command.is_empty() {
+                return Err(at("a route needs a command".to_string()));
+            }
+            Ok(route)
+        })
+        .collect()
 }
 
 fn string_list(yaml: &serde_yaml::Value) -> Result<Vec<String>, String> {

@@ -12,6 +12,10 @@ use crate::model::{Obligation, ObligationStatus};
 pub struct Book {
     pub schema_version: u32,
     pub obligations: Vec<Obligation>,
+    /// Files that could not be read: reported, left as they are (never
+    /// rewritten or removed), and no reason to stop the work on the rest.
+    #[serde(skip)]
+    pub unreadable: Vec<crate::error::FileProblem>,
 }
 
 /// One change to an obligation, for events and for the linked goal.

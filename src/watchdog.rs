@@ -264,7 +264,7 @@ fn judge_checks(goal: &Goal, now: DateTime<Utc>, outcomes: &[CheckOutcome]) -> E
         _ => None,
     };
     let last_check = match &goal.progress.last_check {
-        Some(previous) if previous.same_result(&result) => None,
+        Some(previous) if previous.same_outcome(&result, &goal.verification) => None,
         _ => Some(result),
     };
     let met_text = match met.as_slice() {

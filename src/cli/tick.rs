@@ -19,8 +19,8 @@ use crate::model::format_time;
 /// goal failed in this pass, 1 when a goal file or a check is broken (after
 /// the pass has done what it could). With -q only what needs a person is
 /// printed (a goal blocked or failed), and only the first time: a goal that
-/// stays blocked is told once, though the exit status stays 3 (errors are
-/// on stderr either way). A goal file edited by hand after the pass read it
+/// stays blocked is told once, though the exit status stays 3, and so is a
+/// file that stays unreadable (on stderr; the exit status stays 1). A goal file edited by hand after the pass read it
 /// is left as it is, with a warning, for the next pass. Goals closed by hand
 /// (a terminal status set in the file) move to state/goals/closed/, at most
 /// 512 a pass; the rest wait for the next one.
@@ -57,7 +57,14 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
 
 fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Output) {
     super::notices(out, std::mem::take(&mut outcome.notices));
-    for (_, message) in &outcome.errors {
+    // Cron mails what -q prints: a file that stays unreadable is told once
+    // (the exit status stays 1).
+    let errors = if out.quiet && !out.json {
+        &outcome.new_errors
+    } else {
+        &outcome.errors
+    };
+    for (_, message) in errors {
         out.warn(message.clone());
     }
     if out.json {

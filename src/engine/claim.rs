@@ -55,6 +55,31 @@ fn claim_path(ctx: &Context, goal_id: &str, machine: &str) -> PathBuf {
     claims_dir(ctx).join(format!("{}.{}.json", safe(goal_id), safe(machine)))
 }
 
+/// The claim files that cannot be read (`read_all` passes over them).
+pub fn unreadable(ctx: &Context) -> Vec<crate::error::FileProblem> {
+    let Ok(entries) = std::fs::read_dir(claims_dir(ctx)) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .filter_map(|path| {
+            let why = match crate::store::safe::read_text(&path, crate::store::safe::STATE_BYTES) {
+                Ok(Some(text)) => serde_json::from_str::<Claim>(&text).err()?.to_string(),
+                Ok(None) => return None,
+                Err(err) => err.to_string(),
+            };
+            Some(crate::error::FileProblem::whole_file(
+                &path,
+                format!(
+                    "cannot read claim: {why}; remove the file (the next claim writes it afresh)"
+                ),
+            ))
+        })
+        .collect()
+}
+
 /// Every claim in the store, as the last pull left them.
 pub fn read_all(ctx: &Context) -> Vec<Claim> {
     let Ok(entries) = std::fs::read_dir(claims_dir(ctx)) else {

@@ -83,14 +83,20 @@ pub fn plan(
     let mut room = room(ctx, &runs)?;
     report.spend_capped = room.spend_capped;
     if room.spend_capped && !dry_run && !spend_cap_told(ctx)? {
-        tx.record_store_event(
-            "spend_cap",
-            &format!(
-                "runs cost ${:.2} in the last 24h, dispatch.max_cost_usd_per_day is ${:.2}: no new runs",
-                spent_last_day(&runs, ctx.now),
-                settings.max_cost_usd_per_day.unwrap_or_default()
-            ),
+        let detail = format!(
+            "runs cost ${:.2} in the last 24h, dispatch.max_cost_usd_per_day is ${:.2}: no new runs",
+            spent_last_day(&runs, ctx.now),
+            settings.max_cost_usd_per_day.unwrap_or_default()
         );
+        // About the goal whose run spent last: what a person looks at first.
+        let last = runs
+            .iter()
+            .filter(|r| r.cost_usd > 0.0)
+            .max_by(|a, b| a.ended_at.cmp(&b.ended_at));
+        match last {
+            Some(run) => tx.record_goal_event(&run.goal_id, &run.goal_label, "spend_cap", &detail),
+            None => tx.record_store_event("spend_cap", &detail),
+        }
     }
     let mut order: Vec<usize> = (0..goals.len()).collect();
     order.sort_by(|&a, &b| {

@@ -64,6 +64,9 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         check_goal(ctx, loaded, &mut problems);
     }
     check_duplicates(&scan.goals, &mut problems);
+    problems.extend(ctx.store.obligations()?.unreadable);
+    problems.extend(ctx.store.runs()?.1);
+    problems.extend(super::claim::unreadable(ctx));
     check_outside_changes(ctx, &scan.goals, &mut problems)?;
     check_leftovers(ctx, &mut notes);
     check_drafts(ctx, &mut problems);

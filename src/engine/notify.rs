@@ -8,6 +8,7 @@
 //! `state/notify.json` keeps how far into the event log notifications were
 //! made and what is still to send (machine state).
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
@@ -20,7 +21,7 @@ use serde_json::{Value, json};
 
 use crate::context::Context;
 use crate::error::Result;
-use crate::model::{Goal, Priority};
+use crate::model::{Goal, PersonWait, Priority, Status};
 use crate::store::{Transaction, events};
 
 /// Tries a notifier gets before steward gives up on a notification.
@@ -31,11 +32,16 @@ const NOTIFIER_TIMEOUT: Duration = Duration::from_secs(30);
 /// One notification to send.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Notification {
+    /// Stable: the same event always gives the same id (a notifier may
+    /// use it to drop what it was given twice).
     pub id: String,
     pub event: String,
     pub at: String,
     /// The JSON document the notifier gets.
     pub document: Value,
+    /// The route's command (`notify.routes`); `None`: `notify.command`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
     #[serde(default)]
     pub attempts: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -43,6 +49,18 @@ pub struct Notification {
     /// The pid of the `tick` sending it now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sending: Option<u32>,
+}
+
+/// A goal a person was told needs them: reminded while it waits, and told
+/// once it no longer does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Told {
+    pub label: String,
+    pub event: String,
+    /// When the person was last told (the need, or a reminder).
+    pub at: String,
+    #[serde(default)]
+    pub reminders: u64,
 }
 
 /// What notifications stand at.
@@ -63,6 +81,9 @@ pub struct Outbox {
     pub held: u64,
     #[serde(default)]
     pub sent: u64,
+    /// The goals a person was told need them, by id.
+    #[serde(default)]
+    pub told: BTreeMap<String, Told>,
 }
 
 fn outbox_path(ctx: &Context) -> PathBuf {
@@ -84,16 +105,23 @@ fn write_outbox(ctx: &Context, tx: &mut Transaction<'_>, outbox: &Outbox) -> Res
     tx.write_file(&path, &text)
 }
 
+/// Whether anyone is told anything: a notifier, or a route.
+fn has_notifier(ctx: &Context) -> bool {
+    ctx.config.notify.command.is_some() || !ctx.config.notify.routes.is_empty()
+}
+
 /// Under the tick's lock: turns the events since the last pass (and this
-/// transaction's own) into notifications, and claims those to send now.
-/// Returns what to send once the lock is released.
+/// transaction's own) into notifications, reminds of goals that still wait
+/// for a person and tells of those that no longer do, and claims what to
+/// send now. Returns what to send once the lock is released.
 pub fn collect(
     ctx: &Context,
     tx: &mut Transaction<'_>,
     goals: &[&Goal],
+    problems: &[(String, String)],
 ) -> Result<Vec<Notification>> {
     let notify = &ctx.config.notify;
-    if notify.command.is_none() {
+    if !has_notifier(ctx) {
         // Nobody to tell: nothing is kept; a notifier set up later tells
         // of the last day first.
         return Ok(Vec::new());
@@ -119,29 +147,38 @@ pub fn collect(
         let local = ctx.now.with_timezone(&chrono::Local);
         hours.contains(local.hour() * 60 + local.minute())
     });
+    let now = crate::model::format_time(ctx.now);
+    let mut lookup = Lookup::new(ctx, goals);
     for event in &new {
-        let Some((kind, goal)) = classify(event, goals, &notify.on) else {
+        let Some((kind, goal)) = classify(event, &mut lookup, &notify.on) else {
             continue;
         };
-        let critical = goal.is_some_and(|g| g.priority == Priority::Critical);
-        if quiet && !critical {
-            outbox.held += 1;
-            continue;
-        }
-        let id = format!("{}-{}-{kind}", event.ts, event.goal_id);
-        if outbox.pending.iter().any(|n| n.id == id) {
-            continue;
-        }
-        outbox.pending.push(Notification {
-            id,
-            event: kind.clone(),
+        let notification = Draft {
+            id: event_id(event, &kind),
+            document: document_for_event(&kind, event, goal.as_ref()),
+            kind,
             at: event.ts.clone(),
-            document: document(&kind, &event.ts, goal, event),
-            attempts: 0,
-            last_error: None,
-            sending: None,
-        });
+            goal,
+        };
+        outbox.queue(ctx, notification, quiet);
     }
+    for (path, message) in problems {
+        let draft = Draft {
+            id: format!("{now}-{}-problem", crate::model::fingerprint(path)),
+            kind: "problem".to_string(),
+            at: now.clone(),
+            document: document(
+                "problem",
+                &now,
+                None,
+                &format!("{message}; every other goal is still watched"),
+                vec!["steward doctor".to_string()],
+            ),
+            goal: None,
+        };
+        outbox.queue(ctx, draft, quiet);
+    }
+    follow_up_waits(ctx, &mut outbox, &mut lookup, &now, quiet);
     let me = std::process::id();
     let mut to_send = Vec::new();
     for notification in &mut outbox.pending {
@@ -157,70 +194,345 @@ pub fn collect(
     Ok(to_send)
 }
 
+/// A notification before it is queued.
+struct Draft {
+    id: String,
+    kind: String,
+    at: String,
+    document: Value,
+    goal: Option<Goal>,
+}
+
+impl Outbox {
+    /// Queues `draft` for the route that takes it (held in quiet hours but
+    /// for critical goals), and remembers a goal a person is now waited
+    /// for.
+    fn queue(&mut self, ctx: &Context, draft: Draft, quiet: bool) {
+        let goal = draft.goal.as_ref();
+        if needs_a_person(&draft.kind)
+            && let Some(goal) = goal
+        {
+            self.told.insert(
+                goal.id.clone(),
+                Told {
+                    label: goal.label.clone(),
+                    event: draft.kind.clone(),
+                    at: crate::model::format_time(ctx.now),
+                    reminders: 0,
+                },
+            );
+        }
+        let critical = goal.is_some_and(|g| g.priority == Priority::Critical);
+        if quiet && !critical {
+            self.held += 1;
+            return;
+        }
+        if self.pending.iter().any(|n| n.id == draft.id) {
+            return;
+        }
+        let notify = &ctx.config.notify;
+        let route = notify.routes.iter().find(|route| {
+            route.matches(
+                &draft.kind,
+                goal.map(|g| &g.priority),
+                goal.and_then(|g| g.record.owner.as_deref()),
+            )
+        });
+        if route.is_none() && notify.command.is_none() {
+            return;
+        }
+        self.pending.push(Notification {
+            id: draft.id,
+            event: draft.kind,
+            at: draft.at,
+            document: draft.document,
+            command: route.map(|r| r.command.clone()),
+            attempts: 0,
+            last_error: None,
+            sending: None,
+        });
+    }
+}
+
+/// The events after which a person is waited for, and reminded.
+fn needs_a_person(kind: &str) -> bool {
+    matches!(
+        kind,
+        "blocked" | "circuit_breaker" | "no_progress" | "failures" | "budget" | "agent" | "review"
+    ) || kind == "verifying"
+}
+
+/// Whether `goal` still waits for a person.
+fn waits_for_a_person(goal: &Goal) -> bool {
+    !goal.status.is_terminal()
+        && (goal.status == Status::Blocked
+            || goal
+                .waiting
+                .as_ref()
+                .is_some_and(|w| w.for_person.is_some()))
+}
+
+/// For each goal a person was told needs them: told again after
+/// `remind_after` (at most `max_reminders` times), and told once it no
+/// longer waits — done, working again, or given up.
+fn follow_up_waits(
+    ctx: &Context,
+    outbox: &mut Outbox,
+    lookup: &mut Lookup<'_>,
+    now: &str,
+    quiet: bool,
+) {
+    let notify = &ctx.config.notify;
+    let told: Vec<(String, Told)> = std::mem::take(&mut outbox.told).into_iter().collect();
+    for (id, mut told) in told {
+        let Some(goal) = lookup.goal(&id) else {
+            // Gone (deleted): nothing to wait for.
+            continue;
+        };
+        if !waits_for_a_person(&goal) {
+            if notify.on.iter().any(|e| e == "resolved") {
+                let how = if goal.status.is_terminal() {
+                    goal.status.as_str().to_string()
+                } else {
+                    format!("back to {}", goal.status.as_str())
+                };
+                let draft = Draft {
+                    id: format!("{now}-{id}-resolved"),
+                    kind: "resolved".to_string(),
+                    at: now.to_string(),
+                    document: document(
+                        "resolved",
+                        now,
+                        Some(&goal),
+                        &format!(
+                            "{} ({how}) no longer needs a person; you were told it did ({}) at {}",
+                            goal.label, told.event, told.at
+                        ),
+                        vec![format!("steward show {}", goal.label)],
+                    ),
+                    goal: Some(goal),
+                };
+                outbox.queue(ctx, draft, quiet);
+            }
+            continue;
+        }
+        let remind = notify.remind_after.0 > 0
+            && told.reminders < notify.max_reminders
+            && crate::model::parse_time(&told.at)
+                .is_some_and(|at| ctx.now >= at + notify.remind_after.to_chrono());
+        if remind && notify.on.iter().any(|e| e == "reminder") {
+            told.reminders += 1;
+            told.at = now.to_string();
+            let why = goal
+                .escalation
+                .as_ref()
+                .map(|e| e.reason.clone())
+                .or_else(|| goal.waiting.as_ref().map(|w| w.reason.clone()))
+                .unwrap_or_else(|| goal.status.as_str().to_string());
+            let draft = Draft {
+                id: format!("{now}-{id}-reminder"),
+                kind: "reminder".to_string(),
+                at: now.to_string(),
+                document: document(
+                    "reminder",
+                    now,
+                    Some(&goal),
+                    &format!(
+                        "{} still waits for a person ({}, reminder {} of {}): {why}",
+                        goal.label, told.event, told.reminders, notify.max_reminders
+                    ),
+                    person_commands(&told.event, &goal),
+                ),
+                goal: Some(goal),
+            };
+            outbox.told.insert(id.clone(), told);
+            outbox.queue(ctx, draft, quiet);
+            continue;
+        }
+        outbox.told.insert(id, told);
+    }
+}
+
+/// Goals by id: the open ones of the pass, closed ones read when an event
+/// is about one.
+struct Lookup<'a> {
+    ctx: &'a Context,
+    open: &'a [&'a Goal],
+    closed: BTreeMap<String, Option<Goal>>,
+}
+
+impl<'a> Lookup<'a> {
+    fn new(ctx: &'a Context, open: &'a [&'a Goal]) -> Lookup<'a> {
+        Lookup {
+            ctx,
+            open,
+            closed: BTreeMap::new(),
+        }
+    }
+
+    fn goal(&mut self, id: &str) -> Option<Goal> {
+        if id.is_empty() {
+            return None;
+        }
+        if let Some(goal) = self.open.iter().find(|g| g.id == id) {
+            return Some((*goal).clone());
+        }
+        let ctx = self.ctx;
+        self.closed
+            .entry(id.to_string())
+            .or_insert_with(|| {
+                ctx.store
+                    .resolve(id)
+                    .ok()
+                    .map(|loaded| (*loaded.goal).clone())
+            })
+            .clone()
+    }
+}
+
+/// A stable id for the notification `kind` an event makes.
+fn event_id(event: &events::Event, kind: &str) -> String {
+    let goal = if event.goal_id.is_empty() {
+        crate::model::fingerprint(&event.detail)
+    } else {
+        event.goal_id.clone()
+    };
+    format!("{}-{goal}-{kind}", event.ts)
+}
+
 /// The notification an event makes, if `on` asks for it: its name and
 /// the goal. A block is named by its escalation kind when `on` lists it.
-fn classify<'g>(
+fn classify(
     event: &events::Event,
-    goals: &[&'g Goal],
+    lookup: &mut Lookup<'_>,
     on: &[String],
-) -> Option<(String, Option<&'g Goal>)> {
-    let goal = goals.iter().copied().find(|g| g.id == event.goal_id);
+) -> Option<(String, Option<Goal>)> {
+    let goal = lookup.goal(&event.goal_id);
     let kind = match (event.action.as_str(), event.to.as_deref()) {
         ("spend_cap", _) => "spend_cap".to_string(),
+        ("usage_limited", _) => "limited".to_string(),
+        ("edited_outside" | "closed_by_hand" | "deleted_outside", _) => "review".to_string(),
         (_, Some("blocked")) => {
             let escalation = goal
+                .as_ref()
                 .and_then(|g| g.escalation.as_ref())
                 .map(|e| e.kind.clone())
                 .filter(|kind| on.contains(kind));
             escalation.unwrap_or_else(|| "blocked".to_string())
         }
-        (_, Some(status @ ("failed" | "verifying" | "completed"))) => status.to_string(),
+        // A goal whose checks all pass is completed by the agent (or the
+        // next run): a person is told only when the judge left it to them.
+        (_, Some("verifying")) => {
+            let judgment = goal.as_ref().is_some_and(|g| {
+                g.waiting
+                    .as_ref()
+                    .is_some_and(|w| w.for_person == Some(PersonWait::Judgment))
+            });
+            if !judgment {
+                return None;
+            }
+            "verifying".to_string()
+        }
+        (_, Some(status @ ("failed" | "completed"))) => status.to_string(),
         _ => return None,
     };
+    // What a person already dealt with since (unblocked, reviewed) is
+    // not news.
+    let still = goal.as_ref().is_none_or(|g| match kind.as_str() {
+        "review" => {
+            g.status.is_terminal()
+                || g.waiting
+                    .as_ref()
+                    .is_some_and(|w| w.for_person == Some(PersonWait::Review))
+        }
+        "completed" | "failed" | "spend_cap" | "limited" => true,
+        _ => waits_for_a_person(g),
+    });
     // The spend cap stops every run: a person is always told.
-    (kind == "spend_cap" || on.contains(&kind)).then_some((kind, goal))
+    (still && (kind == "spend_cap" || on.contains(&kind))).then_some((kind, goal))
 }
 
-/// The document a notifier gets: the event, the goal, and the exact
-/// commands a person can run.
-fn document(kind: &str, at: &str, goal: Option<&Goal>, event: &events::Event) -> Value {
+/// The document the notification `kind` of `event` gets.
+fn document_for_event(kind: &str, event: &events::Event, goal: Option<&Goal>) -> Value {
     let Some(goal) = goal else {
-        return json!({
-            "schema_version": 1,
-            "event": kind,
-            "at": at,
-            "message": format!("steward: {kind}: {}", event.detail),
-            "goal": Value::Null,
-            "commands": ["steward status", "steward runs --all"],
-        });
+        let commands = vec![
+            "steward status".to_string(),
+            "steward runs --all".to_string(),
+        ];
+        return document(kind, &event.ts, None, &event.detail, commands);
     };
+    let why = match kind {
+        "review" | "spend_cap" | "limited" => event.detail.clone(),
+        _ => goal
+            .escalation
+            .as_ref()
+            .map(|e| e.reason.clone())
+            .or_else(|| goal.closed_reason.clone())
+            .unwrap_or_else(|| event.detail.clone()),
+    };
+    document(
+        kind,
+        &event.ts,
+        Some(goal),
+        &why,
+        person_commands(kind, goal),
+    )
+}
+
+/// The exact commands a person runs on `goal` after a `kind` notification.
+fn person_commands(kind: &str, goal: &Goal) -> Vec<String> {
     let label = &goal.label;
-    let commands: Vec<String> = match kind {
+    match kind {
         "budget" => vec![
             format!("steward reset-budget {label}"),
             format!("steward show {label}"),
         ],
-        "failed" | "completed" => vec![format!("steward show {label}")],
+        "failed" | "completed" | "resolved" | "limited" => vec![format!("steward show {label}")],
         "verifying" => vec![
             format!("steward show {label}"),
             format!("steward complete {label} --reason \"...\""),
+        ],
+        "review" => vec![
+            format!("steward show {label}"),
+            format!("steward accept {label}"),
+        ],
+        "spend_cap" => vec![
+            "steward budget".to_string(),
+            "steward runs --all".to_string(),
         ],
         _ => vec![
             format!("steward show {label}"),
             format!("steward unblock {label} --reason \"...\""),
         ],
+    }
+}
+
+/// The document a notifier gets: the event, the goal (label, title, owner,
+/// where it stands), what happened, and the exact commands a person can
+/// run.
+fn document(kind: &str, at: &str, goal: Option<&Goal>, why: &str, commands: Vec<String>) -> Value {
+    let why = crate::text::head(&crate::text::one_line(why), 200);
+    let Some(goal) = goal else {
+        return json!({
+            "schema_version": 1,
+            "event": kind,
+            "at": at,
+            "message": format!("steward: {kind}: {why}"),
+            "goal": Value::Null,
+            "commands": commands,
+        });
     };
-    let why = goal
-        .escalation
+    let label = &goal.label;
+    let owner = goal
+        .record
+        .owner
         .as_ref()
-        .map(|e| e.reason.clone())
-        .or_else(|| goal.closed_reason.clone())
-        .unwrap_or_else(|| event.detail.clone());
+        .map_or_else(String::new, |owner| format!(" [{owner}]"));
     json!({
         "schema_version": 1,
         "event": kind,
         "at": at,
-        "message": format!("steward: {label} {kind}: {}", crate::text::head(&crate::text::one_line(&why), 200)),
+        "message": format!("steward: {label} ({}){owner} {kind}: {why}", crate::text::head(&crate::text::one_line(&goal.title), 80)),
         "goal": {
             "id": goal.id,
             "label": label,
@@ -228,6 +540,7 @@ fn document(kind: &str, at: &str, goal: Option<&Goal>, event: &events::Event) ->
             "status": goal.status.as_str(),
             "priority": goal.priority.as_str(),
             "escalation": goal.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason})),
+            "waiting": goal.waiting.as_ref().map(|w| json!({"reason": w.reason, "for_person": w.for_person.map(PersonWait::as_str)})),
             "last_summary": goal.progress.last_outcome,
             "criteria_met": goal.criteria_met(),
             "criteria_total": goal.criteria.len(),
@@ -244,15 +557,18 @@ fn document(kind: &str, at: &str, goal: Option<&Goal>, event: &events::Event) ->
 /// After the lock is released: runs the notifier for each notification,
 /// then records what was sent and what failed.
 pub fn send(ctx: &Context, claimed: Vec<Notification>) -> Result<Vec<String>> {
-    let Some(command) = ctx.config.notify.command.clone() else {
-        return Ok(Vec::new());
-    };
     if claimed.is_empty() {
         return Ok(Vec::new());
     }
     let results: Vec<(String, std::result::Result<(), String>)> = claimed
         .iter()
-        .map(|n| (n.id.clone(), run_notifier(ctx, &command, &n.document)))
+        .map(|n| {
+            let sent = match n.command.as_ref().or(ctx.config.notify.command.as_ref()) {
+                Some(command) => run_notifier(ctx, command, &n.document),
+                None => Err("no notify.command, and no route takes it".to_string()),
+            };
+            (n.id.clone(), sent)
+        })
         .collect();
     let mut warnings = Vec::new();
     let mut tx = ctx.transaction()?;
@@ -288,6 +604,25 @@ pub fn send(ctx: &Context, claimed: Vec<Notification>) -> Result<Vec<String>> {
     let notices = super::finish(tx)?;
     warnings.extend(notices.warnings);
     Ok(warnings)
+}
+
+/// `notify.ping`, after a pass that went through: a dead man's switch (a
+/// service that hears nothing for a while tells the person that cron
+/// stopped running `tick`). Gets `{"event": "ping", "at", "open_goals",
+/// "needs_attention"}`; a failure is a warning.
+pub fn ping(ctx: &Context, open_goals: usize, needs_attention: &[String]) -> Option<String> {
+    let command = ctx.config.notify.ping.as_ref()?;
+    let document = json!({
+        "schema_version": 1,
+        "event": "ping",
+        "at": crate::model::format_time(ctx.now),
+        "message": format!("steward: tick ran: {open_goals} open, {} need a person", needs_attention.len()),
+        "open_goals": open_goals,
+        "needs_attention": needs_attention,
+    });
+    run_notifier(ctx, command, &document)
+        .err()
+        .map(|why| format!("notify.ping failed: {why}"))
 }
 
 /// Runs the notifier with `document` on stdin, in the root, within

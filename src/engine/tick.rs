@@ -48,6 +48,9 @@ pub struct TickOutcome {
     /// Goal files that could not be read and checks that cannot run, as
     /// (path, message).
     pub errors: Vec<(String, String)>,
+    /// Those of `errors` the last pass did not report: what `tick -q`
+    /// prints, once.
+    pub new_errors: Vec<(String, String)>,
     /// What dispatch started, ended, escalated and held.
     pub dispatched: dispatch::Dispatched,
     pub notices: Notices,
@@ -106,6 +109,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         let due = due_checks(ctx, &before.goals, true, &mut outcome);
         let outcomes = run_checks(ctx, &due);
         let mut book = ctx.store.obligations()?;
+        outcome.note_problems(&book.unreadable);
         outcome.note_tasks(&expire(ctx, &mut book));
         outcome.note_problems(&before.problems);
         for loaded in before
@@ -146,7 +150,9 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             );
         }
         let after: Vec<&Goal> = after.iter().collect();
-        outcome.needs_attention_from(&after, &reported_before(ctx));
+        let reported = reported_before(ctx);
+        outcome.needs_attention_from(&after, &reported.attention);
+        outcome.new_errors_from(&reported.problems);
         let mut open = before.goals;
         let mut tx = ctx.transaction_by(Actor::Watchdog)?;
         outcome.dispatched = dispatch::plan(ctx, &mut tx, &mut open, true)?;
@@ -176,6 +182,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     tx.leave_changed_goals();
     tx.remove_leftovers();
     let mut book = tx.store().obligations()?;
+    outcome.note_problems(&book.unreadable);
     let transitions = expire(ctx, &mut book);
     outcome.note_tasks(&transitions);
     tx.save_obligations(&book, &transitions)?;
@@ -264,9 +271,13 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
-    outcome.needs_attention_from(&goals, &reported_before(ctx));
-    let notifications = notify::collect(ctx, &mut tx, &goals)?;
-    record_pass(ctx, &mut tx, &outcome.needs_attention)?;
+    let open_goals = goals.len();
+    let before = reported_before(ctx);
+    outcome.needs_attention_from(&goals, &before.attention);
+    outcome.new_errors_from(&before.problems);
+    // A file that cannot be read is told once: the rest of the pass went on.
+    let notifications = notify::collect(ctx, &mut tx, &goals, &outcome.new_errors)?;
+    record_pass(ctx, &mut tx, &outcome)?;
     // Machine state that only saves reading seals: a failure costs time.
     let _ = ctx.store.save_seal_cache(&after);
     tx.render_mirror(&goals, &book);
@@ -307,17 +318,31 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         .warnings
         .extend(notify::send(ctx, notifications)?);
     outcome.dispatched = dispatched;
+    outcome
+        .notices
+        .warnings
+        .extend(notify::ping(ctx, open_goals, &outcome.needs_attention));
     Ok(outcome)
 }
 
-/// Keeps when the pass ran, for `status`, and which goals needed a person,
-/// so the next pass tells only of new ones (machine state; written only
-/// when something moved, so a second pass at the same time writes nothing).
-fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, attention: &[String]) -> Result<()> {
+/// Keeps when the pass ran, for `status`, which goals needed a person and
+/// which files could not be read, so the next pass tells only of new ones
+/// (machine state; written only when something moved, so a second pass at
+/// the same time writes nothing).
+fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, outcome: &TickOutcome) -> Result<()> {
     let path = ctx.store.state_dir.join("tick.json");
+    let problems: Vec<&str> = outcome
+        .errors
+        .iter()
+        .map(|(path, _)| path.as_str())
+        .collect();
     let text = format!(
         "{}\n",
-        serde_json::json!({"last_run": crate::model::format_time(ctx.now), "attention": attention})
+        serde_json::json!({
+            "last_run": crate::model::format_time(ctx.now),
+            "attention": outcome.needs_attention,
+            "problems": problems,
+        })
     );
     if crate::store::safe::read_state(&path).as_deref() != Some(text.as_str()) {
         tx.write_file(&path, &text)?;
@@ -325,20 +350,37 @@ fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, attention: &[String]) ->
     Ok(())
 }
 
-/// The goals the last pass found needing a person (none when it was never
-/// recorded: the first pass reports all).
-fn reported_before(ctx: &Context) -> Vec<String> {
-    crate::store::safe::read_state(&ctx.store.state_dir.join("tick.json"))
+/// What the last pass reported (nothing when it was never recorded: the
+/// first pass reports all).
+#[derive(Default)]
+struct Reported {
+    /// The goals that needed a person.
+    attention: Vec<String>,
+    /// The files that could not be read.
+    problems: Vec<String>,
+}
+
+fn reported_before(ctx: &Context) -> Reported {
+    let Some(last) = crate::store::safe::read_state(&ctx.store.state_dir.join("tick.json"))
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-        .and_then(|v| {
-            v["attention"].as_array().map(|labels| {
-                labels
+    else {
+        return Reported::default();
+    };
+    let texts = |key: &str| -> Vec<String> {
+        last[key]
+            .as_array()
+            .map(|items| {
+                items
                     .iter()
-                    .filter_map(|l| l.as_str().map(str::to_string))
+                    .filter_map(|item| item.as_str().map(str::to_string))
                     .collect()
             })
-        })
-        .unwrap_or_default()
+            .unwrap_or_default()
+    };
+    Reported {
+        attention: texts("attention"),
+        problems: texts("problems"),
+    }
 }
 
 /// Goals closed by hand that one pass moves at most (see
@@ -505,6 +547,15 @@ impl TickOutcome {
                 task: Some(t.id.clone()),
             });
         }
+    }
+
+    fn new_errors_from(&mut self, reported: &[String]) {
+        self.new_errors = self
+            .errors
+            .iter()
+            .filter(|(path, _)| !reported.contains(path))
+            .cloned()
+            .collect();
     }
 
     fn needs_attention_from(&mut self, after: &[&Goal], reported: &[String]) {

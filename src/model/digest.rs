@@ -63,8 +63,10 @@ pub fn fingerprint(text: &str) -> String {
 }
 
 /// What progress on a goal looks like (SPEC 12): which criteria are met,
-/// the blockers, and the check results — not the wording of a summary. A
-/// run whose goal has the same fingerprint after it made no progress.
+/// the blockers, which checks pass and the plan nodes' statuses — never
+/// free text (a summary, or a failing check's output, which may change
+/// every run with nothing done). A run whose goal has the same
+/// fingerprint after it made no progress.
 pub fn progress_fingerprint(goal: &Goal) -> String {
     let mut fnv = Fnv::default();
     for criterion in &goal.criteria {
@@ -81,10 +83,10 @@ pub fn progress_fingerprint(goal: &Goal) -> String {
         fnv.write(blocker);
         fnv.write("\n");
     }
-    if let Some(check) = &goal.progress.last_check {
-        fnv.write(&format!("{}/{}", check.passed, check.total));
-        for failure in &check.failures {
-            fnv.write(failure);
+    if let Some(result) = &goal.progress.last_check {
+        fnv.write(&format!("{}/{}", result.passed, result.total));
+        for check in &goal.verification {
+            fnv.write(if result.failed(check) { "F" } else { "P" });
         }
     }
     if let Some(plan) = &goal.plan {

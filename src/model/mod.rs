@@ -47,6 +47,13 @@ pub fn format_time(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
+/// A time as [`format_time`] writes it (any RFC 3339 time), in UTC.
+pub fn parse_time(text: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    chrono::DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|at| at.with_timezone(&chrono::Utc))
+}
+
 /// Who did something; recorded in history lines and events.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Actor {

@@ -411,31 +411,39 @@ impl Store {
         self.state_dir.join("obligations.json")
     }
 
-    /// The obligations, oldest first. A file that does not parse is an
-    /// error and is never overwritten.
+    /// The obligations, oldest first. A file that cannot be read or does
+    /// not parse is in the book's `unreadable`, and is never overwritten
+    /// or removed.
     pub fn obligations(&self) -> Result<Book> {
-        let unreadable = |path: &Path, err: serde_json::Error| {
-            Error::Unreadable(FileProblem {
-                path: path.display().to_string(),
-                line: err.line(),
-                column: err.column(),
-                message: format!("{err}; fix or remove the file (steward does not overwrite it)"),
-            })
+        let unreadable = |path: &Path, err: serde_json::Error| FileProblem {
+            path: path.display().to_string(),
+            line: err.line(),
+            column: err.column(),
+            message: format!("{err}; fix or remove the file (steward does not overwrite it)"),
         };
         let mut book = Book::default();
         let legacy = self.legacy_obligations_path();
-        match std::fs::read_to_string(&legacy) {
-            Ok(text) => {
-                book = serde_json::from_str(&text).map_err(|err| unreadable(&legacy, err))?
-            }
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(err) => return Err(Error::io(&legacy, "cannot read obligations", err)),
+        match safe::read_text(&legacy, safe::STATE_BYTES) {
+            Ok(Some(text)) => match serde_json::from_str::<Book>(&text) {
+                Ok(legacy_book) => book.obligations = legacy_book.obligations,
+                Err(err) => book.unreadable.push(unreadable(&legacy, err)),
+            },
+            Ok(None) => {}
+            Err(err) => book.unreadable.push(FileProblem::whole_file(
+                &legacy,
+                format!("cannot read obligations: {err}"),
+            )),
         }
-        for (path, text) in self.obligation_files()? {
-            let obligation: crate::model::Obligation =
-                serde_json::from_str(&text).map_err(|err| unreadable(&path, err))?;
-            book.obligations.retain(|o| o.id != obligation.id);
-            book.obligations.push(obligation);
+        let (files, problems) = self.obligation_files()?;
+        book.unreadable.extend(problems);
+        for (path, text) in files {
+            match serde_json::from_str::<crate::model::Obligation>(&text) {
+                Ok(obligation) => {
+                    book.obligations.retain(|o| o.id != obligation.id);
+                    book.obligations.push(obligation);
+                }
+                Err(err) => book.unreadable.push(unreadable(&path, err)),
+            }
         }
         book.obligations
             .sort_by(|a, b| (a.spawned_at, &a.id).cmp(&(b.spawned_at, &b.id)));
@@ -443,15 +451,19 @@ impl Store {
         Ok(book)
     }
 
-    /// The obligation files and their text.
-    pub fn obligation_files(&self) -> Result<Vec<(PathBuf, String)>> {
+    /// The obligation files and their text, and the ones that could not
+    /// be read.
+    pub fn obligation_files(&self) -> Result<(Vec<(PathBuf, String)>, Vec<FileProblem>)> {
         let dir = self.obligations_dir();
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((Vec::new(), Vec::new()));
+            }
             Err(err) => return Err(Error::io(&dir, "cannot read obligations", err)),
         };
         let mut files = Vec::new();
+        let mut problems = Vec::new();
         for entry in entries {
             let path = entry
                 .map_err(|err| Error::io(&dir, "cannot read obligations", err))?
@@ -459,12 +471,17 @@ impl Store {
             if path.extension().is_none_or(|e| e != "json") {
                 continue;
             }
-            let text = std::fs::read_to_string(&path)
-                .map_err(|err| Error::io(&path, "cannot read obligation", err))?;
-            files.push((path, text));
+            match safe::read_text(&path, safe::STATE_BYTES) {
+                Ok(Some(text)) => files.push((path, text)),
+                Ok(None) => {}
+                Err(err) => problems.push(FileProblem::whole_file(
+                    &path,
+                    format!("cannot read obligation: {err}; fix or remove the file (steward does not overwrite it)"),
+                )),
+            }
         }
         files.sort();
-        Ok(files)
+        Ok((files, problems))
     }
 
     /// The event log.

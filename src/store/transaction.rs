@@ -855,8 +855,12 @@ impl<'s> Transaction<'s> {
     /// dropped, and retires the old single file.
     fn write_obligation_files(&mut self, book: &Book) -> Result<()> {
         let dir = self.store.obligations_dir();
-        let mut on_disk: std::collections::BTreeMap<PathBuf, String> =
-            self.store.obligation_files()?.into_iter().collect();
+        let (files, _) = self.store.obligation_files()?;
+        let mut on_disk: std::collections::BTreeMap<PathBuf, String> = files.into_iter().collect();
+        // A file steward could not read is the person's to fix: never
+        // rewritten or removed.
+        let unreadable = |path: &Path| book.unreadable.iter().any(|p| Path::new(&p.path) == path);
+        on_disk.retain(|path, _| !unreadable(path));
         for obligation in &book.obligations {
             if !is_safe_name(&obligation.id) {
                 return Err(Error::BadRequest(format!(
@@ -865,6 +869,9 @@ impl<'s> Transaction<'s> {
                 )));
             }
             let path = dir.join(format!("{}.json", obligation.id));
+            if unreadable(&path) {
+                continue;
+            }
             let text =
                 serde_json::to_string_pretty(obligation).expect("obligations serialize") + "\n";
             if on_disk.remove(&path).as_deref() != Some(text.as_str()) {
@@ -880,7 +887,7 @@ impl<'s> Transaction<'s> {
             self.written.push(gone);
         }
         let legacy = self.store.legacy_obligations_path();
-        if legacy.exists() {
+        if legacy.exists() && !unreadable(&legacy) {
             std::fs::remove_file(&legacy)
                 .map_err(|err| Error::io(&legacy, "cannot remove", err))?;
             self.written.push(legacy);
@@ -983,6 +990,20 @@ impl<'s> Transaction<'s> {
     pub fn record_store_event(&mut self, action: &str, detail: &str) {
         self.events.push(Event {
             ts: format_time(self.now),
+            actor: Actor::Steward.as_str().to_string(),
+            action: action.to_string(),
+            detail: detail.to_string(),
+            ..Event::default()
+        });
+    }
+
+    /// Records an event about a goal that changes nothing in it (the
+    /// goal whose run crossed the spend cap).
+    pub fn record_goal_event(&mut self, goal_id: &str, label: &str, action: &str, detail: &str) {
+        self.events.push(Event {
+            ts: format_time(self.now),
+            goal_id: goal_id.to_string(),
+            label: label.to_string(),
             actor: Actor::Steward.as_str().to_string(),
             action: action.to_string(),
             detail: detail.to_string(),

@@ -65,7 +65,7 @@ fn the_ntfy_recipe_posts_the_message() {
     let args = env.read("curl.args");
     assert!(args.contains("Title: steward blocked"), "{args}");
     assert!(
-        args.contains("steward: g blocked: the agent is stuck: need the prod token"),
+        args.contains("steward: g (Goal g) blocked: the agent is stuck: need the prod token"),
         "{args}"
     );
     assert!(
@@ -82,7 +82,7 @@ fn the_sendmail_recipe_mails_the_document() {
     block_and_tick(&env, &[]);
     let mail = env.read("sendmail.stdin");
     assert!(
-        mail.starts_with("To: me@example.com\nSubject: steward: g blocked:"),
+        mail.starts_with("To: me@example.com\nSubject: steward: g (Goal g) blocked:"),
         "{mail}"
     );
     let body = mail.split_once("\n\n").unwrap().1;
@@ -107,7 +107,7 @@ fn the_slack_recipe_sends_valid_json() {
         payload["text"]
             .as_str()
             .unwrap()
-            .starts_with("steward: g blocked:"),
+            .starts_with("steward: g (Goal g) blocked:"),
         "{body}"
     );
     assert_eq!(args.last().unwrap(), "https://hooks.example/T1");
@@ -121,7 +121,7 @@ fn the_notify_send_recipe_shows_the_message() {
     block_and_tick(&env, &[]);
     let args = env.read("notify-send.args");
     assert!(
-        args.starts_with("steward: blocked\nsteward: g blocked:"),
+        args.starts_with("steward: blocked\nsteward: g (Goal g) blocked:"),
         "{args}"
     );
 }
@@ -260,4 +260,310 @@ fn the_digest_says_what_moved_and_what_it_cost() {
         .assert()
         .success()
         .stdout(predicate::str::contains("completed  g — shipped"));
+}
+
+/// Appends every document it gets as one line to `log`.
+fn logging_notifier(env: &TestEnv, name: &str, log: &str) {
+    env.executable(
+        name,
+        &format!("#!/bin/sh\ntr -d '\\n' >> {log}\necho >> {log}\n"),
+    );
+}
+
+fn told(env: &TestEnv, log: &str) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(env.path(log))
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn stuck(env: &TestEnv, goal: &str) {
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            goal,
+            "--summary",
+            "need the token",
+            "--stuck",
+        ])
+        .assert()
+        .success();
+}
+
+#[test]
+fn every_notification_names_its_goal_closed_ones_too() {
+    let env = TestEnv::initialised();
+    env.write_config("notify:\n  command: [./notify.sh]\n");
+    logging_notifier(&env, "notify.sh", "told.log");
+    env.add_goal("done-one");
+    env.steward()
+        .args([
+            "--actor", "agent", "complete", "done-one", "--reason", "shipped",
+        ])
+        .args(["--met", "1", "--met", "2", "--met", "3"])
+        .assert()
+        .success();
+    env.steward().arg("tick").assert().success();
+    let told = told(&env, "told.log");
+    assert_eq!(told.len(), 1, "{told:?}");
+    let completed = &told[0];
+    assert_eq!(completed["event"], "completed");
+    assert_eq!(completed["goal"]["label"], "done-one", "{completed}");
+    assert_eq!(completed["goal"]["title"], "Goal done-one");
+    assert!(
+        completed["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("steward: done-one (Goal done-one) completed: shipped"),
+        "{completed}"
+    );
+    assert!(
+        completed["id"].is_null(),
+        "the id is the outbox's, not the document's"
+    );
+}
+
+#[test]
+fn routes_send_a_goals_events_by_priority_and_owner() {
+    let env = TestEnv::initialised();
+    env.write_config(
+        "notify:
+  command: [./notify.sh]
+  routes:
+    - priorities: [critical]
+      command: [./pager.sh]
+    - owners: [alice]
+      events: [blocked, agent]
+      command: [./alice.sh]
+",
+    );
+    for (name, log) in [
+        ("notify.sh", "told.log"),
+        ("pager.sh", "paged.log"),
+        ("alice.sh", "alice.log"),
+    ] {
+        logging_notifier(&env, name, log);
+    }
+    env.steward()
+        .args([
+            "add",
+            "fire",
+            "--title",
+            "Put out the fire",
+            "--criterion",
+            "out",
+        ])
+        .args(["--priority", "critical", "--confirmed"])
+        .assert()
+        .success();
+    env.add_goal("chores");
+    env.add_goal("other");
+    env.write_goal(
+        "chores",
+        &env.read("state/goals/chores.md")
+            .replace("priority: normal", "priority: normal\nowner: alice"),
+    );
+    for goal in ["fire", "chores", "other"] {
+        stuck(&env, goal);
+    }
+    env.steward().arg("tick").assert().code(3);
+    let label = |docs: Vec<serde_json::Value>| -> Vec<String> {
+        docs.iter()
+            .map(|d| d["goal"]["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(label(told(&env, "paged.log")), ["fire"]);
+    assert_eq!(label(told(&env, "alice.log")), ["chores"]);
+    assert_eq!(label(told(&env, "told.log")), ["other"]);
+    assert!(
+        told(&env, "alice.log")[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("[alice]")
+    );
+    // A route is a command: changed by a pull, it waits for a person.
+    env.write(
+        "steward.yaml",
+        &env.read("steward.yaml")
+            .replace("./pager.sh", "./elsewhere.sh"),
+    );
+    env.steward()
+        .arg("config")
+        .assert()
+        .stderr(predicates::str::contains("(notify.routes)"));
+}
+
+#[test]
+fn a_wait_for_a_person_is_recalled_then_its_end_is_told() {
+    let mut env = TestEnv::initialised();
+    env.write_config(
+        "notify:\n  command: [./notify.sh]\n  remind_after: 24h\n  max_reminders: 2\n",
+    );
+    logging_notifier(&env, "notify.sh", "told.log");
+    env.add_goal("g");
+    stuck(&env, "g");
+    env.steward().arg("tick").assert().code(3);
+    for hours in [12, 25, 50, 75, 100] {
+        env.set_now(&format!(
+            "2026-11-{}T{:02}:00:00Z",
+            21 + (4 + hours) / 24,
+            (4 + hours) % 24
+        ));
+        env.steward().arg("tick").assert().code(3);
+    }
+    let events: Vec<String> = told(&env, "told.log")
+        .iter()
+        .map(|d| d["event"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        events,
+        ["blocked", "reminder", "reminder"],
+        "two reminders, a day apart"
+    );
+    let reminder = &told(&env, "told.log")[1];
+    assert!(
+        reminder["message"]
+            .as_str()
+            .unwrap()
+            .contains("g still waits for a person (blocked, reminder 1 of 2)"),
+        "{reminder}"
+    );
+    assert_eq!(
+        reminder["commands"][1],
+        "steward unblock g --reason \"...\""
+    );
+    env.steward()
+        .args(["unblock", "g", "--reason", "gave it the token"])
+        .assert()
+        .success();
+    env.steward().arg("tick").assert().success();
+    env.steward().arg("tick").assert().success();
+    let all = told(&env, "told.log");
+    let resolved = all.last().unwrap();
+    assert_eq!(all.len(), 4, "resolved is told once: {all:?}");
+    assert_eq!(resolved["event"], "resolved");
+    assert!(
+        resolved["message"]
+            .as_str()
+            .unwrap()
+            .contains("g (back to stalled) no longer needs a person"),
+        "{resolved}"
+    );
+}
+
+#[test]
+fn verifying_tells_a_person_only_when_a_person_must_judge() {
+    let env = TestEnv::initialised();
+    env.write_config("judge:\n  unchecked: person\nnotify:\n  command: [./notify.sh]\n");
+    logging_notifier(&env, "notify.sh", "told.log");
+    env.write("built.txt", "yes");
+    env.steward()
+        .args([
+            "add",
+            "checked",
+            "--title",
+            "Checked",
+            "--criterion",
+            "built",
+        ])
+        .args(["--verify", "file_exists:built.txt@1"])
+        .assert()
+        .success();
+    // Its check passes: verifying, and the agent completes it.
+    env.steward().arg("tick").assert().success();
+    assert_eq!(env.goal_json("checked")["status"], "verifying");
+    assert!(told(&env, "told.log").is_empty());
+    env.add_goal("word");
+    env.steward()
+        .args([
+            "--actor", "agent", "complete", "word", "--reason", "trust me",
+        ])
+        .args(["--met", "1", "--met", "2", "--met", "3"])
+        .assert()
+        .code(4);
+    env.steward().arg("tick").assert().code(3);
+    let told = told(&env, "told.log");
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0]["event"], "verifying");
+    assert_eq!(told[0]["goal"]["label"], "word");
+    assert_eq!(
+        told[0]["commands"][1],
+        "steward complete word --reason \"...\""
+    );
+}
+
+#[test]
+fn an_unreadable_file_is_told_once_and_the_rest_is_still_watched() {
+    let env = TestEnv::initialised();
+    env.write_config("notify:\n  command: [./notify.sh]\n  ping: [./ping.sh]\n");
+    logging_notifier(&env, "notify.sh", "told.log");
+    logging_notifier(&env, "ping.sh", "pings.log");
+    env.add_goal("g");
+    env.add_goal("other");
+    env.write("state/obligations/obl-broken.json", "{ not json");
+    stuck(&env, "g");
+    let first = env.steward().args(["tick", "-q"]).output().unwrap();
+    assert_eq!(first.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&first.stderr);
+    assert!(
+        stderr.contains("state/obligations/obl-broken.json"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&first.stdout).contains("g: blocked"));
+    let second = env.steward().args(["tick", "-q"]).output().unwrap();
+    assert_eq!(
+        second.status.code(),
+        Some(1),
+        "the exit status still says so"
+    );
+    assert!(
+        second.stderr.is_empty(),
+        "told once: {}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    let told = told(&env, "told.log");
+    let events: Vec<&str> = told.iter().map(|d| d["event"].as_str().unwrap()).collect();
+    assert_eq!(events, ["blocked", "problem"], "{told:?}");
+    assert!(
+        told[1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("obl-broken.json")
+    );
+    assert_eq!(told[1]["commands"][0], "steward doctor");
+    assert_eq!(
+        env.read("state/obligations/obl-broken.json"),
+        "{ not json",
+        "never rewritten"
+    );
+    // The rest works: the block, tasks, the hooks, and doctor says why.
+    env.steward()
+        .args(["prompt"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("other (normal, active)"));
+    env.steward()
+        .args(["task", "spawned", "--label", "lint", "--goal", "other"])
+        .assert()
+        .success();
+    assert_eq!(env.read("state/obligations/obl-broken.json"), "{ not json");
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains(
+            "state/obligations/obl-broken.json:1:3",
+        ));
+    // The dead man's switch heard both passes.
+    assert_eq!(told_lines(&env, "pings.log"), 2);
+}
+
+fn told_lines(env: &TestEnv, log: &str) -> usize {
+    std::fs::read_to_string(env.path(log))
+        .unwrap_or_default()
+        .lines()
+        .count()
 }
