@@ -56,6 +56,8 @@ dispatch:
     max: 4m
 notify:
   command: [./notify.sh]
+verification:
+  allow_commands: true
 agents:
   fake:
     command: [./agent.sh]
@@ -108,6 +110,13 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
         add(&env, &format!("ok-{n}"), &[]);
     }
     add(&env, "lazy-1", &[]);
+    // Its check fails with new words every run (a time): no progress all
+    // the same.
+    add(
+        &env,
+        "lazy-clock",
+        &["--verify", "command_exit_zero:sh -c 'date +%s%N; exit 1'@1"],
+    );
     add(&env, "hang-1", &["--escalate-after", "1"]);
     add(&env, "costly-1", &["--max-cost-usd", "3"]);
     for step in 0..30 {
@@ -143,6 +152,15 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
         .map(|r| r["kind"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(lazy_runs, ["first", "nudge", "nudge", "reassign"]);
+    let clock = env.goal_json("lazy-clock");
+    assert_eq!(clock["status"], "blocked", "{clock}");
+    assert_eq!(clock["escalation"]["kind"], "no_progress");
+    let clock_runs = env
+        .runs()
+        .iter()
+        .filter(|r| r["goal_label"] == "lazy-clock")
+        .count();
+    assert_eq!(clock_runs, 4, "the ladder, not the dispatch budget");
     let told: Vec<serde_json::Value> = notifications(&env)
         .into_iter()
         .filter(|n| n["goal"]["label"] == "lazy-1")
