@@ -3776,13 +3776,17 @@ _steward() {
             return 0
             ;;
         steward__subcmd__unblock)
-            opts="-C -q -h -V --reason --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --note --reason --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --note)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -44,7 +44,10 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     if let Some(waiting) = &goal.waiting {
         return Step::Wait(format!("waiting for {}", waiting.reason));
     }
-    if settings.plan_auto && goal.plan.is_none() {
+    // A person's unblock starts afresh: the runs before it count no more.
+    let runs = since_unblock(goal, runs);
+    let runs = runs.as_slice();
+    if (settings.plan_auto && goal.plan.is_none()) || replanning_due(goal, runs) {
         return planning(goal, runs, settings, now);
     }
     let fingerprint = progress_fingerprint(goal);
@@ -166,6 +169,29 @@ fn planning(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         attempt: attempts.len() as u32,
         session: None,
     }
+}
+
+/// The runs since a person last unblocked the goal (all of them when no
+/// one did).
+pub fn since_unblock<'r>(goal: &Goal, runs: &[&'r Run]) -> Vec<&'r Run> {
+    let Some(at) = goal.progress.unblocked_at else {
+        return runs.to_vec();
+    };
+    let at = crate::model::format_time(at);
+    runs.iter()
+        .copied()
+        .filter(|r| r.created_at >= at)
+        .collect()
+}
+
+/// A planned goal a person unblocked is planned again before work goes on
+/// (the Overseer's replan after an escalation): until a planning run since
+/// the unblock gave a valid plan, while no other run started.
+fn replanning_due(goal: &Goal, since_unblock: &[&Run]) -> bool {
+    goal.plan.is_some()
+        && goal.progress.unblocked_at.is_some()
+        && since_unblock.iter().all(|r| r.kind == RunKind::Plan)
+        && !since_unblock.iter().any(|r| r.reported == Some(true))
 }
 
 /// A goal without runs since its last progress starts one when it is due

@@ -104,7 +104,14 @@ pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
             ),
         });
     }
-    let mut change = GoalChange::new("unblocked", reason).with(Edit::Status(Status::Active));
+    let mut change = GoalChange::new("unblocked", reason)
+        .with(Edit::Status(Status::Active))
+        // Runs before now no longer count against it, and the next run
+        // is told what the person said.
+        .with(Edit::Progress(ProgressField::UnblockedAt(ctx.now)))
+        .with(Edit::Progress(ProgressField::UnblockNote(
+            reason.to_string(),
+        )));
     if goal.escalation.is_some() {
         change.push(Edit::Escalation(None));
     }

@@ -530,15 +530,61 @@ fn planning_instruction(ctx: &Context, goal: &Goal, mine: &[&Run]) -> String {
         .last()
         .filter(|run| run.kind == RunKind::Plan)
         .and_then(|run| crate::store::safe::read_state(&run::answer_path(ctx, &run.id)));
+    let planner = || {
+        let mut prompt = crate::plan::prompt::planner(goal, &ctx.root.display().to_string());
+        if let Some(plan) = &goal.plan {
+            prompt.push_str(&replanning(goal, plan));
+        }
+        prompt
+    };
     let prompt = match previous {
         Some(answer) => match crate::plan::json::validate(&answer) {
             Err(problems) => crate::plan::prompt::repair(&problems, &answer),
-            Ok(_) => crate::plan::prompt::planner(goal, &ctx.root.display().to_string()),
+            Ok(_) => planner(),
         },
-        None => crate::plan::prompt::planner(goal, &ctx.root.display().to_string()),
+        None => planner(),
     };
     format!(
         "{prompt}\nsteward reads your final message as the plan: end with the JSON object alone.\n"
+    )
+}
+
+/// What a planning run is told of the plan a goal has, when a person
+/// unblocked it after the work stalled.
+fn replanning(goal: &Goal, plan: &crate::plan::PlanSection) -> String {
+    let note = goal
+        .progress
+        .unblock_note
+        .as_deref()
+        .map(|note| {
+            format!(
+                " A person unblocked it: \"{}\".",
+                crate::text::one_line(note)
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "\nThis goal has a plan, and work on it stalled until a person looked.{note} Its plan, with where each node stands:\n\n{}\nGive the whole plan again, changed where it did not work: keep the ids of the nodes that are done (they stay done), and add or change what the rest needs.\n",
+        crate::plan::json::render(plan.plan(), "\n")
+    )
+}
+
+/// What a person said when they unblocked the goal, for the first run
+/// after it.
+fn unblock_instruction(goal: &Goal, mine: &[&Run]) -> String {
+    let (Some(at), Some(note)) = (goal.progress.unblocked_at, &goal.progress.unblock_note) else {
+        return String::new();
+    };
+    let since = format_time(at);
+    if mine
+        .iter()
+        .any(|r| r.kind != RunKind::Plan && r.created_at >= since)
+    {
+        return String::new();
+    }
+    format!(
+        "A person unblocked this goal at {since} and said: \"{}\". Start from that.\n\n",
+        crate::text::one_line(note)
     )
 }
 
@@ -609,8 +655,9 @@ fn instruction(
     let on = node.map_or_else(String::new, |n| {
         format!(", plan node {} ({})", n.id, n.name)
     });
+    let unblocked = unblock_instruction(goal, mine);
     format!(
-        "steward asks you to work on goal {label}{on} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{node_text}{block}\n{report}\n"
+        "steward asks you to work on goal {label}{on} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{unblocked}{node_text}{block}\n{report}\n"
     )
 }
 

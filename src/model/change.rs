@@ -116,6 +116,8 @@ pub enum ProgressField {
     LastDispatchedAt(DateTime<Utc>),
     LastOutcome(String),
     BlockerFingerprint(Option<String>),
+    UnblockedAt(DateTime<Utc>),
+    UnblockNote(String),
 }
 
 /// What a verb does to one goal: the edits, and the history line and event

@@ -51,6 +51,10 @@ pub struct Progress {
     pub blocker_streak: u64,
     /// Assessments in a row that met no new criterion.
     pub assessments_without_progress: u64,
+    /// When a person last unblocked it, and what they said: runs before
+    /// that no longer count against it, and the next run is told.
+    pub unblocked_at: Option<DateTime<Utc>>,
+    pub unblock_note: Option<String>,
 }
 
 /// The result of the latest run of a goal's mechanical checks. It is

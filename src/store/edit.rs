@@ -239,6 +239,8 @@ fn progress_entry(field: &ProgressField) -> (&'static str, YamlValue) {
         ProgressField::LastAssessedAt(at) => ("last_assessed_at", time_value(*at)),
         ProgressField::LastDispatchedAt(at) => ("last_dispatched_at", time_value(*at)),
         ProgressField::LastOutcome(text) => ("last_outcome", YamlValue::Str(text.clone())),
+        ProgressField::UnblockedAt(at) => ("unblocked_at", time_value(*at)),
+        ProgressField::UnblockNote(text) => ("unblock_note", YamlValue::Str(text.clone())),
         ProgressField::BlockerFingerprint(print) => (
             "blocker_fingerprint",
             print.clone().map_or(YamlValue::Null, YamlValue::Str),

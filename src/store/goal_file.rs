@@ -315,6 +315,8 @@ impl GoalFile {
             assessments_without_progress: reader
                 .count(&["progress", "assessments_without_progress"])?
                 .unwrap_or(0),
+            unblocked_at: reader.time(&["progress", "unblocked_at"])?,
+            unblock_note: reader.text(&["progress", "unblock_note"])?,
         };
         let criteria = layout
             .criteria

@@ -701,3 +701,85 @@ agents:
     );
     assert!(!env.read("stdin-c.log").contains("MCP"));
 }
+
+#[test]
+fn an_unblock_starts_fresh_work_told_what_the_person_said() {
+    let mut env = TestEnv::initialised();
+    env.write_config(
+        "dispatch:
+  enabled: true
+  agent: fake
+  max_parallel: 2
+  max_retries: 0
+  timeout: 30s
+agents:
+  fake:
+    command: [./agent.sh]
+    output: claude-json
+",
+    );
+    env.executable("agent.sh", AGENT);
+    add(&env, "lazy-1", &[]);
+    env.add_goal("planned");
+    env.steward()
+        .args(["plan", "import", "planned"])
+        .arg(format!(
+            "{}/fixtures/plans/valid.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .assert()
+        .success();
+    // A run each, no progress, no retries: both blocked.
+    for step in 0..3 {
+        env.set_now(&minute(step * 5));
+        env.steward_on_path().args(["tick", "-q"]).output().unwrap();
+        env.settle();
+    }
+    for goal in ["lazy-1", "planned"] {
+        assert_eq!(
+            env.goal_json(goal)["escalation"]["kind"],
+            "no_progress",
+            "{goal}"
+        );
+    }
+    let runs_before = env.runs().len();
+    env.set_now(&minute(20));
+    for goal in ["lazy-1", "planned"] {
+        env.steward()
+            .args(["unblock", goal, "--note", "the token is in the vault now"])
+            .assert()
+            .success();
+    }
+    env.steward_on_path()
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
+    // Not blocked again on the runs from before; one fresh run each.
+    let runs = env.runs();
+    let fresh: Vec<&serde_json::Value> = runs[runs_before..].iter().collect();
+    assert_eq!(fresh.len(), 2, "{fresh:?}");
+    let lazy = fresh.iter().find(|r| r["goal_label"] == "lazy-1").unwrap();
+    assert_eq!(lazy["kind"], "first");
+    let prompt = env.read(&format!(
+        "state/runs/{}.prompt",
+        lazy["id"].as_str().unwrap()
+    ));
+    assert!(
+        prompt.contains("A person unblocked this goal at 2026-11-21T04:20:00Z and said: \"the token is in the vault now\""),
+        "{prompt}"
+    );
+    // A planned goal is planned again first, with its plan and the note.
+    let planned = fresh.iter().find(|r| r["goal_label"] == "planned").unwrap();
+    assert_eq!(planned["kind"], "plan");
+    let prompt = env.read(&format!(
+        "state/runs/{}.prompt",
+        planned["id"].as_str().unwrap()
+    ));
+    assert!(prompt.contains("This goal has a plan"), "{prompt}");
+    assert!(prompt.contains("the token is in the vault now"), "{prompt}");
+    assert!(
+        prompt.contains("S1.1.1"),
+        "the plan with its nodes: {prompt}"
+    );
+}
