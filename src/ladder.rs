@@ -32,17 +32,34 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     if let Some(active) = runs.iter().find(|r| r.is_active()) {
         return Step::Wait(format!("run {} is {}", active.id, active.state_name()));
     }
-    if !matches!(
-        goal.status,
-        Status::Active | Status::Stalled | Status::Verifying
-    ) {
-        return Step::Wait(format!("the goal is {}", goal.status));
+    match goal.status {
+        Status::Active | Status::Stalled | Status::Verifying => {}
+        Status::Blocked => {
+            let why = goal
+                .escalation
+                .as_ref()
+                .map_or_else(String::new, |e| format!(" ({}: {})", e.kind, e.reason));
+            return Step::Wait(format!(
+                "it is blocked{why}: a person runs `steward unblock {} --reason ...`",
+                goal.label
+            ));
+        }
+        Status::Paused => {
+            return Step::Wait(format!(
+                "it is paused: a person runs `steward resume {}`",
+                goal.label
+            ));
+        }
+        _ => return Step::Wait(format!("it is {}", goal.status)),
     }
     if !goal.confirmed {
-        return Step::Wait("not confirmed".to_string());
+        return Step::Wait(format!(
+            "it is not confirmed: a person runs `steward confirm {}`",
+            goal.label
+        ));
     }
     if let Some(waiting) = &goal.waiting {
-        return Step::Wait(format!("waiting for {}", waiting.reason));
+        return Step::Wait(format!("it waits for {}", waiting.reason));
     }
     // A person's unblock starts afresh: the runs before it count no more.
     let runs = since_unblock(goal, runs);
@@ -69,9 +86,10 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         && now < ended + wait
     {
         return Step::Wait(format!(
-            "follow-up {} waits until {}",
+            "follow-up {} waits until {} (dispatch.backoff after run {} made no progress)",
             attempt,
-            crate::model::format_time(ended + wait)
+            crate::model::format_time(ended + wait),
+            last.id
         ));
     }
     let retries = stuck
@@ -135,7 +153,7 @@ fn planning(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         .collect();
     let Some(last) = attempts.first() else {
         if !select::is_candidate(goal, now) {
-            return Step::Wait("cooling down".to_string());
+            return Step::Wait(cooling_down(goal));
         }
         return Step::Start {
             kind: RunKind::Plan,
@@ -198,13 +216,30 @@ fn replanning_due(goal: &Goal, since_unblock: &[&Run]) -> bool {
 /// (the stewardship block's rules: confirmed, cooled down).
 fn first_run(goal: &Goal, settings: &Dispatch, now: DateTime<Utc>) -> Step {
     if !select::is_candidate(goal, now) {
-        return Step::Wait("cooling down".to_string());
+        return Step::Wait(cooling_down(goal));
     }
     Step::Start {
         kind: RunKind::First,
         agent: settings.agent.clone(),
         attempt: 0,
         session: None,
+    }
+}
+
+/// Why a goal that is otherwise workable waits: its cooldown after the
+/// last assessment.
+fn cooling_down(goal: &Goal) -> String {
+    let until = goal
+        .progress
+        .last_assessed_at
+        .map(|at| at + goal.budget.cooldown.to_chrono());
+    match until {
+        Some(until) => format!(
+            "it cools down until {} (budget.cooldown {} after the last assessment)",
+            crate::model::format_time(until),
+            goal.budget.cooldown
+        ),
+        None => "it cools down (budget.cooldown)".to_string(),
     }
 }
 

@@ -154,7 +154,14 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
         }
         "goal_show" => {
             let args: GoalArgs = arguments(tool, value)?;
-            doc(&ctx.store.resolve(&args.goal)?)?
+            let loaded = ctx.store.resolve(&args.goal)?;
+            let mut value = doc(&loaded)?;
+            if !loaded.goal.status.is_terminal() {
+                // What keeps it from being worked now (`steward why`).
+                value["waits"] =
+                    json!(engine::dispatch::Holds::read(ctx)?.why_not(ctx, &loaded.goal));
+            }
+            value
         }
         "goal_register" => {
             let args: RegisterArgs = arguments(tool, value)?;
@@ -689,7 +696,7 @@ fn tools() -> Vec<Tool> {
         ),
         Tool::new(
             "goal_show",
-            "Everything about one goal: criteria, checks, budget, progress, blockers, receipt.",
+            "Everything about one goal: criteria, checks, budget, progress, blockers, receipt, and what keeps it from being worked now (waits).",
             object(json!({"goal": text}), &["goal"]),
         ),
         Tool::new(

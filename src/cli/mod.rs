@@ -45,6 +45,7 @@ mod tick;
 mod unblock;
 mod undo;
 mod update;
+mod why;
 mod work;
 
 use std::borrow::Cow;
@@ -154,6 +155,7 @@ commands! {
     Add(add::AddArgs),
     List(list::ListArgs),
     Show(show::ShowArgs),
+    Why(why::WhyArgs),
     Edit(edit::EditArgs),
     Update(update::UpdateArgs),
     Pause(pause::PauseArgs),
@@ -224,6 +226,7 @@ impl Command {
             Command::Add(_) => "add",
             Command::List(_) => "list",
             Command::Show(_) => "show",
+            Command::Why(_) => "why",
             Command::Edit(_) => "edit",
             Command::Update(_) => "update",
             Command::Pause(_) => "pause",
@@ -437,6 +440,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Add(args) => add::run(&ctx, args, out),
         Command::List(args) => list::run(&ctx, args, out),
         Command::Show(args) => show::run(&ctx, args, out),
+        Command::Why(args) => why::run(&ctx, args, out),
         Command::Edit(args) => edit::run(&ctx, args, out),
         Command::Update(args) => update::run(&ctx, args, out),
         Command::Pause(args) => pause::run(&ctx, args, out),

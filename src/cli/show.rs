@@ -29,10 +29,18 @@ pub struct ShowArgs {
 
 pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<u8> {
     let loaded = ctx.store.resolve(&args.goal)?;
+    // What keeps an open goal from being worked now (`steward why`).
+    let waits = if loaded.goal.status.is_terminal() || out.quiet {
+        Vec::new()
+    } else {
+        crate::engine::dispatch::Holds::read(ctx)?.why_not(ctx, &loaded.goal)
+    };
     if out.json {
-        out.json(&goal_document(ctx, &loaded)?);
+        let mut document = goal_document(ctx, &loaded)?;
+        document["waits"] = serde_json::json!(waits);
+        out.json(&document);
     } else if !out.quiet {
-        print_goal(ctx, &loaded, out);
+        print_goal(ctx, &loaded, &waits, out);
         print_tasks(ctx, &loaded.goal, out)?;
     }
     if !args.exit_status {
@@ -107,7 +115,7 @@ fn print_diff(diff: &str, out: &mut Output) {
     }
 }
 
-fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
+fn print_goal(ctx: &Context, loaded: &LoadedGoal, waits: &[String], out: &mut Output) {
     let goal = &loaded.goal;
     out.line(format!(
         "{} — {}",
@@ -144,6 +152,9 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
         out.line(format!("closed:    {} — {reason}", when(goal.closed_at)));
     }
     print_trust(ctx, loaded, out);
+    for why in waits {
+        out.line(format!("{} {why}", paint(out, "Not now:", Color::Yellow)));
+    }
     if !goal.tags.is_empty() {
         out.line(format!("tags:      {}", goal.tags.join(", ")));
     }

@@ -35,6 +35,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
             "max_cost_usd_per_day": report.daily_cap,
             "last_tick": report.last_tick,
             "notifications": {"pending": report.notify_pending, "failed": report.notify_failures.len()},
+            "held_back": report.held_back,
         }));
         return Ok(0);
     }
@@ -73,6 +74,13 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
                 failed.id,
                 failed.last_error.as_deref().unwrap_or("failed")
             ));
+        }
+    }
+    if !report.held_back.is_empty() {
+        out.line("");
+        out.line("No run starts now (`steward why GOAL` for one goal):");
+        for why in &report.held_back {
+            out.line(format!("  {why}"));
         }
     }
     if !report.waiting.is_empty() {

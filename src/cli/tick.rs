@@ -78,6 +78,12 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
             .iter()
             .map(|(path, message)| json!({"path": path, "message": message}))
             .collect();
+        let held: Vec<_> = outcome
+            .dispatched
+            .held
+            .iter()
+            .map(|(label, why)| json!({"label": label, "why": why}))
+            .collect();
         out.json(&json!({
             "schema_version": SCHEMA_VERSION,
             "dry_run": dry_run,
@@ -85,6 +91,7 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
             "changed": outcome.goals_changed(),
             "findings": findings,
             "needs_attention": outcome.needs_attention,
+            "held": held,
             "errors": errors,
             "closed_waiting": outcome.closed_waiting,
         }));
@@ -109,6 +116,7 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
             finding.label, finding.reason
         ));
     }
+    print_held(&outcome.dispatched.held, out);
     if outcome.closed_waiting > 0 {
         out.line(format!(
             "{} closed by hand wait in state/goals/ for the next pass (a pass moves {})",
@@ -127,6 +135,40 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
             crate::text::count(outcome.checked, "goal", "goals"),
             format_time(ctx.now),
             outcome.goals_changed()
+        ));
+    }
+}
+
+/// How many lines of goals held back a pass prints (`tick --json` and
+/// `steward why` have them all).
+const HELD_LINES: usize = 20;
+
+/// The goals dispatch left alone and why, those held for the same reason
+/// on one line.
+fn print_held(held: &[(String, String)], out: &mut Output) {
+    let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (label, why) in held {
+        match by_reason.iter_mut().find(|(reason, _)| reason == why) {
+            Some((_, labels)) => labels.push(label),
+            None => by_reason.push((why, vec![label])),
+        }
+    }
+    for (reason, labels) in by_reason.iter().take(HELD_LINES) {
+        let named = match labels.len() {
+            n if n > HELD_LINES => format!(
+                "{} and {} more",
+                labels[..HELD_LINES].join(", "),
+                n - HELD_LINES
+            ),
+            _ => labels.join(", "),
+        };
+        out.line(format!("held: {named}: {reason}"));
+    }
+    if by_reason.len() > HELD_LINES {
+        let rest: usize = by_reason[HELD_LINES..].iter().map(|(_, l)| l.len()).sum();
+        out.line(format!(
+            "held: {} more (`steward tick --json`, `steward why GOAL`)",
+            crate::text::count(rest, "goal", "goals")
         ));
     }
 }

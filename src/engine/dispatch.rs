@@ -46,7 +46,11 @@ pub struct Dispatched {
 struct Room {
     parallel_left: u64,
     window_left: u64,
+    window_reopens_at: Option<DateTime<Utc>>,
     spend_capped: bool,
+    /// When the spend of the last day falls under the cap, as the runs
+    /// that count age out of it.
+    spend_frees_at: Option<DateTime<Utc>>,
 }
 
 /// Follows up the runs under way and decides what to start, recording it
@@ -115,19 +119,9 @@ pub fn plan(
         let loaded = goals[index].clone();
         let goal = &loaded.goal;
         let mine: Vec<&Run> = runs.iter().filter(|r| r.goal_id == goal.id).collect();
-        if let Some(claim) = super::claim::held_elsewhere(ctx, &claims, goal) {
-            report.held.push((
-                goal.label.clone(),
-                format!(
-                    "claimed by {} until {} (run {})",
-                    claim.machine, claim.expires_at, claim.dispatch_id
-                ),
-            ));
-            continue;
-        }
-        match ladder::step(goal, &mine, settings, ctx.now) {
-            Step::Wait(why) => report.held.push((goal.label.clone(), why)),
-            Step::Escalate { reason } => {
+        match decide(ctx, goal, &mine, &claims, &room) {
+            Decision::Hold(why) => report.held.push((goal.label.clone(), why)),
+            Decision::Escalate(reason) => {
                 if !dry_run {
                     let last = mine.last().map(|r| r.id.as_str());
                     match escalate(ctx, tx, &loaded, &reason, last)? {
@@ -138,33 +132,12 @@ pub fn plan(
                 }
                 report.escalated.push((goal.label.clone(), reason));
             }
-            Step::Start {
-                kind,
-                agent,
-                attempt,
-                session,
-            } => {
-                if let Some(why) = refusal(ctx, goal, &room) {
-                    report.held.push((goal.label.clone(), why));
-                    continue;
-                }
-                let node = node_for(goal, &mine, kind);
-                let instruction = instruction(ctx, goal, kind, session.is_some(), node, &mine);
-                let hash = fingerprint(&instruction);
-                if let Some(recent) = resent_too_soon(ctx, &mine, &hash) {
-                    report.held.push((
-                        goal.label.clone(),
-                        format!("the same instruction went out at {recent} (min_resend_interval)"),
-                    ));
-                    continue;
-                }
-                let mut run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
-                run.node = node.map(|n| n.id.clone());
+            Decision::Start { run, instruction } => {
                 room.parallel_left -= 1;
                 room.window_left -= 1;
-                runs.push(run.clone());
+                runs.push((*run).clone());
                 if settings.claim_git && !dry_run {
-                    report.to_claim.push((run, instruction));
+                    report.to_claim.push((*run, instruction));
                     continue;
                 }
                 if !dry_run {
@@ -175,11 +148,164 @@ pub fn plan(
                         None => continue,
                     }
                 }
-                report.started.push(run);
+                report.started.push(*run);
             }
         }
     }
     Ok(report)
+}
+
+/// What a pass does for one goal.
+enum Decision {
+    /// No run now, and why.
+    Hold(String),
+    /// Runs made no progress: a person must look, and why.
+    Escalate(String),
+    /// Start this run with this instruction.
+    Start { run: Box<Run>, instruction: String },
+}
+
+/// What a pass decides for `goal`, whose runs are `mine`, with `room` left
+/// in the store-wide limits: the ladder's step, then the limits, the plan
+/// and the resend interval.
+fn decide(
+    ctx: &Context,
+    goal: &Goal,
+    mine: &[&Run],
+    claims: &[super::claim::Claim],
+    room: &Room,
+) -> Decision {
+    if let Some(claim) = super::claim::held_elsewhere(ctx, claims, goal) {
+        return Decision::Hold(format!(
+            "claimed by {} until {} (run {})",
+            claim.machine, claim.expires_at, claim.dispatch_id
+        ));
+    }
+    let (kind, agent, attempt, session) =
+        match ladder::step(goal, mine, &ctx.config.dispatch, ctx.now) {
+            Step::Wait(why) => return Decision::Hold(why),
+            Step::Escalate { reason } => return Decision::Escalate(reason),
+            Step::Start {
+                kind,
+                agent,
+                attempt,
+                session,
+            } => (kind, agent, attempt, session),
+        };
+    if let Some(why) = refusal(ctx, goal, room) {
+        return Decision::Hold(why);
+    }
+    let node = node_for(goal, mine, kind);
+    if let Some(plan) = &goal.plan
+        && kind != RunKind::Plan
+        && node.is_none()
+        && !plan.plan().is_done()
+    {
+        return Decision::Hold(
+            "no node of its plan is ready: the rest is blocked or waits on other nodes (`steward plan show`)".to_string(),
+        );
+    }
+    let instruction = instruction(ctx, goal, kind, session.is_some(), node, mine);
+    let hash = fingerprint(&instruction);
+    if let Some(recent) = resent_too_soon(ctx, mine, &hash) {
+        return Decision::Hold(format!(
+            "the same instruction went out at {recent} (dispatch.min_resend_interval)"
+        ));
+    }
+    let mut run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
+    run.node = node.map(|n| n.id.clone());
+    Decision::Start {
+        run: Box::new(run),
+        instruction,
+    }
+}
+
+/// What holds goals back from runs, read once for many goals (`why`,
+/// `show`, `status`, MCP).
+pub struct Holds {
+    runs: Vec<Run>,
+    claims: Vec<super::claim::Claim>,
+    room: Room,
+}
+
+impl Holds {
+    pub fn read(ctx: &Context) -> Result<Holds> {
+        let (runs, _) = ctx.store.runs()?;
+        let claims = if ctx.config.dispatch.claim_git {
+            super::claim::read_all(ctx)
+        } else {
+            Vec::new()
+        };
+        let room = room(ctx, &runs)?;
+        Ok(Holds { runs, claims, room })
+    }
+
+    /// What holds every goal back now: steward or dispatch off, a profile
+    /// not accepted, and the store-wide limits (the spend cap, the hourly
+    /// window, `max_parallel`), each with when it lifts where it does.
+    pub fn store_wide(&self, ctx: &Context) -> Vec<String> {
+        let mut reasons = Vec::new();
+        if !ctx.config.enabled {
+            reasons.push(format!(
+                "steward is off (enabled: false, {})",
+                ctx.source_of("enabled")
+            ));
+        }
+        let settings = &ctx.config.dispatch;
+        if !settings.enabled {
+            return reasons;
+        }
+        if ctx.config.agent(&settings.agent).is_none() {
+            reasons.push(format!(
+                "dispatch.agent `{}` is not accepted on this machine (`steward config accept`)",
+                settings.agent
+            ));
+        }
+        reasons.extend(store_refusals(ctx, &self.room));
+        reasons
+    }
+
+    /// Every reason `goal` gets no run at the next pass, as dispatch sees
+    /// it now (none: it would get one, unless goals of a higher priority
+    /// take the last slots first).
+    pub fn why_not(&self, ctx: &Context, goal: &Goal) -> Vec<String> {
+        let mut reasons = Vec::new();
+        if !ctx.config.enabled {
+            reasons.push(format!(
+                "steward is off (enabled: false, {})",
+                ctx.source_of("enabled")
+            ));
+        }
+        let settings = &ctx.config.dispatch;
+        let dispatching = settings.enabled && ctx.config.agent(&settings.agent).is_some();
+        if !settings.enabled {
+            reasons.push(
+                "dispatch is off (dispatch.enabled: false): no run starts by itself; an agent works it from the stewardship block, or a person runs `steward dispatch`".to_string(),
+            );
+        } else if !dispatching {
+            reasons.push(format!(
+                "dispatch.agent `{}` is not accepted on this machine (`steward config accept`)",
+                settings.agent
+            ));
+        }
+        let mine: Vec<&Run> = self.runs.iter().filter(|r| r.goal_id == goal.id).collect();
+        match decide(ctx, goal, &mine, &self.claims, &self.room) {
+            Decision::Hold(why) => reasons.push(why),
+            Decision::Escalate(reason) => {
+                reasons.push(format!("the next pass blocks it: {reason}"));
+            }
+            Decision::Start { .. } => {}
+        }
+        if dispatching {
+            // The store-wide limits hold it too, whatever else does.
+            for why in refusals(ctx, goal, &self.room) {
+                if !reasons.contains(&why) {
+                    reasons.push(why);
+                }
+            }
+        }
+        reasons
+    }
 }
 
 /// A person starts one run now (`steward dispatch`), inside every budget.
@@ -284,35 +410,60 @@ pub fn dispatch_now(
 
 /// What keeps a goal from one more run now, if anything.
 fn refusal(ctx: &Context, goal: &Goal, room: &Room) -> Option<String> {
+    refusals(ctx, goal, room).into_iter().next()
+}
+
+/// Every limit that keeps a goal from one more run now.
+fn refusals(ctx: &Context, goal: &Goal, room: &Room) -> Vec<String> {
+    let mut refusals = store_refusals(ctx, room);
+    if goal.progress.dispatches >= goal.budget.max_dispatches {
+        refusals.push(format!(
+            "its dispatch budget is spent ({}/{})",
+            goal.progress.dispatches, goal.budget.max_dispatches
+        ));
+    }
+    refusals
+}
+
+/// The store-wide limits that keep every goal from a run now.
+fn store_refusals(ctx: &Context, room: &Room) -> Vec<String> {
+    let mut refusals = Vec::new();
     if room.spend_capped {
-        return Some("the day's spend reached dispatch.max_cost_usd_per_day".to_string());
+        let until = room
+            .spend_frees_at
+            .map_or_else(String::new, |at| format!(" until {}", format_time(at)));
+        refusals.push(format!(
+            "the day's spend reached dispatch.max_cost_usd_per_day (${:.2}){until}",
+            ctx.config.dispatch.max_cost_usd_per_day.unwrap_or_default()
+        ));
     }
     if room.parallel_left == 0 {
-        return Some(format!(
+        refusals.push(format!(
             "{} run(s) under way (dispatch.max_parallel)",
             ctx.config.dispatch.max_parallel
         ));
     }
     if room.window_left == 0 {
-        return Some(
-            "the hourly dispatch window is spent (global_limits.max_dispatches_per_hour)"
-                .to_string(),
-        );
-    }
-    if goal.progress.dispatches >= goal.budget.max_dispatches {
-        return Some(format!(
-            "its dispatch budget is spent ({}/{})",
-            goal.progress.dispatches, goal.budget.max_dispatches
+        let until = room
+            .window_reopens_at
+            .map_or_else(String::new, |at| format!(" until {}", format_time(at)));
+        refusals.push(format!(
+            "the hourly dispatch window is spent ({} runs, global_limits.max_dispatches_per_hour){until}",
+            ctx.config.global_limits.max_dispatches_per_hour
         ));
     }
-    None
+    refusals
 }
 
 fn room(ctx: &Context, runs: &[Run]) -> Result<Room> {
     let settings = &ctx.config.dispatch;
     let active = runs.iter().filter(|r| r.is_active()).count() as u64;
-    let window = limits::dispatches_last_hour(ctx)?;
+    let recent = limits::window(ctx)?;
+    let window = recent.len() as u64;
     let spent = spent_last_day(runs, ctx.now);
+    let spend_capped = settings
+        .max_cost_usd_per_day
+        .is_some_and(|cap| spent >= cap);
     Ok(Room {
         parallel_left: settings.max_parallel.saturating_sub(active),
         window_left: ctx
@@ -320,9 +471,25 @@ fn room(ctx: &Context, runs: &[Run]) -> Result<Room> {
             .global_limits
             .max_dispatches_per_hour
             .saturating_sub(window),
-        spend_capped: settings
-            .max_cost_usd_per_day
-            .is_some_and(|cap| spent >= cap),
+        // An hour after the oldest dispatch in it, this pass's own if the
+        // pass fills it.
+        window_reopens_at: Some(
+            recent
+                .first()
+                .and_then(|ts| crate::model::parse_time(ts))
+                .unwrap_or(ctx.now)
+                + chrono::Duration::hours(1),
+        ),
+        spend_capped,
+        spend_frees_at: spend_capped
+            .then(|| {
+                spend_frees_at(
+                    runs,
+                    ctx.now,
+                    settings.max_cost_usd_per_day.unwrap_or_default(),
+                )
+            })
+            .flatten(),
     })
 }
 
@@ -331,6 +498,26 @@ fn spend_cap_told(ctx: &Context) -> Result<bool> {
     let since = format_time(ctx.now - chrono::Duration::days(1));
     let recent = ctx.store.log().read_since(&since)?;
     Ok(recent.iter().any(|e| e.action == "spend_cap"))
+}
+
+/// When what runs cost in the 24 hours before falls under `cap` again, as
+/// the oldest of them age out.
+fn spend_frees_at(runs: &[Run], now: DateTime<Utc>, cap: f64) -> Option<DateTime<Utc>> {
+    let since = format_time(now - chrono::Duration::days(1));
+    let mut counted: Vec<(&str, f64)> = runs
+        .iter()
+        .filter_map(|r| Some((r.ended_at.as_deref()?, r.cost_usd)))
+        .filter(|(ended, cost)| *ended >= since.as_str() && *cost > 0.0)
+        .collect();
+    counted.sort_by(|a, b| a.0.cmp(b.0));
+    let mut left = counted.iter().fold(0.0, |total, (_, cost)| total + cost);
+    for (ended, cost) in counted {
+        left -= cost;
+        if left < cap {
+            return crate::model::parse_time(ended).map(|at| at + chrono::Duration::days(1));
+        }
+    }
+    None
 }
 
 /// What runs that ended in the 24 hours before `now` cost.

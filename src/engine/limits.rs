@@ -81,13 +81,19 @@ pub fn verdict_change(goal: &Goal, verdict: &Verdict, now: DateTime<Utc>) -> Goa
 
 /// Dispatches recorded in the hour before now, store-wide.
 pub fn dispatches_last_hour(ctx: &Context) -> Result<u64> {
+    Ok(window(ctx)?.len() as u64)
+}
+
+/// The times of the dispatches in the hour before now, oldest first.
+pub fn window(ctx: &Context) -> Result<Vec<String>> {
     let since = format_time(ctx.now - chrono::Duration::hours(1));
     let until = format_time(ctx.now);
     let recent = ctx.store.log().read_since(&since)?;
     Ok(recent
-        .iter()
+        .into_iter()
         .filter(|e| e.action == "dispatched" && e.ts <= until)
-        .count() as u64)
+        .map(|e| e.ts)
+        .collect())
 }
 
 /// Whether the dispatch `dispatch_id` of `goal_id` is counted already: a

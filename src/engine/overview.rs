@@ -52,6 +52,9 @@ pub struct StatusReport {
     pub notify_failures: Vec<notify::Notification>,
     pub notify_pending: usize,
     pub problems: Vec<String>,
+    /// What holds every goal back from runs now (`steward why` says it
+    /// per goal).
+    pub held_back: Vec<String>,
 }
 
 pub fn status(ctx: &Context) -> Result<StatusReport> {
@@ -86,7 +89,15 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
             .iter()
             .map(ToString::to_string)
             .chain(run_problems.iter().map(ToString::to_string))
+            .chain(
+                ctx.store
+                    .obligations()?
+                    .unreadable
+                    .iter()
+                    .map(ToString::to_string),
+            )
             .collect(),
+        held_back: super::dispatch::Holds::read(ctx)?.store_wide(ctx),
         goals,
     })
 }

@@ -273,11 +273,16 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
     let open_goals = goals.len();
     let before = reported_before(ctx);
+    let read_to = outcome.note_failed_meanwhile(ctx, before.events.as_ref())?;
     outcome.needs_attention_from(&goals, &before.attention);
     outcome.new_errors_from(&before.problems);
     // A file that cannot be read is told once: the rest of the pass went on.
     let notifications = notify::collect(ctx, &mut tx, &goals, &outcome.new_errors)?;
-    record_pass(ctx, &mut tx, &outcome)?;
+    let events =
+        ctx.store
+            .log()
+            .cursor_after(&read_to, tx.pending_events(), ctx.store.keys.signer());
+    record_pass(ctx, &mut tx, &outcome, &events)?;
     // Machine state that only saves reading seals: a failure costs time.
     let _ = ctx.store.save_seal_cache(&after);
     tx.render_mirror(&goals, &book);
@@ -329,7 +334,12 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
 /// which files could not be read, so the next pass tells only of new ones
 /// (machine state; written only when something moved, so a second pass at
 /// the same time writes nothing).
-fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, outcome: &TickOutcome) -> Result<()> {
+fn record_pass(
+    ctx: &Context,
+    tx: &mut Transaction<'_>,
+    outcome: &TickOutcome,
+    events: &crate::store::events::Cursor,
+) -> Result<()> {
     let path = ctx.store.state_dir.join("tick.json");
     let problems: Vec<&str> = outcome
         .errors
@@ -342,6 +352,7 @@ fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, outcome: &TickOutcome) -
             "last_run": crate::model::format_time(ctx.now),
             "attention": outcome.needs_attention,
             "problems": problems,
+            "events": events,
         })
     );
     if crate::store::safe::read_state(&path).as_deref() != Some(text.as_str()) {
@@ -354,6 +365,8 @@ fn record_pass(ctx: &Context, tx: &mut Transaction<'_>, outcome: &TickOutcome) -
 /// first pass reports all).
 #[derive(Default)]
 struct Reported {
+    /// Where in the event log it stopped reading.
+    events: Option<crate::store::events::Cursor>,
     /// The goals that needed a person.
     attention: Vec<String>,
     /// The files that could not be read.
@@ -378,6 +391,7 @@ fn reported_before(ctx: &Context) -> Reported {
             .unwrap_or_default()
     };
     Reported {
+        events: serde_json::from_value(last["events"].clone()).ok(),
         attention: texts("attention"),
         problems: texts("problems"),
     }
@@ -526,6 +540,45 @@ impl TickOutcome {
                 task: None,
             });
         }
+    }
+
+    /// Goals that failed since the last pass outside it (a run that
+    /// crossed a bound as it ended): what a person hears of at this pass.
+    /// Reads the event log from where the last pass stopped (the first
+    /// pass reads nothing); returns where it stopped.
+    fn note_failed_meanwhile(
+        &mut self,
+        ctx: &Context,
+        from: Option<&crate::store::events::Cursor>,
+    ) -> Result<crate::store::events::Cursor> {
+        let log = ctx.store.log();
+        let Some(from) = from else {
+            return log.end();
+        };
+        let mut failed = Vec::new();
+        let end = log.each_from(from, |event: crate::store::events::Event| {
+            if event.to.as_deref() == Some("failed") {
+                failed.push(event);
+            }
+        })?;
+        for event in failed {
+            if self
+                .findings
+                .iter()
+                .any(|f| f.label == event.label && f.action == "failed")
+            {
+                continue;
+            }
+            self.findings.push(Finding {
+                label: event.label.clone(),
+                action: "failed",
+                from: event.from.clone().unwrap_or_default(),
+                to: "failed".to_string(),
+                reason: format!("at {}: {}", event.ts, event.detail),
+                task: None,
+            });
+        }
+        Ok(end)
     }
 
     /// Goal files that could not be read are errors of the pass.

@@ -305,6 +305,16 @@ impl Log {
         Ok(end)
     }
 
+    /// The end of the log as it is: where a reader that wants only what
+    /// comes next starts.
+    pub fn end(&self) -> Result<Cursor> {
+        let Some(part) = self.parts()?.pop() else {
+            return Ok(Cursor::default());
+        };
+        let offset = std::fs::metadata(self.path(&part)).map_or(0, |m| m.len());
+        Ok(Cursor { part, offset })
+    }
+
     /// Where a reader at `cursor` (at the end of the log) will be once
     /// `pending` is appended (signed by `signer`).
     pub fn cursor_after(

@@ -119,6 +119,7 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
     );
     add(&env, "hang-1", &["--escalate-after", "1"]);
     add(&env, "costly-1", &["--max-cost-usd", "3"]);
+    let mut mailed = String::new();
     for step in 0..30 {
         env.set_now(&minute(step * 5));
         let output = env.steward_on_path().args(["tick", "-q"]).output().unwrap();
@@ -128,8 +129,14 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
             minute(step * 5),
             String::from_utf8_lossy(&output.stderr)
         );
+        mailed.push_str(&String::from_utf8_lossy(&output.stdout));
         env.settle();
     }
+    // What cron mails: each goal that needs a person once, the one that
+    // failed as its run ended included.
+    assert!(mailed.contains("costly-1: failed (at "), "{mailed}");
+    assert_eq!(mailed.matches("costly-1:").count(), 1, "{mailed}");
+    assert_eq!(mailed.matches("lazy-1:").count(), 1, "{mailed}");
     for n in 1..=7 {
         let goal = env.goal_json(&format!("ok-{n}"));
         assert_eq!(goal["status"], "completed", "ok-{n}: {goal}");
@@ -782,4 +789,114 @@ agents:
         prompt.contains("S1.1.1"),
         "the plan with its nodes: {prompt}"
     );
+}
+
+#[test]
+fn why_names_every_limit_that_holds_a_goal() {
+    let mut env = TestEnv::initialised();
+    env.write_config(
+        "global_limits:
+  max_dispatches_per_hour: 1
+dispatch:
+  enabled: true
+  agent: fake
+  max_parallel: 5
+  timeout: 30s
+agents:
+  fake:
+    command: [./agent.sh]
+    output: claude-json
+",
+    );
+    env.executable("agent.sh", AGENT);
+    add(&env, "lazy-1", &["--priority", "high", "--confirmed"]);
+    add(&env, "lazy-2", &[]);
+    let tick = env.steward_on_path().arg("tick").output().unwrap();
+    let stdout = String::from_utf8_lossy(&tick.stdout);
+    assert!(
+        stdout.contains("held: lazy-2: the hourly dispatch window is spent (1 runs, global_limits.max_dispatches_per_hour) until 2026-11-21T05:00:00Z"),
+        "{stdout}"
+    );
+    env.settle();
+    env.steward()
+        .args(["why", "lazy-2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("lazy-2 is not being worked now:"))
+        .stdout(predicate::str::contains(
+            "  - the hourly dispatch window is spent (1 runs, global_limits.max_dispatches_per_hour) until 2026-11-21T05:00:00Z",
+        ));
+    env.steward()
+        .arg("status")
+        .assert()
+        .stdout(predicate::str::contains("No run starts now"))
+        .stdout(predicate::str::contains(
+            "the hourly dispatch window is spent",
+        ));
+    env.steward()
+        .args(["show", "lazy-2"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "Not now: the hourly dispatch window is spent",
+        ));
+    let json: serde_json::Value = serde_json::from_slice(
+        &env.steward()
+            .args(["--json", "tick", "--dry-run"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let held = json["held"].as_array().unwrap();
+    assert!(
+        held.iter().any(|h| h["label"] == "lazy-1"
+            && h["why"]
+                .as_str()
+                .unwrap()
+                .starts_with("follow-up 1 waits until 2026-11-21T04:02:00Z")),
+        "the one that ran waits for its follow-up's backoff: {held:?}"
+    );
+    // An hour on: the window has room; the goal that ran is in backoff,
+    // the other cools down after an assessment.
+    env.set_now("2026-11-21T05:01:00Z");
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "lazy-2",
+            "--summary",
+            "looked",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args(["why", "lazy-2"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "  - it cools down until 2026-11-21T05:11:00Z (budget.cooldown 10m after the last assessment)",
+        ));
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "lazy-2",
+            "--summary",
+            "need a token",
+            "--stuck",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args(["why", "lazy-2"])
+        .assert()
+        .stdout(predicate::str::contains("it is blocked (agent: the agent is stuck: need a token): a person runs `steward unblock lazy-2 --reason ...`"));
+    env.write_config("dispatch:\n  enabled: false\n");
+    env.steward()
+        .args(["--json", "why", "lazy-1"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "dispatch is off (dispatch.enabled: false)",
+        ));
 }
