@@ -98,8 +98,11 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         .count() as u64;
     let reassigned = stuck.iter().any(|r| r.kind == RunKind::Reassign);
     if retries < settings.max_retries {
-        let failed = matches!(last.outcome, Some(RunOutcome::Error | RunOutcome::Killed))
-            || last.started_at.is_none();
+        // A session that failed, hung or was killed is never resumed.
+        let failed = matches!(
+            last.outcome,
+            Some(RunOutcome::Error | RunOutcome::Killed | RunOutcome::Timeout)
+        ) || last.started_at.is_none();
         let resumable = last.session.clone().filter(|_| !failed);
         let (kind, session) = match resumable {
             Some(session) => (RunKind::Nudge, Some(session)),

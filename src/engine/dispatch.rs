@@ -214,6 +214,7 @@ fn decide(
     }
     let mut run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
     run.node = node.map(|n| n.id.clone());
+    let instruction = with_dispatch_id(instruction, &run.id);
     Decision::Start {
         run: Box::new(run),
         instruction,
@@ -385,6 +386,7 @@ pub fn dispatch_now(
         fingerprint(&instruction),
     );
     run.node = node.map(|n| n.id.clone());
+    let instruction = with_dispatch_id(instruction, &run.id);
     if dry_run {
         return Ok((run, Notices::default()));
     }
@@ -845,6 +847,14 @@ fn instruction(
     let unblocked = unblock_instruction(goal, mine);
     format!(
         "steward asks you to work on goal {label}{on} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{unblocked}{node_text}{block}\n{report}\n"
+    )
+}
+
+/// The instruction with the run's dispatch id, after it was hashed (the
+/// same instruction to a later run is the same one).
+fn with_dispatch_id(instruction: String, id: &str) -> String {
+    format!(
+        "{instruction}This run's dispatch id is {id} (in STEWARD_DISPATCH_ID): give it as --dispatch-id, or dispatch_id over MCP, where your environment does not carry it.\n"
     )
 }
 

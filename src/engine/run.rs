@@ -389,15 +389,14 @@ pub fn record_end(
             ((progress.cost_usd + cost) * 1e6).round() / 1e6,
         )));
     }
-    if matches!(outcome, RunOutcome::Error | RunOutcome::Timeout)
-        && !loaded.goal.status.is_terminal()
-    {
-        change.push(Edit::Progress(ProgressField::ConsecutiveFailures(
-            progress.consecutive_failures.saturating_add(1),
-        )));
-    }
+    // A run that failed or hung is the follow-up ladder's to handle (a
+    // resend, then another agent, then a person), not a failure of the
+    // goal's work: consecutive_failures counts what agents and subagents
+    // report.
     if loaded.goal.status.is_terminal() {
-        // A goal closed meanwhile keeps its bytes; the run is in the log.
+        // Closed while it ran (completed by the agent, failed at a bound):
+        // it keeps the run's end and what it cost.
+        tx.save(loaded, change)?;
         return Ok(());
     }
     if let Some(saved) = tx.save(loaded, change)? {

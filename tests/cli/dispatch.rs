@@ -141,7 +141,22 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
         let goal = env.goal_json(&format!("ok-{n}"));
         assert_eq!(goal["status"], "completed", "ok-{n}: {goal}");
         assert_eq!(goal["receipt"]["criteria"][0]["basis"], "check");
+        // Completed during its run, it keeps the run's end and cost.
+        assert_eq!(goal["progress"]["cost_usd"], 0.5, "ok-{n}: {goal}");
     }
+    let closed = std::fs::read_dir(env.path("state/goals/closed"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("ok-1-")
+        })
+        .unwrap();
+    let text = std::fs::read_to_string(closed).unwrap();
+    assert!(text.contains("ended ok, cost $0.50"), "{text}");
     assert!(
         env.runs()
             .iter()
@@ -195,7 +210,32 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
                 .contains(") Z "),
         "the agent's child in another session was killed"
     );
-    assert_eq!(env.goal_json("hang-1")["status"], "blocked");
+    // Hung runs are the ladder's: sent again afresh (a killed session is
+    // never resumed), then given to the other agent, then a person; the
+    // goal's own failure count (escalate_after_failures: 1) is for what
+    // agents report.
+    let hang_runs: Vec<(String, String, bool)> = env
+        .runs()
+        .iter()
+        .filter(|r| r["goal_label"] == "hang-1")
+        .map(|r| {
+            (
+                r["kind"].as_str().unwrap().to_string(),
+                r["agent"].as_str().unwrap().to_string(),
+                r["session"].is_string() && r["kind"] != "first",
+            )
+        })
+        .collect();
+    let kinds: Vec<&str> = hang_runs.iter().map(|(k, _, _)| k.as_str()).collect();
+    assert_eq!(kinds, ["first", "resend", "resend", "reassign"]);
+    assert_eq!(hang_runs[3].1, "other");
+    assert!(
+        hang_runs.iter().all(|(_, _, resumed)| !resumed),
+        "{hang_runs:?}"
+    );
+    let hung = env.goal_json("hang-1");
+    assert_eq!(hung["status"], "blocked");
+    assert_eq!(hung["escalation"]["kind"], "no_progress", "{hung}");
 
     let costly = env.goal_json("costly-1");
     assert_eq!(costly["status"], "failed", "{costly}");
@@ -706,7 +746,10 @@ agents:
         env.read("stdin-x.log")
             .contains("call the steward MCP tools")
     );
-    assert!(!env.read("stdin-c.log").contains("MCP"));
+    assert!(
+        !env.read("stdin-c.log")
+            .contains("call the steward MCP tools")
+    );
 }
 
 #[test]
@@ -768,10 +811,14 @@ agents:
     assert_eq!(fresh.len(), 2, "{fresh:?}");
     let lazy = fresh.iter().find(|r| r["goal_label"] == "lazy-1").unwrap();
     assert_eq!(lazy["kind"], "first");
-    let prompt = env.read(&format!(
-        "state/runs/{}.prompt",
-        lazy["id"].as_str().unwrap()
-    ));
+    let id = lazy["id"].as_str().unwrap();
+    let prompt = env.read(&format!("state/runs/{id}.prompt"));
+    assert!(
+        prompt.contains(&format!(
+            "This run's dispatch id is {id} (in STEWARD_DISPATCH_ID)"
+        )),
+        "the instruction names its run: {prompt}"
+    );
     assert!(
         prompt.contains("A person unblocked this goal at 2026-11-21T04:20:00Z and said: \"the token is in the vault now\""),
         "{prompt}"
