@@ -602,7 +602,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__add)
-            opts="-C -q -h -V --title --description --criterion --priority --verify --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --confirmed --tag --owner --origin --constraint --non-goal --risk --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --title --description --criterion --priority --verify --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --confirmed --tag --owner --origin --constraint --non-goal --risk --planning --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -678,6 +678,10 @@ _steward() {
                     ;;
                 --risk)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --planning)
+                    COMPREPLY=($(compgen -W "auto off default" -- "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -3872,7 +3876,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__update)
-            opts="-C -q -h -V --title --description --priority --add-criterion --remove-criterion --check --uncheck --blocker --no-blockers --verify --clear-checks --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --label --tag --untag --confirmed --note --owner --origin --constraint --non-goal --risk --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --title --description --priority --add-criterion --remove-criterion --check --uncheck --blocker --no-blockers --verify --clear-checks --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --label --tag --untag --confirmed --note --owner --origin --constraint --non-goal --risk --planning --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3976,6 +3980,10 @@ _steward() {
                     ;;
                 --risk)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --planning)
+                    COMPREPLY=($(compgen -W "auto off default" -- "${cur}"))
                     return 0
                     ;;
                 --root)

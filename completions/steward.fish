@@ -112,6 +112,9 @@ complete -c steward -n "__fish_steward_using_subcommand add" -l origin -d 'Where
 complete -c steward -n "__fish_steward_using_subcommand add" -l constraint -d 'A constraint the work must respect; repeat for more (on update: replaces the list, "" clears it)' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l non-goal -d 'What the goal is not about; repeat for more (as --constraint)' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l risk -d 'A risk to keep in mind; repeat for more (as --constraint)' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l planning -d 'auto: dispatch plans the goal before working on it; off: works it without a plan; default: as dispatch.plan says' -r -f -a "auto\t''
+off\t''
+default\t''"
 complete -c steward -n "__fish_steward_using_subcommand add" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand add" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
 always\t''
@@ -203,6 +206,9 @@ complete -c steward -n "__fish_steward_using_subcommand update" -l origin -d 'Wh
 complete -c steward -n "__fish_steward_using_subcommand update" -l constraint -d 'A constraint the work must respect; repeat for more (on update: replaces the list, "" clears it)' -r
 complete -c steward -n "__fish_steward_using_subcommand update" -l non-goal -d 'What the goal is not about; repeat for more (as --constraint)' -r
 complete -c steward -n "__fish_steward_using_subcommand update" -l risk -d 'A risk to keep in mind; repeat for more (as --constraint)' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l planning -d 'auto: dispatch plans the goal before working on it; off: works it without a plan; default: as dispatch.plan says' -r -f -a "auto\t''
+off\t''
+default\t''"
 complete -c steward -n "__fish_steward_using_subcommand update" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand update" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
 always\t''

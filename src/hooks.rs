@@ -21,7 +21,6 @@ use crate::context::Context;
 use crate::engine::{self, PromptRequest, Turn};
 use crate::error::Result;
 use crate::model::{Goal, Status, fingerprint, progress_fingerprint};
-use crate::stewardship::{self, LoopStatus};
 use crate::store::Scope;
 
 /// Both clients keep 10,000 characters of hook output.
@@ -104,15 +103,14 @@ fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
     }
     let scan = ctx.store.scan(Scope::Open)?;
     let open: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
-    let book = ctx.store.obligations()?;
-    if stewardship::loop_status(&open, &book, ctx.now) != LoopStatus::Work {
-        return Ok(None);
-    }
+    // A goal the session can go on with: its cooldown does not count (an
+    // assessment of partial progress starts it, and is no reason to stop);
+    // the continuations are bounded by hooks.max_continuations and by
+    // progress below.
     let Some(goal) = open
         .iter()
         .copied()
-        .filter(|g| stewardship::select::is_candidate(g, ctx.now))
-        .filter(|g| g.exhausted_budget().is_none())
+        .filter(|g| continuable(g))
         .max_by(|a, b| {
             ctx.config
                 .attention_weight(&a.priority)
@@ -144,6 +142,17 @@ fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
         "decision": "block",
         "reason": reason(goal, state.count, limit),
     })))
+}
+
+/// Whether a session may be kept working on `goal`: being worked on,
+/// confirmed, not waiting (for a time, a check or a person), budget left.
+fn continuable(goal: &Goal) -> bool {
+    matches!(
+        goal.status,
+        Status::Active | Status::Stalled | Status::Verifying
+    ) && goal.confirmed
+        && goal.waiting.is_none()
+        && goal.exhausted_budget().is_none()
 }
 
 /// What moves when the agent works: every open goal's progress.

@@ -64,7 +64,11 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     // A person's unblock starts afresh: the runs before it count no more.
     let runs = since_unblock(goal, runs);
     let runs = runs.as_slice();
-    if (settings.plan_auto && goal.plan.is_none()) || replanning_due(goal, runs) {
+    let plans = match goal.record.planning {
+        Some(planning) => planning == crate::model::Planning::Auto,
+        None => settings.plan_auto,
+    };
+    if (plans && goal.plan.is_none()) || replanning_due(goal, runs) {
         return planning(goal, runs, settings, now);
     }
     let fingerprint = progress_fingerprint(goal);

@@ -207,6 +207,11 @@ pub struct RecordArgs {
     /// A risk to keep in mind; repeat for more (as --constraint)
     #[arg(long = "risk", value_name = "TEXT", value_parser = optional_line)]
     pub risks: Vec<String>,
+
+    /// auto: dispatch plans the goal before working on it; off: works it
+    /// without a plan; default: as dispatch.plan says
+    #[arg(long, value_name = "auto|off|default", value_parser = ["auto", "off", "default"])]
+    pub planning: Option<String>,
 }
 
 impl RecordArgs {
@@ -219,6 +224,10 @@ impl RecordArgs {
             constraints: list(&self.constraints),
             non_goals: list(&self.non_goals),
             risks: list(&self.risks),
+            planning: self
+                .planning
+                .as_deref()
+                .and_then(crate::model::Planning::parse),
         }
     }
 
@@ -233,6 +242,7 @@ impl RecordArgs {
             constraints: list(&self.constraints),
             non_goals: list(&self.non_goals),
             risks: list(&self.risks),
+            planning: self.planning.as_deref().map(crate::model::Planning::parse),
         }
     }
 }

@@ -55,6 +55,8 @@ pub struct GoalJson<'g> {
     owner: Option<&'g str>,
     origin: Option<&'g str>,
     constraints: &'g [String],
+    /// `auto`, `off`, or null: as `dispatch.plan` says.
+    planning: Option<&'static str>,
     non_goals: &'g [String],
     risks: &'g [String],
     handoff: Option<&'g crate::model::Handoff>,
@@ -241,6 +243,7 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         owner: goal.record.owner.as_deref(),
         origin: goal.record.origin.as_deref(),
         constraints: &goal.record.constraints,
+        planning: goal.record.planning.map(crate::model::Planning::as_str),
         non_goals: &goal.record.non_goals,
         risks: &goal.record.risks,
         handoff: goal.handoff.as_deref(),

@@ -7,8 +7,8 @@ use crate::context::Context;
 use crate::duration::HumanDuration;
 use crate::error::{Error, Result};
 use crate::model::{
-    BoundField, BudgetField, Check, Edit, Goal, GoalChange, Priority, Record, RecordField,
-    forget_ticks, format_time, record_ticks,
+    BoundField, BudgetField, Check, Edit, Goal, GoalChange, Planning, Priority, Record,
+    RecordField, forget_ticks, format_time, record_ticks,
 };
 
 /// The changes asked for; criterion numbers refer to the goal as it is
@@ -51,6 +51,8 @@ pub struct RecordUpdate {
     pub constraints: Option<Vec<String>>,
     pub non_goals: Option<Vec<String>>,
     pub risks: Option<Vec<String>>,
+    /// `Some(None)`: as `dispatch.plan` says.
+    pub planning: Option<Option<Planning>>,
 }
 
 impl From<&Record> for RecordUpdate {
@@ -62,6 +64,7 @@ impl From<&Record> for RecordUpdate {
             constraints: list(&record.constraints),
             non_goals: list(&record.non_goals),
             risks: list(&record.risks),
+            planning: record.planning.map(Some),
         }
     }
 }
@@ -73,6 +76,7 @@ impl RecordUpdate {
             && self.constraints.is_none()
             && self.non_goals.is_none()
             && self.risks.is_none()
+            && self.planning.is_none()
     }
 
     /// The edits that take `old` to this, and the options that ask for
@@ -87,6 +91,13 @@ impl RecordUpdate {
             new.as_ref().filter(|new| *new != old).cloned()
         };
         let mut changes = Vec::new();
+        if let Some(planning) = self.planning.filter(|p| *p != old.planning) {
+            let option = format!(
+                "--planning {}",
+                planning.map_or("default", Planning::as_str)
+            );
+            changes.push((Edit::Record(RecordField::Planning(planning)), option));
+        }
         if let Some(owner) = text(&self.owner, &old.owner) {
             let option = format!("--owner \"{}\"", owner.as_deref().unwrap_or_default());
             changes.push((Edit::Record(RecordField::Owner(owner)), option));
@@ -254,6 +265,10 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
                 format!("non-goals: {}", items.join("; "))
             }
             Edit::Record(RecordField::Risks(items)) => format!("risks: {}", items.join("; ")),
+            Edit::Record(RecordField::Planning(planning)) => format!(
+                "planning: {}",
+                planning.map_or("as dispatch.plan says", Planning::as_str)
+            ),
             _ => String::new(),
         };
         planned.edit(edit, part);

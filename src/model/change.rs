@@ -83,6 +83,7 @@ pub enum RecordField {
     Constraints(Vec<String>),
     NonGoals(Vec<String>),
     Risks(Vec<String>),
+    Planning(Option<super::Planning>),
 }
 
 /// One budget key.

@@ -14,6 +14,33 @@ pub struct Record {
     pub constraints: Vec<String>,
     pub non_goals: Vec<String>,
     pub risks: Vec<String>,
+    /// `auto`: plan it before work (a planning run); `off`: work it
+    /// without a plan. `None`: as `dispatch.plan` says.
+    pub planning: Option<Planning>,
+}
+
+/// Whether dispatch plans a goal before working on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Planning {
+    Auto,
+    Off,
+}
+
+impl Planning {
+    pub fn parse(text: &str) -> Option<Planning> {
+        match text {
+            "auto" => Some(Planning::Auto),
+            "off" => Some(Planning::Off),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Planning::Auto => "auto",
+            Planning::Off => "off",
+        }
+    }
 }
 
 impl Record {
@@ -30,6 +57,9 @@ impl Record {
         }
         if let Some(origin) = &self.origin {
             lines.push(format!("Origin: {origin}"));
+        }
+        if let Some(planning) = self.planning {
+            lines.push(format!("Planning: {}", planning.as_str()));
         }
         for (name, list) in [
             ("Constraints", &self.constraints),

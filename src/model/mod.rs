@@ -21,7 +21,7 @@ pub use goal::{
     Bounds, Budget, Criterion, Escalation, Goal, HistoryEntry, LastCheck, PersonWait, Progress,
     Waiting,
 };
-pub use handoff::{Decision, Handoff, HandoffEvidence, Record};
+pub use handoff::{Decision, Handoff, HandoffEvidence, Planning, Record};
 pub use obligation::{Obligation, ObligationStatus};
 pub use receipt::{
     Basis, CheckedCheck, JudgedCriterion, Receipt, Tick, forget_ticks, record_ticks,

@@ -92,6 +92,10 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
         Edit::Record(field) => {
             let (key, value) = match field {
                 RecordField::Owner(text) => ("owner", text.clone().map(YamlValue::Str)),
+                RecordField::Planning(planning) => (
+                    "planning",
+                    planning.map(|p| YamlValue::Str(p.as_str().to_string())),
+                ),
                 RecordField::Origin(text) => ("origin", text.clone().map(YamlValue::Str)),
                 RecordField::Constraints(list) => ("constraints", non_empty(list)),
                 RecordField::NonGoals(list) => ("non_goals", non_empty(list)),

@@ -50,7 +50,7 @@ pub const HISTORY_KEEP: usize = 100;
 const BOM: &str = "\u{feff}";
 
 /// Top-level keys steward reads; any other key is kept as `extra`.
-const KNOWN_KEYS: [&str; 28] = [
+const KNOWN_KEYS: [&str; 29] = [
     "id",
     "label",
     "title",
@@ -78,6 +78,7 @@ const KNOWN_KEYS: [&str; 28] = [
     "constraints",
     "non_goals",
     "risks",
+    "planning",
     "handoff",
 ];
 
@@ -374,6 +375,7 @@ impl GoalFile {
             receipt: reader.structured(&["receipt"], "a receipt written by `steward complete`")?,
             record: Record {
                 owner: reader.text(&["owner"])?,
+                planning: reader.planning()?,
                 origin: reader.text(&["origin"])?,
                 constraints: reader.texts(&["constraints"])?,
                 non_goals: reader.texts(&["non_goals"])?,
@@ -622,6 +624,16 @@ impl Reader<'_> {
             Some(Value::Number(n)) => Ok(Some(n.to_string())),
             Some(Value::Bool(b)) => Ok(Some(b.to_string())),
             Some(_) => Err(self.wrong(path, "text")),
+        }
+    }
+
+    /// `planning: auto|off`.
+    fn planning(&self) -> Result<Option<crate::model::Planning>, FileProblem> {
+        match self.text(&["planning"])? {
+            None => Ok(None),
+            Some(text) => crate::model::Planning::parse(&text)
+                .map(Some)
+                .ok_or_else(|| self.wrong(&["planning"], "auto or off")),
         }
     }
 

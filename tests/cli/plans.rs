@@ -448,3 +448,67 @@ fn planning_that_never_gives_a_plan_asks_a_person() {
         "{goal}"
     );
 }
+
+#[test]
+fn a_goal_says_whether_it_is_planned_whatever_dispatch_plan_says() {
+    let mut env = planning_store(0);
+    // dispatch.plan is auto; this one is worked without a plan.
+    env.steward()
+        .args([
+            "add",
+            "quick",
+            "--title",
+            "A quick fix",
+            "--criterion",
+            "fixed",
+        ])
+        .args(["--planning", "off"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["show", "quick"])
+        .assert()
+        .stdout(predicate::str::contains("Planning: off"));
+    env.write_config(
+        &env.read("steward.yaml")
+            .replace("max_parallel", "x")
+            .replace("plan: auto", "plan: auto\n  max_parallel: 2"),
+    );
+    tick(&mut env, "2026-11-21T04:00:00Z");
+    let kinds = |env: &TestEnv| -> Vec<(String, String)> {
+        env.runs()
+            .iter()
+            .map(|r| {
+                (
+                    r["goal_label"].as_str().unwrap().to_string(),
+                    r["kind"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let runs = kinds(&env);
+    assert!(
+        runs.contains(&("health".to_string(), "plan".to_string())),
+        "{runs:?}"
+    );
+    assert!(
+        runs.contains(&("quick".to_string(), "first".to_string())),
+        "{runs:?}"
+    );
+    // And the other way round: dispatch.plan off, a goal that wants one.
+    env.steward()
+        .args(["update", "quick", "--planning", "auto"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["--actor", "agent", "update", "quick", "--planning", "off"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "steward update quick --planning off",
+        ));
+    env.steward()
+        .args(["show", "quick", "--json"])
+        .assert()
+        .stdout(predicate::str::contains("\"planning\":\"auto\""));
+}
