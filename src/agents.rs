@@ -1,6 +1,7 @@
 //! Agent profiles (SPEC 12): how to start an agent CLI, how to resume its
 //! session, and how to read what it printed. Pure: no processes here.
 
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 /// How the instruction reaches the agent.
@@ -55,9 +56,53 @@ pub struct AgentProfile {
     /// empty when the agent cannot resume.
     pub resume: Vec<String>,
     pub output: OutputFormat,
-    /// Prices for agents that report tokens, not dollars (Codex).
-    pub input_usd_per_mtok: f64,
-    pub output_usd_per_mtok: f64,
+    /// What its tokens cost: Codex reports tokens, not dollars, and a run
+    /// stopped before it said what it cost is charged for what it used.
+    pub prices: Prices,
+}
+
+/// US dollars per million tokens, and where they come from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Prices {
+    /// Input not read from the cache.
+    pub input: f64,
+    /// Input read from the cache.
+    pub cached_input: f64,
+    /// Input written to the cache (Claude).
+    pub cache_write: f64,
+    pub output: f64,
+    /// When and whose list prices they are, for `config` and the README.
+    pub as_of: Option<String>,
+}
+
+/// Tokens a run or a session used.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    /// Input not read from the cache.
+    pub input: u64,
+    pub cached_input: u64,
+    pub cache_write: u64,
+    pub output: u64,
+}
+
+impl Usage {
+    pub fn plus(self, other: &Usage) -> Usage {
+        Usage {
+            input: self.input + other.input,
+            cached_input: self.cached_input + other.cached_input,
+            cache_write: self.cache_write + other.cache_write,
+            output: self.output + other.output,
+        }
+    }
+
+    /// What it cost at `prices`.
+    pub fn cost(&self, prices: &Prices) -> f64 {
+        (self.input as f64 * prices.input
+            + self.cached_input as f64 * prices.cached_input
+            + self.cache_write as f64 * prices.cache_write
+            + self.output as f64 * prices.output)
+            / 1e6
+    }
 }
 
 impl AgentProfile {
@@ -70,12 +115,15 @@ impl AgentProfile {
         };
         // Headless Claude Code asks before running a tool; a run may use
         // Bash (and so `steward`). The flag does not carry over to
-        // `--resume`: both commands need it.
+        // `--resume`: both commands need it. stream-json prints each model
+        // response as it comes (its tokens, a usage limit and its reset),
+        // then the same result object as json.
         let claude = [
             "claude",
             "-p",
             "--output-format",
-            "json",
+            "stream-json",
+            "--verbose",
             "--allowedTools",
             "Bash",
         ];
@@ -93,6 +141,9 @@ impl AgentProfile {
             "workspace-write",
             "-c",
             "allow_login_shell=false",
+            // Codex's own goals would take turns steward never sees.
+            "-c",
+            "features.goals=false",
         ];
         vec![
             AgentProfile {
@@ -101,8 +152,15 @@ impl AgentProfile {
                 prompt: PromptVia::Stdin,
                 resume: argv(&claude, &["--resume", "{session}"]),
                 output: OutputFormat::ClaudeJson,
-                input_usd_per_mtok: 0.0,
-                output_usd_per_mtok: 0.0,
+                // Claude Code reports what a run cost; these price a run
+                // stopped before it did, and meter one as it goes.
+                prices: Prices {
+                    input: 3.0,
+                    cache_write: 3.75,
+                    cached_input: 0.30,
+                    output: 15.0,
+                    as_of: Some("Claude Sonnet list prices, 2025-09".to_string()),
+                },
             },
             AgentProfile {
                 name: "codex".into(),
@@ -110,8 +168,13 @@ impl AgentProfile {
                 prompt: PromptVia::Stdin,
                 resume: argv(&codex, &["resume", "{session}", "-"]),
                 output: OutputFormat::CodexJsonl,
-                input_usd_per_mtok: 0.0,
-                output_usd_per_mtok: 0.0,
+                prices: Prices {
+                    input: 1.25,
+                    cached_input: 0.125,
+                    cache_write: 0.0,
+                    output: 10.0,
+                    as_of: Some("OpenAI GPT-5 list prices, 2025-08".to_string()),
+                },
             },
         ]
     }
@@ -166,8 +229,14 @@ pub struct RunReport {
     /// The session's running total cost, in US dollars, when known.
     pub cost_total_usd: Option<f64>,
     /// The session's running token totals, when reported (Codex).
-    pub input_tokens: Option<u64>,
-    pub output_tokens: Option<u64>,
+    pub session_usage: Option<Usage>,
+    /// The tokens this run's output showed, when it said nothing of the
+    /// session (Claude Code stopped before its result).
+    pub run_usage: Option<Usage>,
+    /// It ended on a usage or rate limit of the agent's account: no fault
+    /// of the work, and no use trying before `limit_resets_at`.
+    pub limited: bool,
+    pub limit_resets_at: Option<DateTime<Utc>>,
     /// The agent said it failed (Claude's `is_error`, Codex's `turn.failed`).
     pub failed: bool,
     /// The agent said it finished a turn (Claude's result, Codex's
@@ -208,9 +277,14 @@ fn last_lines(stdout: &str) -> Option<String> {
     bounded(&text.join("\n"))
 }
 
-/// Claude Code prints one JSON object; a line that is one wins over noise
+/// Claude Code prints one JSON object (`json`), or one per event ending
+/// with the same object (`stream-json`); a line that is one wins over noise
 /// around it.
 fn read_claude(stdout: &str) -> RunReport {
+    let mut seen = crate::meter::Seen::default();
+    for line in stdout.lines() {
+        seen.line(line);
+    }
     let object = stdout
         .lines()
         .rev()
@@ -218,8 +292,12 @@ fn read_claude(stdout: &str) -> RunReport {
         .find(|v| v.get("type").and_then(Value::as_str) == Some("result"))
         .or_else(|| serde_json::from_str::<Value>(stdout.trim()).ok());
     let Some(object) = object else {
+        // Stopped before its result: what its responses showed.
+        let usage = seen.usage();
         return RunReport {
             result: last_lines(stdout),
+            run_usage: (usage != Usage::default()).then_some(usage),
+            limit_resets_at: seen.limit_resets_at,
             ..RunReport::default()
         };
     };
@@ -242,6 +320,16 @@ fn read_claude(stdout: &str) -> RunReport {
             result.unwrap_or_default()
         ));
     }
+    let failed = object
+        .get("is_error")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+        || !denied.is_empty();
+    // A subscription's usage limit, or the API's rate limit after Claude
+    // Code's own retries.
+    let limited = failed
+        && (text("api_error") == Some("usage_limit_reached")
+            || object.get("api_error_status").and_then(Value::as_u64) == Some(429));
     RunReport {
         session: text("session_id")
             .filter(|s| is_session_id(s))
@@ -249,13 +337,11 @@ fn read_claude(stdout: &str) -> RunReport {
         message: text("result").and_then(whole),
         result,
         cost_total_usd: object.get("total_cost_usd").and_then(Value::as_f64),
-        input_tokens: None,
-        output_tokens: None,
-        failed: object
-            .get("is_error")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-            || !denied.is_empty(),
+        session_usage: None,
+        run_usage: None,
+        limited,
+        limit_resets_at: seen.limit_resets_at.filter(|_| limited),
+        failed,
         finished: text("type") == Some("result"),
     }
 }
@@ -290,10 +376,7 @@ fn read_codex(stdout: &str) -> RunReport {
             }
             Some("turn.completed") => {
                 report.finished = true;
-                let usage = event.get("usage");
-                let count = |key: &str| usage.and_then(|u| u.get(key)).and_then(Value::as_u64);
-                report.input_tokens = count("input_tokens");
-                report.output_tokens = count("output_tokens");
+                report.session_usage = event.get("usage").map(crate::meter::codex_usage);
             }
             Some("turn.failed") => {
                 report.failed = true;
@@ -303,8 +386,16 @@ fn read_codex(stdout: &str) -> RunReport {
                     .and_then(Value::as_str);
                 if let Some(message) = message {
                     report.result = bounded(message);
+                    report.limited = is_codex_limit(message);
+                    report.limit_resets_at = try_again_at(message, chrono::Local::now());
                 }
             }
+            // Codex retrying: not an error of the run.
+            Some("error")
+                if event
+                    .get("message")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| m.starts_with("Reconnecting...")) => {}
             Some("error") => {
                 error_seen = true;
                 if report.result.is_none()
@@ -322,21 +413,68 @@ fn read_codex(stdout: &str) -> RunReport {
     report
 }
 
+/// Whether a failed Codex turn's message is a usage or rate limit of the
+/// account (Codex 0.171's texts, either apostrophe).
+fn is_codex_limit(message: &str) -> bool {
+    let message = message.replace('’', "'").to_lowercase();
+    [
+        "hit your usage limit",
+        "quota exceeded. check your plan",
+        "out of credits",
+        "hit your spend cap",
+        "exceeded retry limit, last status: 429",
+        "rate limit exceeded:",
+    ]
+    .iter()
+    .any(|pattern| message.contains(pattern))
+}
+
+/// The time in "try again at 2:10 PM" or "try again at Nov 29th, 2026
+/// 12:22 PM" (Codex writes the local time of the process, which is
+/// steward's too), in UTC.
+pub fn try_again_at(message: &str, now: DateTime<chrono::Local>) -> Option<DateTime<Utc>> {
+    use chrono::TimeZone;
+    let rest = message.split("try again at ").nth(1)?;
+    let rest = rest.trim_end_matches(['.', ' ']);
+    let (date, time) = match rest.rsplit_once(", ") {
+        // "Nov 29th, 2026 12:22 PM": the year starts the time part.
+        Some((month_day, year_time)) => {
+            let (year, time) = year_time.split_once(' ')?;
+            let month_day: String = month_day
+                .replace("st", "")
+                .replace("nd", "")
+                .replace("rd", "")
+                .replace("th", "");
+            let date =
+                chrono::NaiveDate::parse_from_str(&format!("{month_day} {year}"), "%b %d %Y")
+                    .ok()?;
+            (date, time)
+        }
+        None => (now.date_naive(), rest),
+    };
+    let time = chrono::NaiveTime::parse_from_str(time.trim(), "%I:%M %p").ok()?;
+    chrono::Local
+        .from_local_datetime(&date.and_time(time))
+        .earliest()
+        .map(|at| at.with_timezone(&Utc))
+}
+
 /// The cost of a run from the session totals: what this run added to what
-/// steward last recorded for the session.
+/// steward last recorded for the session. A run that ended before it said
+/// (stopped, or killed at its timeout) is charged for what its output
+/// showed it used.
 pub fn run_cost(
     profile: &AgentProfile,
     report: &RunReport,
     previous: Option<&SessionTotals>,
 ) -> (f64, SessionTotals) {
-    let totals = SessionTotals {
-        cost_usd: report.cost_total_usd.unwrap_or_else(|| {
-            let input = report.input_tokens.unwrap_or(0) as f64;
-            let output = report.output_tokens.unwrap_or(0) as f64;
-            (input * profile.input_usd_per_mtok + output * profile.output_usd_per_mtok) / 1e6
-        }),
-    };
     let before = previous.map_or(0.0, |p| p.cost_usd);
+    let total = match (report.cost_total_usd, report.session_usage) {
+        (Some(usd), _) => usd,
+        (None, Some(session)) => session.cost(&profile.prices),
+        (None, None) => before + report.run_usage.map_or(0.0, |u| u.cost(&profile.prices)),
+    };
+    let totals = SessionTotals { cost_usd: total };
     let cost = (totals.cost_usd - before).max(0.0);
     (round_micro(cost), totals)
 }
@@ -382,7 +520,7 @@ mod tests {
         let report = read_output(OutputFormat::CodexJsonl, out);
         assert_eq!(report.session.as_deref(), Some("01a2"));
         assert_eq!(report.result.as_deref(), Some("done"));
-        assert_eq!(report.input_tokens, Some(30839));
+        assert_eq!(report.session_usage.unwrap().input, 30839);
         assert!(report.finished && !report.failed);
         let failed = "{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"error\",\"message\":\"boom\"}\n{\"type\":\"turn.failed\",\"error\":{\"message\":\"API 500\"}}\n";
         let report = read_output(OutputFormat::CodexJsonl, failed);
@@ -401,14 +539,33 @@ mod tests {
         assert_eq!(cost, 0.050784);
         assert_eq!(totals.cost_usd, 0.151764);
         let mut codex = AgentProfile::builtins()[1].clone();
-        codex.input_usd_per_mtok = 1.0;
-        codex.output_usd_per_mtok = 10.0;
+        codex.prices = Prices {
+            input: 1.0,
+            cached_input: 0.1,
+            output: 10.0,
+            ..Prices::default()
+        };
         let report = RunReport {
-            input_tokens: Some(2_000_000),
-            output_tokens: Some(100_000),
+            session_usage: Some(Usage {
+                input: 2_000_000,
+                cached_input: 10_000_000,
+                output: 100_000,
+                ..Usage::default()
+            }),
             ..RunReport::default()
         };
-        assert_eq!(run_cost(&codex, &report, None).0, 3.0);
+        assert_eq!(run_cost(&codex, &report, None).0, 4.0);
+        // Stopped before it said: charged for what its output showed.
+        let stopped = RunReport {
+            run_usage: Some(Usage {
+                input: 1_000_000,
+                ..Usage::default()
+            }),
+            ..RunReport::default()
+        };
+        let (cost, totals) = run_cost(claude, &stopped, Some(&SessionTotals { cost_usd: 0.5 }));
+        assert_eq!(cost, 3.0);
+        assert_eq!(totals.cost_usd, 3.5);
     }
 
     #[test]
@@ -442,5 +599,51 @@ mod tests {
         custom.prompt = PromptVia::Arg;
         custom.resume.clear();
         assert_eq!(custom.argv(Some("t1"), "hi").last().unwrap(), "hi");
+    }
+
+    #[test]
+    fn usage_limits_are_told_from_failures_with_their_reset() {
+        let claude = concat!(
+            r#"{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1795701424,"rateLimitType":"five_hour"}}"#,
+            "\n",
+            r#"{"type":"result","subtype":"success","is_error":true,"terminal_reason":"api_error","api_error_status":429,"api_error":"usage_limit_reached","result":"You've hit your 5-hour limit · resets 1:57pm (UTC)","total_cost_usd":0,"session_id":"s1"}"#,
+        );
+        let report = read_output(OutputFormat::ClaudeJson, claude);
+        assert!(report.limited && report.failed);
+        assert_eq!(
+            report.limit_resets_at,
+            DateTime::from_timestamp(1795701424, 0)
+        );
+        let codex = "{\"type\":\"thread.started\",\"thread_id\":\"t\"}\n{\"type\":\"error\",\"message\":\"Reconnecting... 1/3 (timeout)\"}\n{\"type\":\"turn.failed\",\"error\":{\"message\":\"You’ve hit your usage limit. Upgrade to Pro or try again at 2:10 PM.\"}}\n";
+        let report = read_output(OutputFormat::CodexJsonl, codex);
+        assert!(report.limited && report.failed);
+        assert!(report.limit_resets_at.is_some());
+        let other = "{\"type\":\"turn.failed\",\"error\":{\"message\":\"API 500\"}}\n";
+        assert!(!read_output(OutputFormat::CodexJsonl, other).limited);
+    }
+
+    #[test]
+    fn codex_reset_times_are_read_in_local_time() {
+        use chrono::TimeZone;
+        let now = chrono::Local
+            .with_ymd_and_hms(2026, 11, 26, 9, 0, 0)
+            .unwrap();
+        let same_day = try_again_at("…or try again at 2:10 PM.", now).unwrap();
+        assert_eq!(
+            same_day,
+            chrono::Local
+                .with_ymd_and_hms(2026, 11, 26, 14, 10, 0)
+                .unwrap()
+                .with_timezone(&Utc)
+        );
+        let later = try_again_at("…or try again at Nov 29th, 2026 12:22 PM.", now).unwrap();
+        assert_eq!(
+            later,
+            chrono::Local
+                .with_ymd_and_hms(2026, 11, 29, 12, 22, 0)
+                .unwrap()
+                .with_timezone(&Utc)
+        );
+        assert_eq!(try_again_at("Try again later.", now), None);
     }
 }

@@ -486,6 +486,12 @@ const SETTINGS: &[Setting] = &[
         "a run past this is stopped with everything it started",
     ),
     file_setting(
+        "dispatch.limit_wait",
+        Kind::Duration,
+        "6h",
+        "an agent's usage limit that resets later than this tells a person",
+    ),
+    file_setting(
         "dispatch.idle_after",
         Kind::Duration,
         "15m",
@@ -524,8 +530,8 @@ const SETTINGS: &[Setting] = &[
     file_setting(
         "dispatch.max_cost_usd_per_day",
         Kind::OptionalNumber,
-        "null",
-        "store-wide spend cap over 24h; reached: no new runs",
+        "20",
+        "store-wide spend cap over 24h, runs stopped as they reach it; null: none",
     ),
     file_setting(
         "dispatch.claim",
@@ -821,6 +827,8 @@ pub struct Dispatch {
     pub fallback_agent: Option<String>,
     pub max_parallel: u64,
     pub timeout: HumanDuration,
+    /// A usage limit that resets later than this is told to a person.
+    pub limit_wait: HumanDuration,
     pub idle_after: HumanDuration,
     pub max_retries: u64,
     pub min_resend_interval: HumanDuration,
@@ -1469,9 +1477,9 @@ impl Layers {
                     prompt: PromptVia::Stdin,
                     resume: Vec::new(),
                     output: OutputFormat::Text,
-                    input_usd_per_mtok: 0.0,
-                    output_usd_per_mtok: 0.0,
+                    prices: crate::agents::Prices::default(),
                 });
+            let (mut own_prices, mut as_of) = (false, None);
             for (field, value) in fields {
                 let field = field.as_str().unwrap_or_default();
                 let wrong =
@@ -1503,27 +1511,47 @@ impl Layers {
                                     ))
                                 })?
                     }
-                    "input_usd_per_mtok" | "output_usd_per_mtok" => {
+                    "input_usd_per_mtok"
+                    | "cached_input_usd_per_mtok"
+                    | "cache_write_usd_per_mtok"
+                    | "output_usd_per_mtok" => {
                         let price = value
                             .as_f64()
-                            .filter(|x| x.is_finite() && *x >= 0.0)
-                            .ok_or_else(|| wrong("expected a price of at least 0".to_string()))?;
-                        if field == "input_usd_per_mtok" {
-                            profile.input_usd_per_mtok = price;
-                        } else {
-                            profile.output_usd_per_mtok = price;
-                        }
+                            .filter(|x| x.is_finite() && *x >= 0.0 && *x <= 1e6)
+                            .ok_or_else(|| {
+                                wrong("expected a price of at least 0 (US dollars per million tokens)".to_string())
+                            })?;
+                        let prices = &mut profile.prices;
+                        *match field {
+                            "input_usd_per_mtok" => &mut prices.input,
+                            "cached_input_usd_per_mtok" => &mut prices.cached_input,
+                            "cache_write_usd_per_mtok" => &mut prices.cache_write,
+                            _ => &mut prices.output,
+                        } = price;
+                        own_prices = true;
+                    }
+                    "prices_as_of" => {
+                        as_of = Some(
+                            value
+                                .as_str()
+                                .ok_or_else(|| wrong("expected text".to_string()))?
+                                .to_string(),
+                        );
                     }
                     other => {
                         return Err(at(
                             &["agents", name, other],
                             format!(
-                                "unknown key `{}`: a profile has command, prompt, resume, output, input_usd_per_mtok, output_usd_per_mtok",
+                                "unknown key `{}`: a profile has command, prompt, resume, output, input_usd_per_mtok, cached_input_usd_per_mtok, cache_write_usd_per_mtok, output_usd_per_mtok, prices_as_of",
                                 key(other)
                             ),
                         ));
                     }
                 }
+            }
+            // Prices of one's own are no longer the list's.
+            if own_prices || as_of.is_some() {
+                profile.prices.as_of = as_of;
             }
             if profile.command.first().is_none_or(|p| p.trim().is_empty()) {
                 return Err(at(
@@ -1652,14 +1680,15 @@ impl Layers {
         let agents = self.agents.iter().map(|agent| Entry {
             key: format!("agents.{}", agent.name),
             value: format!(
-                "{} (prompt {}, output {}{})",
+                "{} (prompt {}, output {}{}, {})",
                 agent.command.join(" "),
                 match agent.prompt {
                     PromptVia::Stdin => "on stdin",
                     PromptVia::Arg => "as the last argument",
                 },
                 agent.output.as_str(),
-                if agent.can_resume() { ", resumes" } else { "" }
+                if agent.can_resume() { ", resumes" } else { "" },
+                prices_text(&agent.prices)
             ),
             source: self
                 .agent_sources
@@ -1796,6 +1825,7 @@ impl Layers {
                 fallback_agent: self.optional_text("dispatch.fallback_agent"),
                 max_parallel: self.count("dispatch.max_parallel"),
                 timeout: self.duration("dispatch.timeout"),
+                limit_wait: self.duration("dispatch.limit_wait"),
                 idle_after: self.duration("dispatch.idle_after"),
                 max_retries: self.count("dispatch.max_retries"),
                 min_resend_interval: self.duration("dispatch.min_resend_interval"),
@@ -1846,6 +1876,25 @@ impl Layers {
             episodes: self.optional_text("episodes.path"),
         }
     }
+}
+
+/// A profile's prices as `config` shows them.
+fn prices_text(prices: &crate::agents::Prices) -> String {
+    if *prices == crate::agents::Prices::default() {
+        return "no prices: runs that report no cost count $0".to_string();
+    }
+    format!(
+        "$ per million tokens: input {}, cached {}, cache write {}, output {}{}",
+        prices.input,
+        prices.cached_input,
+        prices.cache_write,
+        prices.output,
+        prices
+            .as_of
+            .as_deref()
+            .map(|as_of| format!("; {as_of}"))
+            .unwrap_or_default()
+    )
 }
 
 /// `defaults.max_dispatches` → `STEWARD_DEFAULTS_MAX_DISPATCHES`.

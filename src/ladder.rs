@@ -61,8 +61,13 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     if let Some(waiting) = &goal.waiting {
         return Step::Wait(format!("it waits for {}", waiting.reason));
     }
-    // A person's unblock starts afresh: the runs before it count no more.
-    let runs = since_unblock(goal, runs);
+    // A person's unblock starts afresh: the runs before it count no more;
+    // nor does a run that ended on the agent's usage limit (no fault of
+    // the work: its agent waits, see `limited_agent`).
+    let runs: Vec<&Run> = since_unblock(goal, runs)
+        .into_iter()
+        .filter(|r| r.outcome != Some(RunOutcome::Limited))
+        .collect();
     let runs = runs.as_slice();
     let plans = match goal.record.planning {
         Some(planning) => planning == crate::model::Planning::Auto,
@@ -194,6 +199,20 @@ fn planning(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         attempt: attempts.len() as u32,
         session: None,
     }
+}
+
+/// When `agent`'s usage limit resets, if a run of it ended on one that
+/// has not reset yet, and that run.
+pub fn limited_agent<'r>(
+    runs: &[&'r Run],
+    agent: &str,
+    now: DateTime<Utc>,
+) -> Option<(DateTime<Utc>, &'r Run)> {
+    runs.iter()
+        .filter(|r| r.agent == agent)
+        .filter_map(|r| Some((crate::model::parse_time(r.limited_until.as_deref()?)?, *r)))
+        .filter(|(until, _)| *until > now)
+        .max_by_key(|(until, _)| *until)
 }
 
 /// The runs since a person last unblocked the goal (all of them when no
@@ -344,6 +363,7 @@ mod tests {
             input_tokens: None,
             output_tokens: None,
             reported: None,
+            limited_until: None,
             kill_requested: false,
             boot: None,
             supervisor_start: None,

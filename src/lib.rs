@@ -17,6 +17,7 @@ pub mod hooks;
 pub mod label;
 pub mod ladder;
 pub mod mcp;
+pub mod meter;
 pub mod mirror;
 pub mod model;
 pub mod obligations;

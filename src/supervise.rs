@@ -10,12 +10,17 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use crate::meter::Seen;
 
 /// How long the agent gets after SIGINT, then after SIGTERM.
 const GRACE: Duration = Duration::from_secs(2);
 /// How often the supervisor looks at the agent.
 const POLL: Duration = Duration::from_millis(50);
+/// How often the watch (what the run spent) is asked.
+const WATCH_EVERY: Duration = Duration::from_secs(1);
 
 /// What to start.
 #[derive(Debug)]
@@ -29,17 +34,21 @@ pub struct Launch<'a> {
     pub stderr: PathBuf,
     /// The tail of each output file kept.
     pub max_bytes: u64,
+    /// Sees each line of the agent's output as it comes.
+    pub seen: Option<Arc<Mutex<Seen>>>,
 }
 
 /// Why the supervisor stopped the agent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stopped {
     Timeout,
     Requested,
+    /// The watch said so, and why (a cost bound about to be crossed).
+    Watch(String),
 }
 
 /// How the agent ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ended {
     /// The exit code, or minus the signal.
     pub exit: i32,
@@ -118,20 +127,32 @@ pub fn start(launch: &Launch<'_>) -> std::io::Result<Agent> {
         }));
     }
     if let Some(stdout) = child.stdout.take() {
-        copiers.push(copy_tail(stdout, launch.stdout.clone(), launch.max_bytes));
+        copiers.push(copy_tail(
+            stdout,
+            launch.stdout.clone(),
+            launch.max_bytes,
+            launch.seen.clone(),
+        ));
     }
     if let Some(stderr) = child.stderr.take() {
-        copiers.push(copy_tail(stderr, launch.stderr.clone(), launch.max_bytes));
+        copiers.push(copy_tail(
+            stderr,
+            launch.stderr.clone(),
+            launch.max_bytes,
+            None,
+        ));
     }
     Ok(Agent { child, copiers })
 }
 
 /// Copies `from` into the file at `to`, keeping at most about `max` bytes:
-/// when the file doubles that, it is rewritten with its tail.
+/// when the file doubles that, it is rewritten with its tail. Each whole
+/// line goes to `seen` as it comes.
 fn copy_tail(
     mut from: impl Read + Send + 'static,
     to: PathBuf,
     max: u64,
+    seen: Option<Arc<Mutex<Seen>>>,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let max = max.max(1024) as usize;
@@ -141,11 +162,26 @@ fn copy_tail(
         let mut tail: Vec<u8> = Vec::new();
         let mut written = 0usize;
         let mut buffer = [0u8; 16 * 1024];
+        // The line being read, for `seen` (a line longer than the tail is
+        // not one it needs).
+        let mut line: Vec<u8> = Vec::new();
         loop {
             let n = match from.read(&mut buffer) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => n,
             };
+            if let Some(seen) = &seen {
+                for &byte in &buffer[..n] {
+                    if byte == b'\n' {
+                        if let Ok(mut seen) = seen.lock() {
+                            seen.line(&String::from_utf8_lossy(&line));
+                        }
+                        line.clear();
+                    } else if line.len() < max {
+                        line.push(byte);
+                    }
+                }
+            }
             tail.extend_from_slice(&buffer[..n]);
             if tail.len() > max {
                 tail.drain(..tail.len() - max);
@@ -171,10 +207,15 @@ fn copy_tail(
 /// Waits for the agent until `timeout`, or until a stop is requested; then
 /// stops it and everything it started. Always sweeps up what the agent
 /// left behind before returning.
-pub fn wait(mut agent: Agent, timeout: Duration) -> std::io::Result<Ended> {
+pub fn wait(
+    mut agent: Agent,
+    timeout: Duration,
+    watch: &mut dyn FnMut() -> Option<String>,
+) -> std::io::Result<Ended> {
     let deadline = Instant::now() + timeout;
     let pgid = agent.child.id() as i32;
     let mut stopped = None;
+    let mut next_watch = Instant::now();
     let status = loop {
         if let Some(status) = agent.child.try_wait()? {
             break status;
@@ -183,6 +224,9 @@ pub fn wait(mut agent: Agent, timeout: Duration) -> std::io::Result<Ended> {
             stopped = Some(Stopped::Requested);
         } else if Instant::now() >= deadline {
             stopped = Some(Stopped::Timeout);
+        } else if Instant::now() >= next_watch {
+            next_watch = Instant::now() + WATCH_EVERY;
+            stopped = watch().map(Stopped::Watch);
         }
         if stopped.is_some() {
             break stop(&mut agent.child, pgid)?;
@@ -247,6 +291,7 @@ mod tests {
             stdout: dir.join("out"),
             stderr: dir.join("err"),
             max_bytes: 4096,
+            seen: None,
         }
     }
 
@@ -259,7 +304,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let argv = sh("read line; echo \"got $line\"; echo oops >&2; exit 3");
         let agent = start(&launch(dir.path(), &argv, Some("hello\n"))).unwrap();
-        let ended = wait(agent, Duration::from_secs(10)).unwrap();
+        let ended = wait(agent, Duration::from_secs(10), &mut || None).unwrap();
         assert_eq!(
             ended,
             Ended {
@@ -282,9 +327,35 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let argv = sh("i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done");
         let agent = start(&launch(dir.path(), &argv, None)).unwrap();
-        wait(agent, Duration::from_secs(10)).unwrap();
+        wait(agent, Duration::from_secs(10), &mut || None).unwrap();
         let out = std::fs::read_to_string(dir.path().join("out")).unwrap();
         assert!(out.len() <= 4096, "{}", out.len());
         assert!(out.ends_with("line-2999\n"));
+    }
+
+    #[test]
+    fn the_watch_sees_every_line_and_stops_the_agent_when_it_says() {
+        let dir = tempfile::tempdir().unwrap();
+        // More output than the tail keeps: the watch still sees it all.
+        let line = r#"{"type":"assistant","message":{"id":"mID","usage":{"input_tokens":1000}}}"#;
+        let argv = sh(&format!(
+            "i=0; while [ $i -lt 200 ]; do echo '{}'; i=$((i+1)); done; sleep 30",
+            line.replace("ID", "'$i'")
+        ));
+        let seen = Arc::new(Mutex::new(Seen::default()));
+        let mut launch = launch(dir.path(), &argv, None);
+        launch.seen = Some(seen.clone());
+        let agent = start(&launch).unwrap();
+        let started = Instant::now();
+        let mut watch = || {
+            let input = seen.lock().unwrap().usage().input;
+            (input >= 200_000).then(|| format!("{input} input tokens"))
+        };
+        let ended = wait(agent, Duration::from_secs(60), &mut watch).unwrap();
+        assert_eq!(
+            ended.stopped,
+            Some(Stopped::Watch("200000 input tokens".to_string()))
+        );
+        assert!(started.elapsed() < Duration::from_secs(20));
     }
 }

@@ -119,7 +119,8 @@ pub fn plan(
         let loaded = goals[index].clone();
         let goal = &loaded.goal;
         let mine: Vec<&Run> = runs.iter().filter(|r| r.goal_id == goal.id).collect();
-        match decide(ctx, goal, &mine, &claims, &room) {
+        let all: Vec<&Run> = runs.iter().collect();
+        match decide(ctx, goal, &mine, &all, &claims, &room) {
             Decision::Hold(why) => report.held.push((goal.label.clone(), why)),
             Decision::Escalate(reason) => {
                 if !dry_run {
@@ -165,13 +166,14 @@ enum Decision {
     Start { run: Box<Run>, instruction: String },
 }
 
-/// What a pass decides for `goal`, whose runs are `mine`, with `room` left
-/// in the store-wide limits: the ladder's step, then the limits, the plan
-/// and the resend interval.
+/// What a pass decides for `goal`, whose runs are `mine` (of all `runs`),
+/// with `room` left in the store-wide limits: the ladder's step, the
+/// agent's usage limit, then the limits, the plan and the resend interval.
 fn decide(
     ctx: &Context,
     goal: &Goal,
     mine: &[&Run],
+    runs: &[&Run],
     claims: &[super::claim::Claim],
     room: &Room,
 ) -> Decision {
@@ -192,6 +194,29 @@ fn decide(
                 session,
             } => (kind, agent, attempt, session),
         };
+    // An agent that hit its account's usage limit waits for the reset;
+    // the fallback agent works meanwhile when it has not hit one too.
+    let mut agent = agent;
+    if let Some((until, limited)) = ladder::limited_agent(runs, &agent, ctx.now) {
+        let fallback = ctx
+            .config
+            .dispatch
+            .fallback_agent
+            .as_ref()
+            .filter(|fallback| **fallback != agent)
+            .filter(|fallback| ladder::limited_agent(runs, fallback, ctx.now).is_none());
+        match fallback {
+            Some(fallback) => agent = fallback.clone(),
+            None => {
+                return Decision::Hold(format!(
+                    "{agent}'s usage limit resets at {} (run {} ended on it)",
+                    format_time(until),
+                    limited.id
+                ));
+            }
+        }
+    }
+    let session = session.filter(|_| mine.last().is_some_and(|r| r.agent == agent));
     if let Some(why) = refusal(ctx, goal, room) {
         return Decision::Hold(why);
     }
@@ -290,7 +315,8 @@ impl Holds {
             ));
         }
         let mine: Vec<&Run> = self.runs.iter().filter(|r| r.goal_id == goal.id).collect();
-        match decide(ctx, goal, &mine, &self.claims, &self.room) {
+        let all: Vec<&Run> = self.runs.iter().collect();
+        match decide(ctx, goal, &mine, &all, &self.claims, &self.room) {
             Decision::Hold(why) => reasons.push(why),
             Decision::Escalate(reason) => {
                 reasons.push(format!("the next pass blocks it: {reason}"));
@@ -579,6 +605,7 @@ fn new_run(
         input_tokens: None,
         output_tokens: None,
         reported: None,
+        limited_until: None,
         kill_requested: false,
         boot: None,
         supervisor_start: None,

@@ -3,12 +3,14 @@
 //! wait for it within `dispatch.timeout`, read what it printed, and record
 //! how it ended — through the same write path and rules as any command.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::agents::{self, SessionTotals};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::meter::Seen;
 use crate::model::{
     Actor, Edit, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState, format_time,
 };
@@ -17,6 +19,10 @@ use crate::store::{LoadedGoal, Transaction};
 use crate::supervise::{self, Launch, Stopped};
 
 use super::{Notices, limits};
+
+/// How long a run's agent waits after a usage limit whose reset it did
+/// not say.
+const LIMIT_RETRY_MINUTES: i64 = 30;
 
 /// Where the instruction of run `id` waits for its supervisor.
 pub fn prompt_path(ctx: &Context, id: &str) -> PathBuf {
@@ -43,10 +49,12 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     let mut current = ctx.store.find_run(&run.id)?;
     current.agent_pid = run.agent_pid;
     current.agent_start = run.agent_start;
-    let outcome = match (stopped, exit) {
+    let outcome = match (&stopped, exit) {
         (Some(Stopped::Timeout), _) => RunOutcome::Timeout,
         (Some(Stopped::Requested), _) => RunOutcome::Killed,
+        (Some(Stopped::Watch(_)), _) => RunOutcome::OverBudget,
         _ if current.kill_requested => RunOutcome::Killed,
+        _ if report.limited => RunOutcome::Limited,
         (None, Some(0)) if !report.failed => RunOutcome::Ok,
         _ => RunOutcome::Error,
     };
@@ -67,8 +75,41 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     current.cost_usd = cost;
     current.session_cost_total =
         Some(agents::round_micro(totals.cost_usd)).filter(|_| report.session.is_some());
-    current.input_tokens = report.input_tokens;
-    current.output_tokens = report.output_tokens;
+    current.input_tokens = report
+        .session_usage
+        .map(|u| u.input + u.cached_input + u.cache_write);
+    current.output_tokens = report.session_usage.map(|u| u.output);
+    if let Some(Stopped::Watch(why)) = &stopped {
+        current.result = Some(format!(
+            "stopped: {why}{}",
+            current
+                .result
+                .as_deref()
+                .map(|r| format!(" (it had said: {})", crate::text::head(r, 300)))
+                .unwrap_or_default()
+        ));
+    }
+    if outcome == RunOutcome::Limited {
+        // Unknown reset: try again after a while.
+        let until = report
+            .limit_resets_at
+            .filter(|at| *at > now)
+            .unwrap_or(now + chrono::Duration::minutes(LIMIT_RETRY_MINUTES));
+        current.limited_until = Some(format_time(until));
+        if until - now > ctx.config.dispatch.limit_wait.to_chrono() {
+            // Longer than a person would wait unknowing.
+            tx.record_goal_event(
+                &current.goal_id,
+                &current.goal_label,
+                "usage_limited",
+                &format!(
+                    "{}'s usage limit resets at {}: its runs wait until then (longer than dispatch.limit_wait)",
+                    current.agent,
+                    format_time(until)
+                ),
+            );
+        }
+    }
     current.reported = Some(reported(ctx, &current)?);
     if current.kind == RunKind::Plan && outcome == RunOutcome::Ok {
         take_plan(ctx, &mut tx, &mut current, report.message.as_deref())?;
@@ -211,6 +252,7 @@ fn launch(
         ("STEWARD_GOAL".to_string(), run.goal_label.clone()),
         ("STEWARD_DISPATCH_ID".to_string(), run.id.clone()),
     ];
+    let seen = Arc::new(Mutex::new(Seen::default()));
     let launch = Launch {
         argv: &argv,
         cwd: &ctx.root,
@@ -219,6 +261,23 @@ fn launch(
         stdout: stdout.clone(),
         stderr,
         max_bytes: ctx.config.dispatch.log_max_bytes,
+        seen: Some(seen.clone()),
+    };
+    // What the run may spend, and what it spent so far: a resumed Codex
+    // thread's totals count from what steward recorded last.
+    let allowance = allowance(ctx, run);
+    let before = previous_session_total(ctx, run, session.as_deref()).map_or(0.0, |t| t.cost_usd);
+    let mut rollout = (profile.output == agents::OutputFormat::CodexJsonl)
+        .then(|| crate::meter::Rollout::new(&codex_home(ctx)));
+    let spent = |rollout: &mut Option<crate::meter::Rollout>| -> Option<f64> {
+        let seen = seen.lock().ok()?;
+        match rollout {
+            Some(rollout) => {
+                let totals = rollout.read(seen.thread.as_deref()?).totals?;
+                Some((totals.cost(&profile.prices) - before).max(0.0))
+            }
+            None => Some(seen.usage().cost(&profile.prices)),
+        }
     };
     let agent = supervise::start(&launch)
         .map_err(|err| format!("cannot start `{}`: {err}", argv.join(" ")))?;
@@ -226,10 +285,87 @@ fn launch(
     run.agent_start = crate::process::ProcessId::of(agent.pid()).map(|p| p.start);
     let _ = record_agent(ctx, run);
     let timeout = Duration::from_secs(ctx.config.dispatch.timeout.as_secs());
-    let ended = supervise::wait(agent, timeout).map_err(|err| format!("lost the agent: {err}"))?;
+    let mut watch = || {
+        let allowance = allowance.as_ref()?;
+        let usd = spent(&mut rollout)?;
+        (usd >= allowance.usd).then(|| {
+            format!(
+                "it had spent ${usd:.2} of the ${:.2} {} left",
+                allowance.usd, allowance.bound
+            )
+        })
+    };
+    let ended = supervise::wait(agent, timeout, &mut watch)
+        .map_err(|err| format!("lost the agent: {err}"))?;
     let output = crate::store::safe::read_state(&stdout).unwrap_or_default();
-    let report = agents::read_output(profile.output, &output);
+    let mut report = agents::read_output(profile.output, &output);
+    let seen = seen
+        .lock()
+        .map(|mut s| std::mem::take(&mut *s))
+        .unwrap_or_default();
+    if report.cost_total_usd.is_none() && report.session_usage.is_none() {
+        // It ended before it said what it cost: what it showed it used.
+        match &mut rollout {
+            Some(rollout) => {
+                let state = seen
+                    .thread
+                    .as_deref()
+                    .map(|thread| rollout.read(thread))
+                    .unwrap_or_default();
+                report.session_usage = state.totals;
+                report.limited |= state.limited;
+                report.limit_resets_at = report.limit_resets_at.or(state.limit_resets_at);
+            }
+            None => {
+                let usage = seen.usage();
+                report.run_usage = (usage != agents::Usage::default()).then_some(usage);
+            }
+        }
+    }
+    if report.limited && report.limit_resets_at.is_none() {
+        report.limit_resets_at = seen.limit_resets_at;
+        if let (Some(rollout), Some(thread)) = (&mut rollout, seen.thread.as_deref()) {
+            report.limit_resets_at = rollout.read(thread).limit_resets_at;
+        }
+    }
     Ok((Some(ended.exit), ended.stopped, report))
+}
+
+/// Where Codex keeps its sessions: `$CODEX_HOME`, else `~/.codex`.
+fn codex_home(ctx: &Context) -> PathBuf {
+    ctx.env
+        .var("CODEX_HOME")
+        .map(PathBuf::from)
+        .or_else(|| {
+            ctx.env
+                .var("HOME")
+                .map(|home| Path::new(home).join(".codex"))
+        })
+        .unwrap_or_else(|| PathBuf::from(".codex"))
+}
+
+/// What run `run` may spend before it crosses a bound: what is left of
+/// its goal's `max_cost_usd`, or of the day's spend cap, whichever is less.
+fn allowance(ctx: &Context, run: &Run) -> Option<crate::meter::Allowance> {
+    let mut left: Vec<crate::meter::Allowance> = Vec::new();
+    if let Ok(loaded) = ctx.store.resolve(&run.goal_id)
+        && let Some(max) = loaded.goal.bounds.max_cost_usd
+    {
+        left.push(crate::meter::Allowance {
+            usd: (max - loaded.goal.progress.cost_usd).max(0.0),
+            bound: format!("its goal's max_cost_usd (${max:.2})"),
+        });
+    }
+    if let Some(cap) = ctx.config.dispatch.max_cost_usd_per_day
+        && let Ok((runs, _)) = ctx.store.runs()
+    {
+        let spent = super::dispatch::spent_last_day(&runs, ctx.clock_now());
+        left.push(crate::meter::Allowance {
+            usd: (cap - spent).max(0.0),
+            bound: format!("dispatch.max_cost_usd_per_day (${cap:.2})"),
+        });
+    }
+    left.into_iter().min_by(|a, b| a.usd.total_cmp(&b.usd))
 }
 
 /// What a sandboxed Codex run is told after its instruction.

@@ -47,6 +47,12 @@ pub enum RunOutcome {
     Timeout,
     /// Stopped by `runs kill`, or its supervisor vanished.
     Killed,
+    /// Ended on a usage or rate limit of the agent's account: no fault of
+    /// the work; its agent waits for the limit to reset.
+    Limited,
+    /// Stopped as it was about to cross a cost bound (the goal's
+    /// `max_cost_usd`, the day's spend cap).
+    OverBudget,
 }
 
 impl RunOutcome {
@@ -56,6 +62,8 @@ impl RunOutcome {
             RunOutcome::Error => "error",
             RunOutcome::Timeout => "timeout",
             RunOutcome::Killed => "killed",
+            RunOutcome::Limited => "limited",
+            RunOutcome::OverBudget => "over_budget",
         }
     }
 }
@@ -121,6 +129,10 @@ pub struct Run {
     /// run's dispatch id (`false`: it said nothing steward could hear).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reported: Option<bool>,
+    /// When the usage limit it ended on resets (`Limited`), as the client
+    /// said or, when it did not, a wait steward chose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limited_until: Option<String>,
     /// A person asked to stop it (`runs kill`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kill_requested: bool,

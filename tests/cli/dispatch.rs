@@ -947,3 +947,187 @@ agents:
             "dispatch is off (dispatch.enabled: false)",
         ));
 }
+
+/// Agents that spend: a Codex-style one whose thread's token totals grow
+/// in its rollout file while it works, a Claude-style one that hangs after
+/// two responses, and one that hits its account's usage limit.
+const SPENDING_AGENT: &str = r#"#!/bin/sh
+cat > /dev/null
+case "$STEWARD_GOAL" in
+  codex-*)
+    thread=01a2-$STEWARD_DISPATCH_ID
+    echo "{\"type\":\"thread.started\",\"thread_id\":\"$thread\"}"
+    day="$CODEX_HOME/sessions/2026/11/21"
+    mkdir -p "$day"
+    rollout="$day/rollout-2026-11-21T04-00-00-$thread.jsonl"
+    i=1
+    while [ $i -le 60 ]; do
+      echo "{\"type\":\"event_msg\",\"payload\":{\"type\":\"token_count\",\"info\":{\"total_token_usage\":{\"input_tokens\":$((i * 1000000)),\"cached_input_tokens\":0,\"output_tokens\":0}}}}" >> "$rollout"
+      echo "$i" > spent-turns
+      i=$((i + 1))
+      sleep 0.2
+    done
+    ;;
+  claude-*)
+    echo '{"type":"system","subtype":"init"}'
+    echo '{"type":"assistant","message":{"id":"m1","usage":{"input_tokens":100000,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}'
+    echo '{"type":"assistant","message":{"id":"m2","usage":{"input_tokens":100000,"output_tokens":1,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}'
+    sleep 600
+    ;;
+  limited-*)
+    echo "{\"type\":\"rate_limit_event\",\"rate_limit_info\":{\"status\":\"rejected\",\"resetsAt\":$LIMIT_RESETS,\"rateLimitType\":\"five_hour\"}}"
+    echo '{"type":"result","subtype":"success","is_error":true,"terminal_reason":"api_error","api_error_status":429,"api_error":"usage_limit_reached","result":"You have hit your 5-hour limit","total_cost_usd":0,"session_id":"s-limited"}'
+    exit 1
+    ;;
+esac
+"#;
+
+fn spending_store(config: &str) -> TestEnv {
+    let env = TestEnv::initialised();
+    env.write_config(config);
+    env.executable("agent.sh", SPENDING_AGENT);
+    env
+}
+
+#[test]
+fn a_run_is_stopped_as_it_reaches_its_goals_cost_bound_and_charged() {
+    let env = spending_store(
+        "dispatch:
+  enabled: true
+  agent: codexish
+  timeout: 60s
+agents:
+  codexish:
+    command: [./agent.sh, exec, -]
+    output: codex-jsonl
+    input_usd_per_mtok: 1
+    output_usd_per_mtok: 10
+",
+    );
+    add(&env, "codex-1", &["--max-cost-usd", "3"]);
+    let codex_home = env.path("codex-home");
+    env.steward_on_path()
+        .env("CODEX_HOME", &codex_home)
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
+    let run = &env.runs()[0];
+    assert_eq!(run["outcome"], "over_budget", "{run}");
+    // Looked at each second: stopped within a second of crossing it.
+    let result = run["result"].as_str().unwrap();
+    assert!(
+        result.starts_with("stopped: it had spent $")
+            && result.ends_with(" of the $3.00 its goal's max_cost_usd ($3.00) left"),
+        "{run}"
+    );
+    let turns: u32 = env.read("spent-turns").trim().parse().unwrap();
+    assert!(turns < 10, "stopped mid-run, not at the end: {turns} turns");
+    // Charged for what its thread used, and the goal failed at its bound.
+    assert!(run["cost_usd"].as_f64().unwrap() >= 3.0, "{run}");
+    let goal = env.goal_json("codex-1");
+    assert_eq!(goal["status"], "failed", "{goal}");
+}
+
+#[test]
+fn a_run_stopped_at_its_timeout_is_charged_for_what_it_used() {
+    let env = spending_store(
+        "dispatch:
+  enabled: true
+  agent: claudeish
+  timeout: 2s
+agents:
+  claudeish:
+    command: [./agent.sh]
+    output: claude-json
+    input_usd_per_mtok: 3
+",
+    );
+    add(&env, "claude-1", &[]);
+    env.steward_on_path()
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
+    let run = &env.runs()[0];
+    assert_eq!(run["outcome"], "timeout");
+    // Two responses of 100,000 input tokens at $3 a million.
+    assert_eq!(run["cost_usd"], 0.6, "{run}");
+    assert_eq!(env.goal_json("claude-1")["progress"]["cost_usd"], 0.6);
+}
+
+#[test]
+fn a_usage_limit_parks_the_agent_until_it_resets_and_counts_no_failure() {
+    let mut env = spending_store(
+        "dispatch:
+  enabled: true
+  agent: claudeish
+  max_parallel: 1
+  timeout: 30s
+  limit_wait: 1h
+notify:
+  command: [./notify.sh]
+agents:
+  claudeish:
+    command: [./agent.sh]
+    output: claude-json
+",
+    );
+    env.executable("notify.sh", NOTIFIER);
+    add(&env, "limited-1", &[]);
+    add(&env, "limited-2", &[]);
+    // The limit resets two hours after the night's first tick.
+    let resets = chrono::DateTime::parse_from_rfc3339("2026-11-21T06:00:00Z")
+        .unwrap()
+        .timestamp()
+        .to_string();
+    let tick = |env: &TestEnv| {
+        env.steward_on_path()
+            .env("LIMIT_RESETS", &resets)
+            .args(["tick", "-q"])
+            .output()
+            .unwrap()
+    };
+    tick(&env);
+    env.settle();
+    let runs = env.runs();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["outcome"], "limited");
+    assert_eq!(runs[0]["limited_until"], "2026-11-21T06:00:00Z");
+    // Both goals wait for the reset: no run, no failure, no block.
+    for minutes in [5, 30, 115] {
+        env.set_now(&minute(minutes));
+        tick(&env);
+        env.settle();
+    }
+    assert_eq!(env.runs().len(), 1, "{:?}", env.runs());
+    for goal in ["limited-1", "limited-2"] {
+        let goal = env.goal_json(goal);
+        assert!(
+            matches!(goal["status"].as_str(), Some("active" | "stalled")),
+            "{goal}"
+        );
+        assert_eq!(goal["progress"]["consecutive_failures"], 0);
+    }
+    env.steward()
+        .args(["why", "limited-2"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "claudeish's usage limit resets at 2026-11-21T06:00:00Z",
+        ));
+    // Longer than dispatch.limit_wait: a person is told, once.
+    let told: Vec<serde_json::Value> = notifications(&env)
+        .into_iter()
+        .filter(|n| n["event"] == "limited")
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0]["goal"]["label"], "limited-1");
+    // After the reset, runs start again, as a first run (the limited one
+    // is no step of the ladder).
+    env.set_now(&minute(125));
+    tick(&env);
+    env.settle();
+    let runs = env.runs();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert_eq!(runs[1]["kind"], "first");
+}

@@ -252,7 +252,7 @@ fn the_page_shows_every_open_goal_and_links_nowhere_else() {
         at("<strong>old</strong> abandoned by user")
             < at("<strong>ship-docs</strong> created by user")
     );
-    assert!(html.contains("$0.00 on agent runs, no daily cap"));
+    assert!(html.contains("$0.00 of $20.00 a day"), "the default cap");
     assert!(html.contains("<title>steward: 6 open goals, 1 waiting for you</title>"));
 }
 

@@ -1,0 +1,319 @@
+//! What an agent run has used so far, read while it runs: Claude Code's
+//! `stream-json` output (each model response's tokens, and a usage limit
+//! with its reset), and Codex's own session log (its rollout file, where
+//! the thread's token totals and rate limits are written as it goes; its
+//! `--json` output has them only at the end). Priced with the profile's
+//! prices, it stops a run that would cross a cost bound, and charges a run
+//! that ended before it said what it cost.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use crate::agents::Usage;
+
+/// What the output of a run showed so far.
+#[derive(Debug, Default)]
+pub struct Seen {
+    /// Claude Code: each model response's tokens, by message id (a
+    /// response is printed once per content block, with the same usage).
+    responses: HashMap<String, Usage>,
+    /// Codex: the thread, to find its rollout file.
+    pub thread: Option<String>,
+    /// The reset of a usage limit the client reported.
+    pub limit_resets_at: Option<DateTime<Utc>>,
+}
+
+impl Seen {
+    /// Reads one line of the agent's output.
+    pub fn line(&mut self, line: &str) {
+        let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
+            return;
+        };
+        match event.get("type").and_then(Value::as_str) {
+            Some("assistant") => {
+                let message = event.get("message");
+                let id = message.and_then(|m| m.get("id")).and_then(Value::as_str);
+                let usage = message.and_then(|m| m.get("usage"));
+                if let (Some(id), Some(usage)) = (id, usage) {
+                    self.responses.insert(id.to_string(), claude_usage(usage));
+                }
+                // A rejected request carries the limit's reset.
+                if let Some(at) = event
+                    .pointer("/api_error_params/rate_limit_info/resetsAt")
+                    .and_then(Value::as_i64)
+                {
+                    self.limit_resets_at = DateTime::from_timestamp(at, 0);
+                }
+            }
+            Some("rate_limit_event") => {
+                let info = event.get("rate_limit_info");
+                let rejected =
+                    info.and_then(|i| i.get("status")).and_then(Value::as_str) == Some("rejected");
+                if rejected
+                    && let Some(at) = info.and_then(|i| i.get("resetsAt")).and_then(Value::as_i64)
+                {
+                    self.limit_resets_at = DateTime::from_timestamp(at, 0);
+                }
+            }
+            Some("thread.started") => {
+                self.thread = event
+                    .get("thread_id")
+                    .and_then(Value::as_str)
+                    .filter(|t| crate::agents::is_session_id(t))
+                    .map(str::to_string);
+            }
+            _ => {}
+        }
+    }
+
+    /// The tokens of the responses seen (Claude Code: this run's).
+    pub fn usage(&self) -> Usage {
+        self.responses
+            .values()
+            .fold(Usage::default(), |total, usage| total.plus(usage))
+    }
+}
+
+/// Claude's usage object: input without the cache, cache writes, cache
+/// reads, output (at the start of a response, a placeholder count).
+pub fn claude_usage(usage: &Value) -> Usage {
+    let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+    Usage {
+        input: count("input_tokens"),
+        cache_write: count("cache_creation_input_tokens"),
+        cached_input: count("cache_read_input_tokens"),
+        output: count("output_tokens"),
+    }
+}
+
+/// Codex's usage object (`turn.completed`, the rollout's token counts):
+/// its input counts the cached tokens too.
+pub fn codex_usage(usage: &Value) -> Usage {
+    let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let cached = count("cached_input_tokens");
+    Usage {
+        input: count("input_tokens").saturating_sub(cached),
+        cached_input: cached,
+        cache_write: count("cache_write_input_tokens"),
+        output: count("output_tokens"),
+    }
+}
+
+/// A Codex thread's rollout file, read as it grows.
+#[derive(Debug)]
+pub struct Rollout {
+    sessions: PathBuf,
+    file: Option<PathBuf>,
+}
+
+/// What a rollout file says of its thread so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RolloutState {
+    /// The thread's token totals.
+    pub totals: Option<Usage>,
+    /// When a rate-limit window that is used up resets.
+    pub limit_resets_at: Option<DateTime<Utc>>,
+    /// The turn ended on a usage or rate limit.
+    pub limited: bool,
+}
+
+impl Rollout {
+    /// The rollouts under `codex_home` (`$CODEX_HOME`, else `~/.codex`).
+    pub fn new(codex_home: &Path) -> Rollout {
+        Rollout {
+            sessions: codex_home.join("sessions"),
+            file: None,
+        }
+    }
+
+    /// Reads the rollout of `thread`, once its file is found (in the
+    /// newest day folders: `sessions/YYYY/MM/DD/rollout-…-THREAD.jsonl`).
+    pub fn read(&mut self, thread: &str) -> RolloutState {
+        if self.file.is_none() {
+            self.file = find_rollout(&self.sessions, thread);
+        }
+        let Some(file) = &self.file else {
+            return RolloutState::default();
+        };
+        let Ok(Some(text)) = crate::store::safe::read_text(file, 256 * 1024 * 1024) else {
+            return RolloutState::default();
+        };
+        read_rollout(&text)
+    }
+}
+
+/// Reads a rollout's events: the last token totals, a used-up rate-limit
+/// window's reset, and whether the turn ended on a limit.
+pub fn read_rollout(text: &str) -> RolloutState {
+    let mut state = RolloutState::default();
+    for line in text.lines() {
+        let Ok(event) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let Some(payload) = event.get("payload") else {
+            continue;
+        };
+        match payload.get("type").and_then(Value::as_str) {
+            Some("token_count") => {
+                if let Some(totals) = payload.pointer("/info/total_token_usage") {
+                    state.totals = Some(codex_usage(totals));
+                }
+                for window in ["primary", "secondary"] {
+                    let Some(window) = payload.pointer(&format!("/rate_limits/{window}")) else {
+                        continue;
+                    };
+                    let used = window
+                        .get("used_percent")
+                        .and_then(Value::as_f64)
+                        .unwrap_or(0.0);
+                    let resets = window
+                        .get("resets_at")
+                        .and_then(Value::as_i64)
+                        .and_then(|at| DateTime::from_timestamp(at, 0));
+                    if used >= 100.0 && resets.is_some() {
+                        state.limit_resets_at = state.limit_resets_at.max(resets);
+                    }
+                }
+            }
+            Some("task_complete") => {
+                let info = payload.pointer("/error/codex_error_info");
+                state.limited = match info {
+                    Some(Value::String(kind)) => {
+                        kind == "usage_limit_exceeded" || kind == "rate_limit_exceeded"
+                    }
+                    Some(other) => {
+                        other
+                            .pointer("/response_too_many_failed_attempts/http_status_code")
+                            .and_then(Value::as_u64)
+                            == Some(429)
+                    }
+                    None => false,
+                };
+            }
+            _ => {}
+        }
+    }
+    state
+}
+
+/// The rollout file of `thread` in the three newest day folders.
+fn find_rollout(sessions: &Path, thread: &str) -> Option<PathBuf> {
+    let suffix = format!("-{thread}.jsonl");
+    let newest = |dir: &Path| -> Vec<PathBuf> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|entries| entries.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        entries.sort();
+        entries.reverse();
+        entries
+    };
+    let mut days = Vec::new();
+    'years: for year in newest(sessions) {
+        for month in newest(&year) {
+            for day in newest(&month) {
+                days.push(day);
+                if days.len() == 3 {
+                    break 'years;
+                }
+            }
+        }
+    }
+    days.iter().flat_map(|day| newest(day)).find(|file| {
+        file.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("rollout-") && n.ends_with(&suffix))
+    })
+}
+
+/// What a run may still spend before it crosses a bound, and which.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Allowance {
+    pub usd: f64,
+    /// The bound, for the run's result (`the goal's max_cost_usd ($3.00)`).
+    pub bound: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_responses_count_once_whatever_their_blocks() {
+        let mut seen = Seen::default();
+        for line in [
+            r#"{"type":"system","subtype":"init"}"#,
+            r#"{"type":"assistant","message":{"id":"m1","usage":{"input_tokens":1200,"output_tokens":1,"cache_creation_input_tokens":9000,"cache_read_input_tokens":0}}}"#,
+            r#"{"type":"assistant","message":{"id":"m1","usage":{"input_tokens":1200,"output_tokens":1,"cache_creation_input_tokens":9000,"cache_read_input_tokens":0}}}"#,
+            r#"{"type":"assistant","message":{"id":"m2","usage":{"input_tokens":500,"output_tokens":1,"cache_creation_input_tokens":250,"cache_read_input_tokens":18150}}}"#,
+        ] {
+            seen.line(line);
+        }
+        assert_eq!(
+            seen.usage(),
+            Usage {
+                input: 1700,
+                cache_write: 9250,
+                cached_input: 18150,
+                output: 2,
+            }
+        );
+    }
+
+    #[test]
+    fn a_rejected_limit_gives_its_reset() {
+        let mut seen = Seen::default();
+        seen.line(r#"{"type":"rate_limit_event","rate_limit_info":{"status":"allowed_warning","resetsAt":1795700000}}"#);
+        assert_eq!(seen.limit_resets_at, None);
+        seen.line(r#"{"type":"rate_limit_event","rate_limit_info":{"status":"rejected","resetsAt":1795701424,"rateLimitType":"five_hour"}}"#);
+        assert_eq!(
+            seen.limit_resets_at,
+            DateTime::from_timestamp(1795701424, 0)
+        );
+    }
+
+    #[test]
+    fn a_rollout_gives_the_threads_totals_and_a_spent_windows_reset() {
+        let text = concat!(
+            r#"{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":20400,"cached_input_tokens":18000,"output_tokens":65}},"rate_limits":{"primary":{"used_percent":37.5,"resets_at":1795704188}}}}"#,
+            "\n",
+            r#"{"type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":{"primary":{"used_percent":100.0,"window_minutes":300,"resets_at":1795702250},"secondary":{"used_percent":42.0,"resets_at":1796102250}}}}"#,
+            "\n",
+            r#"{"type":"event_msg","payload":{"type":"task_complete","error":{"message":"You’ve hit your usage limit.","codex_error_info":"usage_limit_exceeded"}}}"#,
+            "\n",
+        );
+        let state = read_rollout(text);
+        assert_eq!(
+            state.totals,
+            Some(Usage {
+                input: 2400,
+                cached_input: 18000,
+                cache_write: 0,
+                output: 65,
+            })
+        );
+        assert_eq!(
+            state.limit_resets_at,
+            DateTime::from_timestamp(1795702250, 0)
+        );
+        assert!(state.limited);
+    }
+
+    #[test]
+    fn the_rollout_is_found_in_the_newest_days() {
+        let home = tempfile::tempdir().unwrap();
+        let day = home.path().join("sessions/2026/11/26");
+        std::fs::create_dir_all(&day).unwrap();
+        std::fs::create_dir_all(home.path().join("sessions/2026/10/01")).unwrap();
+        std::fs::write(
+            day.join("rollout-2026-11-26T04-00-00-01a2.jsonl"),
+            r#"{"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":10,"output_tokens":5}}}}"#,
+        )
+        .unwrap();
+        let mut rollout = Rollout::new(home.path());
+        assert_eq!(rollout.read("01a2").totals.unwrap().output, 5);
+        assert_eq!(Rollout::new(home.path()).read("other").totals, None);
+    }
+}
