@@ -448,9 +448,18 @@ impl Context {
     /// watchdog's pass whoever runs it): its events and commit carry
     /// `actor`, not the caller.
     pub fn transaction_by(&self, actor: Actor) -> Result<crate::store::Transaction<'_>> {
+        self.transaction_by_at(actor, self.now)
+    }
+
+    /// The same, with the clock at `now` (a run's end, read as it ends).
+    pub fn transaction_by_at(
+        &self,
+        actor: Actor,
+        now: DateTime<Utc>,
+    ) -> Result<crate::store::Transaction<'_>> {
         crate::store::Transaction::begin(
             &self.store,
-            self.now,
+            now,
             crate::store::Acting::steward(actor),
             self.lock_timeout,
             self.command,

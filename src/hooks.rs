@@ -134,6 +134,10 @@ fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
     }
     state.count += 1;
     state.fingerprint = now_print;
+    // Machine state of one session: never committed (its own .gitignore).
+    if let Some(dir) = path.parent() {
+        crate::store::cache_dir_ready(dir);
+    }
     ctx.store.write_private(
         &path,
         &(serde_json::to_string(&state).expect("continuations serialize") + "\n"),

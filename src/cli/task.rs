@@ -173,12 +173,17 @@ fn ended(ctx: &Context, args: EndedArgs, out: &mut Output) -> Result<u8> {
         EndingArg::Killed => Ending::Killed,
     };
     let outcome = task::ended(ctx, &key, ending, args.detail.filter(|d| !d.is_empty()))?;
+    // A failure that blocked its goal: a person is needed (exit 3).
+    let blocked = outcome
+        .moved
+        .iter()
+        .any(|m| m.to == crate::model::Status::Blocked);
     report(
         out,
         outcome,
         "nothing changed (already ended, delivered or dismissed)",
     );
-    Ok(0)
+    Ok(if blocked { 3 } else { 0 })
 }
 
 fn resolve_one(ctx: &Context, id: &str, to: ObligationStatus, out: &mut Output) -> Result<u8> {
@@ -219,10 +224,30 @@ fn report(out: &mut Output, outcome: TaskOutcome, unchanged: &str) {
     warnings(out, &outcome);
     if out.json {
         let changed: Vec<_> = outcome.obligations().map(obligation_json).collect();
-        out.json(&json!({"schema_version": SCHEMA_VERSION, "changed": changed}));
+        let goals: Vec<_> = outcome
+            .moved
+            .iter()
+            .map(|m| json!({"label": m.label, "from": m.from.as_str(), "to": m.to.as_str(), "reason": m.reason}))
+            .collect();
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "changed": changed, "goals": goals}));
     } else if !out.quiet {
         if outcome.transitions.is_empty() {
             out.line(unchanged);
+        }
+        // What the end did to its goal: a block a person must hear of.
+        for moved in &outcome.moved {
+            let line = format!(
+                "{}: {} -> {} ({})",
+                moved.label, moved.from, moved.to, moved.reason
+            );
+            if moved.to == crate::model::Status::Blocked {
+                out.warn(format!(
+                    "{line}: a person runs `steward unblock {} --reason ...`",
+                    moved.label
+                ));
+            } else {
+                out.line(line);
+            }
         }
         for t in &outcome.transitions {
             let from = t.from.map_or_else(String::new, |f| format!("{f} -> "));

@@ -103,7 +103,7 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
         let mut tx = ctx.transaction()?;
         // Another prompt may have advanced it meanwhile: start from the file.
         let mut rotation = read_rotation(&rotation_path, &mut outcome.warnings);
-        rotation.advance(&composition.offered, &open);
+        rotation.advance(&composition.offered, &open, ctx.now);
         tx.write_file(
             &rotation_path,
             &(serde_json::to_string(&rotation).expect("rotation serializes") + "\n"),
@@ -111,6 +111,15 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
         outcome.notices = super::finish(tx)?;
     }
     let labels = |goals: &[&Goal]| goals.iter().map(|g| g.label.clone()).collect();
+    // Offered nothing though a goal is workable: its last offer was
+    // ignored within its cooldown. A loop waits, it does not call again.
+    let owes = book
+        .obligations
+        .iter()
+        .any(|o| o.status == crate::model::ObligationStatus::Arrived || o.status.is_unsuccessful());
+    if outcome.status == LoopStatus::Work && composition.offered.is_empty() && !owes {
+        outcome.status = LoopStatus::Idle;
+    }
     outcome.offered = labels(&composition.offered);
     outcome.waiting = labels(&composition.waiting);
     outcome.attention = labels(&composition.attention);

@@ -45,7 +45,7 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     };
     let profile = ctx.config.agent(&run.agent).cloned();
     let now = ctx.clock_now();
-    let mut tx = ctx.transaction_at(now)?;
+    let mut tx = ctx.transaction_by_at(Actor::Steward, now)?;
     let mut current = ctx.store.find_run(&run.id)?;
     current.agent_pid = run.agent_pid;
     current.agent_start = run.agent_start;
@@ -198,7 +198,8 @@ fn reported(ctx: &Context, run: &Run) -> Result<bool> {
 /// Marks the run started by this process, under the lock; `None` when it
 /// was started already (two ticks raced to start a recovered run).
 fn claim(ctx: &Context, id: &str) -> Result<Option<Run>> {
-    let mut tx = ctx.transaction()?;
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    tx.leave_uncommitted();
     let mut run = ctx.store.find_run(id)?;
     if run.state() != RunState::Pending {
         return Ok(None);
@@ -465,7 +466,8 @@ fn sandboxed(
 /// Keeps the agent's process in the run record, so `runs kill` and `tick`
 /// can find its process group.
 fn record_agent(ctx: &Context, started: &Run) -> Result<()> {
-    let mut tx = ctx.transaction()?;
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    tx.leave_uncommitted();
     let mut run = ctx.store.find_run(&started.id)?;
     run.agent_pid = started.agent_pid;
     run.agent_start = started.agent_start;

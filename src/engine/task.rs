@@ -34,6 +34,8 @@ pub struct TaskOutcome {
     /// link, a tag naming no obligation), then the transaction's notices.
     pub warnings: Vec<String>,
     pub notices: Notices,
+    /// The linked goals the transitions moved (a failure that blocked one).
+    pub moved: Vec<GoalMoved>,
 }
 
 impl TaskOutcome {
@@ -76,7 +78,7 @@ pub fn spawned(ctx: &Context, request: &SpawnRequest) -> Result<(String, TaskOut
     let (id, transition) = book.spawn(spawn, ctx.now, obligations::new_id);
     let transitions: Vec<Transition> = transition.into_iter().collect();
     tx.save_obligations(&book, &transitions)?;
-    apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
+    let moved = apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
     let notices = super::finish(tx)?;
     Ok((
         id,
@@ -85,6 +87,7 @@ pub fn spawned(ctx: &Context, request: &SpawnRequest) -> Result<(String, TaskOut
             transitions,
             warnings,
             notices,
+            moved,
         },
     ))
 }
@@ -128,13 +131,14 @@ pub fn ended(
     let transition = book.end(key, ending, detail, ctx.now).map_err(book_error)?;
     let transitions: Vec<Transition> = transition.into_iter().collect();
     tx.save_obligations(&book, &transitions)?;
-    apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
+    let moved = apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
     let notices = super::finish(tx)?;
     Ok(TaskOutcome {
         book,
         transitions,
         warnings: Vec::new(),
         notices,
+        moved,
     })
 }
 
@@ -151,6 +155,7 @@ pub fn resolve(ctx: &Context, id: &str, to: ObligationStatus) -> Result<TaskOutc
         transitions,
         warnings: Vec::new(),
         notices,
+        moved: Vec::new(),
     })
 }
 
@@ -180,6 +185,7 @@ pub fn resolve_message(ctx: &Context, message: &str) -> Result<Option<TaskOutcom
         transitions,
         warnings,
         notices,
+        moved: Vec::new(),
     }))
 }
 

@@ -65,7 +65,7 @@ pub fn compose<'g>(
     let candidates: Vec<&Goal> = open
         .iter()
         .copied()
-        .filter(|g| select::is_candidate(g, now))
+        .filter(|g| select::is_candidate(g, now) && !rotation.ignored(g, now))
         .collect();
     let ordered = select::order(candidates, config, rotation);
     let chosen = select::allocate(&ordered, config, budget);

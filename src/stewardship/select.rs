@@ -12,21 +12,40 @@ use crate::model::{Goal, Status};
 pub const MIN_SHARE: usize = 400;
 
 /// Round-robin memory kept between calls: the turn at which each goal was
-/// last offered. Goals never offered come first.
+/// last offered, and when. Goals never offered come first.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Rotation {
     pub next_turn: u64,
     pub served: BTreeMap<String, u64>,
+    #[serde(default)]
+    pub offered_at: BTreeMap<String, DateTime<Utc>>,
 }
 
 impl Rotation {
-    /// Records that `goals` were offered, and forgets goals no longer open.
-    pub fn advance(&mut self, goals: &[&Goal], open: &[&Goal]) {
+    /// Records that `goals` were offered at `now`, and forgets goals no
+    /// longer open.
+    pub fn advance(&mut self, goals: &[&Goal], open: &[&Goal], now: DateTime<Utc>) {
         self.served.retain(|id, _| open.iter().any(|g| g.id == *id));
+        self.offered_at
+            .retain(|id, _| open.iter().any(|g| g.id == *id));
         for goal in goals {
             self.served.insert(goal.id.clone(), self.next_turn);
+            self.offered_at.insert(goal.id.clone(), now);
             self.next_turn += 1;
         }
+    }
+
+    /// Whether `goal` was offered within its cooldown and nothing was
+    /// assessed since: an agent that ignored the offer (or a loop that
+    /// calls an agent that records nothing) is not offered it again
+    /// before the cooldown is over, as if it had assessed.
+    pub fn ignored(&self, goal: &Goal, now: DateTime<Utc>) -> bool {
+        self.offered_at.get(&goal.id).is_some_and(|offered| {
+            goal.progress
+                .last_assessed_at
+                .is_none_or(|at| at < *offered)
+                && now - *offered < goal.budget.cooldown.to_chrono()
+        })
     }
 }
 
@@ -181,7 +200,7 @@ mod tests {
             let chosen = allocate(&order(refs.clone(), &config, &rotation), &config, 12_000);
             let picked: Vec<&Goal> = chosen.iter().map(|(g, _)| *g).collect();
             served.push(picked[0].label.clone());
-            rotation.advance(&picked, &refs);
+            rotation.advance(&picked, &refs, Utc::now());
         }
         assert_eq!(served, ["a", "b", "c", "a"]);
     }

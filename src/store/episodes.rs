@@ -46,23 +46,47 @@ pub fn render(goal: &Goal, at: DateTime<Utc>, runs: usize) -> String {
         out.push_str(&format!(", from {}", one(origin)));
     }
     out.push_str(").\n\n");
-    match (&goal.receipt, &goal.closed_reason) {
-        (Some(receipt), _) => {
-            let unchecked = receipt.unchecked().count();
+    match &goal.closed_reason {
+        Some(reason) => out.push_str(&format!("- Why: {}\n", one(reason))),
+        None if goal.receipt.is_none() => out.push_str("- Closed by hand, no reason given\n"),
+        None => {}
+    }
+    if let Some(receipt) = &goal.receipt {
+        let unchecked = receipt.unchecked().count();
+        out.push_str(&format!(
+            "- Judged by {}: {} of {} criteria met{}\n",
+            receipt.judged_by,
+            goal.criteria_met(),
+            goal.criteria.len(),
+            if unchecked > 0 {
+                format!(", {unchecked} on the agent's word")
+            } else {
+                String::new()
+            }
+        ));
+        // The evidence: what each check saw, and what each criterion
+        // rests on.
+        for check in &receipt.checks {
             out.push_str(&format!(
-                "- Judged by {}: {} of {} criteria met{}\n",
-                receipt.judged_by,
-                goal.criteria_met(),
-                goal.criteria.len(),
-                if unchecked > 0 {
-                    format!(", {unchecked} on the agent's word")
-                } else {
+                "  - check {} {}: {}{}\n",
+                check.kind,
+                one(&check.target),
+                check.result,
+                if check.detail.is_empty() {
                     String::new()
+                } else {
+                    format!(" ({})", one(&check.detail))
                 }
             ));
         }
-        (None, Some(reason)) => out.push_str(&format!("- Why: {}\n", one(reason))),
-        (None, None) => out.push_str("- Closed by hand, no reason given\n"),
+        for criterion in &receipt.criteria {
+            out.push_str(&format!(
+                "  - criterion {} ({}): {}\n",
+                criterion.n,
+                one(&criterion.text),
+                criterion.basis.describe()
+            ));
+        }
     }
     let took = goal
         .created_at

@@ -84,6 +84,9 @@ pub struct Transaction<'s> {
     /// record.
     finish_on_drop: bool,
     finished: bool,
+    /// Machine bookkeeping only (a run's process ids): written, not
+    /// committed; the next commit that writes the same files carries them.
+    uncommitted: bool,
 }
 
 /// A goal read under the lock, verified: see [`Transaction::verify`].
@@ -152,6 +155,7 @@ impl<'s> Transaction<'s> {
             undo: BTreeMap::new(),
             unsynced_dirs: Vec::new(),
             leftovers_checked: None,
+            uncommitted: false,
             left_changed: None,
             seals: BTreeMap::new(),
             finish_on_drop: false,
@@ -1076,6 +1080,12 @@ impl<'s> Transaction<'s> {
         self.leftovers_checked = Some(self.store.remove_leftovers());
     }
 
+    /// Writes, and leaves the commit to the next transaction that writes
+    /// the same files: for bookkeeping no one reads history for.
+    pub fn leave_uncommitted(&mut self) {
+        self.uncommitted = true;
+    }
+
     /// Writes a file that is not a goal (configuration, attributes)
     /// atomically, as part of this transaction.
     pub fn write_file(&mut self, path: &Path, contents: &str) -> Result<()> {
@@ -1175,6 +1185,7 @@ impl<'s> Transaction<'s> {
         let mut commit_error = None;
         if let Some(git) = &self.store.git
             && !self.written.is_empty()
+            && !self.uncommitted
         {
             let request = crate::git::CommitRequest {
                 root: &self.store.absolute_root,

@@ -375,3 +375,75 @@ fn init_git_turns_commits_on_as_the_flag_promises() {
             .contains("# git:\n#   commit: false")
     );
 }
+
+#[test]
+fn a_runs_commits_name_its_goal_and_steward_and_its_machine_state_stays_out() {
+    let env = repository();
+    env.write_config(
+        "git:\n  commit: true\ndispatch:\n  enabled: true\n  agent: fake\n  timeout: 30s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: claude-json\n",
+    );
+    env.executable(
+        "agent.sh",
+        "#!/bin/sh\ncat > /dev/null\necho '{\"type\":\"result\",\"is_error\":false,\"result\":\"looked\",\"session_id\":\"s1\",\"total_cost_usd\":0.25}'\n",
+    );
+    git(env.root(), &["add", "-A"]);
+    git(env.root(), &["commit", "-q", "-m", "setup"]);
+    let before = commits(&env);
+    env.add_goal("g");
+    env.steward_on_path()
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
+    // The run's end is committed just after its record is written.
+    let waited = std::time::Instant::now();
+    while commits(&env) < before + 3 && waited.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // The add, the pass that dispatched the run, the run's end: each names
+    // the goal; the run's process ids are bookkeeping, not history.
+    let log = git(
+        env.root(),
+        &[
+            "log",
+            &format!("-{}", commits(&env) - before),
+            "--format=%s%n%b%x00",
+        ],
+    );
+    let messages: Vec<&str> = log
+        .split('\0')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .collect();
+    assert_eq!(messages.len(), 3, "{messages:#?}");
+    for message in &messages {
+        assert!(message.contains("Steward-Goal: "), "{message}");
+    }
+    assert!(
+        messages[0].starts_with("g: run-agent — run "),
+        "{}",
+        messages[0]
+    );
+    assert!(
+        messages[0].contains("Steward-Actor: steward"),
+        "{}",
+        messages[0]
+    );
+    // A hook's session state is never committed.
+    env.steward()
+        .args(["hook", "claude-code"])
+        .write_stdin(format!(
+            r#"{{"session_id":"s-1","cwd":"{}","hook_event_name":"Stop","stop_hook_active":false}}"#,
+            env.root().display()
+        ))
+        .assert()
+        .success();
+    assert!(env.path("state/hooks/s-1.json").exists());
+    assert!(
+        !steward_changes(&env)
+            .iter()
+            .any(|path| path.contains("state/hooks")),
+        "{:?}",
+        steward_changes(&env)
+    );
+}

@@ -287,8 +287,8 @@ fn every_way_a_goal_ends_appends_an_episode_and_keeps_what_was_written() {
         "{text}"
     );
     assert!(
-        text.contains("- Judged by agent: 1 of 1 criteria met, 1 on the agent's word"),
-        "{text}"
+        text.contains("- Why: it holds\n- Judged by agent: 1 of 1 criteria met, 1 on the agent's word\n  - criterion 1 (it holds): on the agent's word"),
+        "the reason and the evidence: {text}"
     );
     assert!(
         text.contains("- Decided: ship on Tuesday (because Mondays are slow)"),

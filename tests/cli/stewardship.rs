@@ -456,13 +456,17 @@ fn a_heartbeat_offers_due_goals_with_the_commands() {
 
 #[test]
 fn goals_take_turns_across_calls() {
-    let env = TestEnv::initialised();
+    let mut env = TestEnv::initialised();
     env.write_config("multi_goal_max_goals: 1\n");
     for label in ["a", "b", "c"] {
         env.add_goal(label);
     }
+    // Heartbeats half an hour apart (past the goals' cooldown).
     let turns: Vec<Vec<String>> = (0..4)
-        .map(|_| offered(&prompt(&env, &["--heartbeat"])))
+        .map(|n| {
+            env.set_now(&format!("2026-11-21T{:02}:00:00Z", 4 + n));
+            offered(&prompt(&env, &["--heartbeat"]))
+        })
         .collect();
     assert_eq!(turns, [["a"], ["b"], ["c"], ["a"]]);
     assert!(
@@ -508,7 +512,7 @@ fn a_critical_goal_is_chosen_over_a_low_one_when_only_one_fits() {
 
 #[test]
 fn the_cap_holds_with_the_closing_tag_intact() {
-    let env = TestEnv::initialised();
+    let mut env = TestEnv::initialised();
     env.steward()
         .args([
             "add",
@@ -522,7 +526,8 @@ fn the_cap_holds_with_the_closing_tag_intact() {
         ])
         .assert()
         .success();
-    for cap in ["450", "800", "3000"] {
+    for (hour, cap) in ["450", "800", "3000"].into_iter().enumerate() {
+        env.set_now(&format!("2026-11-21T{:02}:00:00Z", 4 + hour));
         let text = prompt(&env, &["--heartbeat", "--max-chars", cap]);
         assert!(
             text.chars().count() <= cap.parse().unwrap(),
@@ -662,4 +667,37 @@ fn an_assessment_that_crosses_a_hard_bound_says_the_goal_failed_and_exits_3() {
             .iter()
             .any(|e| e["action"] == "assessed" || e["action"] == "assess")
     );
+}
+
+#[test]
+fn an_offer_the_agent_ignores_is_not_made_again_before_the_cooldown() {
+    let mut env = TestEnv::initialised();
+    env.add_goal("g");
+    // A loop that calls an agent that records nothing: offered once, then
+    // "nothing to do now" (5) until the cooldown is over.
+    let exit_status = |env: &TestEnv| {
+        env.steward()
+            .args(["prompt", "--heartbeat", "--exit-status"])
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    assert_eq!(exit_status(&env), Some(0));
+    for _ in 0..5 {
+        assert_eq!(exit_status(&env), Some(5), "no runaway loop");
+    }
+    env.set_now("2026-11-21T04:10:00Z");
+    assert_eq!(
+        exit_status(&env),
+        Some(0),
+        "offered again after the cooldown"
+    );
+    // An agent that assesses is offered again as its cooldown says.
+    env.steward()
+        .args(["--actor", "agent", "assess", "g", "--summary", "working"])
+        .assert()
+        .success();
+    env.set_now("2026-11-21T04:20:00Z");
+    assert_eq!(exit_status(&env), Some(0));
 }

@@ -491,3 +491,23 @@ fn obligations_are_one_file_each_and_the_old_single_file_moves_into_them() {
     }
     assert_eq!(obligations(&env, false).len(), 2);
 }
+
+#[test]
+fn a_task_end_that_blocks_its_goal_says_so() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "C"])
+        .args(["--escalate-after", "1"])
+        .assert()
+        .success();
+    spawn(&env, &["--label", "g-build"]);
+    env.steward()
+        .args(["task", "ended", "--label", "g-build", "--outcome", "error"])
+        .assert()
+        .code(3)
+        .stderr(predicates::str::contains("g: active -> blocked ("))
+        .stderr(predicates::str::contains(
+            "a person runs `steward unblock g --reason ...`",
+        ));
+    assert_eq!(env.goal_json("g")["status"], "blocked");
+}
