@@ -241,11 +241,15 @@ impl Outbox {
         if route.is_none() && notify.command.is_none() {
             return;
         }
+        let mut document = draft.document;
+        // The same event always has the same id: a notifier may drop what
+        // it was given twice.
+        document["id"] = Value::String(draft.id.clone());
         self.pending.push(Notification {
             id: draft.id,
             event: draft.kind,
             at: draft.at,
-            document: draft.document,
+            document,
             command: route.map(|r| r.command.clone()),
             attempts: 0,
             last_error: None,

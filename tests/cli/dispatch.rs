@@ -132,6 +132,11 @@ fn a_night_of_runs_ends_every_goal_where_it_belongs() {
         mailed.push_str(&String::from_utf8_lossy(&output.stdout));
         env.settle();
     }
+    // Every notification of the night names its goal, and has an id.
+    for told in notifications(&env) {
+        assert!(told["goal"]["label"].is_string(), "{told}");
+        assert!(told["id"].is_string(), "{told}");
+    }
     // What cron mails: each goal that needs a person once, the one that
     // failed as its run ended included.
     assert!(mailed.contains("costly-1: failed (at "), "{mailed}");
