@@ -280,11 +280,17 @@ pub enum Error {
     /// Two machines changed the same files: the pull was undone, both
     /// versions kept.
     #[error(
-        "both sides changed {}: nothing was merged or lost; both versions are kept in {} (ours as *.ours, theirs as *.theirs); choose, then `git pull` and `steward sync` again",
+        "both sides changed {}: nothing was merged or lost; both versions are kept in {} (ours as *.ours, theirs as *.theirs); choose for each:\n  {}\nthen `steward sync` pushes the merge",
         files.join(", "),
-        kept.display()
+        kept.display(),
+        commands.join("\n  ")
     )]
-    Conflict { files: Vec<String>, kept: PathBuf },
+    Conflict {
+        files: Vec<String>,
+        kept: PathBuf,
+        /// The `steward resolve` command of each file.
+        commands: Vec<String>,
+    },
 
     /// A merge from the remote would have broken the store: undone,
     /// nothing pushed.

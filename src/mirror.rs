@@ -352,27 +352,100 @@ pub fn splice(existing: Option<&str>, content: &str) -> Result<String, (usize, S
     }
 }
 
-/// Merges three versions of a mirror file (git's merge driver): the block
-/// is taken from `ours` in all three, so only what people wrote around it
-/// is merged, line by line; steward renders the block again after the
-/// merge. Returns the merged text and whether it merged without conflict.
-/// A file whose markers are broken is merged as plain text.
+/// Merges three versions of a mirror file (git's merge driver). The block
+/// merges entry by entry, keyed by goal ([`merge_blocks`]): right after
+/// the pull it lists the open goals of both sides. What people wrote
+/// around it merges line by line. Returns the merged text and whether it
+/// merged without conflict. A file whose markers are broken is merged as
+/// plain text.
 pub fn merge(base: &str, ours: &str, theirs: &str) -> (String, bool) {
-    let our_block = match find_block(ours) {
-        Ok(Some(span)) => Some(&ours[span.content]),
+    let block = |text: &str| match find_block(text) {
+        Ok(Some(span)) => Some(text[span.content].to_string()),
         _ => None,
     };
+    let (Some(our_block), Some(their_block)) = (block(ours), block(theirs)) else {
+        return crate::git::merge_text(base, ours, theirs);
+    };
+    let merged_block = merge_blocks(&block(base).unwrap_or_default(), &our_block, &their_block);
+    // The text around the block merges with our block in all three, so
+    // the block itself cannot conflict; then the merged block goes in.
     let with_our_block = |text: &str| -> String {
-        match (our_block, find_block(text)) {
-            (Some(block), Ok(Some(span))) => {
+        match find_block(text) {
+            Ok(Some(span)) => {
                 let mut out = text.to_string();
-                out.replace_range(span.content, block);
+                out.replace_range(span.content, &our_block);
                 out
             }
             _ => text.to_string(),
         }
     };
-    crate::git::merge_text(&with_our_block(base), ours, &with_our_block(theirs))
+    let (mut merged, clean) =
+        crate::git::merge_text(&with_our_block(base), ours, &with_our_block(theirs));
+    if clean && let Ok(Some(span)) = find_block(&merged) {
+        merged.replace_range(span.content, &merged_block);
+    }
+    (merged, clean)
+}
+
+/// A three-way merge of a block's entries, keyed by goal: an entry added
+/// on either side is kept, one changed on one side is that side's (ours
+/// when both changed it), one removed on a side that left the other
+/// unchanged is removed; sorted as a render sorts them. A count of hidden
+/// goals is the larger of the two sides' until steward renders the block
+/// again.
+pub fn merge_blocks(base: &str, ours: &str, theirs: &str) -> String {
+    let keyed = |block: &str| -> Vec<(String, String)> {
+        let entries_part = split_more(block).map_or(block, |(entries, _)| entries);
+        entries(entries_part)
+            .filter_map(|e| Some((entry_label(e)?.to_string(), e.to_string())))
+            .collect()
+    };
+    let find = |side: &[(String, String)], label: &str| {
+        side.iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, e)| e.clone())
+    };
+    let (b, o, t) = (keyed(base), keyed(ours), keyed(theirs));
+    let mut labels: Vec<&str> = o.iter().chain(&t).map(|(l, _)| l.as_str()).collect();
+    labels.sort_unstable();
+    labels.dedup();
+    let mut merged: Vec<String> = Vec::new();
+    for label in labels {
+        let (was, mine, other) = (find(&b, label), find(&o, label), find(&t, label));
+        let kept = match (mine, other) {
+            (Some(mine), Some(other)) => Some(if Some(&mine) == was.as_ref() {
+                other
+            } else {
+                mine
+            }),
+            // Removed on the other side: gone, unless changed on this one.
+            (Some(one), None) | (None, Some(one)) => (was.as_ref() != Some(&one)).then_some(one),
+            (None, None) => None,
+        };
+        merged.extend(kept);
+    }
+    merged.sort_by(|a, b| {
+        let key = |e: &str| {
+            (
+                entry_priority(e).map_or(u8::MAX, |p| p.rank()),
+                entry_label(e).unwrap_or_default().to_string(),
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    let hidden = [ours, theirs]
+        .iter()
+        .filter_map(|block| split_more(block).map(|(_, hidden)| hidden))
+        .max()
+        .unwrap_or(0);
+    if merged.is_empty() && hidden == 0 {
+        return format!("{EMPTY}\n");
+    }
+    let mut block: String = merged.concat();
+    if hidden > 0 {
+        block.push_str(&more_line(hidden));
+    }
+    block
 }
 
 /// The block content as it is in a mirror file, with `\n` line endings.
@@ -611,9 +684,49 @@ mod tests {
             merged,
             file(
                 "notes by a person",
-                "- **a** (normal, active) — A\n- **b** (normal, active) — B\n"
+                "- **a** (normal, active) — A\n- **b** (normal, active) — B\n- **c** (normal, active) — C\n"
             )
         );
+    }
+
+    #[test]
+    fn blocks_merge_entry_by_entry_keyed_by_goal() {
+        let entry = |label: &str, priority: &str, status: &str| {
+            format!("- **{label}** ({priority}, {status}) — {label}\n  criteria 0/1\n")
+        };
+        let base = [
+            entry("a", "normal", "active"),
+            entry("b", "normal", "active"),
+            entry("c", "normal", "active"),
+        ]
+        .concat();
+        // Ours: a changed, c removed, d added. Theirs: b changed, e added
+        // (high), c unchanged.
+        let ours = [
+            entry("a", "normal", "blocked"),
+            entry("b", "normal", "active"),
+            entry("d", "normal", "active"),
+        ]
+        .concat();
+        let theirs = [
+            entry("e", "high", "active"),
+            entry("a", "normal", "active"),
+            entry("b", "normal", "verifying"),
+            entry("c", "normal", "active"),
+        ]
+        .concat();
+        assert_eq!(
+            merge_blocks(&base, &ours, &theirs),
+            [
+                entry("e", "high", "active"),
+                entry("a", "normal", "blocked"),
+                entry("b", "normal", "verifying"),
+                entry("d", "normal", "active"),
+            ]
+            .concat()
+        );
+        // Both sides removed everything: the empty block.
+        assert_eq!(merge_blocks(&base, EMPTY, EMPTY), format!("{EMPTY}\n"));
     }
 
     #[test]

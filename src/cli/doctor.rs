@@ -11,11 +11,22 @@ use crate::error::Result;
 
 /// Check the configuration, every goal file (open and closed), the lock and
 /// leftovers; print each problem as path:line:col: message. Exit 0 when all
-/// is well, 1 otherwise. Nothing is changed.
+/// is well, 1 otherwise. Nothing is changed, unless --fix.
 #[derive(Debug, Args)]
-pub struct DoctorArgs {}
+pub struct DoctorArgs {
+    /// Repair what git needs to merge a shared store: steward's
+    /// .gitattributes lines and its merge driver in .git/config (a
+    /// person's command)
+    #[arg(long)]
+    fix: bool,
+}
 
-pub fn run(ctx: &Context, _args: DoctorArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: DoctorArgs, out: &mut Output) -> Result<u8> {
+    if args.fix {
+        for fixed in engine::git_setup::fix(ctx)? {
+            out.warn(format!("fixed: {fixed}"));
+        }
+    }
     let diagnosis = engine::doctor(ctx)?;
     let problems = &diagnosis.problems;
     if out.json {

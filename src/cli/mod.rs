@@ -33,6 +33,7 @@ mod prompt;
 mod render;
 mod report;
 mod reset_budget;
+mod resolve;
 mod resume;
 mod run_agent;
 mod runs;
@@ -177,6 +178,7 @@ commands! {
     Tick(tick::TickArgs),
     Status(status::StatusArgs),
     Sync(sync::SyncArgs),
+    Resolve(resolve::ResolveArgs),
     Digest(digest::DigestArgs),
     Report(report::ReportArgs),
     Dispatch(dispatch::DispatchArgs),
@@ -247,6 +249,7 @@ impl Command {
             Command::Tick(_) => "tick",
             Command::Status(_) => "status",
             Command::Sync(_) => "sync",
+            Command::Resolve(_) => "resolve",
             Command::Digest(_) => "digest",
             Command::Report(_) => "report",
             Command::Dispatch(_) => "dispatch",
@@ -435,6 +438,13 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
             searched: ctx.root.clone(),
         });
     }
+    if cli.command.needs_store() {
+        // A clone whose .gitattributes names steward's merge driver, which
+        // git does not carry: registered here, before a pull can conflict.
+        if let Some(done) = crate::engine::git_setup::adopt_clone(&ctx) {
+            out.warn(done);
+        }
+    }
     match cli.command {
         Command::Init(args) => init::run(&ctx, args, out),
         Command::Add(args) => add::run(&ctx, args, out),
@@ -461,6 +471,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
         Command::Tick(args) => tick::run(&ctx, args, out),
         Command::Status(args) => status::run(&ctx, args, out),
         Command::Sync(args) => sync::run(&ctx, args, out),
+        Command::Resolve(args) => resolve::run(&ctx, args, out),
         Command::Digest(args) => digest::run(&ctx, args, out),
         Command::Report(args) => report::run(&ctx, args, out),
         Command::Dispatch(args) => dispatch::run(&ctx, args, out),

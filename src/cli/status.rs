@@ -36,6 +36,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
             "last_tick": report.last_tick,
             "notifications": {"pending": report.notify_pending, "failed": report.notify_failures.len()},
             "held_back": report.held_back,
+            "conflicts": report.conflicts,
         }));
         return Ok(0);
     }
@@ -74,6 +75,13 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
                 failed.id,
                 failed.last_error.as_deref().unwrap_or("failed")
             ));
+        }
+    }
+    if !report.conflicts.is_empty() {
+        out.line("");
+        out.line("Both machines changed these; choose, then `steward sync`:");
+        for command in &report.conflicts {
+            out.line(format!("  {command}"));
         }
     }
     if !report.held_back.is_empty() {

@@ -49,6 +49,16 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         });
     }
     check_sandbox(ctx, &config_path, &config_text, &mut problems);
+    for conflict in super::resolve::unresolved(ctx) {
+        problems.push(FileProblem::whole_file(
+            &ctx.store.state_dir.join("conflicts"),
+            format!(
+                "both machines changed {} and no merge was finished: {}",
+                conflict.path,
+                super::resolve::command(&conflict)
+            ),
+        ));
+    }
     if let Some(warning) = super::trust::held_commands_warning(ctx) {
         problems.push(FileProblem::whole_file(&config_path, warning));
     }

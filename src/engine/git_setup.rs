@@ -68,7 +68,7 @@ pub fn register(ctx: &Context, tx: &mut Transaction<'_>) -> Result<Vec<String>> 
         && crate::git::set_merge_driver(
             &ctx.root,
             MIRROR_DRIVER,
-            "steward's mirror: the generated block never conflicts",
+            "steward's mirror: the generated block merges entry by entry",
             &driver_command()?,
         )?
     {
@@ -142,6 +142,62 @@ fn glob_matches(pattern: &str, line: &str) -> bool {
     }
 }
 
+/// `doctor --fix`: what `register` adds, in its own transaction, by a
+/// person; what it added.
+pub fn fix(ctx: &Context) -> Result<Vec<String>> {
+    super::authority::person_only(ctx, "repair the repository's configuration", || {
+        "steward doctor --fix".to_string()
+    })?;
+    if git2::Repository::discover(&ctx.root).is_err() {
+        return Ok(Vec::new());
+    }
+    let mut tx = ctx.transaction()?;
+    let added = register(ctx, &mut tx)?;
+    super::finish(tx)?;
+    Ok(added)
+}
+
+/// In a clone whose `.gitattributes` names steward's merge driver and
+/// whose `.git/config` does not define it (git does not carry it), run by
+/// a person: registers it (steward's own `merge.steward-mirror` entries
+/// only), so that the first pull that changes the mirror merges. Cheap
+/// when there is nothing to do: two small files read. An agent's command
+/// registers nothing: the driver runs the binary that registered it.
+pub fn adopt_clone(ctx: &Context) -> Option<String> {
+    if ctx.actor != crate::model::Actor::User || !ctx.config.mirror.enabled {
+        return None;
+    }
+    let attributes = std::fs::read_to_string(ctx.store.root.join(".gitattributes")).ok()?;
+    if !attributes.contains(&format!("merge={MIRROR_DRIVER}")) {
+        return None;
+    }
+    // `.git` as a directory: the common case, read as text. A worktree or
+    // submodule (`.git` a file) goes through libgit2.
+    let config = ctx.store.root.join(".git/config");
+    if let Ok(text) = std::fs::read_to_string(&config)
+        && text.contains(&format!("[merge \"{MIRROR_DRIVER}\"]"))
+    {
+        return None;
+    }
+    if crate::git::merge_driver(&ctx.root, MIRROR_DRIVER).is_some() {
+        return None;
+    }
+    match crate::git::set_merge_driver(
+        &ctx.root,
+        MIRROR_DRIVER,
+        "steward's mirror: the generated block merges entry by entry",
+        &driver_command().ok()?,
+    ) {
+        Ok(true) => Some(format!(
+            "registered steward's merge driver in .git/config (merge.{MIRROR_DRIVER}), which .gitattributes names and a clone does not carry"
+        )),
+        Ok(false) => None,
+        Err(err) => Some(format!(
+            "cannot register steward's merge driver ({err}): a pull that changes the mirror will conflict; run `steward doctor --fix`"
+        )),
+    }
+}
+
 /// What a shared store lacks, as sentences for `doctor`; nothing outside a
 /// git repository.
 pub fn missing(ctx: &Context) -> Vec<String> {
@@ -153,7 +209,7 @@ pub fn missing(ctx: &Context) -> Vec<String> {
     for line in attributes(ctx) {
         if !existing.lines().any(|l| l.trim() == line) {
             problems.push(format!(
-                ".gitattributes lacks `{line}`: two clones would conflict there; run `steward init --git`"
+                ".gitattributes lacks `{line}`: two clones would conflict there; run `steward doctor --fix`"
             ));
         }
     }
@@ -164,7 +220,7 @@ pub fn missing(ctx: &Context) -> Vec<String> {
     }
     if ctx.config.mirror.enabled && crate::git::merge_driver(&ctx.root, MIRROR_DRIVER).is_none() {
         problems.push(format!(
-            "the merge driver {MIRROR_DRIVER} is not configured in this clone: a pull that changes the mirror would conflict; run `steward init --git`"
+            "the merge driver {MIRROR_DRIVER} is not configured in this clone: a pull that changes the mirror would conflict; run `steward doctor --fix`"
         ));
     }
     problems

@@ -34,6 +34,7 @@ pub mod overview;
 pub mod plan;
 mod prompt;
 pub mod report;
+pub mod resolve;
 pub mod run;
 pub mod sync;
 pub mod task;

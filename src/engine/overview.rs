@@ -55,6 +55,8 @@ pub struct StatusReport {
     /// What holds every goal back from runs now (`steward why` says it
     /// per goal).
     pub held_back: Vec<String>,
+    /// Merges `sync` could not finish: the command for each file.
+    pub conflicts: Vec<String>,
 }
 
 pub fn status(ctx: &Context) -> Result<StatusReport> {
@@ -98,6 +100,10 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
             )
             .collect(),
         held_back: super::dispatch::Holds::read(ctx)?.store_wide(ctx),
+        conflicts: super::resolve::unresolved(ctx)
+            .iter()
+            .map(super::resolve::command)
+            .collect(),
         goals,
     })
 }

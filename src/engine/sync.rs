@@ -233,9 +233,15 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
             "the merge failed without a conflict git could name: see `git status`".to_string(),
         ));
     }
+    let commands = super::resolve::unresolved(ctx)
+        .iter()
+        .filter(|c| conflicted.contains(&c.path))
+        .map(super::resolve::command)
+        .collect();
     Err(Error::Conflict {
         files: conflicted,
         kept: PathBuf::from(ctx.store.relative(&kept)),
+        commands,
     })
 }
 

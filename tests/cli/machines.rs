@@ -161,11 +161,23 @@ fn two_machines_changing_different_goals_merge_with_a_plain_pull() {
         &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
     );
     assert_no_conflict_markers(&m.b);
-    // The next command renders the mirror's block from the merged goals.
-    on(&m.b, "b").args(["tick", "-q"]).assert().success();
+    // Right after the pull the mirror lists both sides' goals, in order.
     let mirror = m.b.read("ACTIVE-TASKS.md");
+    let at = |label: &str| {
+        mirror
+            .find(&format!("**{label}**"))
+            .unwrap_or_else(|| panic!("{label}: {mirror}"))
+    };
+    assert!(
+        at("alpha") < at("alpha-next")
+            && at("alpha-next") < at("beta")
+            && at("beta") < at("beta-next")
+    );
+    // The next command renders the same from the merged goals.
+    on(&m.b, "b").args(["tick", "-q"]).assert().success();
+    let rendered = m.b.read("ACTIVE-TASKS.md");
     for label in ["alpha", "beta", "alpha-next", "beta-next"] {
-        assert!(mirror.contains(&format!("**{label}**")), "{mirror}");
+        assert!(rendered.contains(&format!("**{label}**")), "{rendered}");
     }
     on(&m.b, "b")
         .args(["show", "alpha-next"])
@@ -244,7 +256,10 @@ fn the_same_goal_changed_on_both_machines_stops_sync_with_both_versions_kept() {
         .stderr(predicate::str::contains(
             "both sides changed state/goals/alpha.md",
         ))
-        .stderr(predicate::str::contains("state/conflicts"));
+        .stderr(predicate::str::contains("state/conflicts"))
+        .stderr(predicate::str::contains(
+            "steward resolve alpha --ours|--theirs|--file PATH",
+        ));
     // Nothing lost: b's version where it was, a's beside it.
     assert_eq!(m.b.read("state/goals/alpha.md"), ours);
     let theirs = m.b.read("state/conflicts/state__goals__alpha.md.theirs");
@@ -255,6 +270,47 @@ fn the_same_goal_changed_on_both_machines_stops_sync_with_both_versions_kept() {
     );
     assert_no_conflict_markers(&m.b);
     on(&m.b, "b").args(["show", "alpha"]).assert().success();
+    // status and doctor say what to do; resolve finishes it.
+    on(&m.b, "b")
+        .arg("status")
+        .assert()
+        .stdout(predicate::str::contains(
+            "steward resolve alpha --ours|--theirs",
+        ));
+    on(&m.b, "b").arg("doctor").assert().code(1);
+    on(&m.b, "b")
+        .env("CLAUDECODE", "1")
+        .args(["resolve", "alpha", "--theirs"])
+        .assert()
+        .code(4);
+    on(&m.b, "b")
+        .args(["resolve", "alpha", "--theirs"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "resolved; the merge is made and committed",
+        ));
+    assert!(
+        m.b.read("state/goals/alpha.md")
+            .contains("title: Alpha as a sees it")
+    );
+    assert!(
+        !m.b.path("state/conflicts").exists(),
+        "no conflict files left"
+    );
+    on(&m.b, "b").arg("doctor").assert().success();
+    // The chosen goal is a person's: agents may work it; sync pushes.
+    on(&m.b, "b")
+        .args(["--actor", "agent", "assess", "alpha", "--summary", "fine"])
+        .assert()
+        .success();
+    on(&m.b, "b").arg("sync").assert().success();
+    on(&m.a, "a").arg("sync").assert().success();
+    assert!(
+        m.a.read("state/goals/alpha.md")
+            .contains("title: Alpha as a sees it")
+    );
+    on(&m.a, "a").arg("doctor").assert().success();
 }
 
 #[test]
@@ -534,9 +590,12 @@ fn an_agents_pull_merges_the_mirror_and_its_driver_writes_nothing_else() {
         String::from_utf8_lossy(&pulled.stderr)
     );
     assert_no_conflict_markers(&m.b);
-    // Both sides changed the mirror: the driver kept this side's block (the
-    // next command renders it from the merged goals).
-    assert!(m.b.read("ACTIVE-TASKS.md").contains("**delta**"));
+    // Both sides changed the mirror: right after the pull it lists both.
+    let mirror = m.b.read("ACTIVE-TASKS.md");
+    assert!(
+        mirror.contains("**delta**") && mirror.contains("**gamma**"),
+        "{mirror}"
+    );
     assert!(m.b.path("state/goals/gamma.md").exists());
     // Run by the agent itself, it writes no other file.
     m.b.write("notes.txt", "mine\n");
@@ -550,4 +609,83 @@ fn an_agents_pull_merges_the_mirror_and_its_driver_writes_nothing_else() {
             "only a person may run git's merge driver on notes.txt",
         ));
     assert_eq!(m.b.read("notes.txt"), "mine\n");
+}
+
+#[test]
+fn a_clone_that_never_ran_init_pulls_without_conflict() {
+    let dir = tempfile::tempdir().unwrap();
+    let remote = dir.path().join("remote.git");
+    git(
+        dir.path(),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "-b",
+            "main",
+            remote.to_str().unwrap(),
+        ],
+    );
+    let a = TestEnv::new().on_machine("a");
+    git(a.root(), &["init", "-q", "-b", "main"]);
+    identify(a.root(), "a");
+    a.steward().args(["init", "--git"]).assert().success();
+    a.add_goal("alpha");
+    git(
+        a.root(),
+        &["remote", "add", "origin", remote.to_str().unwrap()],
+    );
+    git(a.root(), &["push", "-q", "origin", "main"]);
+    // b clones and goes straight to work: no `init --git`.
+    let b = TestEnv::new().on_machine("b");
+    git(b.root(), &["clone", "-q", remote.to_str().unwrap(), "."]);
+    identify(b.root(), "b");
+    b.steward()
+        .args(["add", "beta", "--title", "Beta", "--criterion", "done"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "registered steward's merge driver in .git/config",
+        ));
+    // (`git.commit` is on in the store: the add is committed.)
+    a.add_goal("gamma");
+    git(a.root(), &["push", "-q", "origin", "main"]);
+    git(
+        b.root(),
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    assert_no_conflict_markers(&b);
+    let mirror = b.read("ACTIVE-TASKS.md");
+    for label in ["alpha", "beta", "gamma"] {
+        assert!(mirror.contains(&format!("**{label}**")), "{mirror}");
+    }
+    // Only steward's own entries in .git/config; doctor is content.
+    let config = std::fs::read_to_string(b.path(".git/config")).unwrap();
+    assert!(config.contains("[merge \"steward-mirror\"]"), "{config}");
+    b.steward()
+        .args(["accept", "--machine", "a"])
+        .assert()
+        .success();
+    b.steward().arg("doctor").assert().success();
+}
+
+#[test]
+fn doctor_fix_repairs_what_git_needs() {
+    let m = machines();
+    git(
+        m.b.root(),
+        &["config", "--unset-all", "merge.steward-mirror.driver"],
+    );
+    m.b.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("run `steward doctor --fix`"));
+    m.b.steward()
+        .args(["doctor", "--fix"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "fixed: .git/config (merge.steward-mirror)",
+        ));
 }
