@@ -456,6 +456,24 @@ const SETTINGS: &[Setting] = &[
         ForAgent::Any,
     ),
     file_setting(
+        "retention.undo",
+        Kind::Duration,
+        "30d",
+        "undo records of goals closed (or deleted) longer ago are dropped",
+    ),
+    file_setting(
+        "retention.run_logs",
+        Kind::Duration,
+        "14d",
+        "a run's output, instruction and answer are dropped this long after it ended",
+    ),
+    file_setting(
+        "retention.runs",
+        Kind::Duration,
+        "90d",
+        "run records are dropped this long after their run ended (a commit when git.commit is on)",
+    ),
+    file_setting(
         "dispatch.enabled",
         Kind::Bool,
         "false",
@@ -804,6 +822,14 @@ pub struct Obligations {
     pub delivered_ttl: HumanDuration,
 }
 
+/// How long machine-local state is kept (`tick` prunes the rest daily).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Retention {
+    pub undo: HumanDuration,
+    pub run_logs: HumanDuration,
+    pub runs: HumanDuration,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mirror {
     pub enabled: bool,
@@ -948,6 +974,7 @@ pub struct Config {
     pub judge_unchecked: Unchecked,
     pub verification: Verification,
     pub obligations: Obligations,
+    pub retention: Retention,
     pub mirror: Mirror,
     pub git: Git,
     pub dispatch: Dispatch,
@@ -1808,6 +1835,11 @@ impl Layers {
                 default_timeout: self.duration("obligations.default_timeout"),
                 grace: self.duration("obligations.grace"),
                 delivered_ttl: self.duration("obligations.delivered_ttl"),
+            },
+            retention: Retention {
+                undo: self.duration("retention.undo"),
+                run_logs: self.duration("retention.run_logs"),
+                runs: self.duration("retention.runs"),
             },
             mirror: Mirror {
                 enabled: self.bool("mirror.enabled"),

@@ -34,7 +34,12 @@ pub fn run(ctx: &Context, args: DoctorArgs, out: &mut Output) -> Result<u8> {
             .iter()
             .map(|p| json!({"path": p.path, "line": p.line, "column": p.column, "message": p.message}))
             .collect();
-        out.json(&json!({"schema_version": SCHEMA_VERSION, "checked": diagnosis.checked, "problems": list, "notes": diagnosis.notes}));
+        let local: Vec<_> = diagnosis
+            .local_state
+            .iter()
+            .map(|(what, files, bytes)| json!({"what": what, "files": files, "bytes": bytes}))
+            .collect();
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "checked": diagnosis.checked, "problems": list, "notes": diagnosis.notes, "local_state": local}));
     } else {
         for problem in problems {
             out.line(problem.to_string());

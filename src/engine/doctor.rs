@@ -19,6 +19,8 @@ pub struct Diagnosis {
     pub problems: Vec<FileProblem>,
     /// Facts worth knowing that are not problems (the lock is held).
     pub notes: Vec<String>,
+    /// Machine-local state: (what, files, bytes).
+    pub local_state: Vec<(&'static str, usize, u64)>,
     /// Goal files looked at, readable or not.
     pub checked: usize,
     /// Goal files that could be read.
@@ -81,11 +83,26 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
     check_leftovers(ctx, &mut notes);
     check_drafts(ctx, &mut problems);
     check_lock(ctx, &mut notes);
+    let local_state = super::prune::local_state(ctx);
+    let total: u64 = local_state.iter().map(|(_, _, bytes)| bytes).sum();
+    if total > LOCAL_STATE_NOTE_BYTES {
+        let parts: Vec<String> = local_state
+            .iter()
+            .filter(|(_, files, _)| *files > 0)
+            .map(|(what, files, bytes)| format!("{what}: {files} file(s), {}", human_bytes(*bytes)))
+            .collect();
+        notes.push(format!(
+            "machine-local state is {} (pruned by tick past retention.*): {}",
+            human_bytes(total),
+            parts.join("; ")
+        ));
+    }
     check_git_setup(ctx, &mut problems, &mut notes);
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     Ok(Diagnosis {
         problems,
         notes,
+        local_state,
         checked: scan.goals.len() + scan.problems.len(),
         readable: scan.goals.len(),
     })
@@ -312,5 +329,17 @@ fn check_lock(ctx: &Context, notes: &mut Vec<String>) {
         let holder = StoreLock::holder(&path)
             .map_or_else(|| "unknown pid".to_string(), |pid| format!("pid {pid}"));
         notes.push(format!("{}: held right now by {holder}", path.display()));
+    }
+}
+
+/// Machine-local state past this is worth a note.
+const LOCAL_STATE_NOTE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// `1.2 MiB`.
+fn human_bytes(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} B"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
     }
 }

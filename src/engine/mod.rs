@@ -33,6 +33,7 @@ pub mod notify;
 pub mod overview;
 pub mod plan;
 mod prompt;
+pub mod prune;
 pub mod report;
 pub mod resolve;
 pub mod run;

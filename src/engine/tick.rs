@@ -272,6 +272,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     outcome.note_dispatch(&dispatched);
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
     let open_goals = goals.len();
+    let open_ids: std::collections::HashSet<&str> = goals.iter().map(|g| g.id.as_str()).collect();
+    super::prune::prune(ctx, &mut tx, &open_ids)?;
     let before = reported_before(ctx);
     let read_to = outcome.note_failed_meanwhile(ctx, before.events.as_ref())?;
     outcome.needs_attention_from(&goals, &before.attention);

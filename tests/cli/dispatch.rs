@@ -1136,3 +1136,53 @@ agents:
     assert_eq!(runs.len(), 2, "{runs:?}");
     assert_eq!(runs[1]["kind"], "first");
 }
+
+#[test]
+fn tick_keeps_machine_local_state_within_its_retention() {
+    let mut env = store();
+    add(&env, "ok-1", &[]);
+    env.add_goal("kept");
+    env.steward()
+        .args(["update", "kept", "--note", "a recent change"])
+        .assert()
+        .success();
+    env.steward_on_path()
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
+    let run = env.runs()[0]["id"].as_str().unwrap().to_string();
+    assert_eq!(env.goal_json("ok-1")["status"], "completed");
+    assert!(env.path(&format!("state/runs/{run}.out")).exists());
+    // Both goals' undo records were last written two months ago.
+    let undo = |label: &str| {
+        let id = env.goal_json(label)["id"].as_str().unwrap().to_string();
+        env.path(&format!("state/undo/{id}.json"))
+    };
+    let (closed_undo, open_undo) = (undo("ok-1"), undo("kept"));
+    for path in [&closed_undo, &open_undo] {
+        assert!(path.exists(), "{}", path.display());
+        std::process::Command::new("touch")
+            .args(["-d", "60 days ago"])
+            .arg(path)
+            .status()
+            .unwrap();
+    }
+    env.steward()
+        .args(["--json", "doctor"])
+        .assert()
+        .stdout(predicate::str::contains(r#""what":"run logs""#));
+    // A hundred days on: the run's logs and record are gone, and the
+    // closed goal's undo record; the open goal's is kept, and undo works.
+    env.set_now("2027-03-01T04:00:00Z");
+    env.steward_on_path().args(["tick", "-q"]).assert().code(0);
+    assert!(!env.path(&format!("state/runs/{run}.out")).exists());
+    assert!(!env.path(&format!("state/runs/{run}.json")).exists());
+    assert!(!closed_undo.exists());
+    assert!(open_undo.exists());
+    env.steward().args(["undo", "kept"]).assert().success();
+    assert!(
+        env.events().iter().any(|e| e["action"] == "pruned"),
+        "the prune is in the log"
+    );
+}
