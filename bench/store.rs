@@ -210,6 +210,8 @@ fn main() {
                 );
             }
         }
+        // A busy day: 10,000 events written today before the commits.
+        store.log_today(10_000);
         store.commit_all();
         let committed = median(runs, || {
             run(
@@ -230,6 +232,32 @@ fn main() {
             "assess --commit (git)",
             committed,
             None,
+        );
+        // What the commit adds: the two timed in the same rounds.
+        let (plain, with_commit) = paired(runs, || {
+            let goal = next.next().unwrap();
+            let plain = timed(|| {
+                run(
+                    &steward,
+                    store.root(),
+                    &["assess", goal, "--summary", "bench"],
+                )
+            });
+            let goal = next.next().unwrap();
+            let committed = timed(|| {
+                run(
+                    &steward,
+                    store.root(),
+                    &["--commit", "assess", goal, "--summary", "bench"],
+                )
+            });
+            (plain, committed)
+        });
+        println!(
+            "| {size} | {} | `assess --commit` − `assess`, 10,000 events written today, {} goal files in git | {} | | |",
+            store.open.len(),
+            size,
+            millis(with_commit.saturating_sub(plain))
         );
         if size >= 10_000 {
             hand_closed(&steward, &store, runs, cat_open);
@@ -489,6 +517,29 @@ impl Store {
         }
     }
 
+    /// Appends `events` events to today's log, as a busy day of
+    /// assessments leaves it.
+    fn log_today(&self, events: usize) {
+        let today = &NOW[..10];
+        let mut text = String::new();
+        for n in 0..events {
+            text.push_str(&format!(
+                "{{\"ts\":\"{today}T03:{:02}:{:02}Z\",\"goal_id\":\"{:08x}-0000-4000-8000-000000000000\",\"label\":\"goal-{:05}\",\"actor\":\"agent\",\"action\":\"assessed\",\"from\":null,\"to\":null,\"detail\":\"tests pass | next: open the PR\"}}\n",
+                n / 60 % 60,
+                n % 60,
+                n % 1000,
+                n % 1000
+            ));
+        }
+        let path = self.root().join(format!("state/events/{today}.jsonl"));
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .unwrap();
+        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+    }
+
     /// Puts every file in a git repository, as a versioned store would be.
     fn commit_all(&self) {
         for args in [
@@ -677,6 +728,22 @@ fn cat(files: &[PathBuf]) {
             .expect("cat runs");
         assert!(status.success());
     }
+}
+
+/// How long `f` took.
+fn timed(f: impl FnOnce()) -> Duration {
+    let start = Instant::now();
+    f();
+    start.elapsed()
+}
+
+/// The medians of two timings taken in the same rounds.
+fn paired(runs: usize, mut f: impl FnMut() -> (Duration, Duration)) -> (Duration, Duration) {
+    f(); // warm the page cache
+    let (mut a, mut b): (Vec<Duration>, Vec<Duration>) = (0..runs).map(|_| f()).unzip();
+    a.sort();
+    b.sort();
+    (a[runs / 2], b[runs / 2])
 }
 
 fn median(runs: usize, mut f: impl FnMut()) -> Duration {

@@ -155,25 +155,6 @@ pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
         .canonicalize()
         .map_err(|err| Error::io(workdir, "cannot resolve the work tree", err))?;
     let mut committed = Committed::default();
-    let mut changes: Vec<(PathBuf, String)> = Vec::new();
-    for path in request.paths {
-        let Some(relative) = relative_to(&workdir, path) else {
-            continue;
-        };
-        if is_runtime(&relative) || changes.iter().any(|(_, r)| *r == relative) {
-            continue;
-        }
-        if repo.is_path_ignored(&relative).unwrap_or(false) {
-            committed.warnings.push(format!(
-                "{relative} is ignored by git (see .gitignore): steward did not commit it"
-            ));
-            continue;
-        }
-        changes.push((workdir.join(&relative), relative));
-    }
-    if changes.is_empty() {
-        return Ok(committed);
-    }
     let head = match repo.head() {
         Ok(head) => Some(
             head.peel_to_commit()
@@ -190,17 +171,49 @@ pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
             .and_then(|oid| repo.find_tree(oid)),
     }
     .map_err(|err| git_error(&workdir, "cannot read the tree", &err))?;
+    let mut changes: Vec<(PathBuf, String)> = Vec::new();
+    for path in request.paths {
+        let Some(relative) = relative_to(&workdir, path) else {
+            continue;
+        };
+        if is_runtime(&relative) || changes.iter().any(|(_, r)| *r == relative) {
+            continue;
+        }
+        // A file git tracks is committed whatever .gitignore says; only a
+        // new one is looked up (libgit2 reads the whole index for it).
+        let tracked = baseline.get_path(Path::new(&relative)).is_ok();
+        if !tracked && repo.is_path_ignored(&relative).unwrap_or(false) {
+            committed.warnings.push(format!(
+                "{relative} is ignored by git (see .gitignore): steward did not commit it"
+            ));
+            continue;
+        }
+        changes.push((workdir.join(&relative), relative));
+    }
+    if changes.is_empty() {
+        return Ok(committed);
+    }
     let mut update = git2::build::TreeUpdateBuilder::new();
+    // Each file is hashed once: its blob goes into the tree and, with its
+    // stat, into the index.
+    let mut staged: Vec<(&str, Option<(Oid, std::fs::Metadata)>)> = Vec::new();
     for (absolute, relative) in &changes {
         match std::fs::metadata(absolute) {
             Ok(metadata) => {
+                // The bytes as they are: steward's files take no filter
+                // (doctor reports an attribute that would set one), and
+                // asking for filters makes libgit2 read the whole index.
+                let bytes = std::fs::read(absolute)
+                    .map_err(|err| Error::io(absolute, "cannot read", err))?;
                 let blob = repo
-                    .blob_path(absolute)
+                    .blob(&bytes)
                     .map_err(|err| git_error(absolute, "cannot store in git", &err))?;
                 update.upsert(relative.as_str(), blob, file_mode(&metadata));
+                staged.push((relative, Some((blob, metadata))));
             }
             Err(_) => {
                 update.remove(relative.as_str());
+                staged.push((relative, None));
             }
         }
     }
@@ -210,7 +223,7 @@ pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
     if head.is_some() && tree_id == baseline.id() {
         return Ok(committed);
     }
-    stage(&repo, &changes)?;
+    stage(&repo, &staged)?;
     let tree = repo
         .find_tree(tree_id)
         .map_err(|err| git_error(&workdir, "cannot read the tree", &err))?;
@@ -232,15 +245,42 @@ pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
 
 /// Updates the index for steward's paths only, so they show as committed;
 /// retries while another git process holds the index lock.
-fn stage(repo: &Repository, changes: &[(PathBuf, String)]) -> Result<()> {
+fn stage(repo: &Repository, changes: &[(&str, Option<(Oid, std::fs::Metadata)>)]) -> Result<()> {
     let mut attempt = 0;
+    let mut patches: Vec<crate::git_index::Change<'_>> = changes
+        .iter()
+        .map(|(relative, blob)| crate::git_index::Change {
+            path: relative,
+            entry: blob
+                .as_ref()
+                .map(|(id, metadata)| raw_entry(relative, *id, metadata)),
+        })
+        .collect();
     loop {
+        // The index patched in place where it can be; else libgit2.
+        match crate::git_index::patch(repo.path(), &mut patches) {
+            Some(Ok(())) => return Ok(()),
+            Some(Err(err))
+                if err.kind() == std::io::ErrorKind::AlreadyExists && attempt < INDEX_RETRIES =>
+            {
+                attempt += 1;
+                std::thread::sleep(Duration::from_millis(50));
+                continue;
+            }
+            Some(Err(err)) => {
+                return Err(Error::io(
+                    &repo.path().join("index"),
+                    "cannot update the index",
+                    err,
+                ));
+            }
+            None => {}
+        }
         let result = repo.index().and_then(|mut index| {
-            for (absolute, relative) in changes {
-                if absolute.exists() {
-                    index.add_path(Path::new(relative))?;
-                } else {
-                    index.remove_path(Path::new(relative))?;
+            for (relative, blob) in changes {
+                match blob {
+                    Some((id, metadata)) => index.add(&index_entry(relative, *id, metadata))?,
+                    None => index.remove_path(Path::new(relative))?,
                 }
             }
             index.write()
@@ -253,6 +293,45 @@ fn stage(repo: &Repository, changes: &[(PathBuf, String)]) -> Result<()> {
             }
             Err(err) => return Err(git_error(repo.path(), "cannot update the index", &err)),
         }
+    }
+}
+
+/// The same as the bytes of an index file's entry.
+fn raw_entry(relative: &str, id: Oid, metadata: &std::fs::Metadata) -> Vec<u8> {
+    let entry = index_entry(relative, id, metadata);
+    let time = |t: git2::IndexTime| (t.seconds() as u32, t.nanoseconds());
+    crate::git_index::entry_bytes(
+        time(entry.ctime),
+        time(entry.mtime),
+        entry.dev,
+        entry.ino,
+        entry.mode,
+        entry.uid,
+        entry.gid,
+        entry.file_size,
+        id.as_bytes(),
+        relative,
+    )
+}
+
+/// The index entry of a file whose blob is `id`, with its stat (as
+/// `git add` records it, so `git status` sees it unchanged).
+fn index_entry(relative: &str, id: Oid, metadata: &std::fs::Metadata) -> git2::IndexEntry {
+    use std::os::unix::fs::MetadataExt;
+    let time = |secs: i64, nanos: i64| git2::IndexTime::new(secs as i32, nanos as u32);
+    git2::IndexEntry {
+        ctime: time(metadata.ctime(), metadata.ctime_nsec()),
+        mtime: time(metadata.mtime(), metadata.mtime_nsec()),
+        dev: metadata.dev() as u32,
+        ino: metadata.ino() as u32,
+        mode: u32::from(file_mode(metadata)),
+        uid: metadata.uid(),
+        gid: metadata.gid(),
+        file_size: metadata.len() as u32,
+        id,
+        flags: relative.len().min(0xfff) as u16,
+        flags_extended: 0,
+        path: relative.as_bytes().to_vec(),
     }
 }
 

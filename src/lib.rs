@@ -13,6 +13,7 @@ pub mod duration;
 pub mod engine;
 pub mod error;
 pub mod git;
+mod git_index;
 pub mod hooks;
 pub mod label;
 pub mod ladder;

@@ -183,8 +183,8 @@ impl Log {
         let mut days: Vec<String> = entries
             .filter_map(|entry| {
                 let name = entry.ok()?.file_name().into_string().ok()?;
-                let day = name.strip_suffix(".jsonl")?;
-                is_day(day).then(|| day.to_string())
+                let part = name.strip_suffix(".jsonl")?;
+                is_part(part).then(|| part.to_string())
             })
             .collect();
         days.sort();
@@ -192,8 +192,26 @@ impl Log {
         Ok(parts)
     }
 
-    /// Appends `events`, each to the file of its day, in one write per
-    /// file; returns the files written.
+    /// The part events of `day` are appended to: the day's newest segment,
+    /// or a new one when that has reached [`SEGMENT_BYTES`] (a commit
+    /// hashes the part it changed: its cost stays that of a segment, however
+    /// much was logged that day).
+    fn target(&self, day: &str) -> String {
+        let mut part = day.to_string();
+        for n in 1.. {
+            let next = segment(day, n);
+            if !self.path(&next).exists() {
+                let full =
+                    std::fs::metadata(self.path(&part)).is_ok_and(|m| m.len() >= SEGMENT_BYTES);
+                return if full { next } else { part };
+            }
+            part = next;
+        }
+        unreachable!("a day has fewer than u32::MAX segments")
+    }
+
+    /// Appends `events`, each to the newest segment of its day, in one
+    /// write per file; returns the files written.
     pub fn append(&self, events: &[Event], signer: Option<Signer<'_>>) -> Result<Vec<PathBuf>> {
         let mut written: Vec<PathBuf> = Vec::new();
         let mut by_day: Vec<(&str, Vec<Event>)> = Vec::new();
@@ -205,7 +223,7 @@ impl Log {
             }
         }
         for (day, list) in by_day {
-            let path = self.path(day);
+            let path = self.path(&self.target(day));
             append(&path, &list, signer)?;
             written.push(path);
         }
@@ -323,40 +341,53 @@ impl Log {
         pending: &[Event],
         signer: Option<Signer<'_>>,
     ) -> Cursor {
-        let last = pending
+        // Each day's events go to the part `append` will choose.
+        let mut days: Vec<&str> = pending.iter().map(|e| day_of(&e.ts)).collect();
+        days.sort_unstable();
+        days.dedup();
+        let Some(part) = days
             .iter()
-            .map(|e| day_of(&e.ts))
+            .map(|day| self.target(day))
             .max()
-            .filter(|day| *day > cursor.part.as_str());
-        match last {
-            None => Cursor {
-                part: cursor.part.clone(),
-                offset: cursor.offset
-                    + encoded_len(
-                        &pending
-                            .iter()
-                            .filter(|e| day_of(&e.ts) == cursor.part)
-                            .cloned()
-                            .collect::<Vec<_>>(),
-                        signer,
-                    ),
-            },
-            Some(day) => {
-                let on_disk = std::fs::metadata(self.path(day)).map_or(0, |m| m.len());
-                Cursor {
-                    part: day.to_string(),
-                    offset: on_disk
-                        + encoded_len(
-                            &pending
-                                .iter()
-                                .filter(|e| day_of(&e.ts) == day)
-                                .cloned()
-                                .collect::<Vec<_>>(),
-                            signer,
-                        ),
-                }
-            }
+            .filter(|part| *part >= cursor.part)
+        else {
+            return cursor.clone();
+        };
+        let day = &part[..part.len().min(10)];
+        let added = encoded_len(
+            &pending
+                .iter()
+                .filter(|e| day_of(&e.ts) == day)
+                .cloned()
+                .collect::<Vec<_>>(),
+            signer,
+        );
+        let from = if part == cursor.part {
+            cursor.offset
+        } else {
+            std::fs::metadata(self.path(&part)).map_or(0, |m| m.len())
+        };
+        Cursor {
+            part,
+            offset: from + added,
         }
+    }
+}
+
+/// A day's segment after its first file (`YYYY-MM-DD.sNNNN`): it sorts
+/// after the day's first file and before the next day's.
+fn segment(day: &str, n: u32) -> String {
+    format!("{day}.s{n:04}")
+}
+
+/// A segment grows until this many bytes, then the day's next begins.
+const SEGMENT_BYTES: u64 = 256 * 1024;
+
+/// A part of the log: `YYYY-MM-DD`, or one of its segments.
+fn is_part(text: &str) -> bool {
+    match text.split_once(".s") {
+        Some((day, n)) => is_day(day) && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()),
+        None => is_day(text),
     }
 }
 
@@ -714,6 +745,56 @@ mod tests {
         let (none, end) = read_from(&log, &after);
         assert!(none.is_empty());
         assert_eq!(end, after);
+    }
+
+    #[test]
+    fn a_busy_day_grows_segments_read_in_order_and_cursors_follow_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Log::new(dir.path());
+        let mut cursor = log.end().unwrap();
+        let mut written = 0;
+        // About 3 MB in one day: a dozen segments.
+        for batch in 0..100 {
+            let events: Vec<Event> = (0..40)
+                .map(|n| {
+                    let second = batch * 40 + n;
+                    let mut e = event(
+                        &format!(
+                            "2026-11-21T{:02}:{:02}:{:02}Z",
+                            second / 3600,
+                            second / 60 % 60,
+                            second % 60
+                        ),
+                        "x",
+                    );
+                    e.detail = "d".repeat(700);
+                    e
+                })
+                .collect();
+            let expected = log.cursor_after(&cursor, &events, None);
+            log.append(&events, None).unwrap();
+            written += events.len();
+            let (read, after) = read_from(&log, &cursor);
+            assert_eq!(read.len(), events.len(), "batch {batch}");
+            assert_eq!(after, expected, "cursor_after says where reading ends");
+            cursor = after;
+        }
+        let parts = log.parts().unwrap();
+        assert!(parts.len() > 10, "{parts:?}");
+        assert_eq!(parts[0], "2026-11-21");
+        assert_eq!(parts[1], "2026-11-21.s0001");
+        for part in &parts {
+            let size = std::fs::metadata(log.path(part)).unwrap().len();
+            assert!(size < SEGMENT_BYTES + 40 * 1024, "{part}: {size}");
+        }
+        // The next day sorts after every segment.
+        log.append(&[event("2026-11-22T00:00:00Z", "next")], None)
+            .unwrap();
+        assert_eq!(log.parts().unwrap().last().unwrap(), "2026-11-22");
+        let (all, _) = read_from(&log, &Cursor::default());
+        assert_eq!(all.len(), written + 1);
+        assert!(all.windows(2).all(|w| w[0].ts <= w[1].ts), "in order");
+        assert_eq!(log.read_since("2026-11-21T01:00:00Z").unwrap().len(), 401);
     }
 
     #[test]

@@ -153,6 +153,9 @@ pub enum Scope {
     Diagnose,
 }
 
+/// A file's path and its text.
+pub type FileText = (PathBuf, String);
+
 #[derive(Debug, Clone)]
 pub struct Store {
     pub root: PathBuf,
@@ -453,7 +456,7 @@ impl Store {
 
     /// The obligation files and their text, and the ones that could not
     /// be read.
-    pub fn obligation_files(&self) -> Result<(Vec<(PathBuf, String)>, Vec<FileProblem>)> {
+    pub fn obligation_files(&self) -> Result<(Vec<FileText>, Vec<FileProblem>)> {
         let dir = self.obligations_dir();
         let entries = match std::fs::read_dir(&dir) {
             Ok(entries) => entries,
