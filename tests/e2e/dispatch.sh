@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
 # `steward tick` dispatching to the REAL Claude Code and Codex CLIs, each
-# talking to the harness's scripted mock model (../shared/harness), with the
+# talking to the harness's scripted model (tests/e2e/harness), with the
 # built-in agent profiles: the run must end ok, report under its dispatch
 # id, and the assessment the model makes must land in the goal.
 #
 #   tests/e2e/dispatch.sh [claude|codex|all]
 #
-# Needs the clients from `harness/setup.sh all` (HARNESS_PREFIX, default
-# ~/.cache/steward-harness) and a built steward (STEWARD_BIN, default
-# target/debug/steward). Skips, with a message and exit 0, what is not
-# installed. Runs in a private network namespace when `unshare -n` works.
+# Needs the clients from `tests/e2e/harness/install.sh` and a steward built
+# with the `testing` feature (see lib.sh); what is missing is SKIPPED. Runs
+# in a private network namespace when `unshare -n` works.
 set -uo pipefail
-which=${1:-all}
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_isolate "$@"
 
 setup() { # AGENT: one goal, dispatch on, one tick
   steward init -q
@@ -23,19 +22,18 @@ setup() { # AGENT: one goal, dispatch on, one tick
   steward tick -q
 }
 
-failures=0
-run_case() {
+run_client() { # AGENT
   local agent=$1 dir
-  e2e_installed "$agent" || return 0
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-$agent.XXXXXX")
+  dir=$(e2e_dir "dispatch-$agent")
   e2e_case "$agent" "$(e2e_script assess "$agent")" "$dir" setup
   if python3 - "$dir" "$harness" <<'PY'
-import json, subprocess, sys
+import json, sys
 d, harness = sys.argv[1], sys.argv[2]
+sys.path.insert(0, harness)
+import request_log
 run = json.load(open(f"{d}/runs.json"))["runs"][0]
 goal = json.load(open(f"{d}/goal.json"))["goal"]
-seen = subprocess.run([sys.executable, f"{harness}/requests.py", "contains", f"{d}/requests.jsonl",
-                       '<goal-stewardship goal="deploy-api">'], capture_output=True).returncode == 0
+seen = request_log.seen(f"{d}/requests.jsonl", '<goal-stewardship goal="deploy-api">')
 problems = []
 if run.get("outcome") != "ok": problems.append(f"outcome {run.get('outcome')}: {run.get('result')}")
 if run.get("reported") is not True: problems.append("the run reported nothing under its dispatch id")
@@ -46,10 +44,10 @@ for p in problems: print("  FAIL:", p)
 sys.exit(1 if problems else 0)
 PY
   then
-    echo "ok: $agent — run ended ok, reported, criterion 1 met ($dir)"
+    e2e_pass "$agent — run ended ok, reported, criterion 1 met ($dir)"
   else
-    echo "FAILED: $agent ($dir)"; failures=$((failures + 1))
+    e2e_fail "$agent ($dir)"
   fi
 }
 
-e2e_run_cases "$which"
+e2e_main "${1:-all}"

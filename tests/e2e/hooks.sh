@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # steward's hooks and MCP server under the REAL Claude Code and Codex CLIs,
-# each talking to the harness's scripted mock model (../shared/harness):
+# each talking to the harness's scripted model (tests/e2e/harness):
 #
 #   stop-loop   `steward hook install claude-code|codex`; the agent says it is
 #               done at once, steward's Stop hook sends it back naming the goal
@@ -17,26 +17,11 @@
 #
 #   tests/e2e/hooks.sh [claude|codex|all]
 #
-# Needs the clients from `harness/setup.sh all` (HARNESS_PREFIX, default
-# ~/.cache/steward-harness) and a steward built with the `testing` feature (STEWARD_BIN,
-# default target/debug/steward). Skips, with a message and exit 0, what is not
-# installed.
+# Needs the clients from `tests/e2e/harness/install.sh` and a steward built
+# with the `testing` feature (see lib.sh); what is missing is SKIPPED.
 set -uo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-harness=${HARNESS_DIR:-$repo/../shared/harness}
-prefix=${HARNESS_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/steward-harness}
-# shellcheck source=steward-bin.sh
-. "$repo/tests/e2e/steward-bin.sh"
-which=${1:-all}
-export STEWARD_BIN=$steward HARNESS_PREFIX=$prefix
-
-if [ ! -x "$harness/run-claude.sh" ]; then echo "skip: no harness at $harness"; exit 0; fi
-unset STEWARD_ROOT STEWARD_ACTOR CLAUDECODE CODEX_CI CODEX_THREAD_ID AI_AGENT
-
-failures=0
-report() { # NAME DIR: the python check's verdict
-  if [ "$1" = ok ]; then echo "ok: $2"; else echo "FAILED: $2"; failures=$((failures + 1)); fi
-}
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 new_store() { # DIR: a store with one goal of two criteria
   mkdir -p "$1" && (
@@ -50,17 +35,17 @@ check() { # DIR CLIENT CASE: asserts on the store and the request log
   python3 - "$@" "$steward" "$harness" <<'PY'
 import json, subprocess, sys
 d, client, case, steward, harness = sys.argv[1:]
+sys.path.insert(0, harness)
+import request_log
 store, log = f"{d}/store", f"{d}/out/requests.jsonl"
 goal = json.loads(subprocess.run([steward, "-C", store, "show", "deploy-api", "--json"],
                                  capture_output=True, text=True).stdout)["goal"]
 events = [json.loads(l) for l in subprocess.run([steward, "-C", store, "audit"],
                                                 capture_output=True, text=True).stdout.splitlines()]
 def seen(text):
-    return subprocess.run([sys.executable, f"{harness}/requests.py", "contains", log, text],
-                          capture_output=True).returncode == 0
+    return request_log.seen(log, text)
 def results():
-    return subprocess.run([sys.executable, f"{harness}/requests.py", "tool-results", log],
-                          capture_output=True, text=True).stdout
+    return request_log.results_text(log)
 problems = []
 if any(e["actor"] != "agent" for e in events[1:]):
     problems.append("a change was not made as the agent")
@@ -116,7 +101,7 @@ PY
 
 run_case() { # CLIENT CASE
   local client=$1 case=$2 dir rc
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-$client-$case.XXXXXX")
+  dir=$(e2e_dir "hooks-$client-$case")
   export HARNESS_OUT=$dir/out HARNESS_HOME=$dir/home
   mkdir -p "$dir/home/.codex"
   # The person and the agent are one user with one machine key (an
@@ -145,26 +130,17 @@ run_case() { # CLIENT CASE
   rc=$?
   unset HARNESS_OUT HARNESS_HOME
   if [ "$rc" -ne 0 ]; then
-    echo "  FAIL: $client exited $rc (see $dir/stderr)"; report failed "$client $case ($dir)"
+    echo "  FAIL: $client exited $rc (see $dir/stderr)"; e2e_fail "$client $case ($dir)"
   elif check "$dir" "$client" "$case"; then
-    report ok "$client $case ($dir)"
+    e2e_pass "$client $case ($dir)"
   else
-    report failed "$client $case ($dir)"
+    e2e_fail "$client $case ($dir)"
   fi
 }
 
-run_client() {
-  if [ ! -x "$prefix/bin/$1" ]; then
-    echo "skip: $1 is not installed under $prefix (run $harness/setup.sh $1)"
-    return 0
-  fi
+run_client() { # CLIENT
   run_case "$1" stop-loop
   run_case "$1" mcp
 }
 
-case $which in
-  claude|codex) run_client "$which" ;;
-  all) run_client claude; run_client codex ;;
-  *) echo "usage: $0 [claude|codex|all]" >&2; exit 2 ;;
-esac
-exit $((failures > 0))
+e2e_main "${1:-all}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The judge under the REAL Claude Code and Codex CLIs (against the
-# harness's scripted mock model, ../shared/harness): an agent edits its
+# harness's scripted model, tests/e2e/harness): an agent edits its
 # goal file with its own shell (ticks every criterion, sets the status to
 # verifying), then asks the judge to complete it —
 #
@@ -14,26 +14,11 @@
 #
 #   tests/e2e/judge.sh [claude|codex|all]
 #
-# Needs the clients from `harness/setup.sh all` (HARNESS_PREFIX, default
-# ~/.cache/steward-harness) and a steward built with the `testing` feature (STEWARD_BIN,
-# default target/debug/steward). Skips, with a message and exit 0, what is not
-# installed.
+# Needs the clients from `tests/e2e/harness/install.sh` and a steward built
+# with the `testing` feature (see lib.sh); what is missing is SKIPPED.
 set -uo pipefail
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-harness=${HARNESS_DIR:-$repo/../shared/harness}
-prefix=${HARNESS_PREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/steward-harness}
-# shellcheck source=steward-bin.sh
-. "$repo/tests/e2e/steward-bin.sh"
-which=${1:-all}
-export STEWARD_BIN=$steward HARNESS_PREFIX=$prefix
-
-if [ ! -x "$harness/run-claude.sh" ]; then echo "skip: no harness at $harness"; exit 0; fi
-unset STEWARD_ROOT STEWARD_ACTOR CLAUDECODE CODEX_CI CODEX_THREAD_ID AI_AGENT
-
-failures=0
-report() { # VERDICT WHAT
-  if [ "$1" = ok ]; then echo "ok: $2"; else echo "FAILED: $2"; failures=$((failures + 1)); fi
-}
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 new_store() { # DIR: a store with one goal of two criteria, as a person made it
   mkdir -p "$1" && (
@@ -47,13 +32,14 @@ check() { # DIR CLIENT CASE
   python3 - "$@" "$steward" "$harness" <<'PY'
 import json, os, subprocess, sys
 d, client, case, steward, harness = sys.argv[1:]
+sys.path.insert(0, harness)
+import request_log
 store, log = f"{d}/store", f"{d}/out/requests.jsonl"
 env = dict(os.environ, HOME=f"{d}/person")
 def run(*args):
     return subprocess.run([steward, "-C", store, *args], capture_output=True, text=True, env=env)
 goal = json.loads(run("show", "deploy-api", "--json").stdout)["goal"]
-results = subprocess.run([sys.executable, f"{harness}/requests.py", "tool-results", log],
-                         capture_output=True, text=True).stdout
+results = request_log.results_text(log)
 problems = []
 if goal["status"] == "completed":
     problems.append("the agent completed its own edited goal")
@@ -83,7 +69,7 @@ PY
 
 run_case() { # CLIENT CASE
   local client=$1 case=$2 dir rc
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-judge-$client-$case.XXXXXX")
+  dir=$(e2e_dir "judge-$client-$case")
   # The person's home (steward's key) is not the agent's: the agent's
   # shell runs with the harness's home.
   new_store "$dir/store" "$dir/person"
@@ -112,26 +98,17 @@ run_case() { # CLIENT CASE
   rc=$?
   unset HARNESS_OUT HARNESS_HOME
   if [ "$rc" -ne 0 ]; then
-    echo "  FAIL: $client exited $rc (see $dir/stderr)"; report failed "$client $case ($dir)"
+    echo "  FAIL: $client exited $rc (see $dir/stderr)"; e2e_fail "$client $case ($dir)"
   elif check "$dir" "$client" "$case"; then
-    report ok "$client $case ($dir)"
+    e2e_pass "$client $case ($dir)"
   else
-    report failed "$client $case ($dir)"
+    e2e_fail "$client $case ($dir)"
   fi
 }
 
-run_client() {
-  if [ ! -x "$prefix/bin/$1" ]; then
-    echo "skip: $1 is not installed under $prefix (run $harness/setup.sh $1)"
-    return 0
-  fi
+run_client() { # CLIENT
   run_case "$1" shell
   run_case "$1" mcp
 }
 
-case $which in
-  claude|codex) run_client "$which" ;;
-  all) run_client claude; run_client codex ;;
-  *) echo "usage: $0 [claude|codex|all]" >&2; exit 2 ;;
-esac
-exit $((failures > 0))
+e2e_main "${1:-all}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A night with the REAL Claude Code and Codex CLIs (against the harness's
-# scripted mock model, ../shared/harness), stepped by `tick` every five
+# scripted model, tests/e2e/harness), stepped by `tick` every five
 # minutes of a moved clock (STEWARD_NOW), four goals per client:
 #
 #   ok-1       the agent writes work/ok-1 and asks the judge: completed
@@ -15,10 +15,13 @@
 # limited goal.
 #
 #   tests/e2e/night.sh [claude|codex|all]
+#
+# Needs the clients from `tests/e2e/harness/install.sh` and a steward built
+# with the `testing` feature (see lib.sh); what is missing is SKIPPED.
 set -uo pipefail
-which=${1:-all}
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_isolate "$@"
 
 night() { # AGENT: four goals, dispatch on, ticks five minutes apart
   # One clock for everything (the event log is split by day: a store made
@@ -48,11 +51,9 @@ YAML
   STEWARD_NOW=2026-11-21T04:15:00Z steward why limited-1 > why.txt
 }
 
-failures=0
-run_case() {
+run_client() { # AGENT
   local agent=$1 dir
-  e2e_installed "$agent" || return 0
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-night-$agent.XXXXXX")
+  dir=$(e2e_dir "night-$agent")
   e2e_case "$agent" "$(e2e_script night "$agent")" "$dir" night
   if python3 - "$dir" "$steward" <<'PY'
 import json, os, subprocess, sys
@@ -95,10 +96,10 @@ for p in problems: print("  FAIL:", p)
 sys.exit(1 if problems else 0)
 PY
   then
-    echo "ok: $agent night — completed, no_progress, limited, over its cost ($dir)"
+    e2e_pass "$agent night — completed, no_progress, limited, over its cost ($dir)"
   else
-    echo "FAILED: $agent night ($dir)"; failures=$((failures + 1))
+    e2e_fail "$agent night ($dir)"
   fi
 }
 
-e2e_run_cases "$which"
+e2e_main "${1:-all}"

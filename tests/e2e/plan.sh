@@ -7,12 +7,12 @@
 #
 #   tests/e2e/plan.sh [claude|codex|all]
 #
-# Needs the clients from `harness/setup.sh all` and a built steward; skips,
-# with a message and exit 0, what is not installed.
+# Needs the clients from `tests/e2e/harness/install.sh` and a steward built
+# with the `testing` feature (see lib.sh); what is missing is SKIPPED.
 set -uo pipefail
-which=${1:-all}
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_isolate "$@"
 
 setup() { # AGENT: a goal without a plan, planning on; two ticks
   steward init -q
@@ -24,11 +24,9 @@ setup() { # AGENT: a goal without a plan, planning on; two ticks
   steward tick -q
 }
 
-failures=0
-run_case() {
+run_client() { # AGENT
   local agent=$1 dir
-  e2e_installed "$agent" || return 0
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-plan-$agent.XXXXXX")
+  dir=$(e2e_dir "plan-$agent")
   e2e_case "$agent" "$(e2e_script plan "$agent")" "$dir" setup
   if python3 - "$dir" <<'PY'
 import json, sys
@@ -47,10 +45,10 @@ for p in problems: print("  FAIL:", p)
 sys.exit(1 if problems else 0)
 PY
   then
-    echo "ok: $agent — planned by the model, S1.1.1 worked and done ($dir)"
+    e2e_pass "$agent — planned by the model, S1.1.1 worked and done ($dir)"
   else
-    echo "FAILED: $agent ($dir)"; failures=$((failures + 1))
+    e2e_fail "$agent ($dir)"
   fi
 }
 
-e2e_run_cases "$which"
+e2e_main "${1:-all}"

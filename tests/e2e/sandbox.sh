@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The operating system's part of the threat model, with the REAL clients
-# (against the harness's scripted mock model, ../shared/harness): an agent
+# (against the harness's scripted model, tests/e2e/harness): an agent
 # whose tools are sandboxed as steward sets them up tries to write its
 # goal file and steward.yaml from its own shell and to read the machine
 # key, then records progress the way it may —
@@ -18,15 +18,20 @@
 # no change made outside steward is found, and the assessment lands.
 #
 #   tests/e2e/sandbox.sh [claude|codex|all]
+#
+# Needs the clients from `tests/e2e/harness/install.sh` and a steward built
+# with the `testing` feature (see lib.sh); what is missing is SKIPPED.
 set -uo pipefail
-which=${1:-all}
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_isolate "$@"
 
 check() { # DIR STORE LOG: what the sandbox let through
   python3 - "$@" "$steward" "$harness" <<'PY'
 import json, os, subprocess, sys
 d, store, log, steward, harness = sys.argv[1:]
+sys.path.insert(0, harness)
+import request_log
 env = dict(os.environ, HOME=f"{d}/home")
 def run(*args):
     return subprocess.run([steward, "-C", store, *args], capture_output=True, text=True, env=env)
@@ -34,8 +39,7 @@ goal_file = open(f"{store}/state/goals/deploy-api.md").read()
 config = open(f"{store}/steward.yaml").read()
 goal = json.loads(run("show", "deploy-api", "--json").stdout)["goal"]
 events = [json.loads(l) for l in run("audit").stdout.splitlines()]
-results = subprocess.run([sys.executable, f"{harness}/requests.py", "tool-results", log],
-                         capture_output=True, text=True).stdout
+results = request_log.results_text(log)
 # The key is in the account's home (a build with the `testing` feature
 # takes $HOME instead).
 import pwd
@@ -60,10 +64,9 @@ sys.exit(1 if problems else 0)
 PY
 }
 
-failures=0
 claude_case() {
   local dir=$1
-  export HARNESS_OUT=$dir/out HARNESS_HOME=$dir/home STEWARD_BIN=$steward HARNESS_PREFIX=$prefix
+  export HARNESS_OUT=$dir/out HARNESS_HOME=$dir/home
   mkdir -p "$dir/home/.codex" "$dir/store"
   (
     cd "$dir/store" && export HOME=$dir/home &&
@@ -75,7 +78,7 @@ claude_case() {
   "$harness/run-claude.sh" "$dir/store" "$repo/tests/e2e/sandbox-claude.json" "Work on the goal" \
     > "$dir/reply" 2> "$dir/stderr"
   local rc=$?
-  unset HARNESS_OUT HARNESS_HOME STEWARD_BIN
+  unset HARNESS_OUT HARNESS_HOME
   [ "$rc" -eq 0 ] || { echo "  FAIL: claude exited $rc (see $dir/stderr)"; return 1; }
   check "$dir" "$dir/store" "$dir/out/requests.jsonl"
 }
@@ -89,27 +92,26 @@ dispatch_setup() { # AGENT: one goal, dispatch on in the sandbox, one tick
   steward tick -q
 }
 
-run_case() {
+run_client() { # AGENT
   local agent=$1 dir
-  e2e_installed "$agent" || return 0
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/steward-e2e-sandbox-$agent.XXXXXX")
+  dir=$(e2e_dir "sandbox-$agent")
   case $agent in
     claude)
       if ! command -v bwrap >/dev/null || ! command -v socat >/dev/null; then
-        echo "SKIPPED: claude sandbox: Claude Code's sandbox needs bubblewrap and socat (apt-get install bubblewrap socat)"
-        return 0
+        e2e_skip "claude sandbox" "Claude Code's sandbox needs bubblewrap and socat (apt-get install bubblewrap socat)"
+        return
       fi
-      if claude_case "$dir/session"; then echo "ok: claude sandbox, hooks installed ($dir/session)"; else
-        echo "FAILED: claude sandbox, hooks installed ($dir/session)"; failures=$((failures + 1)); fi
+      if claude_case "$dir/session"; then e2e_pass "claude sandbox, hooks installed ($dir/session)"; else
+        e2e_fail "claude sandbox, hooks installed ($dir/session)"; fi
       e2e_case claude "$repo/tests/e2e/sandbox-claude.json" "$dir/dispatched" dispatch_setup
       if check "$dir/dispatched" "$dir/dispatched/store" "$dir/dispatched/requests.jsonl"; then
-        echo "ok: claude sandbox, dispatched ($dir/dispatched)"; else
-        echo "FAILED: claude sandbox, dispatched ($dir/dispatched)"; failures=$((failures + 1)); fi ;;
+        e2e_pass "claude sandbox, dispatched ($dir/dispatched)"; else
+        e2e_fail "claude sandbox, dispatched ($dir/dispatched)"; fi ;;
     codex)
       e2e_case codex "$repo/tests/e2e/sandbox-codex.json" "$dir" dispatch_setup
-      if check "$dir" "$dir/store" "$dir/requests.jsonl"; then echo "ok: codex sandbox ($dir)"; else
-        echo "FAILED: codex sandbox ($dir)"; failures=$((failures + 1)); fi ;;
+      if check "$dir" "$dir/store" "$dir/requests.jsonl"; then e2e_pass "codex sandbox ($dir)"; else
+        e2e_fail "codex sandbox ($dir)"; fi ;;
   esac
 }
 
-e2e_run_cases "$which"
+e2e_main "${1:-all}"
