@@ -53,7 +53,7 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
     let outcomes = checking::run(ctx, &checks);
 
     let mut tx = ctx.transaction()?;
-    let loaded = super::trust::resolve(ctx, &mut tx, &before.goal.id)?;
+    let loaded = super::trust::refind(ctx, &mut tx, &before.goal)?;
     refuse_unless_open(&loaded.goal)?;
     // A bound is hard: past its deadline (or cost, or iterations) a goal
     // fails, whatever its checks say now.

@@ -619,7 +619,7 @@ fn new_run(
 pub fn record_claimed(ctx: &Context, runs: &[(Run, String)]) -> Result<Notices> {
     let mut tx = ctx.transaction_by(Actor::Steward)?;
     for (run, instruction) in runs {
-        let loaded = tx.resolve(&run.goal_id)?;
+        let loaded = tx.refind(&run.goal_id, &run.goal_label)?;
         record(ctx, &mut tx, &loaded, run, instruction)?;
     }
     super::finish(tx)

@@ -150,7 +150,7 @@ pub fn review(ctx: &Context, draft: &Draft) -> Result<Reviewed> {
 /// draft was taken; then the draft is kept and nothing is written.
 pub fn save(ctx: &Context, draft: &Draft, file: GoalFile) -> Result<Saved> {
     let mut tx = ctx.transaction()?;
-    let current = tx.resolve(&draft.goal.goal.id)?;
+    let current = tx.refind(&draft.goal.goal.id, &draft.goal.goal.label)?;
     if current.file.text() != draft.goal.file.text() {
         return Err(Error::ChangedMeanwhile {
             path: current.file.path.clone(),

@@ -289,7 +289,7 @@ fn follow_up_waits(
     let notify = &ctx.config.notify;
     let told: Vec<(String, Told)> = std::mem::take(&mut outbox.told).into_iter().collect();
     for (id, mut told) in told {
-        let Some(goal) = lookup.goal(&id) else {
+        let Some(goal) = lookup.goal(&id, &told.label) else {
             // Gone (deleted): nothing to wait for.
             continue;
         };
@@ -374,7 +374,8 @@ impl<'a> Lookup<'a> {
         }
     }
 
-    fn goal(&mut self, id: &str) -> Option<Goal> {
+    /// The goal with `id`, last seen with `label`.
+    fn goal(&mut self, id: &str, label: &str) -> Option<Goal> {
         if id.is_empty() {
             return None;
         }
@@ -386,7 +387,7 @@ impl<'a> Lookup<'a> {
             .entry(id.to_string())
             .or_insert_with(|| {
                 ctx.store
-                    .resolve(id)
+                    .refind(id, label)
                     .ok()
                     .map(|loaded| (*loaded.goal).clone())
             })
@@ -411,7 +412,7 @@ fn classify(
     lookup: &mut Lookup<'_>,
     on: &[String],
 ) -> Option<(String, Option<Goal>)> {
-    let goal = lookup.goal(&event.goal_id);
+    let goal = lookup.goal(&event.goal_id, &event.label);
     let kind = match (event.action.as_str(), event.to.as_deref()) {
         ("spend_cap", _) => "spend_cap".to_string(),
         ("usage_limited", _) => "limited".to_string(),

@@ -243,16 +243,16 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
     let recent = ctx.store.log().read_since(&since_text)?;
     // Goals that closed in the window are read from the closed goals; the
     // others from the open ones.
-    let closed_ids: Vec<&str> = recent
+    let closed: Vec<(&str, &str)> = recent
         .iter()
         .filter(|e| matches!(e.to.as_deref(), Some("completed" | "failed" | "abandoned")))
-        .map(|e| e.goal_id.as_str())
+        .map(|e| (e.goal_id.as_str(), e.label.as_str()))
         .collect();
     let open = ctx.store.scan(Scope::Open)?;
     let mut completed = Vec::new();
     let mut failed = Vec::new();
-    for id in closed_ids {
-        let Ok(loaded) = ctx.store.resolve(id) else {
+    for (id, label) in closed {
+        let Ok(loaded) = ctx.store.refind(id, label) else {
             continue;
         };
         let goal = *loaded.goal;

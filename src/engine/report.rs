@@ -78,7 +78,7 @@ fn closed_since(ctx: &Context, events: &[Event], problems: &mut Vec<String>) -> 
         if closed.iter().any(|g| g.id == event.goal_id) {
             continue;
         }
-        match ctx.store.resolve(&event.goal_id) {
+        match ctx.store.refind(&event.goal_id, &event.label) {
             Ok(loaded) if loaded.goal.status.is_terminal() => closed.push(*loaded.goal),
             Ok(_) | Err(Error::GoalNotFound { .. }) => {}
             Err(err) => problems.push(err.to_string()),

@@ -114,7 +114,7 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     if current.kind == RunKind::Plan && outcome == RunOutcome::Ok {
         take_plan(ctx, &mut tx, &mut current, report.message.as_deref())?;
     }
-    let goal = tx.resolve(&current.goal_id).ok();
+    let goal = tx.refind(&current.goal_id, &current.goal_label).ok();
     if ctx.config.dispatch.claim_git {
         super::claim::release(ctx, &mut tx, &current)?;
     }
@@ -135,7 +135,7 @@ fn take_plan(
     let answer = answer.unwrap_or_default();
     match crate::plan::json::validate(answer) {
         Ok(plan) => {
-            let Ok(loaded) = tx.resolve(&run.goal_id) else {
+            let Ok(loaded) = tx.refind(&run.goal_id, &run.goal_label) else {
                 return Ok(());
             };
             if loaded.goal.status.is_terminal() {
@@ -349,7 +349,7 @@ fn codex_home(ctx: &Context) -> PathBuf {
 /// its goal's `max_cost_usd`, or of the day's spend cap, whichever is less.
 fn allowance(ctx: &Context, run: &Run) -> Option<crate::meter::Allowance> {
     let mut left: Vec<crate::meter::Allowance> = Vec::new();
-    if let Ok(loaded) = ctx.store.resolve(&run.goal_id)
+    if let Ok(loaded) = ctx.store.refind(&run.goal_id, &run.goal_label)
         && let Some(max) = loaded.goal.bounds.max_cost_usd
     {
         left.push(crate::meter::Allowance {
@@ -602,7 +602,7 @@ pub fn kill(ctx: &Context, reference: &str) -> Result<(Run, Notices)> {
         run.ended_at = Some(format_time(ctx.now));
         run.outcome = Some(RunOutcome::Killed);
         run.result = Some("killed by a person".to_string());
-        let goal = tx.resolve(&run.goal_id).ok();
+        let goal = tx.refind(&run.goal_id, &run.goal_label).ok();
         record_end(&mut tx, &run, goal.as_ref(), 0.0, ctx.now)?;
     }
     let notices = super::finish(tx)?;

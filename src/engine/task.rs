@@ -224,13 +224,13 @@ pub fn apply_to_goals(
     actor: Actor,
 ) -> Result<Vec<GoalMoved>> {
     let mut moved = Vec::new();
-    let mut goal_ids: Vec<&str> = transitions
+    let mut goals: Vec<(&str, &str)> = transitions
         .iter()
-        .filter_map(|t| t.goal_id.as_deref())
+        .filter_map(|t| Some((t.goal_id.as_deref()?, t.goal_label.as_deref().unwrap_or(""))))
         .collect();
-    goal_ids.dedup();
-    for goal_id in goal_ids {
-        let Ok(loaded) = tx.resolve(goal_id) else {
+    goals.dedup();
+    for (goal_id, label) in goals {
+        let Ok(loaded) = tx.refind(goal_id, label) else {
             continue;
         };
         if !matches!(

@@ -26,6 +26,21 @@ pub fn resolve(ctx: &Context, tx: &mut Transaction<'_>, reference: &str) -> Resu
     Ok(verified.goal)
 }
 
+/// [`resolve`] for a goal read before the lock was taken: found again by
+/// its id and label, without searching the store.
+pub fn refind(
+    ctx: &Context,
+    tx: &mut Transaction<'_>,
+    goal: &crate::model::Goal,
+) -> Result<LoadedGoal> {
+    let loaded = tx.refind(&goal.id, &goal.label)?;
+    let verified = tx.verify(loaded)?;
+    if ctx.actor != Actor::User {
+        refuse_if_waiting(&verified.goal)?;
+    }
+    Ok(verified.goal)
+}
+
 /// Refuses an agent's act on a goal that waits for a person.
 pub fn refuse_if_waiting(loaded: &LoadedGoal) -> Result<()> {
     let goal = &loaded.goal;

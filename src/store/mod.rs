@@ -813,13 +813,39 @@ impl Store {
             problems: open.problems,
             ..Scan::default()
         };
-        let closed = goal_paths(&self.closed_dir, &mut scan.problems)?;
+        // A closed goal's file is named LABEL-ID8.md: only those whose name
+        // could match are read (and every file named otherwise).
+        let mut closed = goal_paths(&self.closed_dir, &mut scan.problems)?;
+        closed.retain(|path| closed_name_may_match(path, wanted));
         self.load_each(&closed, |result| match result {
             Ok(loaded) if is_candidate(&loaded) => scan.goals.push(loaded),
             Ok(_) => {}
             Err(problem) => scan.problems.push(problem),
         });
         Ok(scan)
+    }
+
+    /// Finds again the goal with `id`, last seen with `label`: by the names
+    /// its files have (`goals/LABEL.md`, then `goals/closed/LABEL-ID8.md`),
+    /// so a goal read before costs one file whatever the store's size, open
+    /// or closed. Only when neither holds it (a label changed by hand, a
+    /// file renamed) is the store searched as [`Store::resolve`] does.
+    pub fn refind(&self, id: &str, label: &str) -> Result<LoadedGoal> {
+        if !id.is_empty() && crate::label::validate(label).is_ok() {
+            let short: String = id.chars().take(8).collect();
+            let closed = self.closed_dir.join(format!("{label}-{short}.md"));
+            for path in [self.open_path(label), closed] {
+                if !path.symlink_metadata().is_ok_and(|m| m.is_file()) {
+                    continue;
+                }
+                if let Ok(loaded) = self.load(&path)
+                    && loaded.goal.id == id
+                {
+                    return Ok(loaded);
+                }
+            }
+        }
+        self.resolve(id)
     }
 
     /// Finds one goal by label, full id, or a unique id prefix of at least 4
@@ -884,6 +910,24 @@ impl Store {
             unreadable: scan.problems.len(),
         })
     }
+}
+
+/// Whether the closed goal file at `path` may be the goal `wanted` (a
+/// label, or an id or its prefix) names, by its file name alone: a name
+/// of steward's form `LABEL-ID8.md` rules it out unless the label is
+/// `wanted` or the id's first characters agree with it.
+fn closed_name_may_match(path: &Path, wanted: &str) -> bool {
+    let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+        return true;
+    };
+    let Some((label, short)) = stem.rsplit_once('-') else {
+        return true;
+    };
+    if short.len() != 8 || !short.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return true;
+    }
+    let prefix = wanted.get(..wanted.len().min(8));
+    label == wanted || (wanted.len() >= 4 && prefix.is_some_and(|p| short.starts_with(p)))
 }
 
 /// `f` of each of `items`, handed to `sink` in order; the items are shared
@@ -1093,5 +1137,33 @@ fn links_inside(dir: &Path, link: &Path) -> bool {
     match (dir.canonicalize(), link.canonicalize()) {
         (Ok(dir), Ok(target)) => target.starts_with(dir),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::closed_name_may_match;
+    use std::path::Path;
+
+    #[test]
+    fn a_closed_file_is_read_only_when_its_name_may_match() {
+        let named = Path::new("closed/deploy-api-0f8e2c1a.md");
+        assert!(closed_name_may_match(named, "deploy-api"));
+        assert!(closed_name_may_match(named, "0f8e"));
+        assert!(closed_name_may_match(named, "0f8e2c1a-5d7b"));
+        assert!(!closed_name_may_match(named, "deploy"));
+        assert!(!closed_name_may_match(named, "0f8f"));
+        assert!(
+            !closed_name_may_match(named, "0f8"),
+            "ids need 4 characters"
+        );
+        // A label that ends like an id is still split at the last dash.
+        let tricky = Path::new("closed/x-deadbeef-12345678.md");
+        assert!(closed_name_may_match(tricky, "x-deadbeef"));
+        assert!(!closed_name_may_match(tricky, "dead"));
+        // Named otherwise (by hand): always read.
+        for name in ["closed/notes.md", "closed/a-b.md", "closed/a-nothexid.md"] {
+            assert!(closed_name_may_match(Path::new(name), "anything"));
+        }
     }
 }

@@ -254,6 +254,11 @@ impl<'s> Transaction<'s> {
         self.store.resolve(reference)
     }
 
+    /// [`Store::refind`] under the lock.
+    pub fn refind(&self, id: &str, label: &str) -> Result<LoadedGoal> {
+        self.store.refind(id, label)
+    }
+
     /// Re-reads goals under the lock.
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         self.store.scan(scope)
