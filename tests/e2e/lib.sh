@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by every end-to-end script in tests/e2e. The scripts drive the
 # REAL Claude Code and Codex CLIs (installed by harness/install.sh) against
 # the harness's scripted model (harness/model.py), with a steward built with
@@ -25,6 +26,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$repo/tests/e2e/harness/common.sh"
 prefix=$harness_prefix
 export HARNESS_PREFIX=$prefix
+# The checks import harness/request_log.py: no __pycache__ in the tree.
+export PYTHONDONTWRITEBYTECODE=1
 # Whatever says "an agent runs this" or names another store stays out: the
 # scripts decide who acts where.
 unset STEWARD_ROOT STEWARD_ACTOR STEWARD_DISPATCH_ID STEWARD_OVERRIDE_ACTOR CLAUDECODE \
@@ -39,8 +42,9 @@ e2e_cannot_run() {
 }
 
 command -v python3 > /dev/null || e2e_cannot_run "no python3 (the scripted model and the checks need it)"
-steward=$(readlink -f "${STEWARD_BIN:-$repo/target/debug/steward}")
+steward=${STEWARD_BIN:-$repo/target/debug/steward}
 [ -x "$steward" ] || e2e_cannot_run "no steward at $steward (cargo build --features testing first)"
+steward=$(readlink -f "$steward")
 export STEWARD_BIN=$steward
 _probe=$(mktemp -d)
 if ! (cd "$_probe" && export HOME=$_probe && "$steward" init -q &&
@@ -89,6 +93,15 @@ e2e_main() {
     all) clients="claude codex" ;;
     *) echo "usage: $0 [claude|codex|all]" >&2; exit 2 ;;
   esac
+  local missing=()
+  for client in $clients; do
+    harness_client "$client" > /dev/null || missing+=("$client")
+  done
+  if [ "${#missing[@]}" -eq "$(wc -w <<< "$clients")" ]; then
+    local which="neither claude nor codex is"
+    [ "${#missing[@]}" -eq 1 ] && which="${missing[0]} is not"
+    e2e_cannot_run "$which installed under $prefix (tests/e2e/harness/install.sh ${1:-all})"
+  fi
   for client in $clients; do
     if harness_client "$client" > /dev/null; then
       run_client "$client"
@@ -142,7 +155,7 @@ e2e_case() {
   harness_codex_provider "$HARNESS_MODEL_PORT" > "$home/.codex/config.toml"
   (
     unset ANTHROPIC_AUTH_TOKEN CLAUDE_CODE_OAUTH_TOKEN OPENAI_API_KEY OPENAI_BASE_URL CODEX_API_KEY
-    export PATH="$(dirname "$steward"):$prefix/bin:/usr/local/bin:/usr/bin:/bin" HOME=$home TMPDIR=$dir/tmp \
+    export PATH="${steward%/*}:$prefix/bin:/usr/local/bin:/usr/bin:/bin" HOME=$home TMPDIR=$dir/tmp \
       CLAUDE_CONFIG_DIR=$home/.claude CODEX_HOME=$home/.codex \
       ANTHROPIC_BASE_URL=http://127.0.0.1:$HARNESS_MODEL_PORT ANTHROPIC_API_KEY=sk-ant-e2e-dummy \
       MOCK_LLM_API_KEY=e2e-dummy NO_PROXY=127.0.0.1,localhost no_proxy=127.0.0.1,localhost \

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the harness's runners (run-claude.sh, run-codex.sh) and by
 # tests/e2e/lib.sh: where the clients are, the private network namespace,
 # and starting and stopping the scripted model (model.py).
@@ -68,6 +69,7 @@ harness_model_start() {
     harness_model_stop
     return 1
   fi
+  # shellcheck disable=SC2034 # for the caller
   HARNESS_MODEL_PORT=$(cat "$dir/port")
 }
 
