@@ -1,4 +1,4 @@
-//! The README's notifier recipes, each run with a stand-in for its tool,
+//! The guide's notifier recipes, each run with a stand-in for its tool,
 //! and the rules: one notification per event, retries, quiet hours.
 
 use std::path::Path;
@@ -7,13 +7,15 @@ use predicates::prelude::*;
 
 use crate::common::TestEnv;
 
-/// The first ```yaml block after `heading` in the README.
+/// The first ```yaml block after `heading` in steward-guide(7).
 fn recipe(heading: &str) -> String {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let section = &readme[readme
+    let guide = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("man/steward-guide.7.md"),
+    )
+    .unwrap();
+    let section = &guide[guide
         .find(heading)
-        .unwrap_or_else(|| panic!("no {heading:?} in README"))..];
+        .unwrap_or_else(|| panic!("no {heading:?} in man/steward-guide.7.md"))..];
     let start = section.find("```yaml\n").unwrap() + "```yaml\n".len();
     section[start..start + section[start..].find("```").unwrap()].to_string()
 }
