@@ -524,7 +524,10 @@ fn room(ctx: &Context, runs: &[Run]) -> Result<Room> {
 /// Whether the spend cap was recorded in the last day already.
 fn spend_cap_told(ctx: &Context) -> Result<bool> {
     let since = format_time(ctx.now - chrono::Duration::days(1));
-    let recent = ctx.store.log().read_since(&since)?;
+    let recent = ctx
+        .store
+        .log()
+        .read_since_naming(&since, Some("spend_cap"))?;
     Ok(recent.iter().any(|e| e.action == "spend_cap"))
 }
 

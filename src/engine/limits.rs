@@ -88,7 +88,10 @@ pub fn dispatches_last_hour(ctx: &Context) -> Result<u64> {
 pub fn window(ctx: &Context) -> Result<Vec<String>> {
     let since = format_time(ctx.now - chrono::Duration::hours(1));
     let until = format_time(ctx.now);
-    let recent = ctx.store.log().read_since(&since)?;
+    let recent = ctx
+        .store
+        .log()
+        .read_since_naming(&since, Some("dispatched"))?;
     Ok(recent
         .into_iter()
         .filter(|e| e.action == "dispatched" && e.ts <= until)
@@ -104,7 +107,10 @@ pub fn dispatch_counted(ctx: &Context, goal_id: &str, dispatch_id: &str) -> Resu
         return Ok(true);
     }
     let since = format_time(ctx.now - chrono::Duration::days(1));
-    let recent = ctx.store.log().read_since(&since)?;
+    let recent = ctx
+        .store
+        .log()
+        .read_since_naming(&since, Some(dispatch_id))?;
     Ok(recent.iter().any(|e| {
         e.action == "dispatched"
             && e.goal_id == goal_id

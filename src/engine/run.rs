@@ -185,7 +185,10 @@ fn stderr_tail(ctx: &Context, id: &str) -> Option<String> {
 /// Whether the agent recorded an assessment or a completion under the
 /// run's dispatch id.
 fn reported(ctx: &Context, run: &Run) -> Result<bool> {
-    let recent = ctx.store.log().read_since(&run.created_at)?;
+    let recent = ctx
+        .store
+        .log()
+        .read_since_naming(&run.created_at, Some(&run.id))?;
     Ok(recent.iter().any(|e| {
         e.dispatch_id.as_deref() == Some(run.id.as_str())
             && matches!(

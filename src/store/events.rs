@@ -283,11 +283,20 @@ impl Log {
     /// Events at or after `since`: the parts of its day and later, each read
     /// from its end so the cost follows the window.
     pub fn read_since(&self, since: &str) -> Result<Vec<Event>> {
+        self.read_since_naming(since, None)
+    }
+
+    /// [`Log::read_since`] for the events whose line holds `word` (an
+    /// action, an id): the others in the window are passed over without
+    /// being parsed, so what a busy day logged costs a scan of its bytes.
+    /// The caller still checks the field it wants: `word` may be anywhere
+    /// on a line.
+    pub fn read_since_naming(&self, since: &str, word: Option<&str>) -> Result<Vec<Event>> {
         let first_day = day_of(since);
         let mut events = Vec::new();
         for part in self.parts()? {
             if part == LEGACY || part.as_str() >= first_day {
-                events.extend(read_since(&self.path(&part), since)?);
+                events.extend(read_since(&self.path(&part), since, word)?);
             }
         }
         Ok(events)
@@ -543,9 +552,12 @@ fn tail_lines(path: &Path, budget: u64) -> std::io::Result<Vec<Vec<u8>>> {
 /// Events whose time is at or after `since`, read from the end of the log
 /// so the cost follows the window, not the log's age. The log is in append
 /// order; reading stops at the first line older than `since`.
-fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
+fn read_since(path: &Path, since: &str, word: Option<&str>) -> Result<Vec<Event>> {
     use std::io::{Read, Seek, SeekFrom};
     const CHUNK: u64 = 64 * 1024;
+    static ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+    let word = word.map(memchr::memmem::Finder::new);
     let mut file = match super::safe::open_regular(path) {
         Ok(Some(file)) => file,
         Ok(None) => return Ok(Vec::new()),
@@ -575,6 +587,16 @@ fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
+            if let (Some(word), Some(ts)) = (&word, written_at(line)) {
+                if ts < since.as_bytes() {
+                    events.reverse();
+                    return Ok(events);
+                }
+                // A line with escapes is parsed: `\u0064` may spell a `d`.
+                if word.find(line).is_none() && ESCAPE.find(line).is_none() {
+                    continue;
+                }
+            }
             let event: Event = serde_json::from_slice(line).map_err(|err| {
                 Error::Unreadable(FileProblem::whole_file(
                     path,
@@ -591,6 +613,15 @@ fn read_since(path: &Path, since: &str) -> Result<Vec<Event>> {
     }
     events.reverse();
     Ok(events)
+}
+
+/// The time of an event line as steward writes it (`{"ts":"…"`), without
+/// parsing the line; `None` for a line written otherwise.
+fn written_at(line: &[u8]) -> Option<&[u8]> {
+    let rest = line.strip_prefix(b"{\"ts\":\"")?;
+    let end = rest.iter().position(|b| *b == b'"')?;
+    let ts = &rest[..end];
+    (!ts.contains(&b'\\')).then_some(ts)
 }
 
 /// Hands each event after byte `offset` (where an earlier read ended) to
@@ -683,6 +714,50 @@ mod tests {
     }
 
     #[test]
+    fn a_read_for_one_word_parses_only_the_lines_that_hold_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.jsonl");
+        let mut all = Vec::new();
+        for minute in 0..120 {
+            let action = if minute % 10 == 0 {
+                "dispatched"
+            } else {
+                "assessed"
+            };
+            all.push(event(
+                &format!("2026-11-21T{:02}:{:02}:00Z", minute / 60, minute % 60),
+                action,
+            ));
+        }
+        append(&path, &all, None).unwrap();
+        // A line with an escape and one written by hand, spaced: both parsed.
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        std::io::Write::write_all(
+            &mut file,
+            b"{\"ts\":\"2026-11-21T02:00:00Z\",\"goal_id\":\"id\",\"label\":\"g\",\"actor\":\"agent\",\"action\":\"dispatche\\u0064\",\"from\":null,\"to\":null,\"detail\":\"\"}\n\
+              {\"ts\": \"2026-11-21T02:01:00Z\", \"goal_id\": \"id\", \"label\": \"g\", \"actor\": \"agent\", \"action\": \"assessed\", \"from\": null, \"to\": null, \"detail\": \"\"}\n",
+        )
+        .unwrap();
+        let found = read_since(&path, "2026-11-21T01:00:00Z", Some("dispatched")).unwrap();
+        let actions: Vec<&str> = found.iter().map(|e| e.action.as_str()).collect();
+        assert_eq!(actions.iter().filter(|a| **a == "dispatched").count(), 7);
+        assert_eq!(found.last().unwrap().ts, "2026-11-21T02:01:00Z");
+        assert!(
+            found
+                .iter()
+                .all(|e| e.ts.as_str() >= "2026-11-21T01:00:00Z")
+        );
+        assert_eq!(
+            found.len(),
+            8,
+            "six written, the escaped one, the spaced one"
+        );
+    }
+
+    #[test]
     fn read_since_stops_at_the_window_across_chunks() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("events.jsonl");
@@ -694,11 +769,13 @@ mod tests {
             ));
         }
         append(&path, &all, None).unwrap();
-        let recent = read_since(&path, "2026-11-21T09:00:00Z").unwrap();
+        let recent = read_since(&path, "2026-11-21T09:00:00Z", None).unwrap();
         assert_eq!(recent.len(), 60);
         assert_eq!(recent[0].ts, "2026-11-21T09:00:00Z");
         assert_eq!(
-            read_since(&path, "2026-11-21T00:00:00Z").unwrap().len(),
+            read_since(&path, "2026-11-21T00:00:00Z", None)
+                .unwrap()
+                .len(),
             600
         );
         let mut read = Vec::new();
