@@ -206,22 +206,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         tx.store().reread(before, tx.written())?
     };
     outcome.note_problems(&scan.problems);
-    let waiting = scan.more_closed_in_place > 0;
-    for name in tx.store().settle_terminal_cache(&scan.goals, waiting) {
-        let label = name.strip_suffix(".md").unwrap_or(&name).to_string();
-        let reason = format!(
-            "state/cache/terminal-goals listed the open goal in {name} as closed, hiding it from prompts and hooks: written outside steward; the cache is cleared"
-        );
-        tx.record_store_event("cache_forged", &reason);
-        outcome.findings.push(Finding {
-            label,
-            action: "edited_outside",
-            from: String::new(),
-            to: String::new(),
-            reason,
-            task: None,
-        });
-    }
+    settle_terminal_cache(&mut tx, &scan, &mut outcome);
     for (label, seal) in vanished(ctx, &scan)? {
         tx.record_vanished(&seal)?;
         outcome.findings.push(vanished_finding(&label, &seal));
@@ -291,6 +276,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let finished = super::finish(tx)?;
     outcome.notices.warnings.extend(finished.warnings);
     outcome.notices.commit_error = finished.commit_error;
+    move_the_rest_to_closed(ctx, &mut outcome)?;
     // Fault injection for tests: a tick that dies between recording its runs
     // and starting them must lose nothing.
     if ctx.env.test_hook("STEWARD_FAULT") == Some("crash-after-persist") {
@@ -399,8 +385,9 @@ fn reported_before(ctx: &Context) -> Reported {
     }
 }
 
-/// Goals closed by hand that one pass moves at most (see
-/// [`crate::store::CLOSED_IN_PLACE_KEPT`]). The rest wait for the next
+/// Goals closed by hand that one batch of a pass moves at most (see
+/// [`crate::store::CLOSED_IN_PLACE_KEPT`]); a pass moves batches until
+/// none waits or [`MOVING_TIME`] is spent. What is left waits for the next
 /// pass; reading commands pass over them with a `stat` meanwhile.
 pub const MOVED_PER_PASS: usize = crate::store::CLOSED_IN_PLACE_KEPT;
 
@@ -435,6 +422,59 @@ fn move_to_closed(
         if saved {
             outcome.findings.extend(finding);
         }
+    }
+    Ok(())
+}
+
+/// Checks the cache of goals closed by hand against the open goals `scan`
+/// read: one it hid was written outside steward, and is told.
+fn settle_terminal_cache(tx: &mut Transaction<'_>, scan: &Scan, outcome: &mut TickOutcome) {
+    let waiting = scan.more_closed_in_place > 0;
+    for name in tx.store().settle_terminal_cache(&scan.goals, waiting) {
+        let label = name.strip_suffix(".md").unwrap_or(&name).to_string();
+        let reason = format!(
+            "state/cache/terminal-goals listed the open goal in {name} as closed, hiding it from prompts and hooks: written outside steward; the cache is cleared"
+        );
+        tx.record_store_event("cache_forged", &reason);
+        outcome.findings.push(Finding {
+            label,
+            action: "edited_outside",
+            from: String::new(),
+            to: String::new(),
+            reason,
+            task: None,
+        });
+    }
+}
+
+/// How long a pass goes on moving goals closed by hand, a batch of
+/// [`MOVED_PER_PASS`] at a time, once its own work is done.
+const MOVING_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Moves the goals closed by hand that the pass left waiting, a batch at a
+/// time, each under the lock (let go between them, so an agent recording
+/// progress waits one batch at most) and each read afresh, until none
+/// waits or [`MOVING_TIME`] is spent. What these batches find outside
+/// steward is in the log, told by the next pass.
+fn move_the_rest_to_closed(ctx: &Context, outcome: &mut TickOutcome) -> Result<()> {
+    let started = std::time::Instant::now();
+    while outcome.closed_waiting > 0 && started.elapsed() < MOVING_TIME {
+        let mut tx = ctx.transaction_by(Actor::Watchdog)?;
+        let scan = tx.scan(Scope::OpenDirectoryWithDigests)?;
+        if scan.closed_in_place.is_empty() {
+            outcome.closed_waiting = 0;
+            break;
+        }
+        outcome.closed_waiting = scan.more_closed_in_place;
+        move_to_closed(ctx, &mut tx, &scan.closed_in_place, outcome)?;
+        settle_terminal_cache(&mut tx, &scan, outcome);
+        let finished = super::finish(tx)?;
+        outcome.notices.warnings.extend(finished.warnings);
+        outcome.notices.commit_error = outcome
+            .notices
+            .commit_error
+            .take()
+            .or(finished.commit_error);
     }
     Ok(())
 }
@@ -785,7 +825,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pass_moves_its_share_of_the_goals_closed_by_hand_and_the_next_the_rest() {
+    fn a_pass_moves_the_goals_closed_by_hand_a_batch_at_a_time() {
         let store = Store::new();
         // A check is due: the lock is let go while it runs, and the
         // directory read again.
@@ -814,17 +854,14 @@ mod tests {
                 .iter()
                 .any(|f| f.label == "report" && f.to == "verifying")
         );
-        assert_eq!(
-            (closed_by_hand(&first), first.closed_waiting),
-            (MOVED_PER_PASS, 3)
-        );
-        assert_eq!(store.goal_files_in("state/goals"), 1 + 3);
-        assert_eq!(store.goal_files_in("state/goals/closed"), MOVED_PER_PASS);
-
-        let second = tick(&store.ctx(), TickRequest::default()).unwrap();
-        assert_eq!((closed_by_hand(&second), second.closed_waiting), (3, 0));
+        // The pass's own batch, then the rest in a batch of their own.
+        assert_eq!((closed_by_hand(&first), first.closed_waiting), (total, 0));
         assert_eq!(store.goal_files_in("state/goals"), 1);
         assert_eq!(store.goal_files_in("state/goals/closed"), total);
+
+        let second = tick(&store.ctx(), TickRequest::default()).unwrap();
+        assert_eq!((closed_by_hand(&second), second.closed_waiting), (0, 0));
+        assert_eq!(store.goal_files_in("state/goals"), 1);
         let moved = store.read("state/goals/closed/done-0000-done-000.md");
         assert!(moved.contains("closed by hand, no receipt"), "{moved}");
     }
