@@ -219,7 +219,7 @@ def main():
                 # The same writes with fsync made a no-op for both (libeatmydata
                 # preloaded, no wrapper process): what each costs besides
                 # waiting for the disk. minibeads never waits; steward waits
-                # as SPEC 9 says.
+                # as steward-reference(5), "RELIABILITY", says.
                 unsynced = f"{update}, fsync a no-op"
                 write(unsynced, lambda r: [steward, "-C", str(root), "update", pick(r), "--note", f"bench {r}"],
                       dict(env, LD_PRELOAD=nosync), unsynced)

@@ -1,4 +1,5 @@
-//! Whole-process timings of the release binary on generated stores (SPEC 10).
+//! Whole-process timings of the release binary on generated stores
+//! (steward-design(7), "Targets").
 //!
 //! `cargo bench` builds stores of 100, 1,000, 10,000 and 100,000 goal files
 //! with 10% open (the rest completed, where steward keeps them:
@@ -10,8 +11,8 @@
 //! A `tick` on a machine new to the store is timed too: its first write
 //! seals every open goal as it is. When
 //! 10,000 and 100,000 are both measured, the last rows time `list`, `tick`,
-//! `prompt` and `cat` on both sizes in the same rounds, for SPEC 10's 10×
-//! rule without the drift of runs minutes apart.
+//! `prompt` and `cat` on both sizes in the same rounds, for the 10× rule of
+//! steward-design(7), "Targets", without the drift of runs minutes apart.
 //!
 //! It fixes the clock with `STEWARD_NOW`: run it as `cargo bench --features
 //! testing`.
@@ -65,7 +66,8 @@ fn main() {
             row(size, store.open.len(), name, time, Some(baseline));
         }
         if size == 1_000 {
-            // SPEC 15: plans at most double the cost of the block. Every
+            // Plans at most double the cost of the block
+            // (steward-design(7), "Plans stay small in the block"). Every
             // open goal gets a plan of 100 nodes.
             let plain = median(runs, || {
                 run(&steward, store.root(), &["prompt", "--heartbeat"])
@@ -268,11 +270,11 @@ fn main() {
     }
 }
 
-/// SPEC 10's rule, 100,000 goals within 10× of 10,000, timed with both
-/// stores in the same rounds: each round runs a command on the one, then
-/// on the other. Timed minutes apart, as the sizes above are, the ratios
-/// carry the virtual machine's drift (`cat` of the same files scaled
-/// 9.7–10.8× from run to run).
+/// The rule of steward-design(7), "Targets", 100,000 goals within 10× of
+/// 10,000, timed with both stores in the same rounds: each round runs a
+/// command on the one, then on the other. Timed minutes apart, as the sizes
+/// above are, the ratios carry the virtual machine's drift (`cat` of the
+/// same files scaled 9.7–10.8× from run to run).
 fn scaling(steward: &Path) {
     const ROUNDS: usize = 15;
     let stores = [Store::generate(10_000), Store::generate(100_000)];
@@ -416,7 +418,7 @@ fn hand_closed(steward: &Path, store: &Store, runs: usize, cat_open: Duration) {
 /// their own data only, at the disk's steady pace. On the development VM
 /// the first flushes after the disk has been idle take 10–20 ms and the
 /// next dozen 1–2 ms more than usual: whichever write case ran first came
-/// out 1–3 ms slower (see README, "Performance").
+/// out 1–3 ms slower (see bench/README.md, "How to run").
 fn settle_disk(root: &Path) {
     let status = Command::new("sync").status().expect("sync runs");
     assert!(status.success(), "sync failed");

@@ -1,5 +1,6 @@
-//! Agent profiles (SPEC 12): how to start an agent CLI, how to resume its
-//! session, and how to read what it printed. Pure: no processes here.
+//! Agent profiles (steward-guide(7), "Profiles"): how to start an agent CLI,
+//! how to resume its session, and how to read what it printed. Pure: no
+//! processes here.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -71,7 +72,8 @@ pub struct Prices {
     /// Input written to the cache (Claude).
     pub cache_write: f64,
     pub output: f64,
-    /// When and whose list prices they are, for `config` and the README.
+    /// When and whose list prices they are, for `config` and
+    /// steward-guide(7), "Profiles".
     pub as_of: Option<String>,
 }
 

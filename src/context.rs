@@ -147,7 +147,8 @@ impl std::fmt::Debug for Progress {
 }
 
 /// Environment variables that say a process runs inside an agent harness
-/// (SPEC 11): the variable, and the value it must have (`None`: any).
+/// (steward-design(7), "Who is calling"): the variable, and the value it
+/// must have (`None`: any).
 pub const AGENT_MARKERS: [(&str, Option<&str>); 6] = [
     // Claude Code, in its shell tool and its hooks (an IDE extension may
     // set CLAUDECODE in a person's terminal too: that person overrides).

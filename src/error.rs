@@ -1,4 +1,4 @@
-//! Error kinds and the exit codes they map to (SPEC 3, "Exit codes").
+//! Error kinds and the exit codes they map to (steward-reference(5), "EXIT CODES").
 //!
 //! Each kind carries what the message needs (the path, the line, the
 //! goal, the command to run next); [`Error::exit_code`] is the one place a
@@ -172,7 +172,8 @@ pub enum Error {
     #[error("cannot undo the last change of `{label}`: {why}; nothing changed")]
     CannotUndo { label: String, why: String },
 
-    /// An agent asked for what only a person may do (SPEC 11).
+    /// An agent asked for what only a person may do
+    /// (steward-design(7), "An agent is judged, never the judge").
     #[error("only a person may {what}; ask the person to run: {person_runs}")]
     PersonOnly { what: String, person_runs: String },
 
@@ -343,7 +344,7 @@ impl Error {
         }
     }
 
-    /// The exit code of SPEC 3 for this kind of error.
+    /// The exit code for this kind of error (steward-reference(5), "EXIT CODES").
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Io { .. }

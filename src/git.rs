@@ -1,5 +1,6 @@
-//! Git as the audit trail (SPEC 8), through libgit2: create the repository,
-//! commit exactly the files a command wrote, and read a goal's commits back.
+//! Git as the audit trail (steward-guide(7), "GIT AS THE AUDIT TRAIL"), through
+//! libgit2: create the repository, commit exactly the files a command wrote,
+//! and read a goal's commits back.
 //!
 //! A commit is built from HEAD's tree with steward's paths replaced, so
 //! whatever else the user has staged or changed stays exactly as it was;

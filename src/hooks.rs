@@ -1,5 +1,7 @@
-//! The agent harness hooks (SPEC 14): what `steward hook claude-code` and
-//! `steward hook codex` answer to the JSON a harness sends on each event.
+//! The agent harness hooks
+//! (steward-guide(7), "CLAUDE CODE AND CODEX: HOOKS AND AN MCP SERVER"):
+//! what `steward hook claude-code` and `steward hook codex` answer to the
+//! JSON a harness sends on each event.
 //! A front door like the command line: it reads the hook's input, calls the
 //! engine as actor `agent`, and returns the harness's own JSON, or nothing.
 //!

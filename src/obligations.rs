@@ -1,6 +1,8 @@
-//! The obligation rules (SPEC 7) as pure functions over a [`Book`]: what a
-//! spawn, an end, a delivery or a pass of time does. The store reads and
-//! writes the book; commands decide what to print.
+//! The obligation rules
+//! (steward-guide(7), "OBLIGATIONS: WHAT SPAWNED SUBAGENTS OWE") as pure
+//! functions over a [`Book`]: what a spawn, an end, a delivery or a pass of
+//! time does. The store reads and writes the book; commands decide what to
+//! print.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

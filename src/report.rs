@@ -1,5 +1,6 @@
-//! The page a person opens on a phone (SPEC 17): goals by status with bars
-//! for criteria and budget, plan trees, who must do what, recent events and
+//! The page a person opens on a phone
+//! (steward-guide(7), "A page to look at"): goals by status with bars for
+//! criteria and budget, plan trees, who must do what, recent events and
 //! spend, as one self-contained HTML file. Pure: a [`Page`] in, text out.
 //!
 //! Goal text is written by agents, so every string from the store goes

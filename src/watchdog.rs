@@ -1,10 +1,11 @@
-//! The watchdog's rules (SPEC 5) as a pure function of (goal, now, check
-//! outcomes): no I/O here. `tick` runs the checks and applies what
-//! this decides through the one write path.
+//! The watchdog's rules as a pure function of (goal, now, check outcomes):
+//! no I/O here. `tick` runs the checks and applies what this decides
+//! through the one write path.
 //!
 //! For each goal that is open, not paused and of a known status, the first
 //! rule that changes something decides: hard bounds, budget, consecutive
-//! failures, staleness, mechanical checks.
+//! failures, staleness, mechanical checks
+//! (steward-design(7), "The first rule that changes something decides").
 
 use chrono::{DateTime, Utc};
 
@@ -46,7 +47,8 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// Only `last_check` changed: no history line (SPEC 5).
+    /// Only `last_check` changed: no history line
+    /// (steward-design(7), "The first rule that changes something decides").
     pub fn is_silent(&self) -> bool {
         self.action.is_empty()
     }

@@ -1,4 +1,4 @@
-//! `steward mcp`: the MCP server on stdio (SPEC 14).
+//! `steward mcp`: the MCP server on stdio (steward-guide(7), "The MCP server").
 
 use clap::Args;
 

@@ -1,4 +1,5 @@
-//! `steward plan`: a goal's plan of phases, tasks and subtasks (SPEC 15).
+//! `steward plan`: a goal's plan of phases, tasks and subtasks
+//! (steward-guide(7), "PLANS").
 
 use std::path::PathBuf;
 

@@ -43,7 +43,7 @@ pub struct PromptArgs {
 
     /// Exit 0 when the output asks the agent to work, 3 when nothing is
     /// workable and a goal waits for a person, 5 when there is nothing to
-    /// do now (for loops: see the README)
+    /// do now (for loops: see steward-design(7))
     #[arg(long)]
     exit_status: bool,
 }

@@ -1,4 +1,5 @@
-//! How goals look: the JSON document fields (SPEC 3) and text for people.
+//! How goals look: the JSON document fields
+//! (steward-reference(5), "JSON OUTPUT") and text for people.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -18,7 +19,7 @@ fn time(at: Option<DateTime<Utc>>) -> Option<String> {
     at.map(format_time)
 }
 
-/// A goal as JSON, fields mirroring the front matter (SPEC 3).
+/// A goal as JSON, fields mirroring the front matter (steward-reference(5), "JSON OUTPUT").
 #[derive(Serialize)]
 pub struct GoalJson<'g> {
     id: &'g str,

@@ -1,5 +1,6 @@
-//! `steward task`: what spawned subagents owe (SPEC 7). The agent harness
-//! calls these from its spawn, end and message hooks.
+//! `steward task`: what spawned subagents owe
+//! (steward-guide(7), "OBLIGATIONS: WHAT SPAWNED SUBAGENTS OWE"). The agent
+//! harness calls these from its spawn, end and message hooks.
 
 use std::ffi::OsString;
 use std::io::Read;

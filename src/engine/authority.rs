@@ -1,7 +1,7 @@
-//! Who may do what (SPEC 11): an agent is judged, never the judge. Acts
-//! that would let an agent complete, unblock or redefine its own goal are a
-//! person's; an agent asking for one is refused (exit 4) with the command
-//! the person should run.
+//! Who may do what (steward-design(7), "An agent is judged, never the judge").
+//! Acts that would let an agent complete, unblock or redefine its own goal
+//! are a person's; an agent asking for one is refused (exit 4) with the
+//! command the person should run.
 
 use crate::context::Context;
 use crate::error::{Error, Result};

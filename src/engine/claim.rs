@@ -1,10 +1,11 @@
-//! Claims (SPEC 16, `dispatch.claim: git`): before a machine starts a run
-//! it commits a claim on the goal — machine, dispatch id, expiry — and
-//! pushes it. The push is the race: a rejected push means the remote moved;
-//! the machine pulls, and when another machine's claim on the same goal
-//! came in, it takes its own back and does not start. A claim whose run is
-//! gone expires after `dispatch.timeout` and the grace, and may be taken
-//! over. One file per goal and machine, so claims never conflict in git.
+//! Claims (`dispatch.claim: git`; steward-design(7), "A claim is a push"):
+//! before a machine starts a run it commits a claim on the goal — machine,
+//! dispatch id, expiry — and pushes it. The push is the race: a rejected
+//! push means the remote moved; the machine pulls, and when another
+//! machine's claim on the same goal came in, it takes its own back and does
+//! not start. A claim whose run is gone expires after `dispatch.timeout` and
+//! the grace, and may be taken over. One file per goal and machine, so
+//! claims never conflict in git.
 
 use std::path::PathBuf;
 

@@ -1,8 +1,9 @@
-//! What git needs to merge a store that several machines share (SPEC 16):
-//! the event log's day files merge line by line (`merge=union`), the
-//! mirror through steward's merge driver (its block never conflicts); goal
-//! files, runs, obligations and claims are one file per item. `init --git`
-//! registers it, idempotently; `doctor` says what is missing.
+//! What git needs to merge a store that several machines share
+//! (steward-design(7), "Merge-clean by construction"): the event log's day
+//! files merge line by line (`merge=union`), the mirror through steward's
+//! merge driver (its block never conflicts); goal files, runs, obligations
+//! and claims are one file per item. `init --git` registers it,
+//! idempotently; `doctor` says what is missing.
 
 use crate::context::Context;
 use crate::error::{Error, Result};

@@ -1,5 +1,6 @@
-//! `handoff`: what a session leaves for the next (SPEC 17) — summary,
-//! state, decisions, next actions, open questions, blockers, evidence.
+//! `handoff`: what a session leaves for the next — summary, state,
+//! decisions, next actions, open questions, blockers, evidence
+//! (steward-guide(7), "NOTHING LOST BETWEEN SESSIONS").
 //! The latest is kept in the goal (shown by `show`, the stewardship block
 //! and the next run's instruction); every one is in the event log.
 

@@ -1,6 +1,7 @@
-//! What a person reads (SPEC 13): `status`, one screen of what needs them
-//! and what moves, and `digest`, what happened since a time — short enough
-//! for a phone in the morning. Reads only.
+//! What a person reads (steward-guide(7), "`status` and `digest`"):
+//! `status`, one screen of what needs them and what moves, and `digest`,
+//! what happened since a time — short enough for a phone in the morning.
+//! Reads only.
 
 use std::collections::BTreeMap;
 

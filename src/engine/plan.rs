@@ -1,6 +1,6 @@
-//! `plan prompt`, `plan import`, `plan repair-prompt` (SPEC 15): the
-//! planner's prompts, and its answer validated and written under
-//! `## Plan`.
+//! `plan prompt`, `plan import`, `plan repair-prompt`
+//! (steward-guide(7), "PLANS"): the planner's prompts, and its answer
+//! validated and written under `## Plan`.
 
 use super::{Saved, refuse_terminal};
 use crate::context::Context;

@@ -1,4 +1,5 @@
-//! `prompt`: what the agent reads on its turn (SPEC 6). The block is
+//! `prompt`: what the agent reads on its turn
+//! (steward-guide(7), "The stewardship block (`prompt`)"). The block is
 //! composed by `crate::stewardship` (pure); this reads the goals, the
 //! obligations and the rotation, and advances the rotation.
 

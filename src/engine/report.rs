@@ -1,8 +1,9 @@
-//! `report --html` (SPEC 17): gathers what the page shows — the open goals
-//! and what needs a person (the same as `status`), goals closed, events and
-//! runs since a time — renders it with [`crate::report`] and writes
-//! `DIR/index.html` in one atomic step, so a web server publishing `DIR`
-//! never serves half a page. Reads the store; changes nothing in it.
+//! `report --html` (steward-guide(7), "A page to look at"): gathers what the
+//! page shows — the open goals and what needs a person (the same as
+//! `status`), goals closed, events and runs since a time — renders it with
+//! [`crate::report`] and writes `DIR/index.html` in one atomic step, so a
+//! web server publishing `DIR` never serves half a page. Reads the store;
+//! changes nothing in it.
 
 use std::path::PathBuf;
 

@@ -1,8 +1,9 @@
-//! `sync`: the store shared through a git remote (SPEC 16). Under the
-//! store lock: commit what steward owns, pull (a merge), regenerate what
-//! steward owns (the mirror's block), commit it, push, and pull again when
-//! the push is rejected. Two machines that changed the same files stop the
-//! pull with both versions kept.
+//! `sync`: the store shared through a git remote
+//! (steward-guide(7), "MANY MACHINES, ONE STORE"). Under the store lock:
+//! commit what steward owns, pull (a merge), regenerate what steward owns
+//! (the mirror's block), commit it, push, and pull again when the push is
+//! rejected. Two machines that changed the same files stop the pull with
+//! both versions kept.
 
 use std::path::{Path, PathBuf};
 

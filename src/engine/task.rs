@@ -1,6 +1,6 @@
-//! Obligations of spawned subagents (SPEC 7): spawned, ended, delivered,
-//! dismissed, resolved from a message; and what their transitions do to
-//! linked goals.
+//! Obligations of spawned subagents: spawned, ended, delivered, dismissed,
+//! resolved from a message; and what their transitions do to linked goals
+//! (steward-guide(7), "OBLIGATIONS: WHAT SPAWNED SUBAGENTS OWE").
 
 use super::{Notices, limits};
 use crate::context::Context;
@@ -210,7 +210,8 @@ pub struct GoalMoved {
     pub reason: String,
 }
 
-/// What task transitions do to their linked goals (SPEC 7): a success
+/// What task transitions do to their linked goals
+/// (steward-guide(7), "OBLIGATIONS: WHAT SPAWNED SUBAGENTS OWE"): a success
 /// clears the goal's consecutive failures, a failure or timeout adds one,
 /// new work moves a verifying goal back to active, and a goal whose linked
 /// tasks have all succeeded becomes verifying. Goals that are blocked,

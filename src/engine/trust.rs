@@ -1,4 +1,4 @@
-//! Judge only what steward wrote (README, "Who may do what"). Every verb
+//! steward-design(7), "Judge only what steward wrote". Every verb
 //! that decides something about a goal reads it through [`resolve`]: the
 //! file is compared with what steward last wrote to it on this machine
 //! (its seal, `crate::store::seal`), and a change made outside steward is

@@ -309,9 +309,10 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
     Ok(Updated { saved, parts })
 }
 
-/// The options of `request` that only a person may give (SPEC 11): what
-/// changes the objective (title, description, label, the criteria or the
-/// checks), raises a budget or loosens a bound, or confirms.
+/// The options of `request` that only a person may give
+/// (steward-design(7), "An agent is judged, never the judge"): what changes
+/// the objective (title, description, label, the criteria or the checks),
+/// raises a budget or loosens a bound, or confirms.
 fn person_only_options(request: &UpdateRequest, goal: &Goal) -> Vec<String> {
     let mut options: Vec<String> = request
         .record

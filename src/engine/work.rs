@@ -1,6 +1,6 @@
-//! `work`: a plan node starts, is done, blocked or cancelled (SPEC 15).
-//! Rollups go up with it; when every phase is done the goal goes to
-//! `verifying`, and the judge still decides.
+//! `work`: a plan node starts, is done, blocked or cancelled. Rollups go up
+//! with it (steward-design(7), "Rollups"); when every phase is done the goal
+//! goes to `verifying`, and the judge still decides.
 
 use super::{Saved, refuse_terminal};
 use crate::context::Context;

@@ -1,7 +1,8 @@
-//! Tamper evidence (SPEC 11): a digest of what decides whether a goal is
-//! done — its status, its criteria and its checks. Every write records it
-//! in the event log; a goal file whose digest differs from the last one
-//! steward recorded was changed outside steward.
+//! Tamper evidence (steward-design(7), "Judge only what steward wrote"): a
+//! digest of what decides whether a goal is done — its status, its criteria
+//! and its checks. Every write records it in the event log; a goal file
+//! whose digest differs from the last one steward recorded was changed
+//! outside steward.
 
 use serde::{Deserialize, Serialize};
 
@@ -62,11 +63,11 @@ pub fn fingerprint(text: &str) -> String {
     fnv.hex()
 }
 
-/// What progress on a goal looks like (SPEC 12): which criteria are met,
-/// the blockers, which checks pass and the plan nodes' statuses — never
-/// free text (a summary, or a failing check's output, which may change
-/// every run with nothing done). A run whose goal has the same
-/// fingerprint after it made no progress.
+/// What progress on a goal looks like: which criteria are met, the
+/// blockers, which checks pass and the plan nodes' statuses — never free
+/// text (a summary, or a failing check's output, which may change every run
+/// with nothing done). A run whose goal has the same fingerprint after it
+/// made no progress (steward-design(7), "Progress is a changed fingerprint").
 pub fn progress_fingerprint(goal: &Goal) -> String {
     let mut fnv = Fnv::default();
     for criterion in &goal.criteria {

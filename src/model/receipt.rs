@@ -1,6 +1,6 @@
-//! What the judge saw (SPEC 11): who ticked each criterion, and the receipt
-//! `complete` records — each check with its result, each criterion with
-//! what it rests on, and who judged.
+//! What the judge saw (steward-design(7), "Receipts"): who ticked each
+//! criterion, and the receipt `complete` records — each check with its
+//! result, each criterion with what it rests on, and who judged.
 
 use serde::{Deserialize, Serialize};
 

@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-/// Where a goal stands (SPEC 2, "Statuses"). A value steward does not know is
-/// kept as written: the goal stays readable and nothing automatic touches it.
+/// Where a goal stands (steward-reference(5), "Statuses"). A value steward
+/// does not know is kept as written: the goal stays readable and nothing
+/// automatic touches it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Status {
     Active,

@@ -1,5 +1,6 @@
-//! Plans (SPEC 15): a goal's work broken into phases, tasks and subtasks,
-//! kept in the goal file under `## Plan`, one line per node.
+//! Plans: a goal's work broken into phases, tasks and subtasks, kept in the
+//! goal file under `## Plan`, one line per node
+//! (steward-design(7), "The plan lives in the goal file").
 //!
 //! - `line.rs`: the grammar of one line, and the byte-minimal rewrite of a
 //!   node's status;

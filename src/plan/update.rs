@@ -22,7 +22,8 @@ pub struct Update {
     pub next: Option<String>,
     pub blockers: Option<Vec<String>>,
     pub evidence: Evidence,
-    /// A handoff given beside the update (SPEC 17).
+    /// A handoff given beside the update
+    /// (steward-guide(7), "NOTHING LOST BETWEEN SESSIONS").
     pub handoff: Option<crate::model::Handoff>,
 }
 

@@ -1,5 +1,6 @@
-//! The stewardship block (SPEC 6): pure functions from (goals, config, now,
-//! rotation) to the text an agent reads on its heartbeat turn.
+//! The stewardship block (steward-guide(7), "The stewardship block (`prompt`)"):
+//! pure functions from (goals, config, now, rotation) to the text an agent
+//! reads on its heartbeat turn.
 
 pub mod heartbeat;
 pub mod render;
@@ -112,7 +113,7 @@ pub fn compose<'g>(
     }
 }
 
-/// What a loop driving an agent should do next (SPEC 11, loop contract).
+/// What a loop driving an agent should do next (steward-design(7), "The loop contract").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoopStatus {
     /// A goal is workable, or a subagent's result waits: call the agent.

@@ -697,9 +697,10 @@ pub fn set_description(body: &str, text: &str, newline: &str) -> String {
 
 /// Checks that `text` stays a description when written as one: no line of
 /// it may start a `## ` section, open a code block or an HTML block that
-/// runs on, or otherwise change what the rest of the body means (SPEC 11:
-/// text on the command line cannot create Markdown structure). `Err` says
-/// which line.
+/// runs on, or otherwise change what the rest of the body means (text on
+/// the command line cannot create Markdown structure:
+/// steward-design(7), "Structure stays the person's"). `Err` says which
+/// line.
 pub fn check_description(text: &str) -> Result<(), String> {
     let probe = format!("{}\n\n## Acceptance criteria\n\n- [ ] probe\n", text.trim());
     let layout = BodyLayout::parse(&probe);

@@ -1,7 +1,7 @@
 //! The one place a typed change becomes bytes: each [`Edit`] is spliced
 //! into the raw front matter or body of a goal file, leaving every other
-//! byte as it was (SPEC 2, round trip). Besides the reader in
-//! `goal_file.rs`, no other module names a front-matter key.
+//! byte as it was (steward-design(7), "Hand edits are sacred"). Besides the
+//! reader in `goal_file.rs`, no other module names a front-matter key.
 
 use super::body;
 use super::frontmatter::YamlValue;

@@ -1,7 +1,8 @@
-//! Episodes (SPEC 17): when a goal completes, fails or is abandoned, a
-//! short Markdown note is appended to the memory file `episodes.path`
-//! names (`{date}` is the UTC date), the file agents such as OpenClaw read.
-//! Appending never rewrites what is there.
+//! Episodes (steward-guide(7), "NOTHING LOST BETWEEN SESSIONS"): when a goal
+//! completes, fails or is abandoned, a short Markdown note is appended to
+//! the memory file `episodes.path` names (`{date}` is the UTC date), the
+//! file agents such as OpenClaw read. Appending never rewrites what is
+//! there.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

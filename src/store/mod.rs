@@ -51,9 +51,10 @@ pub struct LoadedGoal {
     /// Boxed: a goal is over a kilobyte, and a scan of 10,000 moves each
     /// loaded goal from its thread into the scan, and again under the lock.
     pub goal: Box<Goal>,
-    /// `goal`'s tamper-evidence digest (SPEC 11) when the scan worked it
-    /// out, in the thread that read the goal while it was in that core's
-    /// cache (`tick` compares every goal's with the event log's); see
+    /// `goal`'s tamper-evidence digest
+    /// (steward-design(7), "Judge only what steward wrote") when the scan
+    /// worked it out, in the thread that read the goal while it was in that
+    /// core's cache (`tick` compares every goal's with the event log's); see
     /// [`LoadedGoal::digest`].
     pub digest: Option<Box<Digest>>,
 }

@@ -1,9 +1,10 @@
 //! What goal files in the open goals' directory said when they held a
 //! terminal goal, keyed by size, modification time, inode and change time,
 //! so commands about open goals pass over an unchanged one with a `stat`
-//! (SPEC 10). A person who closes a goal by hand leaves its file there
-//! until the next `tick` moves it to `closed/`; until then `list`,
-//! `prompt` and `add` would otherwise read it again on every run.
+//! (steward-design(7), "Goals closed by hand cost a stat"). A person who
+//! closes a goal by hand leaves its file there until the next `tick` moves
+//! it to `closed/`; until then `list`, `prompt` and `add` would otherwise
+//! read it again on every run.
 //!
 //! The cache is rebuildable: deleting it, or any line of it, loses nothing
 //! but the time to read those files once more. A file whose stamp differs

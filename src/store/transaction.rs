@@ -194,7 +194,8 @@ impl<'s> Transaction<'s> {
     /// The first write to a store on this machine seals its open goals as
     /// they are: from then on a goal file steward did not write is found.
     /// (A store cloned here, or used by a steward that sealed nothing yet,
-    /// starts trusting its goals at this moment; the README says so.)
+    /// starts trusting its goals at this moment, as
+    /// steward-design(7), "Judge only what steward wrote", says.)
     fn seal_store_here(&mut self) -> Result<()> {
         if self.store.sealed_here() {
             return Ok(());

@@ -1,6 +1,6 @@
-//! SPEC 11: an agent is judged, never the judge. Each way an agent could
-//! complete, unblock or redefine its own goal is refused for an agent and
-//! allowed for a person; the environment decides who is calling.
+//! steward-design(7), "An agent is judged, never the judge". Each way an
+//! agent could complete, unblock or redefine its own goal is refused for an
+//! agent and allowed for a person; the environment decides who is calling.
 
 use predicates::prelude::*;
 

@@ -1,6 +1,8 @@
-//! SPEC 12 and 13: tick starts agent runs, follows them up, escalates, and
-//! tells a person once. The agent is a shell script that really does the
-//! work (or fails to, or hangs) and runs the commands it is given.
+//! steward-guide(7), "AGENT RUNS: TICK MAKES WORK HAPPEN", and
+//! steward-design(7), "A person is told once": tick starts agent runs,
+//! follows them up, escalates, and tells a person once. The agent is a
+//! shell script that really does the work (or fails to, or hangs) and runs
+//! the commands it is given.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -1,5 +1,5 @@
-//! SPEC 17: nothing lost between sessions — the goal's record, handoffs,
-//! and episodes appended to a memory file.
+//! steward-guide(7), "NOTHING LOST BETWEEN SESSIONS": the goal's record,
+//! handoffs, and episodes appended to a memory file.
 
 use predicates::prelude::*;
 

@@ -1,6 +1,7 @@
-//! SPEC 14: `steward hook claude-code|codex` answers recorded hook
-//! payloads of the real clients (Claude Code 2.1.330, Codex CLI 0.169.0) in
-//! their own JSON; `hook install` merges steward's hooks.
+//! steward-guide(7), "CLAUDE CODE AND CODEX: HOOKS AND AN MCP SERVER":
+//! `steward hook claude-code|codex` answers recorded hook payloads of the
+//! real clients (Claude Code 2.1.330, Codex CLI 0.169.0) in their own JSON;
+//! `hook install` merges steward's hooks.
 
 use predicates::prelude::*;
 

@@ -1,5 +1,6 @@
-//! SPEC 16: one store, several machines, a bare git remote between them.
-//! Real git, two clones on this machine told apart by STEWARD_MACHINE_ID.
+//! steward-guide(7), "MANY MACHINES, ONE STORE": one store, several
+//! machines, a bare git remote between them. Real git, two clones on this
+//! machine told apart by STEWARD_MACHINE_ID.
 
 use std::path::{Path, PathBuf};
 
@@ -24,7 +25,7 @@ fn identify(dir: &Path, name: &str) {
 }
 
 /// Machine a makes the store (`init --git`, two goals) and pushes it;
-/// machine b clones it and runs `init --git` as the README says.
+/// machine b clones it and runs `init --git`.
 fn machines() -> Machines {
     let dir = tempfile::tempdir().unwrap();
     let remote = dir.path().join("remote.git");

@@ -1,7 +1,7 @@
-//! SPEC 14: `steward mcp` driven by a real MCP client no one here wrote:
-//! the official Python SDK (`pip install mcp`), through
-//! `tests/mcp/client.py`. Skips, saying so, when the package is missing;
-//! `.ci/run` installs it.
+//! steward-guide(7), "The MCP server": `steward mcp` driven by a real MCP
+//! client no one here wrote: the official Python SDK (`pip install mcp`),
+//! through `tests/mcp/client.py`. Skips, saying so, when the package is
+//! missing; `.ci/run` installs it.
 
 use serde_json::{Value, json};
 

@@ -1,6 +1,6 @@
-//! SPEC 15: plans of phases, tasks and subtasks — imported from the
-//! planner's JSON, moved by `work` and `assess --from-json`, rolled up,
-//! edited by hand, and made by a planning run.
+//! steward-guide(7), "PLANS": plans of phases, tasks and subtasks —
+//! imported from the planner's JSON, moved by `work` and `assess
+//! --from-json`, rolled up, edited by hand, and made by a planning run.
 
 use predicates::prelude::*;
 

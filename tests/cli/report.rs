@@ -1,6 +1,7 @@
-//! SPEC 17, the page: `report --html DIR` writes one self-contained page
-//! with every open goal, links only within itself (and to a goal's web
-//! origin), goal text escaped, and it renders in a real browser.
+//! steward-guide(7), "A page to look at": `report --html DIR` writes one
+//! self-contained page with every open goal, links only within itself (and
+//! to a goal's web origin), goal text escaped, and it renders in a real
+//! browser.
 
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,5 @@
-//! Many writers at once, and writers killed at any moment (SPEC 9).
+//! Many writers at once, and writers killed at any moment
+//! (steward-reference(5), "RELIABILITY").
 
 use std::process::{Child, Stdio};
 use std::time::Duration;

@@ -402,8 +402,9 @@ fn resolved_obligations_are_dropped_after_the_ttl() {
 
 #[test]
 fn an_empty_detail_or_summary_is_a_detail_of_nothing() {
-    // The README's subagent recipe passes `--detail "$(tail -n 1 …)"`,
-    // which is empty when the subagent printed nothing.
+    // The plain shell harness of steward-guide(7), "Wiring an agent harness",
+    // passes `--detail "$(tail -n 1 …)"`, which is empty when the subagent
+    // printed nothing.
     let mut env = TestEnv::initialised();
     env.add_goal("deploy");
     spawn(

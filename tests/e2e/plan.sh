@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Plans with the REAL Claude Code and Codex CLIs (SPEC 15): with
-# `dispatch.plan: auto`, the first tick sends the planner prompt and steward
-# reads the model's final message as the plan; the next tick starts a run
-# on the first ready node, named in its instruction, and the model marks it
-# done with `steward work`.
+# Plans with the REAL Claude Code and Codex CLIs (steward-guide(7), "PLANS"):
+# with `dispatch.plan: auto`, the first tick sends the planner prompt and
+# steward reads the model's final message as the plan; the next tick starts
+# a run on the first ready node, named in its instruction, and the model
+# marks it done with `steward work`.
 #
 #   tests/e2e/plan.sh [claude|codex|all]
 #
