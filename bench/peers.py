@@ -159,12 +159,52 @@ def eatmydata():
     return None
 
 
+def empty_program(base):
+    """An empty Rust program built the way steward's release build is (the
+    same profile: fat LTO, one codegen unit, position-dependent), for the
+    start-up row; None without cargo."""
+    if not shutil.which("cargo"):
+        return None
+    project = base / "empty"
+    (project / "src").mkdir(parents=True)
+    manifest = (ROOT / "Cargo.toml").read_text()
+    profile = manifest[manifest.index("[profile.release]"):]
+    profile = profile[:profile.index("\n[", 1) + 1] if "\n[" in profile[1:] else profile
+    (project / "Cargo.toml").write_text(
+        '[package]\nname = "empty"\nversion = "0.1.0"\nedition = "2024"\n\n' + profile)
+    (project / "src/main.rs").write_text("fn main() {}\n")
+    build_rs = ROOT / "build.rs"
+    if build_rs.exists():
+        shutil.copy(build_rs, project / "build.rs")
+    built = subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", str(project / "Cargo.toml")],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    binary = project / "target/release/empty"
+    return str(binary) if built.returncode == 0 and binary.exists() else None
+
+
+def load():
+    """The machine's load averages, for the table's reader."""
+    return " / ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main():
     sizes = [int(a) for a in sys.argv[1:]] or [1000, 10000]
     steward = steward_binary()
     env = dict(os.environ, STEWARD_NOW=NOW)
-    print("| items | command | median | ratio to steward |")
+    print(f"load average before: {load()}\n")
+    print("| items | command | median | ratio |")
     print("|---:|---|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = empty_program(Path(tmp))
+        if empty:
+            # Start-up, timed in the same rounds: ratio to the empty program.
+            medians = interleaved_medians({
+                "empty Rust program": (lambda _: [empty], None),
+                "`steward --version`": (lambda _: [steward, "--version"], None),
+            }, runs=201)
+            base = medians["empty Rust program"]
+            for name, ms in medians.items():
+                print(f"| – | {name} | {ms:.2f} ms | {ms / base:.2f}× the empty program |")
     for n in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             base = Path(tmp)
@@ -178,16 +218,55 @@ def main():
             # side by side (see interleaved_medians).
             os.sync()
             rows = []
-            list_time = median_ms(lambda _: [steward, "-C", str(root), "list", "--json"], env)
-            rows.append(("`steward list --json`", list_time, list_time))
-            if task_env:
-                rows.append(("`task list`", median_ms(lambda _: ["task", "list"], task_env), list_time))
-            if mb_root:
-                mb = ["mb", "--mb-beads-dir", str(mb_root / ".minibeads")]
-                rows.append(("`mb list`", median_ms(lambda _: mb + ["list"]), list_time))
+            # Reads, timed in the same rounds; the ratio is steward's to the
+            # best peer's.
             open_labels = [f"goal-{i:05}" for i in range(0, n, 10)]
+            mb = ["mb", "--mb-beads-dir", str(mb_root / ".minibeads")] if mb_root else None
+            reads = {
+                "`steward list --json`": (lambda _: [steward, "-C", str(root), "list", "--json"], env),
+                "`steward list`": (lambda _: [steward, "-C", str(root), "list"], env),
+                "`steward show`": (lambda r: [steward, "-C", str(root), "show", open_labels[r % len(open_labels)]],
+                                   env),
+                "`steward prompt --heartbeat`": (lambda _: [steward, "-C", str(root), "prompt", "--heartbeat"], env),
+            }
+            hook = json.dumps({"session_id": "bench", "cwd": str(root), "hook_event_name": "UserPromptSubmit",
+                               "prompt": "go on"}).encode()
+            hook_script = base / "hook.sh"
+            hook_script.write_text(f"#!/bin/sh\nexec {steward} hook claude-code < {base / 'hook.json'}\n")
+            (base / "hook.json").write_bytes(hook)
+            hook_script.chmod(0o755)
+            reads["`steward hook claude-code` (UserPromptSubmit)"] = (lambda _: [str(hook_script)], env)
+            # The same shell start for the heartbeat, so the two compare.
+            heartbeat_script = base / "heartbeat.sh"
+            heartbeat_script.write_text(f"#!/bin/sh\nexec {steward} -C {root} prompt --heartbeat\n")
+            heartbeat_script.chmod(0o755)
+            reads["`steward prompt --heartbeat` (through sh, as the hook)"] = (lambda _: [str(heartbeat_script)], env)
+            if task_env:
+                reads["`task list`"] = (lambda _: ["task", "list"], task_env)
+                reads["`task N info`"] = (lambda r: ["task", str(r % (n // 10) + 1), "info"], task_env)
+            if mb:
+                reads["`mb list`"] = (lambda _: mb + ["list"], None)
+                reads["`mb show`"] = (lambda r: mb + ["show", f"bd-{(r % (n // 10) + 1) * 10}"], None)
+            read_medians = interleaved_medians(reads)
+            best_list = min(ms for name, ms in read_medians.items() if name in ("`task list`", "`mb list`")) \
+                if task_env or mb else None
+            best_show = min(ms for name, ms in read_medians.items() if name in ("`task N info`", "`mb show`")) \
+                if task_env or mb else None
+            for name, ms in read_medians.items():
+                if name.startswith("`steward list") and best_list:
+                    rows.append((name, ms, best_list, "best peer's list"))
+                elif name == "`steward show`" and best_show:
+                    rows.append((name, ms, best_show, "best peer's show"))
+                elif name == "`steward hook claude-code` (UserPromptSubmit)":
+                    heartbeat = read_medians["`steward prompt --heartbeat` (through sh, as the hook)"]
+                    rows.append((name, ms, heartbeat, f"{ms - heartbeat:+.2f} ms beside the heartbeat through sh;"))
+                else:
+                    rows.append((name, ms, None, ""))
             pick = lambda r: open_labels[r % len(open_labels)]
             mb_pick = lambda r: f"bd-{(r % (n // 10) + 1) * 10}"
+            # Closing: a goal of its own each round, from the last one back
+            # (the updates take theirs from the first).
+            last = lambda r: n // 10 - 1 - r
             # Each write: its command, its environment, and the steward write
             # its ratio is to.
             writes, baselines = {}, {}
@@ -206,14 +285,21 @@ def main():
                     b, "-C", str(root), "update", pick(r), "--note", f"bench {r}"], env, update)
                 write(f"`steward assess`{build}", lambda r, b=binary: [
                     b, "-C", str(root), "assess", pick(r), "--summary", f"bench {r}"], env, update)
+                # A person's complete: every criterion met, no check to run.
+                write(f"`steward complete`{build}", lambda r, b=binary, build=build: [
+                    b, "-C", str(root), "complete", open_labels[last(r) - (len(open_labels) // 2 if build else 0)],
+                    "--met", "2", "--reason", f"bench {r}"], env, "`steward complete`")
             if task_env:
                 write("`task add`", lambda r: ["task", "add", f"bench {r}"], task_env, add)
                 write("`task modify`", lambda r: ["task", str(r % (n // 10) + 1), "modify", f"bench {r}"],
                       task_env, update)
+                write("`task UUID done`", lambda r: ["task", str(uuid.UUID(int=10 * last(r))), "done"],
+                      task_env, "`steward complete`")
             if mb_root:
                 write("`mb create`", lambda r: mb + ["create", f"bench {r}"], None, add)
                 write("`mb update --notes`", lambda r: mb + ["update", mb_pick(r), "--notes", f"bench {r}"], None,
                       update)
+                write("`mb close`", lambda r: mb + ["close", f"bd-{10 * last(r)}"], None, "`steward complete`")
             nosync = eatmydata()
             if nosync and mb_root:
                 # The same writes with fsync made a no-op for both (libeatmydata
@@ -228,9 +314,22 @@ def main():
                       dict(os.environ, LD_PRELOAD=nosync), unsynced)
             wake_disk(base)
             medians = interleaved_medians(writes)
-            rows += [(name, ms, medians[baselines[name]]) for name, ms in medians.items()]
-            for name, ms, baseline in rows:
-                print(f"| {n} | {name} | {ms:.1f} ms | {ms / baseline:.1f}× |")
+            # Each steward write beside the best peer's of the same kind.
+            for name, ms in medians.items():
+                if not name.startswith("`steward"):
+                    continue
+                peers = [m for other, m in medians.items()
+                         if not other.startswith("`steward") and baselines[other] == baselines[name]
+                         and ("fsync" in other) == ("fsync" in name)]
+                if peers:
+                    rows.append((name, ms, min(peers), "best peer's"))
+                else:
+                    rows.append((name, ms, None, ""))
+            rows += [(name, ms, None, "") for name, ms in medians.items() if not name.startswith("`steward")]
+            for name, ms, baseline, what in rows:
+                ratio = f"{ms / baseline:.2f}× {what}" if baseline else what
+                print(f"| {n} | {name} | {ms:.1f} ms | {ratio} |")
+            print(f"| {n} | load average after | {load()} | |")
 
 
 if __name__ == "__main__":
