@@ -4,6 +4,7 @@
 use clap_complete::Shell;
 
 use super::full_command;
+use super::mdman::{self, Page};
 
 /// The shells whose completions are checked in.
 pub const SHELLS: [Shell; 3] = [Shell::Bash, Shell::Zsh, Shell::Fish];
@@ -125,10 +126,63 @@ pub fn completion_file_name(shell: Shell) -> String {
     }
 }
 
-/// Every man page as (file name, roff): `steward.1`, `steward-<cmd>.1` and
-/// `steward-<cmd>-<sub>.1` for the commands that have their own (`task
-/// spawned`), so that every page a SUBCOMMANDS section names exists.
+/// Every man page as (file name, roff): the commands' in section 1, from
+/// the clap definition, and the pages written in Markdown under man/ in
+/// the sections their titles name.
 pub fn man_pages() -> Vec<(String, Vec<u8>)> {
+    let mut pages = command_pages();
+    pages.extend(markdown_pages().into_iter().map(|page| {
+        let name = page.file_name();
+        (name, page.roff.into_bytes())
+    }));
+    pages
+}
+
+/// The pages written in Markdown, built into the binary: (file, text).
+const MARKDOWN: [(&str, &str); 4] = [
+    (
+        "steward-guide.7.md",
+        include_str!("../../man/steward-guide.7.md"),
+    ),
+    (
+        "steward-reference.5.md",
+        include_str!("../../man/steward-reference.5.md"),
+    ),
+    (
+        "steward-design.7.md",
+        include_str!("../../man/steward-design.7.md"),
+    ),
+    (
+        "steward-development.7.md",
+        include_str!("../../man/steward-development.7.md"),
+    ),
+];
+
+/// The Markdown pages as roff. Each is the file it was read from, its
+/// title (`# steward-guide(7)`) naming it; the tests hold them to both.
+fn markdown_pages() -> Vec<Page> {
+    let source = format!("steward {}", env!("CARGO_PKG_VERSION"));
+    MARKDOWN
+        .iter()
+        .map(|(file, markdown)| {
+            let page =
+                mdman::to_roff(markdown, &source).unwrap_or_else(|err| panic!("man/{file}: {err}"));
+            assert_eq!(
+                format!("{}.md", page.file_name()),
+                *file,
+                "man/{file} is titled {}({})",
+                page.name,
+                page.section
+            );
+            page
+        })
+        .collect()
+}
+
+/// `steward.1`, `steward-<cmd>.1` and `steward-<cmd>-<sub>.1` for the
+/// commands that have their own (`task spawned`), so that every page a
+/// SUBCOMMANDS section names exists.
+fn command_pages() -> Vec<(String, Vec<u8>)> {
     let command = full_command().disable_help_subcommand(true);
     let mut pages = vec![("steward.1".to_string(), render(command.clone(), "steward"))];
     add_pages(&command, "steward", &mut pages);
@@ -150,16 +204,24 @@ fn add_pages(parent: &clap::Command, prefix: &str, pages: &mut Vec<(String, Vec<
     }
 }
 
-/// The man page of `steward` or of one of its commands.
-pub fn man_page(command: Option<&str>) -> Option<Vec<u8>> {
-    let wanted = match command {
-        None => "steward.1".to_string(),
-        Some(name) => format!("steward-{name}.1"),
+/// A man page by name: `steward` (none), a command (`add`,
+/// `task-spawned`), a Markdown page (`guide`), each also with its
+/// `steward-` (`steward-guide`).
+pub fn man_page(name: Option<&str>) -> Option<Vec<u8>> {
+    let wanted = match name {
+        None => vec!["steward".to_string()],
+        Some(name) => vec![format!("steward-{name}"), name.to_string()],
     };
-    man_pages()
-        .into_iter()
-        .find(|(name, _)| *name == wanted)
-        .map(|(_, page)| page)
+    let pages = man_pages();
+    wanted.iter().find_map(|wanted| {
+        pages
+            .iter()
+            .find(|(file, _)| {
+                file.rsplit_once('.')
+                    .is_some_and(|(stem, _)| stem == wanted)
+            })
+            .map(|(_, page)| page.clone())
+    })
 }
 
 fn render(command: clap::Command, page: &str) -> Vec<u8> {
@@ -209,6 +271,20 @@ fn render(command: clap::Command, page: &str) -> Vec<u8> {
                     .as_bytes(),
                 );
             }
+        }
+        if page == "steward" {
+            let references: Vec<String> = MARKDOWN
+                .iter()
+                .filter_map(|(file, _)| file.strip_suffix(".md")?.rsplit_once('.'))
+                // `\%`: a name is never hyphenated (and `.ad l`: the line
+                // never stretched between them).
+                .map(|(name, section)| {
+                    format!("\\%\\fB{}\\fR({section})", name.replace('-', "\\-"))
+                })
+                .collect();
+            buffer.extend_from_slice(
+                format!(".SH \"SEE ALSO\"\n.ad l\n{}\n", references.join(", ")).as_bytes(),
+            );
         }
         if has_version {
             man.render_version_section(&mut buffer)?;
@@ -386,7 +462,11 @@ const EXAMPLES: &[(&str, Examples)] = &[
                 "steward man add | man -l -",
             ),
             (
-                "Install every page under DIR/man1 (man finds ~/.cargo/share/man for ~/.cargo/bin/steward):",
+                "Read the guide without installing it:",
+                "steward man guide | man -l -",
+            ),
+            (
+                "Install every page: the commands' under DIR/man1, the reference under DIR/man5, the guide, design and development under DIR/man7 (man finds ~/.cargo/share/man for ~/.cargo/bin/steward):",
                 "steward man --install ~/.cargo/share/man",
             ),
         ],

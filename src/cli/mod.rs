@@ -25,6 +25,7 @@ mod list;
 mod log;
 mod man;
 mod mcp;
+mod mdman;
 mod merge_driver;
 mod mirror;
 mod pause;

@@ -1,4 +1,5 @@
-//! The checked-in completions/ and man/ must be what the binary generates.
+//! The checked-in completions/ and man/ must be what the binary generates:
+//! the command pages from the clap definition, the others from man/*.md.
 //! Run with STEWARD_REGENERATE=1 to rewrite them.
 
 use std::path::{Path, PathBuf};
@@ -41,7 +42,7 @@ fn check_or_write(expected: &[(PathBuf, Vec<u8>)], dir: &Path) {
 }
 
 /// A page written by hand (`man/steward-guide.7.md`), kept beside the
-/// generated ones: neither checked nor removed here.
+/// roff generated from it: neither checked nor removed here.
 fn is_source(path: &Path) -> bool {
     path.extension().is_some_and(|ext| ext == "md")
 }
@@ -75,6 +76,37 @@ fn man_pages_are_up_to_date() {
     check_or_write(&expected, &dir);
 }
 
+/// A page added under man/ is built into the binary (generate.rs names
+/// each), and becomes the page of the same name.
+#[test]
+fn every_markdown_page_is_generated() {
+    let generated: Vec<String> = generate::man_pages().into_iter().map(|(n, _)| n).collect();
+    let mut sources = 0;
+    for entry in std::fs::read_dir(repo("man")).unwrap() {
+        let path = entry.unwrap().path();
+        if !is_source(&path) {
+            continue;
+        }
+        sources += 1;
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        assert!(
+            generated.contains(&stem),
+            "{} is not built into steward: add it to generate.rs",
+            path.display()
+        );
+    }
+    assert_eq!(sources, 4, "man/*.md");
+    for page in ["steward-reference.5", "steward-guide.7", "steward-design.7"] {
+        let text = String::from_utf8(
+            std::fs::read(repo("man").join(page)).unwrap_or_else(|_| panic!("man/{page}")),
+        )
+        .unwrap();
+        assert!(text.starts_with("'\\\" t\n.TH steward\\-"), "{page}");
+        assert!(text.contains(".SH NAME\n"), "{page}");
+        assert!(!text.contains("<!--"), "{page} keeps an HTML comment");
+    }
+}
+
 #[test]
 fn the_commands_print_what_is_checked_in() {
     let env = crate::common::TestEnv::new();
@@ -87,30 +119,92 @@ fn the_commands_print_what_is_checked_in() {
         bash.stdout,
         std::fs::read(repo("completions/steward.bash")).unwrap()
     );
-    let page = env.steward().args(["man", "add"]).output().unwrap();
-    assert_eq!(
-        page.stdout,
-        std::fs::read(repo("man/steward-add.1")).unwrap()
-    );
-    env.steward().args(["man", "nope"]).assert().code(2);
+    for (page, file) in [
+        ("add", "man/steward-add.1"),
+        ("guide", "man/steward-guide.7"),
+        ("steward-guide", "man/steward-guide.7"),
+        ("reference", "man/steward-reference.5"),
+        ("design", "man/steward-design.7"),
+        ("development", "man/steward-development.7"),
+    ] {
+        let out = env.steward().args(["man", page]).output().unwrap();
+        assert!(out.status.success(), "steward man {page}");
+        assert_eq!(out.stdout, std::fs::read(repo(file)).unwrap(), "{page}");
+    }
+    env.steward()
+        .args(["man", "nope"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "guide, reference, design or development",
+        ));
+}
+
+/// Every `name(N)` a page names, as the page writes it: `\\fBsteward\\-add\\fR(1)`
+/// or `steward-add(1)`, as the file it would be: `steward-add.1`.
+fn references(roff: &str) -> Vec<String> {
+    // The text without escapes: `\-` is a hyphen, a font change nothing,
+    // a named glyph (`\(dq`, `\[u2014]`) a space.
+    let mut plain = String::new();
+    let mut chars = roff.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            plain.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('-') => plain.push('-'),
+            Some('f') => {
+                if chars.next() == Some('(') {
+                    chars.nth(1);
+                }
+            }
+            Some('(') => {
+                chars.nth(1);
+                plain.push(' ');
+            }
+            Some('[') => {
+                chars.by_ref().find(|&c| c == ']');
+                plain.push(' ');
+            }
+            _ => plain.push(' '),
+        }
+    }
+    plain
+        .split(|c: char| !(c.is_ascii_alphanumeric() || "-_()".contains(c)))
+        .filter_map(|word| {
+            let (name, section) = word.strip_suffix(')')?.rsplit_once('(')?;
+            // `(see steward-add(1)`: the name after the last parenthesis.
+            let name = name.rsplit('(').next()?;
+            let digit = section.len() == 1 && section.chars().all(|c| c.is_ascii_digit());
+            (digit && !name.is_empty()).then(|| format!("{name}.{section}"))
+        })
+        .collect()
 }
 
 #[test]
 fn every_page_a_man_page_names_exists() {
     let pages: Vec<String> = generate::man_pages().into_iter().map(|(n, _)| n).collect();
+    let mut named = 0;
     for (name, page) in generate::man_pages() {
         let text = String::from_utf8(page).unwrap();
-        for reference in text.split_whitespace().filter(|w| w.ends_with("(1)")) {
-            let file = format!(
-                "{}.1",
-                reference.trim_end_matches("(1)").replace("\\-", "-")
-            );
+        for file in references(&text) {
+            named += 1;
             assert!(
                 pages.contains(&file),
-                "{name} names {reference}, which does not exist"
+                "{name} names {file}, which does not exist"
             );
         }
         assert!(!text.contains("help(1)"), "{name} names a help page");
+    }
+    assert!(named > 100, "only {named} references found");
+    let main = String::from_utf8(generate::man_page(None).unwrap()).unwrap();
+    for page in ["steward-guide.7", "steward-reference.5", "steward-design.7"] {
+        assert!(
+            references(main.split(".SH \"SEE ALSO\"").nth(1).unwrap_or_default())
+                .contains(&page.to_string()),
+            "steward.1 does not refer to {page}"
+        );
     }
     for page in [
         "steward.1",
@@ -127,7 +221,6 @@ fn every_page_a_man_page_names_exists() {
         .unwrap();
         assert!(text.contains(".SH EXAMPLES"), "{page} has no EXAMPLES");
     }
-    let main = String::from_utf8(generate::man_page(None).unwrap()).unwrap();
     for section in ["EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
         assert!(
             main.contains(&format!(".SH \"{section}\""))
@@ -140,17 +233,75 @@ fn every_page_a_man_page_names_exists() {
 #[test]
 fn man_install_writes_every_page_where_man_looks() {
     let env = crate::common::TestEnv::new();
+    let pages = generate::man_pages();
     env.steward()
         .args(["man", "--install", "share/man"])
         .assert()
         .success()
-        .stdout(predicates::str::contains("man pages in share/man/man1"));
-    for (name, page) in generate::man_pages() {
+        .stdout(format!(
+            "installed {} man pages in share/man (man1, man5, man7)\n",
+            pages.len()
+        ));
+    for (name, page) in &pages {
+        let section = name.rsplit_once('.').unwrap().1;
         assert_eq!(
-            std::fs::read(env.path("share/man/man1").join(&name)).unwrap(),
-            page,
+            std::fs::read(env.path(&format!("share/man/man{section}")).join(name)).unwrap(),
+            *page,
             "{name}"
         );
+    }
+    for (section, page) in [
+        ("1", "steward-add.1"),
+        ("5", "steward-reference.5"),
+        ("7", "steward-guide.7"),
+        ("7", "steward-design.7"),
+        ("7", "steward-development.7"),
+    ] {
+        assert!(
+            env.path(&format!("share/man/man{section}/{page}"))
+                .is_file(),
+            "{page}"
+        );
+    }
+    rendered_without_warnings(&env, "share/man");
+}
+
+/// What `man` makes of the installed pages of sections 5 and 7 (and
+/// `steward(1)`, which names them): no warning from groff at 80 columns.
+/// Skipped, saying so, where man or groff is not installed.
+fn rendered_without_warnings(env: &crate::common::TestEnv, dir: &str) {
+    let installed = |program: &str| {
+        env.program(program)
+            .arg("--version")
+            .output()
+            .is_ok_and(|out| out.status.success())
+    };
+    if !installed("man") || !installed("groff") {
+        eprintln!("SKIPPED: man or groff not installed: the pages were not rendered");
+        return;
+    }
+    for page in [
+        "man1/steward.1",
+        "man5/steward-reference.5",
+        "man7/steward-guide.7",
+        "man7/steward-design.7",
+        "man7/steward-development.7",
+    ] {
+        let out = env
+            .program("man")
+            .env("MANWIDTH", "80")
+            .env("LC_ALL", "C.UTF-8")
+            .args(["--warnings", "-l"])
+            .arg(env.path(dir).join(page))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && stderr.is_empty(),
+            "man -l {page}: {stderr}"
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("NAME"), "man -l {page} printed:\n{text}");
     }
 }
 
