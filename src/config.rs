@@ -238,6 +238,7 @@ pub const NOTIFY_EVENTS: &[&str] = &[
     "reminder",
     "resolved",
     "limited",
+    "merge",
     "spend_cap",
     "problem",
 ];
@@ -474,6 +475,12 @@ const SETTINGS: &[Setting] = &[
         "run records are dropped this long after their run ended (a commit when git.commit is on)",
     ),
     file_setting(
+        "retention.worktrees",
+        Kind::Duration,
+        "7d",
+        "a finished run's worktree is removed this long after its run ended (one with uncommitted changes is kept and reported)",
+    ),
+    file_setting(
         "dispatch.enabled",
         Kind::Bool,
         "false",
@@ -576,6 +583,24 @@ const SETTINGS: &[Setting] = &[
         "runs in the client's sandbox, the store's state/ and steward.yaml read-only: auto where the client has one, required refuses a run without",
     ),
     file_setting(
+        "dispatch.worktree",
+        Kind::Bool,
+        "false",
+        "true: each run works in a git worktree of its own, on a branch steward/<label>/<id>, under state/worktrees/ (a goal's `worktree:` overrides)",
+    ),
+    file_setting(
+        "dispatch.base",
+        Kind::OptionalText,
+        "null",
+        "the commit or branch a run's worktree branch starts from; null: the current branch's upstream, else HEAD",
+    ),
+    file_setting(
+        "dispatch.merge",
+        Kind::Choice(&["none", "ff", "merge"]),
+        "none",
+        "when a goal worked in a worktree completes: none leaves its branch for a person; ff or merge merges it into the root's branch when clean, then the root's checks judge",
+    ),
+    file_setting(
         "hooks.max_continuations",
         Kind::Count,
         "5",
@@ -590,7 +615,7 @@ const SETTINGS: &[Setting] = &[
     file_setting(
         "notify.on",
         Kind::ChoiceList(NOTIFY_EVENTS),
-        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited]",
+        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited, merge]",
         "events that tell a person (spend_cap and problem, a file or check steward cannot use, always do)",
     ),
     file_setting(
@@ -828,6 +853,8 @@ pub struct Retention {
     pub undo: HumanDuration,
     pub run_logs: HumanDuration,
     pub runs: HumanDuration,
+    /// A finished run's worktree is removed this long after it ended.
+    pub worktrees: HumanDuration,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -870,6 +897,30 @@ pub struct Dispatch {
     /// Runs in the client's sandbox, the store's state read-only
     /// (`crate::sandbox`).
     pub sandbox: SandboxMode,
+    /// Each run in a git worktree of its own (a goal's `worktree:` key
+    /// overrides).
+    pub worktree: bool,
+    /// What a worktree's branch starts from; `None`: the upstream, else HEAD.
+    pub base: Option<String>,
+    /// What happens to a completed goal's branch.
+    pub merge: MergeMode,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MergeMode {
+    None,
+    Ff,
+    Merge,
+}
+
+impl MergeMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MergeMode::None => "none",
+            MergeMode::Ff => "ff",
+            MergeMode::Merge => "merge",
+        }
+    }
 }
 
 /// The agent harness hooks (SPEC 14).
@@ -1840,6 +1891,7 @@ impl Layers {
                 undo: self.duration("retention.undo"),
                 run_logs: self.duration("retention.run_logs"),
                 runs: self.duration("retention.runs"),
+                worktrees: self.duration("retention.worktrees"),
             },
             mirror: Mirror {
                 enabled: self.bool("mirror.enabled"),
@@ -1875,6 +1927,13 @@ impl Layers {
                     "off" => SandboxMode::Off,
                     "required" => SandboxMode::Required,
                     _ => SandboxMode::Auto,
+                },
+                worktree: self.bool("dispatch.worktree"),
+                base: self.optional_text("dispatch.base"),
+                merge: match self.text("dispatch.merge").as_str() {
+                    "ff" => MergeMode::Ff,
+                    "merge" => MergeMode::Merge,
+                    _ => MergeMode::None,
                 },
             },
             hooks: Hooks {

@@ -488,14 +488,32 @@ fn absolute(path: &Path, cwd: &Path) -> PathBuf {
 }
 
 /// The nearest ancestor of `cwd` holding `steward.yaml` or `state/goals`,
-/// else `cwd` itself.
+/// else `cwd` itself. Inside a run's worktree (`state/worktrees/<name>`),
+/// the store that holds it: the worktree's own copy of `steward.yaml` is
+/// the branch's, not a store.
 fn discover_root(cwd: &Path) -> PathBuf {
+    if let Some(store) = worktree_store(cwd) {
+        return store;
+    }
     cwd.ancestors()
-        .find(|dir| {
-            dir.join(config::FILE_NAME).is_file() || dir.join("state").join("goals").is_dir()
-        })
+        .find(|dir| is_store(dir))
         .unwrap_or(cwd)
         .to_path_buf()
+}
+
+fn is_store(dir: &Path) -> bool {
+    dir.join(config::FILE_NAME).is_file() || dir.join("state").join("goals").is_dir()
+}
+
+/// The store whose `state/worktrees/` holds `dir`, if one does.
+pub fn worktree_store(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .filter(|a| a.file_name().is_some_and(|n| n == "worktrees"))
+        .filter_map(|a| a.parent())
+        .filter(|state| state.file_name().is_some_and(|n| n == "state"))
+        .filter_map(|state| state.parent())
+        .find(|store| is_store(store))
+        .map(Path::to_path_buf)
 }
 
 /// The host name, or `localhost` when it cannot be read.

@@ -368,6 +368,7 @@ mod tests {
             boot: None,
             supervisor_start: None,
             agent_start: None,
+            worktree: None,
             sig: None,
             verified: false,
         }

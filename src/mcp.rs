@@ -196,6 +196,11 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
                     value["awaits_person"] = json!(criteria);
                     value
                 }
+                engine::Judged::AwaitsMerge(saved) => {
+                    let mut value = doc(&saved.goal)?;
+                    value["awaits_merge"] = json!(true);
+                    value
+                }
             }
         }
         "goal_work" => {

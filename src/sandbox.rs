@@ -5,7 +5,7 @@
 //! Claude Code 2.1.332 and Codex CLI 0.171.0; the README's threat model
 //! says what each holds.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -58,6 +58,43 @@ pub fn claude_settings(root: &Path, key_dir: Option<&Path>, required: bool) -> V
     })
 }
 
+/// The settings of a run that works in a git worktree under the store's
+/// `state/worktrees/` (`dispatch.worktree`): `state/` cannot be denied
+/// whole, the worktree being in it, so each of its other entries is;
+/// outside the worktree the sandbox writes nothing anyway, but for
+/// `writable`, the parts of the repository's git directory a commit on
+/// the run's branch writes (never its `config` or `hooks`).
+pub fn claude_in_worktree(
+    settings: &mut Value,
+    root: &Path,
+    state_entries: &[String],
+    writable: &[PathBuf],
+) {
+    let root = root.display().to_string();
+    let whole_edit = format!("Edit(/{root}/state/**)");
+    let whole_write = format!("{root}/state");
+    if let Some(deny) = settings["permissions"]["deny"].as_array_mut() {
+        deny.retain(|rule| rule.as_str() != Some(whole_edit.as_str()));
+        for entry in state_entries {
+            deny.push(json!(format!("Edit(/{root}/state/{entry})")));
+            deny.push(json!(format!("Edit(/{root}/state/{entry}/**)")));
+        }
+    }
+    let filesystem = &mut settings["sandbox"]["filesystem"];
+    if let Some(deny) = filesystem["denyWrite"].as_array_mut() {
+        deny.retain(|path| path.as_str() != Some(whole_write.as_str()));
+        for entry in state_entries {
+            deny.push(json!(format!("{root}/state/{entry}")));
+        }
+    }
+    filesystem["allowWrite"] = json!(
+        writable
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+    );
+}
+
 /// `settings` with `more` merged in: lists gain the entries they lack,
 /// objects merge key by key, other values are set. Everything else in
 /// `settings` is kept.
@@ -96,11 +133,19 @@ pub fn codex_args(
     steward: &Path,
     key_dir: Option<&Path>,
     dispatch_id: Option<&str>,
+    writable: &[PathBuf],
 ) -> Vec<String> {
     let quoted = |text: &str| serde_json::to_string(text).expect("strings serialize");
-    let hidden = key_dir
+    let mut hidden = key_dir
         .map(|dir| format!(", {}=\"none\"", quoted(&dir.display().to_string())))
         .unwrap_or_default();
+    // A run in a worktree: the parts of the git directory a commit writes.
+    for path in writable {
+        hidden.push_str(&format!(
+            ", {}=\"write\"",
+            quoted(&path.display().to_string())
+        ));
+    }
     [
         "default_permissions=\"steward-agent\"".to_string(),
         format!("permissions.steward-agent.filesystem={{\":root\"=\"read\", \":tmpdir\"=\"write\", \":workspace_roots\"={{\".\"=\"write\",\"state\"=\"read\",\"steward.yaml\"=\"read\"}}{hidden}}}"),
@@ -208,6 +253,7 @@ mod tests {
             Path::new("/usr/bin/steward"),
             Some(Path::new("/home/me/.config/steward")),
             Some("run-1"),
+            &[],
         );
         assert!(
             args.contains(&"mcp_servers.steward.env={STEWARD_DISPATCH_ID=\"run-1\"}".to_string())

@@ -228,6 +228,7 @@ impl RecordArgs {
                 .planning
                 .as_deref()
                 .and_then(crate::model::Planning::parse),
+            worktree: None,
         }
     }
 

@@ -53,5 +53,22 @@ pub fn run(ctx: &Context, args: CompleteArgs, out: &mut Output) -> Result<u8> {
             ));
             Ok(4)
         }
+        Judged::AwaitsMerge(saved) => {
+            let why = saved
+                .goal
+                .goal
+                .waiting
+                .as_ref()
+                .map(|w| w.reason.clone())
+                .unwrap_or_default();
+            super::report(
+                ctx,
+                out,
+                saved,
+                "verifying: its checks pass in the run's worktree",
+            )?;
+            out.warn(why);
+            Ok(0)
+        }
     }
 }

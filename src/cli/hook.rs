@@ -152,6 +152,11 @@ fn read_input() -> Result<HookInput> {
 
 /// The nearest directory from `start` up that holds a store.
 fn find_store(start: &Path) -> Option<PathBuf> {
+    // In a run's worktree: the store that holds it, never the branch's
+    // own copy of steward.yaml.
+    if let Some(store) = crate::context::worktree_store(start) {
+        return Some(store);
+    }
     start
         .ancestors()
         .find(|dir| {
@@ -299,7 +304,7 @@ fn install_codex_rule(hooks: &Path) -> Result<()> {
 /// file): the permission profile that keeps the store's state read-only,
 /// and steward's MCP server.
 fn codex_profile_note(root: &Path, steward: &Path, key_dir: Option<&Path>) -> String {
-    let args = crate::sandbox::codex_args(root, steward, key_dir, None);
+    let args = crate::sandbox::codex_args(root, steward, key_dir, None, &[]);
     let lines: Vec<String> = args.chunks(2).map(|pair| pair[1].clone()).collect();
     format!(
         "add to $CODEX_HOME/config.toml, before its first [table] (or pass each with -c), and never run codex with --sandbox or --dangerously-bypass-approvals-and-sandbox:\n  {}",

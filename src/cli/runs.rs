@@ -90,8 +90,13 @@ fn line(run: &Run, now: DateTime<Utc>) -> String {
     } else {
         ""
     };
+    let worktree = run
+        .worktree
+        .as_ref()
+        .map(|w| format!(" [{} in {}]", w.branch, w.path))
+        .unwrap_or_default();
     format!(
-        "{}  {:<8} {:<12} {} {} ({age} ago{exit}{cost}{silent}){result}",
+        "{}  {:<8} {:<12} {} {} ({age} ago{exit}{cost}{silent}){worktree}{result}",
         run.id,
         run.state_name(),
         run.goal_label,

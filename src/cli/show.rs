@@ -38,10 +38,17 @@ pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<u8> {
     if out.json {
         let mut document = goal_document(ctx, &loaded)?;
         document["waits"] = serde_json::json!(waits);
+        document["worktrees"] = serde_json::json!(
+            crate::engine::worktree::goal_worktrees(ctx, &loaded.goal.id)
+                .into_iter()
+                .map(|(w, state)| serde_json::json!({"path": w.path, "branch": w.branch, "state": state}))
+                .collect::<Vec<_>>()
+        );
         out.json(&document);
     } else if !out.quiet {
         print_goal(ctx, &loaded, &waits, out);
         print_tasks(ctx, &loaded.goal, out)?;
+        print_worktrees(ctx, &loaded.goal, out)?;
     }
     if !args.exit_status {
         return Ok(0);
@@ -377,4 +384,15 @@ fn print_receipt(receipt: &Receipt, out: &mut Output) {
 
 fn when(at: Option<chrono::DateTime<chrono::Utc>>) -> String {
     at.map_or_else(|| "never".to_string(), format_time)
+}
+
+/// The git worktrees and branches the goal's runs worked in.
+fn print_worktrees(ctx: &Context, goal: &Goal, out: &mut Output) -> Result<()> {
+    for (worktree, state) in crate::engine::worktree::goal_worktrees(ctx, &goal.id) {
+        out.line(format!(
+            "Worktree: {} on branch {} ({state})",
+            worktree.path, worktree.branch
+        ));
+    }
+    Ok(())
 }

@@ -37,6 +37,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
             "notifications": {"pending": report.notify_pending, "failed": report.notify_failures.len()},
             "held_back": report.held_back,
             "conflicts": report.conflicts,
+            "worktrees": crate::engine::worktree::overview(ctx).iter().map(|(path, branch, label, state)| json!({"path": path, "branch": branch, "label": label, "state": state})).collect::<Vec<_>>(),
         }));
         return Ok(0);
     }
@@ -110,6 +111,27 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
                 run.state_name(),
                 run.started_at.as_deref().unwrap_or(&run.created_at)
             ));
+            if let Some(worktree) = &run.worktree {
+                out.line(format!("    in {} on {}", worktree.path, worktree.branch));
+            }
+        }
+    }
+    let worktrees: Vec<_> = crate::engine::worktree::overview(ctx)
+        .into_iter()
+        .filter(|(_, _, _, state)| *state != "in use")
+        .collect();
+    if !worktrees.is_empty() {
+        out.line("");
+        out.line("Worktrees (dispatch.worktree):");
+        for (path, branch, label, state) in worktrees {
+            let what = match state {
+                "kept" => "uncommitted changes past retention.worktrees: kept for you",
+                "conflict" => "its merge waits for you",
+                "merged" => "merged",
+                "left" => "its branch waits for you or CI",
+                _ => "in use by its open goal",
+            };
+            out.line(format!("  {path} ({branch}, {label}): {what}"));
         }
     }
     if !report.moved.is_empty() {

@@ -85,7 +85,28 @@ pub fn never_passes(check: &Check, policy: &CheckPolicy) -> Option<String> {
 /// timeout. A check still running after [`SLOW`] is shown through the
 /// context's progress line until every check is done.
 pub fn run(ctx: &Context, checks: &[&Check]) -> Vec<CheckOutcome> {
-    let policy = policy(ctx);
+    run_at(ctx, checks, &ctx.root)
+}
+
+/// The same, with file paths and commands relative to `at` (a run's
+/// worktree) instead of the root.
+pub fn run_at(ctx: &Context, checks: &[&Check], at: &std::path::Path) -> Vec<CheckOutcome> {
+    let each: Vec<(&Check, &std::path::Path)> = checks.iter().map(|c| (*c, at)).collect();
+    run_each(ctx, &each)
+}
+
+/// The same, each check relative to its own folder (the goals of one
+/// pass, some in their runs' worktrees).
+pub fn run_each(ctx: &Context, each: &[(&Check, &std::path::Path)]) -> Vec<CheckOutcome> {
+    let base = policy(ctx);
+    let checks: Vec<&Check> = each.iter().map(|(c, _)| *c).collect();
+    let policies: Vec<CheckPolicy> = each
+        .iter()
+        .map(|(_, at)| CheckPolicy {
+            root: at.to_path_buf(),
+            ..base.clone()
+        })
+        .collect();
     let results: Mutex<Vec<Option<CheckOutcome>>> = Mutex::new(vec![None; checks.len()]);
     let started: Mutex<Vec<Option<Instant>>> = Mutex::new(vec![None; checks.len()]);
     let next = Mutex::new(0);
@@ -105,7 +126,7 @@ pub fn run(ctx: &Context, checks: &[&Check]) -> Vec<CheckOutcome> {
                         };
                         started.lock().expect("no worker panics holding it")[index] =
                             Some(Instant::now());
-                        let outcome = checks::run(check, &policy);
+                        let outcome = checks::run(check, &policies[index]);
                         results.lock().expect("no worker panics holding it")[index] = Some(outcome);
                     }
                 })
@@ -120,7 +141,7 @@ pub fn run(ctx: &Context, checks: &[&Check]) -> Vec<CheckOutcome> {
             let line = {
                 let started = started.lock().expect("no worker panics holding it");
                 let results = results.lock().expect("no worker panics holding it");
-                slowest(checks, &started, &results)
+                slowest(&checks, &started, &results)
             };
             if let Some(line) = line
                 && shown.as_ref() != Some(&line)

@@ -29,6 +29,11 @@ pub enum Judged {
     /// `judge.unchecked` is `person`: the goal waits in `verifying` for a
     /// person's `complete`.
     AwaitsPerson { saved: Saved, criteria: Vec<usize> },
+    /// Everything holds in the run's worktree and `dispatch.merge` merges:
+    /// the goal waits in `verifying` for steward to merge its branch once
+    /// the run ends, and for the judge in the root (the wait's reason says
+    /// which branch).
+    AwaitsMerge(Saved),
 }
 
 /// Runs every mechanical check now and closes the goal when each passes
@@ -36,6 +41,16 @@ pub enum Judged {
 /// otherwise refuses (exit 4) naming what is missing, and changes nothing.
 /// A goal with a `manual` check is a person's to complete.
 pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Result<Judged> {
+    complete_by(ctx, ctx.actor, reference, request)
+}
+
+/// The judge, for `actor` (steward judges a merged branch in the root).
+pub(crate) fn complete_by(
+    ctx: &Context,
+    actor: Actor,
+    reference: &str,
+    request: &CompleteRequest,
+) -> Result<Judged> {
     let before = ctx.store.resolve(reference)?;
     refuse_unless_open(&before.goal)?;
     if before
@@ -50,9 +65,15 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
     }
     // Checks can take a while: run them before taking the lock.
     let checks: Vec<_> = before.goal.verification.iter().collect();
-    let outcomes = checking::run(ctx, &checks);
+    // In the worktree of the goal's open run, if it works in one.
+    let at = super::worktree::check_roots(ctx, &[before.goal.id.as_str()]).remove(0);
+    let outcomes = checking::run_at(ctx, &checks, &at);
 
-    let mut tx = ctx.transaction()?;
+    let mut tx = if actor == ctx.actor {
+        ctx.transaction()?
+    } else {
+        ctx.transaction_by(actor)?
+    };
     let loaded = super::trust::refind(ctx, &mut tx, &before.goal)?;
     refuse_unless_open(&loaded.goal)?;
     // A bound is hard: past its deadline (or cost, or iterations) a goal
@@ -81,7 +102,7 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
             });
         }
     }
-    let judgement = judge(ctx, goal, &outcomes, &request.met);
+    let judgement = judge(ctx, actor, goal, &outcomes, &request.met);
     if !judgement.missing.is_empty() {
         return Err(Error::NotDone {
             label: goal.label.clone(),
@@ -89,7 +110,7 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
         });
     }
     let at = format_time(ctx.now);
-    let ticks = record_ticks(&goal.ticks, &judgement.newly_met, ctx.actor.as_str(), &at);
+    let ticks = record_ticks(&goal.ticks, &judgement.newly_met, actor.as_str(), &at);
     let mut change = GoalChange::new("completed", request.reason.clone());
     if let Some(id) = &request.dispatch_id {
         change = change.for_run(id);
@@ -105,7 +126,7 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
     }
     let unchecked: Vec<usize> = judgement.receipt.unchecked().map(|c| c.n).collect();
     if ctx.config.judge_unchecked == Unchecked::Person
-        && ctx.actor != Actor::User
+        && actor != Actor::User
         && !unchecked.is_empty()
     {
         let numbers: Vec<String> = unchecked.iter().map(usize::to_string).collect();
@@ -136,6 +157,24 @@ pub fn complete(ctx: &Context, reference: &str, request: &CompleteRequest) -> Re
             saved: super::saved(tx, written, loaded)?,
             criteria: unchecked,
         });
+    }
+    // Judged in a run's worktree, with a branch to merge: steward merges
+    // it once the run ends, and the judge in the root closes the goal.
+    if actor != Actor::User
+        && let Some(wait) = super::worktree::merge_wait(ctx, goal)
+    {
+        let mut waiting = GoalChange::new(
+            "awaiting merge",
+            format!("checks pass in the run's worktree; {}", request.reason),
+        )
+        .with_all(change.edits);
+        waiting.dispatch_id = request.dispatch_id.clone();
+        if goal.status != Status::Verifying {
+            waiting.push(Edit::Status(Status::Verifying));
+        }
+        waiting.push(Edit::Waiting(Some(wait)));
+        let written = tx.save(&loaded, waiting)?;
+        return Ok(Judged::AwaitsMerge(super::saved(tx, written, loaded)?));
     }
     change.push(Edit::Status(Status::Completed));
     change.push(Edit::Closed {
@@ -169,8 +208,14 @@ struct Judgement {
     receipt: Receipt,
 }
 
-fn judge(ctx: &Context, goal: &Goal, outcomes: &[CheckOutcome], met: &[usize]) -> Judgement {
-    let person = ctx.actor == Actor::User;
+fn judge(
+    ctx: &Context,
+    actor: Actor,
+    goal: &Goal,
+    outcomes: &[CheckOutcome],
+    met: &[usize],
+) -> Judgement {
+    let person = actor == Actor::User;
     let mut missing = Vec::new();
     let mut newly_met: Vec<usize> = met
         .iter()
@@ -237,7 +282,7 @@ fn judge(ctx: &Context, goal: &Goal, outcomes: &[CheckOutcome], met: &[usize]) -
             let n = criterion.n;
             let tick = goal.ticks.iter().find(|t| t.n == n);
             let (ticked_by, ticked_at) = match (tick, newly_met.contains(&n)) {
-                (_, true) => (Some(ctx.actor.as_str().to_string()), Some(at.clone())),
+                (_, true) => (Some(actor.as_str().to_string()), Some(at.clone())),
                 (Some(tick), false) => (Some(tick.by.clone()), Some(tick.at.clone())),
                 (None, false) => (None, None),
             };
@@ -264,7 +309,7 @@ fn judge(ctx: &Context, goal: &Goal, outcomes: &[CheckOutcome], met: &[usize]) -
         newly_met,
         receipt: Receipt {
             judged_at: at,
-            judged_by: ctx.actor.as_str().to_string(),
+            judged_by: actor.as_str().to_string(),
             checks,
             criteria,
         },

@@ -239,7 +239,11 @@ fn decide(
     }
     let mut run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
     run.node = node.map(|n| n.id.clone());
-    let instruction = with_dispatch_id(instruction, &run.id);
+    run.worktree = super::worktree::for_run(ctx, goal, mine, &run.id);
+    let mut instruction = with_dispatch_id(instruction, &run.id);
+    if let Some(worktree) = &run.worktree {
+        instruction.push_str(&super::worktree::instruction(worktree));
+    }
     Decision::Start {
         run: Box::new(run),
         instruction,
@@ -613,6 +617,7 @@ fn new_run(
         boot: None,
         supervisor_start: None,
         agent_start: None,
+        worktree: None,
         sig: None,
         verified: false,
     }

@@ -97,6 +97,13 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
             parts.join("; ")
         ));
     }
+    for (path, branch, label, state) in super::worktree::overview(ctx) {
+        if state == "kept" {
+            notes.push(format!(
+                "worktree {path} (branch {branch}, goal {label}) has uncommitted changes past retention.worktrees: kept; look at them, then `git worktree remove --force {path}`"
+            ));
+        }
+    }
     check_git_setup(ctx, &mut problems, &mut notes);
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     Ok(Diagnosis {

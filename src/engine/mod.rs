@@ -44,6 +44,7 @@ pub mod trust;
 mod undo;
 mod update;
 pub mod work;
+pub mod worktree;
 
 pub use add::{AddRequest, add};
 pub use assess::{assess, assess_update};

@@ -262,7 +262,14 @@ impl Outbox {
 fn needs_a_person(kind: &str) -> bool {
     matches!(
         kind,
-        "blocked" | "circuit_breaker" | "no_progress" | "failures" | "budget" | "agent" | "review"
+        "blocked"
+            | "circuit_breaker"
+            | "no_progress"
+            | "failures"
+            | "budget"
+            | "agent"
+            | "review"
+            | "merge"
     ) || kind == "verifying"
 }
 
@@ -416,6 +423,7 @@ fn classify(
     let kind = match (event.action.as_str(), event.to.as_deref()) {
         ("spend_cap", _) => "spend_cap".to_string(),
         ("usage_limited", _) => "limited".to_string(),
+        ("merge_conflict", _) => "merge".to_string(),
         ("edited_outside" | "closed_by_hand" | "deleted_outside", _) => "review".to_string(),
         (_, Some("blocked")) => {
             let escalation = goal
@@ -451,6 +459,10 @@ fn classify(
                     .is_some_and(|w| w.for_person == Some(PersonWait::Review))
         }
         "completed" | "failed" | "spend_cap" | "limited" => true,
+        "merge" => g
+            .waiting
+            .as_ref()
+            .is_some_and(|w| w.for_person == Some(PersonWait::Merge)),
         _ => waits_for_a_person(g),
     });
     // The spend cap stops every run: a person is always told.
@@ -468,6 +480,13 @@ fn document_for_event(kind: &str, event: &events::Event, goal: Option<&Goal>) ->
     };
     let why = match kind {
         "review" | "spend_cap" | "limited" => event.detail.clone(),
+        // Why, then the exact commands, a line each.
+        "merge" => {
+            let mut lines = event.detail.lines();
+            let why = lines.next().unwrap_or_default().to_string();
+            let commands = lines.map(str::to_string).collect();
+            return document(kind, &event.ts, Some(goal), &why, commands);
+        }
         _ => goal
             .escalation
             .as_ref()

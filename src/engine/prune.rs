@@ -23,6 +23,7 @@ pub struct Pruned {
     pub undo: usize,
     pub run_logs: usize,
     pub runs: usize,
+    pub worktrees: usize,
 }
 
 fn marker(ctx: &Context) -> std::path::PathBuf {
@@ -71,7 +72,7 @@ pub fn prune(ctx: &Context, tx: &mut Transaction<'_>, open: &HashSet<&str>) -> R
         if ended < logs_before.as_str() {
             let dir = ctx.store.runs_dir();
             let mut any = false;
-            for kind in ["out", "err", "prompt", "answer"] {
+            for kind in ["out", "err", "prompt", "answer", "claude.json"] {
                 any |= std::fs::remove_file(dir.join(format!("{}.{kind}", run.id))).is_ok();
             }
             pruned.run_logs += usize::from(any);
@@ -81,18 +82,28 @@ pub fn prune(ctx: &Context, tx: &mut Transaction<'_>, open: &HashSet<&str>) -> R
             pruned.runs += 1;
         }
     }
+    let worktrees = super::worktree::prune(ctx, tx, &runs)?;
+    pruned.worktrees = worktrees.removed;
+    for (path, branch) in &worktrees.kept {
+        tx.record_store_event(
+            "worktree_kept",
+            &format!(
+                "{path} (branch {branch}) is past retention.worktrees with uncommitted changes: kept for a person"
+            ),
+        );
+    }
     if crate::store::cache_dir_ready(&ctx.store.state_dir.join("cache")) {
         let _ = crate::store::atomic::write_unsynced(
             &marker(ctx),
             format!("{}\n", crate::model::format_time(ctx.now)).as_bytes(),
         );
     }
-    if pruned.runs > 0 || pruned.undo > 0 || pruned.run_logs > 0 {
+    if pruned.runs > 0 || pruned.undo > 0 || pruned.run_logs > 0 || pruned.worktrees > 0 {
         tx.record_store_event(
             "pruned",
             &format!(
-                "dropped {} undo record(s), the logs of {} run(s), {} run record(s) past their retention",
-                pruned.undo, pruned.run_logs, pruned.runs
+                "dropped {} undo record(s), the logs of {} run(s), {} run record(s), {} worktree(s) past their retention",
+                pruned.undo, pruned.run_logs, pruned.runs, pruned.worktrees
             ),
         );
     }

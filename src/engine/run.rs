@@ -49,6 +49,7 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     let mut current = ctx.store.find_run(&run.id)?;
     current.agent_pid = run.agent_pid;
     current.agent_start = run.agent_start;
+    current.worktree = run.worktree.clone();
     let outcome = match (&stopped, exit) {
         (Some(Stopped::Timeout), _) => RunOutcome::Timeout,
         (Some(Stopped::Requested), _) => RunOutcome::Killed,
@@ -245,9 +246,14 @@ fn launch(
         Some(agents::OutputFormat::CodexJsonl) => format!("{instruction}{CODEX_SANDBOX_NOTE}"),
         _ => instruction,
     };
+    // Its own git worktree, when it works in one (`dispatch.worktree`).
+    let cwd = match run.worktree.as_mut() {
+        Some(worktree) => super::worktree::prepare(ctx, worktree)?,
+        None => ctx.root.clone(),
+    };
     let mut argv = profile.argv(session.as_deref(), &instruction);
     if let Some(client) = sandbox {
-        argv = sandboxed(ctx, client, argv, mode, &run.id)?;
+        argv = sandboxed(ctx, client, argv, mode, &run.id, run.worktree.as_ref())?;
     }
     let (stdout, stderr) = ctx.store.run_output_paths(&run.id);
     let env = vec![
@@ -259,7 +265,7 @@ fn launch(
     let seen = Arc::new(Mutex::new(Seen::default()));
     let launch = Launch {
         argv: &argv,
-        cwd: &ctx.root,
+        cwd: &cwd,
         env,
         stdin: (profile.prompt == agents::PromptVia::Stdin).then_some(instruction),
         stdout: stdout.clone(),
@@ -421,21 +427,44 @@ fn sandboxed(
     argv: Vec<String>,
     mode: SandboxMode,
     dispatch_id: &str,
+    worktree: Option<&crate::model::RunWorktree>,
 ) -> std::result::Result<Vec<String>, String> {
     let program = argv.first().cloned().unwrap_or_default();
+    // A run in a worktree commits on its branch: those parts of the git
+    // directory are its to write.
+    let writable = worktree
+        .map(|w| super::worktree::git_writable(ctx, w))
+        .unwrap_or_default();
     match client {
         agents::OutputFormat::ClaudeJson => {
             // Machine state (its paths are this machine's), never committed.
             let cache = ctx.store.state_dir.join("cache");
             crate::store::cache_dir_ready(&cache);
-            let settings = ctx.root.join(cache.join("claude-sandbox.json"));
+            // A run in a worktree has settings of its own: runs in
+            // parallel each name their own worktree.
+            let settings = match worktree {
+                Some(_) => ctx.root.join(
+                    ctx.store
+                        .runs_dir()
+                        .join(format!("{dispatch_id}.claude.json")),
+                ),
+                None => ctx.root.join(cache.join("claude-sandbox.json")),
+            };
             let key_dir = ctx.env.user_home().map(|h| crate::store::key::key_dir(&h));
-            let text = serde_json::to_string_pretty(&crate::sandbox::claude_settings(
+            let mut given = crate::sandbox::claude_settings(
                 &ctx.root,
                 key_dir.as_deref(),
                 mode == SandboxMode::Required,
-            ))
-            .expect("settings serialize");
+            );
+            if worktree.is_some() {
+                crate::sandbox::claude_in_worktree(
+                    &mut given,
+                    &ctx.root,
+                    &super::worktree::state_entries(ctx),
+                    &writable,
+                );
+            }
+            let text = serde_json::to_string_pretty(&given).expect("settings serialize");
             ctx.store
                 .write_private(&settings, &text)
                 .map_err(|err| format!("cannot write the sandbox settings: {err}"))?;
@@ -458,6 +487,7 @@ fn sandboxed(
                 &steward,
                 key_dir.as_deref(),
                 Some(dispatch_id),
+                &writable,
             ));
             sandboxed.extend(argv[at..].iter().cloned());
             Ok(sandboxed)
@@ -474,6 +504,7 @@ fn record_agent(ctx: &Context, started: &Run) -> Result<()> {
     let mut run = ctx.store.find_run(&started.id)?;
     run.agent_pid = started.agent_pid;
     run.agent_start = started.agent_start;
+    run.worktree = started.worktree.clone();
     tx.save_run(&run)?;
     super::finish(tx)?;
     Ok(())

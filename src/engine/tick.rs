@@ -104,6 +104,13 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         let branch = crate::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?;
         super::sync::pull_locked(ctx, &ctx.config.git.remote, branch.trim())?;
     }
+    if !request.dry_run {
+        // Branches of goals judged done in their worktrees: merged now.
+        outcome
+            .notices
+            .warnings
+            .extend(super::worktree::settle(ctx)?);
+    }
     if request.dry_run {
         let before = ctx.store.scan(Scope::OpenDirectoryWithDigests)?;
         let due = due_checks(ctx, &before.goals, true, &mut outcome);
@@ -727,8 +734,15 @@ fn due_checks<'g>(
 
 /// Runs the checks of `due`, by goal file.
 fn run_checks(ctx: &Context, due: &[&LoadedGoal]) -> Outcomes {
-    let checks: Vec<&Check> = due.iter().flat_map(|g| &g.goal.verification).collect();
-    let mut outcomes = checking::run(ctx, &checks).into_iter();
+    let ids: Vec<&str> = due.iter().map(|g| g.goal.id.as_str()).collect();
+    // A goal whose run works in a worktree is checked there.
+    let roots = super::worktree::check_roots(ctx, &ids);
+    let checks: Vec<(&Check, &std::path::Path)> = due
+        .iter()
+        .zip(&roots)
+        .flat_map(|(g, root)| g.goal.verification.iter().map(move |c| (c, root.as_path())))
+        .collect();
+    let mut outcomes = checking::run_each(ctx, &checks).into_iter();
     due.iter()
         .map(|loaded| {
             let mine = (&mut outcomes)

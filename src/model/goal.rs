@@ -126,6 +126,9 @@ pub enum PersonWait {
     /// The judge left it to a person (`judge.unchecked: person`): a person
     /// completes it.
     Judgment,
+    /// A branch worked in a run's worktree did not merge cleanly
+    /// (`dispatch.merge`): a person merges it, then completes the goal.
+    Merge,
 }
 
 impl PersonWait {
@@ -133,6 +136,7 @@ impl PersonWait {
         match self {
             PersonWait::Review => "review",
             PersonWait::Judgment => "judgment",
+            PersonWait::Merge => "merge",
         }
     }
 
@@ -140,6 +144,7 @@ impl PersonWait {
         match text {
             "review" => Some(PersonWait::Review),
             "judgment" => Some(PersonWait::Judgment),
+            "merge" => Some(PersonWait::Merge),
             _ => None,
         }
     }
@@ -149,6 +154,9 @@ impl PersonWait {
         match self {
             PersonWait::Review => format!("steward show {label}, then steward accept {label}"),
             PersonWait::Judgment => format!("steward complete {label} --reason \"...\""),
+            PersonWait::Merge => format!(
+                "git merge the goal's branch (steward show {label}), then steward complete {label} --reason \"...\""
+            ),
         }
     }
 }

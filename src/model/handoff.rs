@@ -17,6 +17,9 @@ pub struct Record {
     /// `auto`: plan it before work (a planning run); `off`: work it
     /// without a plan. `None`: as `dispatch.plan` says.
     pub planning: Option<Planning>,
+    /// `true`: its runs work in git worktrees of their own; `false`: in
+    /// the root. `None`: as `dispatch.worktree` says.
+    pub worktree: Option<bool>,
 }
 
 /// Whether dispatch plans a goal before working on it.
@@ -60,6 +63,9 @@ impl Record {
         }
         if let Some(planning) = self.planning {
             lines.push(format!("Planning: {}", planning.as_str()));
+        }
+        if let Some(worktree) = self.worktree {
+            lines.push(format!("Worktree: {worktree}"));
         }
         for (name, list) in [
             ("Constraints", &self.constraints),

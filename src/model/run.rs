@@ -145,6 +145,9 @@ pub struct Run {
     pub supervisor_start: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_start: Option<u64>,
+    /// The git worktree and branch the run works in (`dispatch.worktree`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree: Option<RunWorktree>,
     /// The signature of the machine that wrote the record (`store::runs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sig: Option<String>,
@@ -152,6 +155,59 @@ pub struct Run {
     /// never written).
     #[serde(skip)]
     pub verified: bool,
+}
+
+/// A run's own git worktree (`dispatch.worktree`): where it is, its
+/// branch, what it started from and what became of it. Follow-up runs of
+/// a goal keep working in the worktree of the run before them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunWorktree {
+    /// The worktree, relative to the root: `state/worktrees/<run id>`.
+    pub path: String,
+    /// `steward/<label>/<dispatch id, short>`.
+    pub branch: String,
+    /// Where the agent works in it: the store root's place in the
+    /// repository (empty: the repository's top).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub subdir: String,
+    /// The commit the branch started from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// The root's branch when the worktree was made: where a merge goes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub into: Option<String>,
+    /// What became of it; `None` while it is in use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<WorktreeState>,
+}
+
+/// What became of a run's worktree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorktreeState {
+    /// Its goal closed and its branch waits for a person or CI
+    /// (`dispatch.merge: none`), or it was merged.
+    Left,
+    /// Merged into the root's branch.
+    Merged,
+    /// The merge could not be made cleanly: a person merges.
+    Conflict,
+    /// Removed after `retention.worktrees` (the branch stays).
+    Removed,
+    /// Past its retention with uncommitted changes: kept for a person.
+    Kept,
+}
+
+impl WorktreeState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorktreeState::Left => "left",
+            WorktreeState::Merged => "merged",
+            WorktreeState::Conflict => "conflict",
+            WorktreeState::Removed => "removed",
+            WorktreeState::Kept => "kept",
+        }
+    }
 }
 
 /// Where a run is.

@@ -50,7 +50,7 @@ pub const HISTORY_KEEP: usize = 100;
 const BOM: &str = "\u{feff}";
 
 /// Top-level keys steward reads; any other key is kept as `extra`.
-const KNOWN_KEYS: [&str; 29] = [
+const KNOWN_KEYS: [&str; 30] = [
     "id",
     "label",
     "title",
@@ -79,6 +79,7 @@ const KNOWN_KEYS: [&str; 29] = [
     "non_goals",
     "risks",
     "planning",
+    "worktree",
     "handoff",
 ];
 
@@ -376,6 +377,7 @@ impl GoalFile {
             record: Record {
                 owner: reader.text(&["owner"])?,
                 planning: reader.planning()?,
+                worktree: reader.bool(&["worktree"])?,
                 origin: reader.text(&["origin"])?,
                 constraints: reader.texts(&["constraints"])?,
                 non_goals: reader.texts(&["non_goals"])?,

@@ -1,0 +1,852 @@
+//! A git worktree per run (`dispatch.worktree`): with the store root inside
+//! a git work tree, each run works in a worktree of its own under
+//! `state/worktrees/<run id>` (machine-local, ignored by git), on a branch
+//! `steward/<label>/<dispatch id, short>` started from `dispatch.base`.
+//! Follow-up runs of the goal keep working there. The goal's checks run in
+//! the worktree while its run is open, then in the root; a goal completed
+//! there is left on its branch (`dispatch.merge: none`) or merged into the
+//! root's branch when the merge is clean (`ff`, `merge`), then judged in
+//! the root. A merge that is not clean is never forced: the goal waits for
+//! a person, who is told the commands. Worktrees of finished runs go after
+//! `retention.worktrees`; one with uncommitted changes is kept.
+//!
+//! The agent writes whatever it likes in its worktree — a `.git` file
+//! pointing elsewhere, `.gitattributes`, hooks, links. steward reads and
+//! changes worktrees through libgit2, which runs no hooks, filters or
+//! fsmonitor, opening each by the administrative directory steward made,
+//! never by the worktree's own `.git` file; its one `git` process, the
+//! fast-forward of the root, runs with hooks and fsmonitor off.
+
+use std::path::{Component, Path, PathBuf};
+
+use git2::{BranchType, Repository, WorktreeAddOptions};
+
+use crate::config::MergeMode;
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::{
+    Actor, Edit, Goal, GoalChange, PersonWait, Run, RunWorktree, Status, Waiting, WorktreeState,
+};
+
+/// Where worktrees live, under the state directory.
+pub const DIR: &str = "worktrees";
+
+/// The start of the wait of a goal whose judge passed in a worktree and
+/// whose branch is to be merged (`dispatch.merge: ff|merge`).
+pub const MERGE_WAIT: &str = "steward merges branch ";
+
+/// Whether runs of `goal` work in worktrees of their own.
+pub fn wanted(ctx: &Context, goal: &Goal) -> bool {
+    goal.record.worktree.unwrap_or(ctx.config.dispatch.worktree)
+}
+
+/// The repository whose work tree holds the root, and the root's place in
+/// it ("" at the top).
+fn repository(root: &Path) -> Option<(Repository, String)> {
+    let repo = Repository::discover(root).ok()?;
+    let top = repo.workdir()?.canonicalize().ok()?;
+    let root = root.canonicalize().ok()?;
+    let sub = root.strip_prefix(&top).ok()?.to_str()?.to_string();
+    Some((repo, sub))
+}
+
+/// The worktree a new run of `goal` works in: the one of its last run
+/// while that is still in use, else a new one; `None` without worktrees
+/// (off, or the root is not in a git work tree).
+pub fn for_run(ctx: &Context, goal: &Goal, mine: &[&Run], id: &str) -> Option<RunWorktree> {
+    if !wanted(ctx, goal) {
+        return None;
+    }
+    if let Some(last) = mine.iter().rev().find_map(|r| r.worktree.as_ref())
+        && last.state.is_none()
+        && safe_dir(ctx, last).is_some_and(|dir| dir.is_dir())
+    {
+        return Some(last.clone());
+    }
+    let (_, subdir) = repository(&ctx.root)?;
+    let short: String = id.trim_start_matches("run-").chars().take(8).collect();
+    let mut branch = format!("steward/{}/{short}", goal.label);
+    if !git2::Reference::is_valid_name(&format!("refs/heads/{branch}")) {
+        branch = format!("steward/{}/{short}", &goal.id[..goal.id.len().min(8)]);
+    }
+    Some(RunWorktree {
+        path: format!("{}/{DIR}/{id}", ctx.store.relative(&ctx.store.state_dir)),
+        branch,
+        subdir,
+        base: None,
+        into: None,
+        state: None,
+    })
+}
+
+/// The worktree's directory, when its recorded path is one steward makes:
+/// `state/worktrees/<name>`, nothing else, and no link on the way.
+fn safe_dir(ctx: &Context, worktree: &RunWorktree) -> Option<PathBuf> {
+    let parent = ctx.store.state_dir.join(DIR);
+    let relative = Path::new(&worktree.path);
+    let name = relative.file_name()?.to_str()?;
+    let expected = format!("{}/{DIR}/{name}", ctx.store.relative(&ctx.store.state_dir));
+    if worktree.path != expected || name.starts_with('.') {
+        return None;
+    }
+    if [&ctx.store.state_dir, &parent].iter().any(|dir| {
+        dir.symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+    }) {
+        return None;
+    }
+    let subdir = Path::new(&worktree.subdir);
+    if subdir
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return None;
+    }
+    Some(parent.join(name))
+}
+
+/// Where the agent of a run in `worktree` works, and its checks run.
+pub fn work_dir(ctx: &Context, worktree: &RunWorktree) -> Option<PathBuf> {
+    Some(safe_dir(ctx, worktree)?.join(&worktree.subdir))
+}
+
+/// Makes the run's worktree when it is not there yet (its branch from
+/// `dispatch.base`, or the branch as it stands when a follow-up run finds
+/// it gone), filling in its base and the root's branch. Where the agent
+/// works, or why it cannot start.
+pub fn prepare(ctx: &Context, worktree: &mut RunWorktree) -> std::result::Result<PathBuf, String> {
+    let dir = safe_dir(ctx, worktree)
+        .ok_or_else(|| format!("worktree path {} is not steward's", worktree.path))?;
+    let work = dir.join(&worktree.subdir);
+    if dir
+        .symlink_metadata()
+        .is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Err(format!("{} is a symbolic link", worktree.path));
+    }
+    if dir.is_dir() {
+        return Ok(work);
+    }
+    let (repo, _) = repository(&ctx.root)
+        .ok_or_else(|| "the store root is no longer in a git work tree".to_string())?;
+    crate::store::cache_dir_ready(&ctx.store.state_dir.join(DIR));
+    let branch = match repo.find_branch(&worktree.branch, BranchType::Local) {
+        Ok(branch) => branch,
+        Err(_) => {
+            let base = base_commit(ctx, &repo)?;
+            worktree.base = Some(base.id().to_string());
+            repo.branch(&worktree.branch, &base, false)
+                .map_err(|err| format!("cannot create branch {}: {err}", worktree.branch))?
+        }
+    };
+    if worktree.into.is_none() {
+        worktree.into = repo
+            .head()
+            .ok()
+            .filter(git2::Reference::is_branch)
+            .and_then(|head| head.shorthand().ok().map(str::to_string));
+    }
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_string();
+    // A stale administrative entry of the same name (its folder removed by
+    // hand) goes first.
+    if let Ok(old) = repo.find_worktree(&name) {
+        let _ = old.prune(Some(git2::WorktreePruneOptions::new().valid(true)));
+    }
+    let mut options = WorktreeAddOptions::new();
+    options.reference(Some(branch.get()));
+    repo.worktree(&name, &dir, Some(&options))
+        .map_err(|err| format!("cannot create worktree {}: {err}", worktree.path))?;
+    Ok(work)
+}
+
+/// `dispatch.base`, else the current branch's upstream, else HEAD.
+fn base_commit<'r>(
+    ctx: &Context,
+    repo: &'r Repository,
+) -> std::result::Result<git2::Commit<'r>, String> {
+    if let Some(base) = &ctx.config.dispatch.base {
+        return repo
+            .revparse_single(base)
+            .and_then(|o| o.peel_to_commit())
+            .map_err(|err| format!("dispatch.base `{base}`: {err}"));
+    }
+    let head = repo
+        .head()
+        .map_err(|err| format!("the repository has no HEAD to start from: {err}"))?;
+    if head.is_branch()
+        && let Ok(name) = head.shorthand()
+        && let Ok(branch) = repo.find_branch(name, BranchType::Local)
+        && let Ok(upstream) = branch.upstream()
+        && let Ok(commit) = upstream.get().peel_to_commit()
+    {
+        return Ok(commit);
+    }
+    head.peel_to_commit()
+        .map_err(|err| format!("HEAD is not a commit: {err}"))
+}
+
+/// The worktree of `goal`'s open run, if it works in one: where the goal's
+/// checks run while it is open.
+pub fn open_for(ctx: &Context, goal_id: &str, runs: &[Run]) -> Option<PathBuf> {
+    let run = runs
+        .iter()
+        .rev()
+        .find(|r| r.goal_id == goal_id && r.is_active() && r.machine == ctx.machine_id())?;
+    let worktree = run.worktree.as_ref()?;
+    work_dir(ctx, worktree).filter(|dir| dir.is_dir())
+}
+
+/// Where each goal's checks run: its open run's worktree, else the root.
+/// Reads the runs only when some worktree exists.
+pub fn check_roots(ctx: &Context, goal_ids: &[&str]) -> Vec<PathBuf> {
+    let root = || vec![ctx.root.clone(); goal_ids.len()];
+    let any = std::fs::read_dir(ctx.store.state_dir.join(DIR))
+        .map(|entries| entries.flatten().any(|e| e.file_name() != ".gitignore"))
+        .unwrap_or(false);
+    if !any {
+        return root();
+    }
+    let Ok((runs, _)) = ctx.store.runs() else {
+        return root();
+    };
+    goal_ids
+        .iter()
+        .map(|id| open_for(ctx, id, &runs).unwrap_or_else(|| ctx.root.clone()))
+        .collect()
+}
+
+/// The branch a judge in a worktree leaves to merge, when the goal's
+/// checks ran in `worktree` and `dispatch.merge` merges: the wait the
+/// goal gets instead of `completed`.
+pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<Waiting> {
+    if ctx.config.dispatch.merge == MergeMode::None {
+        return None;
+    }
+    let (runs, _) = ctx.store.runs().ok()?;
+    open_for(ctx, &goal.id, &runs)?;
+    let run = runs
+        .iter()
+        .rev()
+        .find(|r| r.goal_id == goal.id && r.is_active())?;
+    let worktree = run.worktree.as_ref()?;
+    Some(Waiting {
+        until: None,
+        for_check: false,
+        for_person: None,
+        reason: format!(
+            "{MERGE_WAIT}{} into {} once run {} ends (dispatch.merge: {}), then judges it in the root",
+            worktree.branch,
+            worktree.into.as_deref().unwrap_or("the root's branch"),
+            run.id,
+            ctx.config.dispatch.merge.as_str()
+        ),
+        since: Some(ctx.now),
+    })
+}
+
+/// Whether `goal` waits for steward to merge its branch.
+fn awaits_merge(goal: &Goal) -> bool {
+    goal.waiting
+        .as_ref()
+        .is_some_and(|w| w.for_person.is_none() && w.reason.starts_with(MERGE_WAIT))
+}
+
+/// What `tick` does for worktrees before its pass: merges the branches of
+/// goals judged done in them (`dispatch.merge`), and marks the worktrees
+/// of closed goals left. Returns lines for the person (a merge made, one
+/// that waits for them).
+pub fn settle(ctx: &Context) -> Result<Vec<String>> {
+    let mut said = Vec::new();
+    if !ctx.store.state_dir.join(DIR).is_dir() {
+        return Ok(said);
+    }
+    let (runs, _) = ctx.store.runs()?;
+    // The last run of each worktree speaks for it.
+    let mut last: Vec<&Run> = Vec::new();
+    for run in runs.iter().filter(|r| r.machine == ctx.machine_id()) {
+        let Some(worktree) = &run.worktree else {
+            continue;
+        };
+        last.retain(|r| r.worktree.as_ref().is_none_or(|w| w.path != worktree.path));
+        last.push(run);
+    }
+    for run in last {
+        let worktree = run.worktree.as_ref().expect("kept for its worktree");
+        if worktree.state.is_some() || run.is_active() {
+            continue;
+        }
+        let Ok(loaded) = ctx.store.refind(&run.goal_id, &run.goal_label) else {
+            continue;
+        };
+        let goal = &loaded.goal;
+        if goal.status.is_terminal() {
+            mark(ctx, run, WorktreeState::Left)?;
+            continue;
+        }
+        if !awaits_merge(goal) {
+            continue;
+        }
+        match merge(ctx, run, worktree) {
+            Ok(commit) => {
+                mark(ctx, run, WorktreeState::Merged)?;
+                said.push(judge_in_root(ctx, goal, run, worktree, &commit)?);
+            }
+            Err(why) => {
+                mark(ctx, run, WorktreeState::Conflict)?;
+                said.push(wait_for_person(ctx, goal, run, worktree, &why)?);
+            }
+        }
+    }
+    Ok(said)
+}
+
+/// Records what became of a run's worktree.
+fn mark(ctx: &Context, run: &Run, state: WorktreeState) -> Result<()> {
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    tx.leave_uncommitted();
+    mark_in(ctx, &mut tx, run, state)?;
+    super::finish(tx)?;
+    Ok(())
+}
+
+/// The same, in a transaction under way.
+fn mark_in(
+    ctx: &Context,
+    tx: &mut crate::store::Transaction<'_>,
+    run: &Run,
+    state: WorktreeState,
+) -> Result<()> {
+    let mut current = ctx.store.find_run(&run.id)?;
+    if let Some(worktree) = &mut current.worktree {
+        worktree.state = Some(state);
+    }
+    tx.save_run(&current)
+}
+
+/// The paths of the store a branch must not change to be merged: steward
+/// merges code, never its own state or settings.
+fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
+    let at = |path: &str| {
+        if subdir.is_empty() {
+            path.to_string()
+        } else {
+            format!("{subdir}/{path}")
+        }
+    };
+    let mut paths = vec![
+        at(&format!("{}/", ctx.store.relative(&ctx.store.state_dir))),
+        at("steward.yaml"),
+        at(&format!("{}/", ctx.store.relative(&ctx.store.goals_dir))),
+        at(".claude/"),
+        at(".mcp.json"),
+        ".gitattributes".to_string(),
+    ];
+    paths.dedup();
+    paths
+}
+
+/// Merges the run's branch into the root's branch, as `dispatch.merge`
+/// says, when it can be done cleanly: the commit the root's branch is at
+/// now, or why a person must merge.
+fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Result<String, String> {
+    let (repo, _) =
+        repository(&ctx.root).ok_or("the store root is no longer in a git work tree")?;
+    let into = worktree
+        .into
+        .as_deref()
+        .ok_or("the root was on no branch when the worktree was made")?;
+    let head = repo.head().map_err(|err| format!("no HEAD: {err}"))?;
+    if !head.is_branch() || head.shorthand().ok() != Some(into) {
+        return Err(format!(
+            "the root is on {}, not {into}",
+            head.shorthand().unwrap_or("a detached HEAD")
+        ));
+    }
+    if let Some(dir) = safe_dir(ctx, worktree)
+        && dir.is_dir()
+        && dirty(ctx, worktree)?
+    {
+        return Err(format!(
+            "the worktree {} has uncommitted changes",
+            worktree.path
+        ));
+    }
+    let ours = head.peel_to_commit().map_err(|err| err.to_string())?;
+    let theirs = repo
+        .find_branch(&worktree.branch, BranchType::Local)
+        .and_then(|b| b.get().peel_to_commit())
+        .map_err(|err| format!("branch {}: {err}", worktree.branch))?;
+    if ours.id() == theirs.id()
+        || repo
+            .graph_descendant_of(ours.id(), theirs.id())
+            .unwrap_or(false)
+    {
+        return Ok(ours.id().to_string());
+    }
+    let merge_base = repo
+        .merge_base(ours.id(), theirs.id())
+        .map_err(|err| format!("no common history with {into}: {err}"))?;
+    let changed = changed_paths(&repo, merge_base, theirs.id())?;
+    let forbidden = store_paths(ctx, &worktree.subdir);
+    let touched: Vec<&String> = changed
+        .iter()
+        .filter(|path| {
+            forbidden
+                .iter()
+                .any(|f| path.starts_with(f.as_str()) || *path == f.trim_end_matches('/'))
+        })
+        .collect();
+    if !touched.is_empty() {
+        return Err(format!(
+            "the branch changes steward's own files ({}): a person merges it",
+            touched
+                .iter()
+                .take(5)
+                .map(|p| p.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let target = match ctx.config.dispatch.merge {
+        MergeMode::Ff | MergeMode::None => {
+            if merge_base != ours.id() {
+                return Err(format!(
+                    "{into} moved since the branch started: it cannot be fast-forwarded"
+                ));
+            }
+            theirs.id()
+        }
+        MergeMode::Merge => {
+            let mut index = repo
+                .merge_commits(&ours, &theirs, None)
+                .map_err(|err| format!("cannot merge: {err}"))?;
+            if index.has_conflicts() {
+                let files: Vec<String> = index
+                    .conflicts()
+                    .map(|conflicts| {
+                        conflicts
+                            .flatten()
+                            .filter_map(|c| c.our.or(c.their).or(c.ancestor))
+                            .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                return Err(format!("it conflicts with {into} in {}", files.join(", ")));
+            }
+            let tree = index
+                .write_tree_to(&repo)
+                .and_then(|oid| repo.find_tree(oid))
+                .map_err(|err| format!("cannot write the merged tree: {err}"))?;
+            let signature = repo
+                .signature()
+                .or_else(|_| git2::Signature::now("steward", "steward@localhost"))
+                .map_err(|err| err.to_string())?;
+            repo.commit(
+                None,
+                &signature,
+                &signature,
+                &format!(
+                    "Merge branch '{}' (goal {}, run {})",
+                    worktree.branch, run.goal_label, run.id
+                ),
+                &tree,
+                &[&ours, &theirs],
+            )
+            .map_err(|err| format!("cannot make the merge commit: {err}"))?
+        }
+    };
+    let top = repo
+        .workdir()
+        .ok_or("the repository has no work tree")?
+        .to_path_buf();
+    fast_forward_root(&top, &target.to_string())?;
+    Ok(target.to_string())
+}
+
+/// The paths that differ between two commits.
+fn changed_paths(
+    repo: &Repository,
+    from: git2::Oid,
+    to: git2::Oid,
+) -> std::result::Result<Vec<String>, String> {
+    let tree = |oid| {
+        repo.find_commit(oid)
+            .and_then(|c| c.tree())
+            .map_err(|err| err.to_string())
+    };
+    let diff = repo
+        .diff_tree_to_tree(Some(&tree(from)?), Some(&tree(to)?), None)
+        .map_err(|err| err.to_string())?;
+    Ok(diff
+        .deltas()
+        .flat_map(|d| [d.old_file().path(), d.new_file().path()])
+        .flatten()
+        .filter_map(|p| p.to_str().map(str::to_string))
+        .collect())
+}
+
+/// Moves the root's branch and working tree to `commit`, a descendant of
+/// where it is, with git's own care for local changes; no hooks run.
+fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String> {
+    let output = std::process::Command::new("git")
+        .args(HARDENED)
+        .arg("-C")
+        .arg(top)
+        .args(["merge", "--ff-only", "--no-edit", commit])
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|err| format!("cannot run git: {err}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "git merge --ff-only in the root: {}",
+            crate::text::one_line(String::from_utf8_lossy(&output.stderr).trim())
+        ))
+    }
+}
+
+/// What steward's own `git` processes run with: no hooks, no fsmonitor.
+const HARDENED: [&str; 4] = [
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=false",
+];
+
+/// After a clean merge: the judge in the root completes the goal, or
+/// sends it back to work with what failed.
+fn judge_in_root(
+    ctx: &Context,
+    goal: &Goal,
+    run: &Run,
+    worktree: &RunWorktree,
+    commit: &str,
+) -> Result<String> {
+    let into = worktree.into.as_deref().unwrap_or("the root's branch");
+    let request = super::CompleteRequest {
+        reason: format!(
+            "branch {} merged into {into} at {} (run {}); its checks pass in the root",
+            worktree.branch,
+            &commit[..commit.len().min(12)],
+            run.id
+        ),
+        met: Vec::new(),
+        dispatch_id: None,
+    };
+    match super::complete::complete_by(ctx, Actor::Steward, &goal.label, &request) {
+        Ok(_) => Ok(format!(
+            "{}: merged {} into {into}; completed",
+            goal.label, worktree.branch
+        )),
+        Err(err) => {
+            let mut tx = ctx.transaction_by(Actor::Steward)?;
+            let loaded = tx.refind(&goal.id, &goal.label)?;
+            let change = GoalChange::new(
+                "merge_judged",
+                format!(
+                    "merged {} into {into}, but the judge in the root refused: {err}",
+                    worktree.branch
+                ),
+            )
+            .by(Actor::Steward)
+            .for_run(&run.id)
+            .with(Edit::Waiting(None))
+            .with(Edit::Status(Status::Active));
+            tx.save(&loaded, change)?;
+            super::finish(tx)?;
+            Ok(format!(
+                "{}: merged {} into {into}; the judge in the root refused: {err}",
+                goal.label, worktree.branch
+            ))
+        }
+    }
+}
+
+/// A merge that is not clean: the goal waits for a person, who is told
+/// once, with the commands.
+fn wait_for_person(
+    ctx: &Context,
+    goal: &Goal,
+    run: &Run,
+    worktree: &RunWorktree,
+    why: &str,
+) -> Result<String> {
+    let top = repository(&ctx.root)
+        .and_then(|(repo, _)| repo.workdir().map(Path::to_path_buf))
+        .unwrap_or_else(|| ctx.root.clone());
+    let into = worktree.into.as_deref().unwrap_or("main");
+    let commands = [
+        format!("git -C {} checkout {into}", top.display()),
+        format!("git -C {} merge {}", top.display(), worktree.branch),
+        format!(
+            "steward -C {} complete {} --reason \"merged {} by hand\"",
+            ctx.root.display(),
+            goal.label,
+            worktree.branch
+        ),
+    ];
+    let reason = format!(
+        "a person merges branch {} into {into}: {why}; then: {}",
+        worktree.branch,
+        commands.join(" && ")
+    );
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    let loaded = tx.refind(&goal.id, &goal.label)?;
+    let change = GoalChange::new("awaiting a person", reason.clone())
+        .by(Actor::Steward)
+        .for_run(&run.id)
+        .with(Edit::Waiting(Some(Waiting::for_person(
+            PersonWait::Merge,
+            reason,
+            ctx.now,
+        ))));
+    tx.save(&loaded, change)?;
+    tx.record_goal_event(
+        &goal.id,
+        &goal.label,
+        "merge_conflict",
+        &format!(
+            "branch {} was not merged into {into}: {why}\n{}",
+            worktree.branch,
+            commands.join("\n")
+        ),
+    );
+    super::finish(tx)?;
+    Ok(format!(
+        "{}: branch {} waits for a person to merge it: {why}",
+        goal.label, worktree.branch
+    ))
+}
+
+/// Whether the worktree has changes not committed to its branch (files
+/// changed, staged or new), read by libgit2 through the administrative
+/// directory steward made, never the worktree's own `.git` file.
+pub fn dirty(ctx: &Context, worktree: &RunWorktree) -> std::result::Result<bool, String> {
+    let dir = safe_dir(ctx, worktree).ok_or("not steward's worktree")?;
+    let (repo, _) = repository(&ctx.root).ok_or("not in a git work tree")?;
+    let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let admin = repo.path().join("worktrees").join(name);
+    let wt = Repository::open_bare(&admin).map_err(|err| format!("{}: {err}", admin.display()))?;
+    wt.set_workdir(&dir, false)
+        .map_err(|err| format!("{}: {err}", dir.display()))?;
+    let mut options = git2::StatusOptions::new();
+    options
+        .include_untracked(true)
+        .recurse_untracked_dirs(false)
+        .include_ignored(false);
+    let statuses = wt
+        .statuses(Some(&mut options))
+        .map_err(|err| format!("{}: {err}", dir.display()))?;
+    Ok(!statuses.is_empty())
+}
+
+/// What retention did to worktrees.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Pruned {
+    pub removed: usize,
+    /// Past their retention with uncommitted changes: (path, branch).
+    pub kept: Vec<(String, String)>,
+}
+
+/// Removes the worktrees of finished runs older than
+/// `retention.worktrees` whose goal closed or moved on (their branches
+/// stay); one with uncommitted changes is kept and marked.
+pub fn prune(
+    ctx: &Context,
+    tx: &mut crate::store::Transaction<'_>,
+    runs: &[Run],
+) -> Result<Pruned> {
+    let mut pruned = Pruned::default();
+    if !ctx.store.state_dir.join(DIR).is_dir() {
+        return Ok(pruned);
+    }
+    let before = crate::model::format_time(ctx.now - ctx.config.retention.worktrees.to_chrono());
+    let mut last: Vec<&Run> = Vec::new();
+    for run in runs.iter().filter(|r| r.machine == ctx.machine_id()) {
+        let Some(worktree) = &run.worktree else {
+            continue;
+        };
+        last.retain(|r| r.worktree.as_ref().is_none_or(|w| w.path != worktree.path));
+        last.push(run);
+    }
+    for run in last {
+        let worktree = run.worktree.as_ref().expect("kept for its worktree");
+        if run.is_active()
+            || matches!(
+                worktree.state,
+                Some(WorktreeState::Removed | WorktreeState::Kept)
+            )
+            || run.ended_at.as_deref().is_none_or(|t| t >= before.as_str())
+        {
+            continue;
+        }
+        // A worktree still in use by an open goal stays.
+        let open = worktree.state.is_none()
+            && ctx
+                .store
+                .refind(&run.goal_id, &run.goal_label)
+                .is_ok_and(|g| !g.goal.status.is_terminal());
+        if open {
+            continue;
+        }
+        let Some(dir) = safe_dir(ctx, worktree) else {
+            continue;
+        };
+        if !dir.is_dir() {
+            mark_in(ctx, tx, run, WorktreeState::Removed)?;
+            continue;
+        }
+        match dirty(ctx, worktree) {
+            Ok(false) => {
+                remove(ctx, &dir);
+                mark_in(ctx, tx, run, WorktreeState::Removed)?;
+                pruned.removed += 1;
+            }
+            _ => {
+                mark_in(ctx, tx, run, WorktreeState::Kept)?;
+                pruned
+                    .kept
+                    .push((worktree.path.clone(), worktree.branch.clone()));
+            }
+        }
+    }
+    Ok(pruned)
+}
+
+/// Removes a worktree's folder (links in it are removed, never followed)
+/// and git's entry for it; the branch stays.
+fn remove(ctx: &Context, dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    if let Some((repo, _)) = repository(&ctx.root)
+        && let Some(name) = dir.file_name().and_then(|n| n.to_str())
+        && let Ok(worktree) = repo.find_worktree(name)
+    {
+        let _ = worktree.prune(Some(git2::WorktreePruneOptions::new().valid(true)));
+    }
+}
+
+/// Every worktree not removed, as `status` and `doctor` show them: none
+/// without a worktree folder (the runs are not read).
+pub fn overview(ctx: &Context) -> Vec<(String, String, String, &'static str)> {
+    if !ctx.store.state_dir.join(DIR).is_dir() {
+        return Vec::new();
+    }
+    match ctx.store.runs() {
+        Ok((runs, _)) => listed(ctx, &runs),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The worktrees of one goal's runs, read only when a worktree folder
+/// exists (`show`).
+pub fn goal_worktrees(ctx: &Context, goal_id: &str) -> Vec<(RunWorktree, &'static str)> {
+    if !ctx.store.state_dir.join(DIR).is_dir() {
+        return Vec::new();
+    }
+    match ctx.store.runs() {
+        Ok((runs, _)) => of_goal(&runs, goal_id)
+            .into_iter()
+            .map(|(w, state)| (w.clone(), state))
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The worktrees of one goal's runs: (worktree, what became of it).
+pub fn of_goal<'r>(runs: &'r [Run], goal_id: &str) -> Vec<(&'r RunWorktree, &'static str)> {
+    let mut found: Vec<(&RunWorktree, &'static str)> = Vec::new();
+    for run in runs.iter().filter(|r| r.goal_id == goal_id) {
+        let Some(worktree) = &run.worktree else {
+            continue;
+        };
+        found.retain(|(w, _)| w.path != worktree.path);
+        let state = match worktree.state {
+            Some(state) => state.as_str(),
+            None if run.is_active() => "in use",
+            None => "open",
+        };
+        found.push((worktree, state));
+    }
+    found
+}
+
+/// The worktrees kept with uncommitted changes, and those in use, for
+/// `doctor` and `status`: (path, branch, goal label, state).
+pub fn listed(ctx: &Context, runs: &[Run]) -> Vec<(String, String, String, &'static str)> {
+    let mut last: Vec<&Run> = Vec::new();
+    for run in runs.iter().filter(|r| r.machine == ctx.machine_id()) {
+        let Some(worktree) = &run.worktree else {
+            continue;
+        };
+        last.retain(|r| r.worktree.as_ref().is_none_or(|w| w.path != worktree.path));
+        last.push(run);
+    }
+    last.into_iter()
+        .filter_map(|run| {
+            let worktree = run.worktree.as_ref()?;
+            let state = match worktree.state {
+                Some(WorktreeState::Removed) => return None,
+                Some(state) => state.as_str(),
+                None if run.is_active() => "in use",
+                None => "open",
+            };
+            Some((
+                worktree.path.clone(),
+                worktree.branch.clone(),
+                run.goal_label.clone(),
+                state,
+            ))
+        })
+        .collect()
+}
+
+/// What a run in a worktree is told beside its instruction.
+pub fn instruction(worktree: &RunWorktree) -> String {
+    format!(
+        "You work in a git worktree of your own, on branch {}: other runs work in theirs, and the person's checkout is not touched. Commit your work on this branch before you complete the goal; steward judges the goal's checks here, and what is not committed is not merged.\n",
+        worktree.branch
+    )
+}
+
+/// The parts of the repository's git directory a commit on the run's
+/// branch writes: objects, refs, their logs, and the worktree's own
+/// administrative folder — never `config` or `hooks`, which steward's and
+/// the person's git would read.
+pub fn git_writable(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
+    let Some((repo, _)) = repository(&ctx.root) else {
+        return Vec::new();
+    };
+    let common = repo.commondir().to_path_buf();
+    let name = Path::new(&worktree.path)
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    vec![
+        common.join("objects"),
+        common.join("refs"),
+        common.join("logs"),
+        common.join("worktrees").join(name),
+    ]
+}
+
+/// The entries of the store's state directory but its worktrees: what a
+/// sandboxed run in a worktree is denied one by one.
+pub fn state_entries(ctx: &Context) -> Vec<String> {
+    let mut entries: Vec<String> = std::fs::read_dir(&ctx.store.state_dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                .filter(|name| name != DIR)
+                .collect()
+        })
+        .unwrap_or_default();
+    entries.sort();
+    entries
+}

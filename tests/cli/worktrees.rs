@@ -1,0 +1,362 @@
+//! `dispatch.worktree`: each run in a git worktree of its own, on its own
+//! branch, with real git and real child processes. The fake agent edits
+//! the same tracked file as every other run, commits on its branch and
+//! asks the judge.
+
+use std::path::Path;
+
+use crate::common::{TestEnv, git};
+
+/// Writes its goal's label into `shared.txt`, waits for the other runs
+/// to have written theirs, checks that it still sees its own, commits,
+/// and asks the judge.
+const AGENT: &str = r#"#!/bin/sh
+cat > /dev/null
+echo "start $STEWARD_GOAL $(pwd)" >> "$AGENT_LOG"
+echo "$STEWARD_GOAL" > shared.txt
+i=0
+while [ "$(grep -c start "$AGENT_LOG")" -lt "$EXPECT_RUNS" ] && [ $i -lt 100 ]; do
+  sleep 0.1; i=$((i+1))
+done
+sleep 0.3
+grep -qx "$STEWARD_GOAL" shared.txt || { echo "saw $(cat shared.txt)" >> "$AGENT_LOG"; exit 9; }
+git add shared.txt && git commit -qm "$STEWARD_GOAL wrote shared.txt" >> "$AGENT_LOG" 2>&1
+steward complete "$STEWARD_GOAL" --reason "shared.txt says $STEWARD_GOAL" >> "$AGENT_LOG" 2>&1
+echo '{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s-'"$STEWARD_DISPATCH_ID"'","total_cost_usd":0.1}'
+"#;
+
+const NOTIFIER: &str = "#!/bin/sh\ntr -d '\\n' >> notifications.log\necho >> notifications.log\n";
+
+/// A store at the top of a git repository whose one tracked file,
+/// `shared.txt`, every run edits; the agent and its log live outside it.
+fn store(merge: &str, expect_runs: usize) -> (TestEnv, tempfile::TempDir) {
+    let env = TestEnv::initialised();
+    let outside = tempfile::tempdir().unwrap();
+    let agent = outside.path().join("agent.sh");
+    std::fs::write(
+        &agent,
+        AGENT
+            .replace(
+                "$AGENT_LOG",
+                &outside.path().join("agent.log").display().to_string(),
+            )
+            .replace("$EXPECT_RUNS", &expect_runs.to_string()),
+    )
+    .unwrap();
+    std::fs::set_permissions(&agent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    env.write_config(&format!(
+        "dispatch:
+  enabled: true
+  agent: fake
+  max_parallel: 2
+  timeout: 30s
+  worktree: true
+  merge: {merge}
+verification:
+  allow_commands: true
+notify:
+  command: [./notify.sh]
+agents:
+  fake:
+    command: [{}]
+    output: claude-json
+",
+        agent.display()
+    ));
+    env.executable("notify.sh", NOTIFIER);
+    let root = env.root();
+    git(root, &["init", "-q", "-b", "main"]);
+    git(root, &["config", "user.name", "Test"]);
+    git(root, &["config", "user.email", "test@example.com"]);
+    std::fs::write(root.join(".gitignore"), "notifications.log\nnotify.sh\n").unwrap();
+    env.write("shared.txt", "base\n");
+    git(root, &["add", "shared.txt", ".gitignore", "steward.yaml"]);
+    git(root, &["commit", "-qm", "base"]);
+    (env, outside)
+}
+
+fn add(env: &TestEnv, label: &str) {
+    env.steward_on_path()
+        .args(["add", label, "--title", label])
+        .args(["--criterion", &format!("shared.txt says {label}")])
+        .args([
+            "--verify",
+            &format!("command_exit_zero:grep -qx {label} shared.txt@1"),
+        ])
+        .assert()
+        .success();
+}
+
+fn tick(env: &TestEnv) -> String {
+    let output = env.steward_on_path().args(["tick"]).output().unwrap();
+    assert!(
+        matches!(output.status.code(), Some(0 | 3)),
+        "tick: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn agent_log(outside: &tempfile::TempDir) -> String {
+    std::fs::read_to_string(outside.path().join("agent.log")).unwrap_or_default()
+}
+
+/// The run of `label`'s worktree, as `runs --json` names it.
+fn worktree_of(env: &TestEnv, label: &str) -> serde_json::Value {
+    env.runs()
+        .into_iter()
+        .find(|r| r["goal_label"] == label)
+        .map(|r| r["worktree"].clone())
+        .unwrap_or_default()
+}
+
+fn shared_on(root: &Path, branch: &str) -> String {
+    git(root, &["show", &format!("{branch}:shared.txt")])
+}
+
+#[test]
+fn two_runs_on_one_repository_each_finish_in_a_worktree_of_its_own() {
+    let (env, outside) = store("none", 2);
+    add(&env, "alpha");
+    add(&env, "beta");
+    tick(&env);
+    env.settle();
+    let log = agent_log(&outside);
+    assert!(!log.contains("saw "), "a run saw another's edit: {log}");
+    for label in ["alpha", "beta"] {
+        let goal = env.goal_json(label);
+        assert_eq!(goal["status"], "completed", "{label}: {goal}\n{log}");
+        assert_eq!(goal["receipt"]["criteria"][0]["basis"], "check", "{goal}");
+        let worktree = worktree_of(&env, label);
+        let path = worktree["path"].as_str().unwrap();
+        let branch = worktree["branch"].as_str().unwrap();
+        assert!(path.starts_with("state/worktrees/run-"), "{worktree}");
+        assert!(
+            branch.starts_with(&format!("steward/{label}/")),
+            "{worktree}"
+        );
+        // The agent worked there, and its commit is on its branch.
+        assert!(
+            log.contains(&format!("start {label} {}", env.path(path).display())),
+            "{log}"
+        );
+        assert_eq!(shared_on(env.root(), branch), format!("{label}\n"));
+        assert_eq!(
+            git(&env.path(path), &["rev-parse", "--abbrev-ref", "HEAD"]).trim(),
+            branch
+        );
+    }
+    // The root's checkout is untouched: no merge was asked for.
+    assert_eq!(env.read("shared.txt"), "base\n");
+    assert_eq!(
+        git(env.root(), &["status", "--porcelain", "--", "shared.txt"]),
+        ""
+    );
+    assert_eq!(
+        git(env.root(), &["log", "--format=%s", "main"]).trim(),
+        "base"
+    );
+    // Worktrees are machine-local: nothing of them is in git's view.
+    let status = git(env.root(), &["status", "--porcelain", "--ignored=no"]);
+    assert!(!status.contains("worktrees"), "{status}");
+    // `runs`, `show` and `status` name them.
+    let runs = env.steward().args(["runs", "--all"]).output().unwrap();
+    let runs = String::from_utf8_lossy(&runs.stdout);
+    assert!(runs.contains("steward/alpha/"), "{runs}");
+    let show = env.steward().args(["show", "alpha"]).output().unwrap();
+    let show = String::from_utf8_lossy(&show.stdout);
+    assert!(show.contains("steward/alpha/"), "{show}");
+}
+
+#[test]
+fn a_clean_branch_is_fast_forwarded_and_judged_in_the_root() {
+    let (env, outside) = store("ff", 1);
+    add(&env, "alpha");
+    tick(&env);
+    env.settle();
+    let goal = env.goal_json("alpha");
+    assert_eq!(
+        goal["status"],
+        "verifying",
+        "{goal}\n{}",
+        agent_log(&outside)
+    );
+    assert!(
+        goal["waiting"]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("steward merges branch steward/alpha/"),
+        "{goal}"
+    );
+    // Nothing reaches the root before the next pass.
+    assert_eq!(env.read("shared.txt"), "base\n");
+    let said = tick(&env);
+    assert!(said.contains("merged steward/alpha/"), "{said}");
+    let goal = env.goal_json("alpha");
+    assert_eq!(goal["status"], "completed", "{goal}");
+    assert_eq!(goal["receipt"]["judged_by"], "steward", "{goal}");
+    assert_eq!(env.read("shared.txt"), "alpha\n");
+    assert_eq!(
+        git(env.root(), &["log", "--format=%s", "-1", "main"]).trim(),
+        "alpha wrote shared.txt"
+    );
+    assert_eq!(worktree_of(&env, "alpha")["state"], "merged");
+}
+
+#[test]
+fn a_conflicting_merge_waits_for_a_person_and_is_not_forced() {
+    let (env, outside) = store("merge", 2);
+    add(&env, "alpha");
+    add(&env, "beta");
+    tick(&env);
+    env.settle();
+    for label in ["alpha", "beta"] {
+        let goal = env.goal_json(label);
+        assert_eq!(
+            goal["status"],
+            "verifying",
+            "{goal}\n{}",
+            agent_log(&outside)
+        );
+    }
+    let said = tick(&env);
+    // One merges cleanly and is judged done in the root; the other then
+    // conflicts with it, and waits for a person.
+    let merged = ["alpha", "beta"]
+        .into_iter()
+        .find(|l| env.goal_json(l)["status"] == "completed")
+        .unwrap_or_else(|| panic!("{said}"));
+    let other = if merged == "alpha" { "beta" } else { "alpha" };
+    assert_eq!(env.read("shared.txt"), format!("{merged}\n"));
+    let goal = env.goal_json(other);
+    assert_eq!(goal["status"], "verifying", "{goal}");
+    assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}");
+    assert_eq!(worktree_of(&env, other)["state"], "conflict");
+    // Nothing half-merged is left in the root.
+    assert_eq!(
+        git(env.root(), &["status", "--porcelain", "--", "shared.txt"]),
+        ""
+    );
+    assert!(!env.path(".git/MERGE_HEAD").exists());
+    // The person is told once, with the commands.
+    let told: Vec<serde_json::Value> = std::fs::read_to_string(env.path("notifications.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|n: &serde_json::Value| n["event"] == "merge")
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0]["goal"]["label"], other);
+    let commands: Vec<&str> = told[0]["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(
+        commands
+            .iter()
+            .any(|c| c.contains(&format!("merge steward/{other}/"))),
+        "{commands:?}"
+    );
+    assert!(
+        commands
+            .iter()
+            .any(|c| c.contains(&format!("complete {other}"))),
+        "{commands:?}"
+    );
+    // A later pass tries nothing again, and tells nobody again.
+    tick(&env);
+    assert_eq!(env.goal_json(other)["waiting"]["for_person"], "merge");
+    let again = std::fs::read_to_string(env.path("notifications.log")).unwrap();
+    assert_eq!(again.matches(r#""event":"merge""#).count(), 1);
+    // The person merges by hand and completes it: judged in the root.
+    let branch = worktree_of(&env, other)["branch"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let _ = std::process::Command::new("git")
+        .args(["merge", "-q", &branch])
+        .current_dir(env.root())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output();
+    env.write("shared.txt", &format!("{other}\n"));
+    git(env.root(), &["commit", "-qam", "merged by hand"]);
+    env.steward()
+        .args(["complete", other, "--reason", "merged by hand"])
+        .assert()
+        .success();
+    assert_eq!(env.goal_json(other)["status"], "completed");
+}
+
+#[test]
+fn retention_removes_finished_worktrees_and_keeps_dirty_ones() {
+    let (mut env, _outside) = store("none", 2);
+    add(&env, "alpha");
+    add(&env, "beta");
+    tick(&env);
+    env.settle();
+    let alpha = worktree_of(&env, "alpha");
+    let beta = worktree_of(&env, "beta");
+    let (alpha_dir, beta_dir) = (
+        env.path(alpha["path"].as_str().unwrap()),
+        env.path(beta["path"].as_str().unwrap()),
+    );
+    assert!(alpha_dir.is_dir() && beta_dir.is_dir());
+    // Work left uncommitted in beta's worktree.
+    std::fs::write(beta_dir.join("notes.txt"), "not committed\n").unwrap();
+    tick(&env);
+    env.set_now("2026-11-29T04:00:00Z");
+    tick(&env);
+    assert!(!alpha_dir.exists(), "a finished, clean worktree is removed");
+    assert!(beta_dir.join("notes.txt").exists(), "a dirty one is kept");
+    assert_eq!(worktree_of(&env, "alpha")["state"], "removed");
+    assert_eq!(worktree_of(&env, "beta")["state"], "kept");
+    // The branches stay for a person.
+    let alpha_branch = alpha["branch"].as_str().unwrap();
+    assert_eq!(shared_on(env.root(), alpha_branch), "alpha\n");
+    let worktrees = git(env.root(), &["worktree", "list"]);
+    assert!(
+        !worktrees.contains(alpha["path"].as_str().unwrap()),
+        "{worktrees}"
+    );
+    // doctor and status report the one kept.
+    let doctor = env.steward().args(["doctor"]).output().unwrap();
+    let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned()
+        + &String::from_utf8_lossy(&doctor.stderr);
+    assert!(doctor.contains(beta["path"].as_str().unwrap()), "{doctor}");
+    let status = env.steward().args(["status"]).output().unwrap();
+    let status = String::from_utf8_lossy(&status.stdout);
+    assert!(status.contains(beta["path"].as_str().unwrap()), "{status}");
+}
+
+#[test]
+fn without_git_or_with_worktree_off_runs_work_in_the_root() {
+    let env = TestEnv::initialised();
+    env.write_config(
+        "dispatch:
+  enabled: true
+  agent: fake
+  worktree: true
+agents:
+  fake:
+    command: [./agent.sh]
+    output: text
+",
+    );
+    env.executable("agent.sh", "#!/bin/sh\ncat > /dev/null\npwd > where.txt\n");
+    env.add_goal("plain");
+    env.steward_on_path()
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
+    let run = &env.runs()[0];
+    assert!(run["worktree"].is_null(), "{run}");
+    assert!(env.path("where.txt").exists(), "the agent ran in the root");
+    assert!(!env.path("state/worktrees").exists());
+}
