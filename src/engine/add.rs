@@ -47,7 +47,7 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
             .map_err(|why| Error::bad_value("--description", why))?;
     }
     for check in &request.checks {
-        check_criterion_in_range(check, request.criteria.len())?;
+        super::check_criterion_in_range(check, request.criteria.len())?;
     }
     if let Some(deadline) = request.bounds.deadline
         && deadline <= ctx.now
@@ -155,20 +155,6 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
         changed: true,
         notices,
     })
-}
-
-/// A check tied to a criterion must name one that exists.
-pub fn check_criterion_in_range(check: &Check, criteria: usize) -> Result<()> {
-    match check.criterion {
-        Some(n) if n > criteria => Err(Error::bad_value(
-            format!("--verify {}:{}@{n}", check.kind, check.target),
-            format!(
-                "criterion {n} does not exist (the goal has {})",
-                crate::text::count(criteria, "criterion", "criteria")
-            ),
-        )),
-        _ => Ok(()),
-    }
 }
 
 fn new_goal(

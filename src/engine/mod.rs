@@ -27,6 +27,7 @@ pub mod edit;
 pub mod git_setup;
 pub mod handoff;
 mod init;
+mod merge_back;
 pub mod limits;
 mod mirror;
 pub mod notify;
@@ -98,6 +99,20 @@ fn saved(tx: Transaction<'_>, written: Option<LoadedGoal>, before: LoadedGoal) -
         goal: written.unwrap_or(before),
         notices,
     })
+}
+
+/// A check tied to a criterion must name one that exists.
+fn check_criterion_in_range(check: &crate::model::Check, criteria: usize) -> Result<()> {
+    match check.criterion {
+        Some(n) if n > criteria => Err(Error::bad_value(
+            format!("--verify {}:{}@{n}", check.kind, check.target),
+            format!(
+                "criterion {n} does not exist (the goal has {})",
+                crate::text::count(criteria, "criterion", "criteria")
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Terminal goals never change: refused with exit 4.

@@ -1,6 +1,7 @@
-//! `tick`: one deterministic watchdog pass (SPEC 5), then the mirror. The
-//! rules are in `crate::watchdog`; this runs the checks, applies the
-//! verdicts under the lock and reports what changed.
+//! `tick`: one deterministic watchdog pass, then the mirror. The rules
+//! (steward-design(7), "The first rule that changes something decides") are
+//! in `crate::watchdog`; this runs the checks, applies the verdicts under
+//! the lock and reports what changed.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -109,7 +110,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         outcome
             .notices
             .warnings
-            .extend(super::worktree::settle(ctx)?);
+            .extend(super::merge_back::settle(ctx)?);
     }
     if request.dry_run {
         let before = ctx.store.scan(Scope::OpenDirectoryWithDigests)?;

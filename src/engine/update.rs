@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Saved, add::check_criterion_in_range, refuse_terminal};
+use super::{Saved, check_criterion_in_range, refuse_terminal};
 use crate::context::Context;
 use crate::duration::HumanDuration;
 use crate::error::{Error, Result};

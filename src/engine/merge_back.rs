@@ -1,0 +1,380 @@
+//! Bringing a run's work home (`dispatch.merge: ff|merge`): before its
+//! pass, `tick` merges the branch of each goal judged done in its worktree
+//! into the root's branch when the merge is clean, then has the judge
+//! decide in the root; a merge that is not clean waits for a person, told
+//! once with the commands. The worktrees themselves are `worktree`'s.
+
+use std::path::Path;
+
+use git2::{BranchType, Repository};
+
+use super::worktree::{DIR, MERGE_WAIT, dirty, mark_in, repository, safe_dir};
+use crate::config::MergeMode;
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::{
+    Actor, Edit, Goal, GoalChange, PersonWait, Run, RunWorktree, Status, Waiting, WorktreeState,
+};
+
+/// Whether `goal` waits for steward to merge its branch.
+fn awaits_merge(goal: &Goal) -> bool {
+    goal.waiting
+        .as_ref()
+        .is_some_and(|w| w.for_person.is_none() && w.reason.starts_with(MERGE_WAIT))
+}
+
+/// What `tick` does for worktrees before its pass: merges the branches of
+/// goals judged done in them (`dispatch.merge`), and marks the worktrees
+/// of closed goals left. Returns lines for the person (a merge made, one
+/// that waits for them).
+pub fn settle(ctx: &Context) -> Result<Vec<String>> {
+    let mut said = Vec::new();
+    if !ctx.store.state_dir.join(DIR).is_dir() {
+        return Ok(said);
+    }
+    let (runs, _) = ctx.store.runs()?;
+    // The last run of each worktree speaks for it.
+    let mut last: Vec<&Run> = Vec::new();
+    for run in runs.iter().filter(|r| r.machine == ctx.machine_id()) {
+        let Some(worktree) = &run.worktree else {
+            continue;
+        };
+        last.retain(|r| r.worktree.as_ref().is_none_or(|w| w.path != worktree.path));
+        last.push(run);
+    }
+    for run in last {
+        let worktree = run.worktree.as_ref().expect("kept for its worktree");
+        if worktree.state.is_some() || run.is_active() {
+            continue;
+        }
+        let Ok(loaded) = ctx.store.refind(&run.goal_id, &run.goal_label) else {
+            continue;
+        };
+        let goal = &loaded.goal;
+        if goal.status.is_terminal() {
+            mark(ctx, run, WorktreeState::Left)?;
+            continue;
+        }
+        if !awaits_merge(goal) {
+            continue;
+        }
+        match merge(ctx, run, worktree) {
+            Ok(commit) => {
+                mark(ctx, run, WorktreeState::Merged)?;
+                said.push(judge_in_root(ctx, goal, run, worktree, &commit)?);
+            }
+            Err(why) => {
+                mark(ctx, run, WorktreeState::Conflict)?;
+                said.push(wait_for_person(ctx, goal, run, worktree, &why)?);
+            }
+        }
+    }
+    Ok(said)
+}
+
+/// Records what became of a run's worktree.
+fn mark(ctx: &Context, run: &Run, state: WorktreeState) -> Result<()> {
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    tx.leave_uncommitted();
+    mark_in(ctx, &mut tx, run, state)?;
+    super::finish(tx)?;
+    Ok(())
+}
+
+/// The paths of the store a branch must not change to be merged: steward
+/// merges code, never its own state or settings.
+fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
+    let at = |path: &str| {
+        if subdir.is_empty() {
+            path.to_string()
+        } else {
+            format!("{subdir}/{path}")
+        }
+    };
+    let mut paths = vec![
+        at(&format!("{}/", ctx.store.relative(&ctx.store.state_dir))),
+        at("steward.yaml"),
+        at(&format!("{}/", ctx.store.relative(&ctx.store.goals_dir))),
+        at(".claude/"),
+        at(".mcp.json"),
+        ".gitattributes".to_string(),
+    ];
+    paths.dedup();
+    paths
+}
+
+/// Merges the run's branch into the root's branch, as `dispatch.merge`
+/// says, when it can be done cleanly: the commit the root's branch is at
+/// now, or why a person must merge.
+fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Result<String, String> {
+    let (repo, _) =
+        repository(&ctx.root).ok_or("the store root is no longer in a git work tree")?;
+    let into = worktree
+        .into
+        .as_deref()
+        .ok_or("the root was on no branch when the worktree was made")?;
+    let head = repo.head().map_err(|err| format!("no HEAD: {err}"))?;
+    if !head.is_branch() || head.shorthand().ok() != Some(into) {
+        return Err(format!(
+            "the root is on {}, not {into}",
+            head.shorthand().unwrap_or("a detached HEAD")
+        ));
+    }
+    if let Some(dir) = safe_dir(ctx, worktree)
+        && dir.is_dir()
+        && dirty(ctx, worktree)?
+    {
+        return Err(format!(
+            "the worktree {} has uncommitted changes",
+            worktree.path
+        ));
+    }
+    let ours = head.peel_to_commit().map_err(|err| err.to_string())?;
+    let theirs = repo
+        .find_branch(&worktree.branch, BranchType::Local)
+        .and_then(|b| b.get().peel_to_commit())
+        .map_err(|err| format!("branch {}: {err}", worktree.branch))?;
+    if ours.id() == theirs.id()
+        || repo
+            .graph_descendant_of(ours.id(), theirs.id())
+            .unwrap_or(false)
+    {
+        return Ok(ours.id().to_string());
+    }
+    let merge_base = repo
+        .merge_base(ours.id(), theirs.id())
+        .map_err(|err| format!("no common history with {into}: {err}"))?;
+    let changed = changed_paths(&repo, merge_base, theirs.id())?;
+    let forbidden = store_paths(ctx, &worktree.subdir);
+    let touched: Vec<&String> = changed
+        .iter()
+        .filter(|path| {
+            forbidden
+                .iter()
+                .any(|f| path.starts_with(f.as_str()) || *path == f.trim_end_matches('/'))
+        })
+        .collect();
+    if !touched.is_empty() {
+        return Err(format!(
+            "the branch changes steward's own files ({}): a person merges it",
+            touched
+                .iter()
+                .take(5)
+                .map(|p| p.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    let target = match ctx.config.dispatch.merge {
+        MergeMode::Ff | MergeMode::None => {
+            if merge_base != ours.id() {
+                return Err(format!(
+                    "{into} moved since the branch started: it cannot be fast-forwarded"
+                ));
+            }
+            theirs.id()
+        }
+        MergeMode::Merge => {
+            let mut index = repo
+                .merge_commits(&ours, &theirs, None)
+                .map_err(|err| format!("cannot merge: {err}"))?;
+            if index.has_conflicts() {
+                let files: Vec<String> = index
+                    .conflicts()
+                    .map(|conflicts| {
+                        conflicts
+                            .flatten()
+                            .filter_map(|c| c.our.or(c.their).or(c.ancestor))
+                            .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                return Err(format!("it conflicts with {into} in {}", files.join(", ")));
+            }
+            let tree = index
+                .write_tree_to(&repo)
+                .and_then(|oid| repo.find_tree(oid))
+                .map_err(|err| format!("cannot write the merged tree: {err}"))?;
+            let signature = repo
+                .signature()
+                .or_else(|_| git2::Signature::now("steward", "steward@localhost"))
+                .map_err(|err| err.to_string())?;
+            repo.commit(
+                None,
+                &signature,
+                &signature,
+                &format!(
+                    "Merge branch '{}' (goal {}, run {})",
+                    worktree.branch, run.goal_label, run.id
+                ),
+                &tree,
+                &[&ours, &theirs],
+            )
+            .map_err(|err| format!("cannot make the merge commit: {err}"))?
+        }
+    };
+    let top = repo
+        .workdir()
+        .ok_or("the repository has no work tree")?
+        .to_path_buf();
+    fast_forward_root(&top, &target.to_string())?;
+    Ok(target.to_string())
+}
+
+/// The paths that differ between two commits.
+fn changed_paths(
+    repo: &Repository,
+    from: git2::Oid,
+    to: git2::Oid,
+) -> std::result::Result<Vec<String>, String> {
+    let tree = |oid| {
+        repo.find_commit(oid)
+            .and_then(|c| c.tree())
+            .map_err(|err| err.to_string())
+    };
+    let diff = repo
+        .diff_tree_to_tree(Some(&tree(from)?), Some(&tree(to)?), None)
+        .map_err(|err| err.to_string())?;
+    Ok(diff
+        .deltas()
+        .flat_map(|d| [d.old_file().path(), d.new_file().path()])
+        .flatten()
+        .filter_map(|p| p.to_str().map(str::to_string))
+        .collect())
+}
+
+/// Moves the root's branch and working tree to `commit`, a descendant of
+/// where it is, with git's own care for local changes; no hooks run.
+fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String> {
+    let output = std::process::Command::new("git")
+        .args(HARDENED)
+        .arg("-C")
+        .arg(top)
+        .args(["merge", "--ff-only", "--no-edit", commit])
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|err| format!("cannot run git: {err}"))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "git merge --ff-only in the root: {}",
+            crate::text::one_line(String::from_utf8_lossy(&output.stderr).trim())
+        ))
+    }
+}
+
+/// What steward's own `git` processes run with: no hooks, no fsmonitor.
+const HARDENED: [&str; 4] = [
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.fsmonitor=false",
+];
+
+/// After a clean merge: the judge in the root completes the goal, or
+/// sends it back to work with what failed.
+fn judge_in_root(
+    ctx: &Context,
+    goal: &Goal,
+    run: &Run,
+    worktree: &RunWorktree,
+    commit: &str,
+) -> Result<String> {
+    let into = worktree.into.as_deref().unwrap_or("the root's branch");
+    let request = super::CompleteRequest {
+        reason: format!(
+            "branch {} merged into {into} at {} (run {}); its checks pass in the root",
+            worktree.branch,
+            &commit[..commit.len().min(12)],
+            run.id
+        ),
+        met: Vec::new(),
+        dispatch_id: None,
+    };
+    match super::complete::complete_by(ctx, Actor::Steward, &goal.label, &request) {
+        Ok(_) => Ok(format!(
+            "{}: merged {} into {into}; completed",
+            goal.label, worktree.branch
+        )),
+        Err(err) => {
+            let mut tx = ctx.transaction_by(Actor::Steward)?;
+            let loaded = tx.refind(&goal.id, &goal.label)?;
+            let change = GoalChange::new(
+                "merge_judged",
+                format!(
+                    "merged {} into {into}, but the judge in the root refused: {err}",
+                    worktree.branch
+                ),
+            )
+            .by(Actor::Steward)
+            .for_run(&run.id)
+            .with(Edit::Waiting(None))
+            .with(Edit::Status(Status::Active));
+            tx.save(&loaded, change)?;
+            super::finish(tx)?;
+            Ok(format!(
+                "{}: merged {} into {into}; the judge in the root refused: {err}",
+                goal.label, worktree.branch
+            ))
+        }
+    }
+}
+
+/// A merge that is not clean: the goal waits for a person, who is told
+/// once, with the commands.
+fn wait_for_person(
+    ctx: &Context,
+    goal: &Goal,
+    run: &Run,
+    worktree: &RunWorktree,
+    why: &str,
+) -> Result<String> {
+    let top = repository(&ctx.root)
+        .and_then(|(repo, _)| repo.workdir().map(Path::to_path_buf))
+        .unwrap_or_else(|| ctx.root.clone());
+    let into = worktree.into.as_deref().unwrap_or("main");
+    let commands = [
+        format!("git -C {} checkout {into}", top.display()),
+        format!("git -C {} merge {}", top.display(), worktree.branch),
+        format!(
+            "steward -C {} complete {} --reason \"merged {} by hand\"",
+            ctx.root.display(),
+            goal.label,
+            worktree.branch
+        ),
+    ];
+    let reason = format!(
+        "a person merges branch {} into {into}: {why}; then: {}",
+        worktree.branch,
+        commands.join(" && ")
+    );
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    let loaded = tx.refind(&goal.id, &goal.label)?;
+    let change = GoalChange::new("awaiting a person", reason.clone())
+        .by(Actor::Steward)
+        .for_run(&run.id)
+        .with(Edit::Waiting(Some(Waiting::for_person(
+            PersonWait::Merge,
+            reason,
+            ctx.now,
+        ))));
+    tx.save(&loaded, change)?;
+    tx.record_goal_event(
+        &goal.id,
+        &goal.label,
+        "merge_conflict",
+        &format!(
+            "branch {} was not merged into {into}: {why}\n{}",
+            worktree.branch,
+            commands.join("\n")
+        ),
+    );
+    super::finish(tx)?;
+    Ok(format!(
+        "{}: branch {} waits for a person to merge it: {why}",
+        goal.label, worktree.branch
+    ))
+}
+
