@@ -239,6 +239,7 @@ pub const NOTIFY_EVENTS: &[&str] = &[
     "resolved",
     "limited",
     "merge",
+    "permission",
     "spend_cap",
     "problem",
 ];
@@ -583,6 +584,12 @@ const SETTINGS: &[Setting] = &[
         "runs in the client's sandbox, the store's state/ and steward.yaml read-only: auto where the client has one, required refuses a run without",
     ),
     file_setting(
+        "dispatch.max_subagents",
+        Kind::Count,
+        "0",
+        "subagents one run may start (Claude Code's Agent tool, refused by the PreToolUse hook past it); 0: no limit",
+    ),
+    file_setting(
         "dispatch.worktree",
         Kind::Bool,
         "false",
@@ -615,7 +622,7 @@ const SETTINGS: &[Setting] = &[
     file_setting(
         "notify.on",
         Kind::ChoiceList(NOTIFY_EVENTS),
-        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited, merge]",
+        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited, merge, permission]",
         "events that tell a person (spend_cap and problem, a file or check steward cannot use, always do)",
     ),
     file_setting(
@@ -897,6 +904,8 @@ pub struct Dispatch {
     /// Runs in the client's sandbox, the store's state read-only
     /// (`crate::sandbox`).
     pub sandbox: SandboxMode,
+    /// Subagents one run may start; 0: no limit.
+    pub max_subagents: u64,
     /// Each run in a git worktree of its own (a goal's `worktree:` key
     /// overrides).
     pub worktree: bool,
@@ -906,10 +915,15 @@ pub struct Dispatch {
     pub merge: MergeMode,
 }
 
+/// `dispatch.merge`: what happens to the branch of a goal completed in a
+/// worktree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MergeMode {
+    /// Left for a person or CI.
     None,
+    /// Fast-forwarded into the root's branch when it can be.
     Ff,
+    /// Merged with a merge commit when the merge is clean.
     Merge,
 }
 
@@ -1928,6 +1942,7 @@ impl Layers {
                     "required" => SandboxMode::Required,
                     _ => SandboxMode::Auto,
                 },
+                max_subagents: self.count("dispatch.max_subagents"),
                 worktree: self.bool("dispatch.worktree"),
                 base: self.optional_text("dispatch.base"),
                 merge: match self.text("dispatch.merge").as_str() {

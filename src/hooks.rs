@@ -13,6 +13,15 @@
 //!   goal is workable for the agent, at most `hooks.max_continuations`
 //!   times in a row, and not again when the last continuation changed
 //!   nothing; never when only a person can move things.
+//! - `SubagentStart`, `SubagentStop`: the agent's own subagents are
+//!   obligations (`task spawned`, `task ended`), under the goal its run
+//!   works on.
+//! - `PreToolUse` on Claude Code's `Agent` tool: refuses a subagent past
+//!   `dispatch.max_subagents` in a run.
+//! - `Notification` (Claude Code's `permission_prompt`,
+//!   `elicitation_dialog`) and Codex's `PermissionRequest`: a run waits for
+//!   a person; they are told once, and the wait is not counted against
+//!   the run's timeout.
 
 use std::path::PathBuf;
 
@@ -51,6 +60,26 @@ pub struct HookInput {
     pub prompt: Option<String>,
     #[serde(default)]
     pub stop_hook_active: bool,
+    /// `SubagentStart`, `SubagentStop`: the subagent's id and type.
+    #[serde(default)]
+    pub agent_id: Option<String>,
+    #[serde(default)]
+    pub agent_type: Option<String>,
+    /// `SubagentStop`: what the subagent said last.
+    #[serde(default)]
+    pub last_assistant_message: Option<String>,
+    /// `Notification`: what it is about, and its text.
+    #[serde(default)]
+    pub notification_type: Option<String>,
+    #[serde(default)]
+    pub message: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    /// `PreToolUse`, `PermissionRequest`: the tool and its input.
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    #[serde(default)]
+    pub tool_input: Option<Value>,
 }
 
 /// What a session's `Stop` continuations stand at (`state/hooks/`).
@@ -74,8 +103,150 @@ pub fn answer(ctx: &Context, harness: Harness, input: &HookInput) -> Result<Opti
             context("UserPromptSubmit", ctx, Turn::Message(prompt))
         }
         "Stop" => stop(ctx, input),
+        "SubagentStart" => subagent_started(ctx, harness, input),
+        "SubagentStop" => subagent_stopped(ctx, input),
+        "PreToolUse" => before_tool(ctx, input),
+        "Notification" => match input.notification_type.as_deref() {
+            Some("permission_prompt" | "elicitation_dialog") => {
+                let what = [input.title.as_deref(), input.message.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(": ");
+                waits_for_person(ctx, &what)
+            }
+            _ => Ok(None),
+        },
+        "PermissionRequest" => {
+            let tool = input.tool_name.as_deref().unwrap_or("a tool");
+            let detail = input
+                .tool_input
+                .as_ref()
+                .and_then(|i| i.get("command").or(i.get("description")))
+                .map(|v| match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .map(|d| format!(": {}", crate::text::head(&crate::text::one_line(&d), 200)))
+                .unwrap_or_default();
+            waits_for_person(ctx, &format!("permission to run {tool}{detail}"))
+        }
         _ => Ok(None),
     }
+}
+
+/// The run this hook fires in, when steward started it: its dispatch id
+/// from the environment the client passes on.
+fn dispatch_id(ctx: &Context) -> Option<String> {
+    ctx.env
+        .var("STEWARD_DISPATCH_ID")
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+}
+
+/// A subagent started: an obligation, under the goal of the run (or of
+/// `STEWARD_GOAL`), keyed by the subagent's id.
+fn subagent_started(ctx: &Context, harness: Harness, input: &HookInput) -> Result<Option<Value>> {
+    let Some(agent_id) = input.agent_id.as_deref().filter(|id| !id.is_empty()) else {
+        return Ok(None);
+    };
+    let kind = input.agent_type.as_deref().unwrap_or("subagent");
+    let goal = ctx
+        .env
+        .var("STEWARD_GOAL")
+        .filter(|label| {
+            ctx.store
+                .resolve(label)
+                .is_ok_and(|g| !g.goal.status.is_terminal())
+        })
+        .map(str::to_string);
+    let short: String = agent_id.chars().take(12).collect();
+    let kind_word: String = kind
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(40)
+        .collect();
+    let label = match &goal {
+        Some(goal) => format!("{goal}/{kind_word}-{short}"),
+        None => format!("subagent/{kind_word}-{short}"),
+    };
+    let client = match harness {
+        Harness::ClaudeCode => "claude-code",
+        Harness::Codex => "codex",
+    };
+    let run = dispatch_id(ctx)
+        .map(|id| format!(" in run {id}"))
+        .unwrap_or_default();
+    let request = engine::task::SpawnRequest {
+        label,
+        goal,
+        agent: Some(format!("{client}:{kind}")),
+        session: Some(agent_id.to_string()),
+        pid: None,
+        timeout_secs: None,
+        summary: Some(format!("{client} subagent {kind}{run}")),
+    };
+    engine::task::spawned(ctx, &request)?;
+    Ok(None)
+}
+
+/// A subagent ended: its obligation arrived, with what it said last.
+fn subagent_stopped(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
+    let Some(agent_id) = input.agent_id.as_deref().filter(|id| !id.is_empty()) else {
+        return Ok(None);
+    };
+    let key = crate::obligations::Key::Session(agent_id.to_string());
+    let detail = input
+        .last_assistant_message
+        .as_deref()
+        .map(|m| crate::text::head(&crate::text::one_line(m), 500));
+    match engine::task::ended(ctx, &key, crate::obligations::Ending::Ok, detail) {
+        Ok(_) => Ok(None),
+        // A subagent started before the hooks were installed: nothing owed.
+        Err(crate::error::Error::ObligationNotFound { .. }) => Ok(None),
+        Err(err) => Err(err),
+    }
+}
+
+/// Before Claude Code's `Agent` (formerly `Task`) tool: within a run, a
+/// subagent past `dispatch.max_subagents` is refused, saying why.
+fn before_tool(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
+    if !matches!(input.tool_name.as_deref(), Some("Agent" | "Task")) {
+        return Ok(None);
+    }
+    let max = ctx.config.dispatch.max_subagents;
+    let Some(run) = dispatch_id(ctx) else {
+        return Ok(None);
+    };
+    if max == 0 {
+        return Ok(None);
+    }
+    match engine::run::admit_subagent(ctx, &run, max)? {
+        None => Ok(None),
+        Some(why) => Ok(Some(json!({
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": why,
+            }
+        }))),
+    }
+}
+
+/// The client waits for a person (a permission, an answer): within a run,
+/// the run waits for them, and they are told once.
+fn waits_for_person(ctx: &Context, what: &str) -> Result<Option<Value>> {
+    let Some(run) = dispatch_id(ctx) else {
+        return Ok(None);
+    };
+    engine::run::awaits_person(ctx, &run, what)?;
+    Ok(None)
 }
 
 /// `additionalContext` for the session: the block or the summaries.

@@ -299,7 +299,19 @@ pub fn overdue(run: &Run, settings: &Dispatch, grace_secs: u64, now: DateTime<Ut
             .as_deref()
             .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
             .is_some_and(|started| {
-                let limit = settings.timeout.as_secs().saturating_add(grace_secs);
+                // Waits for a person are not the run's to count.
+                let waiting = run
+                    .person_wait
+                    .as_ref()
+                    .and_then(|w| DateTime::parse_from_rfc3339(&w.since).ok())
+                    .map_or(0, |since| {
+                        now.signed_duration_since(since).num_seconds().max(0) as u64
+                    });
+                let limit = settings
+                    .timeout
+                    .as_secs()
+                    .saturating_add(grace_secs)
+                    .saturating_add(run.waited_secs.saturating_add(waiting).min(24 * 3600));
                 now.signed_duration_since(started).num_seconds() > limit as i64
             })
 }
@@ -368,6 +380,9 @@ mod tests {
             boot: None,
             supervisor_start: None,
             agent_start: None,
+            person_wait: None,
+            waited_secs: 0,
+            subagents: 0,
             worktree: None,
             sig: None,
             verified: false,

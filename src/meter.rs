@@ -24,11 +24,15 @@ pub struct Seen {
     pub thread: Option<String>,
     /// The reset of a usage limit the client reported.
     pub limit_resets_at: Option<DateTime<Utc>>,
+    /// Lines of output seen: a run that waited for a person and prints
+    /// again has moved on.
+    pub lines: u64,
 }
 
 impl Seen {
     /// Reads one line of the agent's output.
     pub fn line(&mut self, line: &str) {
+        self.lines += 1;
         let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
             return;
         };

@@ -211,8 +211,12 @@ pub fn wait(
     mut agent: Agent,
     timeout: Duration,
     watch: &mut dyn FnMut() -> Option<String>,
+    paused: &std::sync::atomic::AtomicU64,
 ) -> std::io::Result<Ended> {
-    let deadline = Instant::now() + timeout;
+    let started = Instant::now();
+    // Time the agent waited for a person (seconds, kept up to date by the
+    // watch) is not counted.
+    let deadline = || started + timeout + Duration::from_secs(paused.load(Ordering::SeqCst));
     let pgid = agent.child.id() as i32;
     let mut stopped = None;
     let mut next_watch = Instant::now();
@@ -222,7 +226,7 @@ pub fn wait(
         }
         if STOP_REQUESTED.load(Ordering::SeqCst) {
             stopped = Some(Stopped::Requested);
-        } else if Instant::now() >= deadline {
+        } else if Instant::now() >= deadline() {
             stopped = Some(Stopped::Timeout);
         } else if Instant::now() >= next_watch {
             next_watch = Instant::now() + WATCH_EVERY;
@@ -281,6 +285,7 @@ fn sweep(pgid: i32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::AtomicU64;
 
     fn launch<'a>(dir: &'a Path, argv: &'a [String], stdin: Option<&str>) -> Launch<'a> {
         Launch {
@@ -304,7 +309,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let argv = sh("read line; echo \"got $line\"; echo oops >&2; exit 3");
         let agent = start(&launch(dir.path(), &argv, Some("hello\n"))).unwrap();
-        let ended = wait(agent, Duration::from_secs(10), &mut || None).unwrap();
+        let ended = wait(
+            agent,
+            Duration::from_secs(10),
+            &mut || None,
+            &AtomicU64::new(0),
+        )
+        .unwrap();
         assert_eq!(
             ended,
             Ended {
@@ -327,7 +338,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let argv = sh("i=0; while [ $i -lt 3000 ]; do echo line-$i; i=$((i+1)); done");
         let agent = start(&launch(dir.path(), &argv, None)).unwrap();
-        wait(agent, Duration::from_secs(10), &mut || None).unwrap();
+        wait(
+            agent,
+            Duration::from_secs(10),
+            &mut || None,
+            &AtomicU64::new(0),
+        )
+        .unwrap();
         let out = std::fs::read_to_string(dir.path().join("out")).unwrap();
         assert!(out.len() <= 4096, "{}", out.len());
         assert!(out.ends_with("line-2999\n"));
@@ -351,7 +368,13 @@ mod tests {
             let input = seen.lock().unwrap().usage().input;
             (input >= 200_000).then(|| format!("{input} input tokens"))
         };
-        let ended = wait(agent, Duration::from_secs(60), &mut watch).unwrap();
+        let ended = wait(
+            agent,
+            Duration::from_secs(60),
+            &mut watch,
+            &AtomicU64::new(0),
+        )
+        .unwrap();
         assert_eq!(
             ended.stopped,
             Some(Stopped::Watch("200000 input tokens".to_string()))

@@ -109,9 +109,12 @@ fn answer(global: &GlobalArgs, env: Environment, harness: Harness, out: &mut Out
 
 fn try_answer(global: &GlobalArgs, env: Environment, harness: Harness) -> Result<Option<Value>> {
     let input = read_input()?;
+    // A run steward started names its store: the agent's working directory
+    // may be a worktree, or anywhere.
     let start = global
         .root
         .clone()
+        .or_else(|| env.var("STEWARD_ROOT").map(PathBuf::from))
         .or_else(|| input.cwd.clone())
         .unwrap_or_else(|| env.cwd.clone());
     let Some(root) = find_store(&start) else {
@@ -165,10 +168,30 @@ fn find_store(start: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
-/// The hook events steward answers, per harness.
-fn events(target: Target) -> &'static [&'static str] {
+/// The hook events steward answers, per harness, each with its matcher
+/// (Claude Code 2.1.332 and Codex CLI 0.171.0 both have SubagentStart and
+/// SubagentStop; Claude Code says it waits for a person with its
+/// Notification hook, Codex with PermissionRequest; only Claude Code's
+/// PreToolUse on its Agent tool can refuse a subagent).
+fn events(target: Target) -> &'static [(&'static str, Option<&'static str>)] {
     match target {
-        Target::ClaudeCode | Target::Codex => &["SessionStart", "UserPromptSubmit", "Stop"],
+        Target::ClaudeCode => &[
+            ("SessionStart", None),
+            ("UserPromptSubmit", None),
+            ("Stop", None),
+            ("SubagentStart", None),
+            ("SubagentStop", None),
+            ("PreToolUse", Some("Agent|Task")),
+            ("Notification", Some("permission_prompt|elicitation_dialog")),
+        ],
+        Target::Codex => &[
+            ("SessionStart", None),
+            ("UserPromptSubmit", None),
+            ("Stop", None),
+            ("SubagentStart", None),
+            ("SubagentStop", None),
+            ("PermissionRequest", None),
+        ],
         Target::Mcp => &[],
     }
 }
@@ -321,7 +344,11 @@ fn what(target: Target) -> &'static str {
 
 /// `settings` with one command hook per event for `command`, unless the
 /// event has it already; every other hook kept as it is.
-fn merge_hooks(mut settings: Value, command: &str, events: &[&str]) -> Result<Value> {
+fn merge_hooks(
+    mut settings: Value,
+    command: &str,
+    events: &[(&str, Option<&str>)],
+) -> Result<Value> {
     let not_an_object = || {
         Error::BadRequest(
             "the settings file is not a JSON object; steward leaves it alone".to_string(),
@@ -333,7 +360,7 @@ fn merge_hooks(mut settings: Value, command: &str, events: &[&str]) -> Result<Va
         .entry("hooks")
         .or_insert_with(|| json!({}));
     let hooks = hooks.as_object_mut().ok_or_else(not_an_object)?;
-    for event in events {
+    for (event, matcher) in events {
         let groups = hooks.entry(*event).or_insert_with(|| json!([]));
         let groups = groups.as_array_mut().ok_or_else(not_an_object)?;
         let present = groups.iter().any(|group| {
@@ -342,7 +369,12 @@ fn merge_hooks(mut settings: Value, command: &str, events: &[&str]) -> Result<Va
                 .is_some_and(|list| list.iter().any(|h| h["command"] == command))
         });
         if !present {
-            groups.push(json!({"hooks": [{"type": "command", "command": command, "timeout": 30}]}));
+            let mut group =
+                json!({"hooks": [{"type": "command", "command": command, "timeout": 30}]});
+            if let Some(matcher) = matcher {
+                group["matcher"] = json!(matcher);
+            }
+            groups.push(group);
         }
     }
     Ok(settings)
@@ -374,13 +406,13 @@ mod tests {
         let once = merge_hooks(
             settings,
             "steward hook claude-code",
-            &["Stop", "SessionStart"],
+            &[("Stop", None), ("SessionStart", None)],
         )
         .unwrap();
         let twice = merge_hooks(
             once.clone(),
             "steward hook claude-code",
-            &["Stop", "SessionStart"],
+            &[("Stop", None), ("SessionStart", None)],
         )
         .unwrap();
         assert_eq!(once, twice);

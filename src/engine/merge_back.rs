@@ -377,4 +377,3 @@ fn wait_for_person(
         goal.label, worktree.branch
     ))
 }
-

@@ -424,6 +424,7 @@ fn classify(
         ("spend_cap", _) => "spend_cap".to_string(),
         ("usage_limited", _) => "limited".to_string(),
         ("merge_conflict", _) => "merge".to_string(),
+        ("run_awaits_person", _) => "permission".to_string(),
         ("edited_outside" | "closed_by_hand" | "deleted_outside", _) => "review".to_string(),
         (_, Some("blocked")) => {
             let escalation = goal
@@ -458,7 +459,7 @@ fn classify(
                     .as_ref()
                     .is_some_and(|w| w.for_person == Some(PersonWait::Review))
         }
-        "completed" | "failed" | "spend_cap" | "limited" => true,
+        "completed" | "failed" | "spend_cap" | "limited" | "permission" => true,
         "merge" => g
             .waiting
             .as_ref()
@@ -479,7 +480,7 @@ fn document_for_event(kind: &str, event: &events::Event, goal: Option<&Goal>) ->
         return document(kind, &event.ts, None, &event.detail, commands);
     };
     let why = match kind {
-        "review" | "spend_cap" | "limited" => event.detail.clone(),
+        "review" | "spend_cap" | "limited" | "permission" => event.detail.clone(),
         // Why, then the exact commands, a line each.
         "merge" => {
             let mut lines = event.detail.lines();
@@ -512,6 +513,13 @@ fn person_commands(kind: &str, goal: &Goal) -> Vec<String> {
             format!("steward show {label}"),
         ],
         "failed" | "completed" | "resolved" | "limited" => vec![format!("steward show {label}")],
+        // The client asks in its session; a run steward started has no one
+        // there: stop it, or let it time out.
+        "permission" => vec![
+            format!("steward show {label}"),
+            "steward runs".to_string(),
+            "steward runs kill RUN".to_string(),
+        ],
         "verifying" => vec![
             format!("steward show {label}"),
             format!("steward complete {label} --reason \"...\""),

@@ -295,7 +295,14 @@ fn launch(
     run.agent_start = crate::process::ProcessId::of(agent.pid()).map(|p| p.start);
     let _ = record_agent(ctx, run);
     let timeout = Duration::from_secs(ctx.config.dispatch.timeout.as_secs());
+    // A wait for a person (marked by the client's hook) does not count
+    // against the timeout: it lasts until the agent prints again.
+    let paused = std::sync::atomic::AtomicU64::new(run.waited_secs);
+    let mut person = PersonWaitWatch::new(run.waited_secs);
     let mut watch = || {
+        let lines = seen.lock().map(|s| s.lines).unwrap_or(0);
+        let total = person.look(ctx, &run.id, lines);
+        paused.store(total, std::sync::atomic::Ordering::SeqCst);
         let allowance = allowance.as_ref()?;
         let usd = spent(&mut rollout)?;
         (usd >= allowance.usd).then(|| {
@@ -305,8 +312,9 @@ fn launch(
             )
         })
     };
-    let ended = supervise::wait(agent, timeout, &mut watch)
+    let ended = supervise::wait(agent, timeout, &mut watch, &paused)
         .map_err(|err| format!("lost the agent: {err}"))?;
+    person.end(ctx, &run.id);
     let output = crate::store::safe::read_state(&stdout).unwrap_or_default();
     let mut report = agents::read_output(profile.output, &output);
     let seen = seen
@@ -339,6 +347,119 @@ fn launch(
         }
     }
     Ok((Some(ended.exit), ended.stopped, report))
+}
+
+/// The longest a run's waits for a person add to its timeout, all told.
+const PERSON_WAIT_MAX_SECS: u64 = 24 * 3600;
+
+/// What the supervisor knows of its run's waits for a person.
+struct PersonWaitWatch {
+    /// Seconds waited in waits that ended.
+    done: u64,
+    /// The wait under way: when the supervisor saw it, and how many lines
+    /// the agent had printed then.
+    current: Option<(std::time::Instant, u64)>,
+}
+
+impl PersonWaitWatch {
+    fn new(done: u64) -> PersonWaitWatch {
+        PersonWaitWatch {
+            done,
+            current: None,
+        }
+    }
+
+    /// Looks at the run's record: a wait the hook marked begins; one whose
+    /// agent printed since is over (and recorded). The seconds waited, all
+    /// told, at most [`PERSON_WAIT_MAX_SECS`].
+    fn look(&mut self, ctx: &Context, id: &str, lines: u64) -> u64 {
+        // A record that cannot be read now changes nothing.
+        let marked = ctx.store.find_run(id).map(|r| r.person_wait.is_some());
+        match (self.current, marked) {
+            (None, Ok(true)) => self.current = Some((std::time::Instant::now(), lines)),
+            (Some(_), Ok(false)) => self.end(ctx, id),
+            (Some((_, at)), _) if lines > at => self.end(ctx, id),
+            _ => {}
+        }
+        // A wait under way counts ahead by the watch's interval, so the
+        // deadline never passes between two looks.
+        let ongoing = self
+            .current
+            .map_or(0, |(since, _)| since.elapsed().as_secs() + 2);
+        (self.done + ongoing).min(PERSON_WAIT_MAX_SECS)
+    }
+
+    /// Ends the wait under way, if one is: its seconds are the run's.
+    fn end(&mut self, ctx: &Context, id: &str) {
+        let Some((since, _)) = self.current.take() else {
+            return;
+        };
+        self.done += since.elapsed().as_secs();
+        let _ = end_person_wait(ctx, id, self.done);
+    }
+}
+
+/// Records that a run's wait for a person is over.
+fn end_person_wait(ctx: &Context, id: &str, waited: u64) -> Result<()> {
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    tx.leave_uncommitted();
+    let mut run = ctx.store.find_run(id)?;
+    run.person_wait = None;
+    run.waited_secs = waited;
+    tx.save_run(&run)?;
+    super::finish(tx)?;
+    Ok(())
+}
+
+/// A run's client waits for a person (its hook says so): the run is
+/// marked, and the person told once per wait (the event `run_awaits_person`,
+/// notified as `permission`). Nothing for a run that ended or is another
+/// machine's.
+pub fn awaits_person(ctx: &Context, id: &str, what: &str) -> Result<()> {
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    let Ok(mut run) = ctx.store.find_run(id) else {
+        return Ok(());
+    };
+    if !run.is_active() || run.machine != ctx.machine_id() || run.person_wait.is_some() {
+        return Ok(());
+    }
+    let what = crate::text::head(&crate::text::one_line(what), 300);
+    run.person_wait = Some(crate::model::RunPersonWait {
+        since: format_time(ctx.now),
+        what: what.clone(),
+    });
+    tx.save_run(&run)?;
+    tx.record_goal_event(
+        &run.goal_id,
+        &run.goal_label,
+        "run_awaits_person",
+        &format!("run {} ({}) waits for a person: {what}", run.id, run.agent),
+    );
+    super::finish(tx)?;
+    Ok(())
+}
+
+/// Before a subagent starts in run `id`: `None` lets it (and counts it),
+/// else why it is refused (`dispatch.max_subagents` reached).
+pub fn admit_subagent(ctx: &Context, id: &str, max: u64) -> Result<Option<String>> {
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    tx.leave_uncommitted();
+    let Ok(mut run) = ctx.store.find_run(id) else {
+        return Ok(None);
+    };
+    if !run.is_active() || run.machine != ctx.machine_id() {
+        return Ok(None);
+    }
+    if u64::from(run.subagents) >= max {
+        return Ok(Some(format!(
+            "steward: this run ({}) has started {} subagent(s), dispatch.max_subagents is {max}: do the work yourself, or record what is left with steward --actor agent assess {} --summary \"...\"",
+            run.id, run.subagents, run.goal_label
+        )));
+    }
+    run.subagents += 1;
+    tx.save_run(&run)?;
+    super::finish(tx)?;
+    Ok(None)
 }
 
 /// Where Codex keeps its sessions: `$CODEX_HOME`, else `~/.codex`.
@@ -464,6 +585,11 @@ fn sandboxed(
                     &writable,
                 );
             }
+            // The run's own subagents and waits for a person reach steward
+            // whatever the working directory's settings say.
+            if let Ok(exe) = crate::process::own_binary() {
+                given["hooks"] = run_hooks(&exe);
+            }
             let text = serde_json::to_string_pretty(&given).expect("settings serialize");
             ctx.store
                 .write_private(&settings, &text)
@@ -494,6 +620,30 @@ fn sandboxed(
         }
         agents::OutputFormat::Text => Ok(argv),
     }
+}
+
+/// The Claude Code hooks a run steward starts is given in its settings:
+/// its subagents are obligations of its goal, `dispatch.max_subagents`
+/// holds, and a wait for a person is told.
+fn run_hooks(exe: &Path) -> serde_json::Value {
+    let command = format!(
+        "{} hook claude-code",
+        crate::text::shell_word(&exe.display().to_string())
+    );
+    let group = |matcher: Option<&str>| {
+        let mut group =
+            serde_json::json!({"hooks": [{"type": "command", "command": command, "timeout": 30}]});
+        if let Some(matcher) = matcher {
+            group["matcher"] = serde_json::json!(matcher);
+        }
+        serde_json::json!([group])
+    };
+    serde_json::json!({
+        "SubagentStart": group(None),
+        "SubagentStop": group(None),
+        "PreToolUse": group(Some("Agent|Task")),
+        "Notification": group(Some("permission_prompt|elicitation_dialog")),
+    })
 }
 
 /// Keeps the agent's process in the run record, so `runs kill` and `tick`

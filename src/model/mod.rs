@@ -26,7 +26,7 @@ pub use obligation::{Obligation, ObligationStatus};
 pub use receipt::{
     Basis, CheckedCheck, JudgedCriterion, Receipt, Tick, forget_ticks, record_ticks,
 };
-pub use run::{Run, RunKind, RunOutcome, RunState, RunWorktree, WorktreeState};
+pub use run::{Run, RunKind, RunOutcome, RunPersonWait, RunState, RunWorktree, WorktreeState};
 pub use status::{Priority, Status};
 pub use undo::UndoRecord;
 

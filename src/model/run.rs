@@ -145,6 +145,16 @@ pub struct Run {
     pub supervisor_start: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent_start: Option<u64>,
+    /// The client waits for a person (a permission, an answer): since
+    /// when, and what it asks. Not counted against the run's timeout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub person_wait: Option<RunPersonWait>,
+    /// Seconds the run waited for a person, all told.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub waited_secs: u64,
+    /// Subagents the run was let start (`dispatch.max_subagents`).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub subagents: u32,
     /// The git worktree and branch the run works in (`dispatch.worktree`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worktree: Option<RunWorktree>,
@@ -155,6 +165,22 @@ pub struct Run {
     /// never written).
     #[serde(skip)]
     pub verified: bool,
+}
+
+/// A run's client waiting for a person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunPersonWait {
+    pub since: String,
+    /// What the client asks, in its words.
+    pub what: String,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_zero_u32(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A run's own git worktree (`dispatch.worktree`): where it is, its

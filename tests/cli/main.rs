@@ -33,6 +33,7 @@ mod report;
 mod robustness;
 mod roundtrip;
 mod stewardship;
+mod subagents;
 mod tasks;
 mod tick;
 mod update;
