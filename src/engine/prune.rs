@@ -72,9 +72,12 @@ pub fn prune(ctx: &Context, tx: &mut Transaction<'_>, open: &HashSet<&str>) -> R
         if ended < logs_before.as_str() {
             let dir = ctx.store.runs_dir();
             let mut any = false;
-            for kind in ["out", "err", "prompt", "answer", "claude.json"] {
+            for kind in ["out", "err", "prompt", "answer"] {
                 any |= std::fs::remove_file(dir.join(format!("{}.{kind}", run.id))).is_ok();
             }
+            // A run in a worktree had sandbox settings of its own.
+            let settings = format!("claude-sandbox-{}.json", run.id);
+            any |= std::fs::remove_file(ctx.store.state_dir.join("cache").join(settings)).is_ok();
             pruned.run_logs += usize::from(any);
         }
         if ended < records_before.as_str() {

@@ -564,11 +564,9 @@ fn sandboxed(
             // A run in a worktree has settings of its own: runs in
             // parallel each name their own worktree.
             let settings = match worktree {
-                Some(_) => ctx.root.join(
-                    ctx.store
-                        .runs_dir()
-                        .join(format!("{dispatch_id}.claude.json")),
-                ),
+                Some(_) => ctx
+                    .root
+                    .join(cache.join(format!("claude-sandbox-{dispatch_id}.json"))),
                 None => ctx.root.join(cache.join("claude-sandbox.json")),
             };
             let key_dir = ctx.env.user_home().map(|h| crate::store::key::key_dir(&h));

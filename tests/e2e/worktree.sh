@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# `dispatch.worktree` with the REAL Claude Code and Codex CLIs, each talking
+# to the harness's scripted model (tests/e2e/harness):
+#
+# - worktrees: two goals of one git repository dispatched at once
+#   (max_parallel 2), each run in its own worktree on its own branch; each
+#   model writes its goal's name into the same tracked file, commits, and
+#   asks the judge, whose command check runs in that worktree. Both goals
+#   complete, each branch holds its own edit, and the root's checkout is
+#   untouched (dispatch.merge: none).
+# - subagent (Claude Code): a run whose model starts a subagent with its
+#   Agent tool; the subagent is an obligation of the goal (SubagentStart,
+#   SubagentStop, from the hooks steward gives the run), arrived with what
+#   it said.
+#
+#   tests/e2e/worktree.sh [claude|codex|all]
+#
+# Needs the clients from `tests/e2e/harness/install.sh` and a steward built
+# with the `testing` feature (see lib.sh); what is missing is SKIPPED.
+set -uo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+e2e_isolate "$@"
+
+setup_worktrees() { # AGENT: a repository, two goals, one tick
+  git init -q -b main
+  git config user.name "e2e"
+  git config user.email "e2e@example.com"
+  steward init -q
+  echo base > shared.txt
+  printf 'state/\n.claude/\nACTIVE-TASKS.md\n' > .gitignore
+  git add shared.txt .gitignore
+  git commit -qm base
+  for goal in alpha beta; do
+    steward add "$goal" --title "shared.txt says $goal" --criterion "shared.txt says $goal" \
+      --verify "command_exit_zero:grep -qx $goal shared.txt@1" -q 2>/dev/null
+  done
+  printf 'verification:\n  allow_commands: true\ndispatch:\n  enabled: true\n  agent: %s\n  timeout: 3m\n  max_parallel: 2\n  worktree: true\n' "$1" >> steward.yaml
+  steward config accept > /dev/null
+  steward tick -q
+  e2e_settle
+  steward show alpha --json > ../alpha.json
+  steward show beta --json > ../beta.json
+  for goal in alpha beta; do
+    branch=$(steward runs --all --json | python3 -c 'import json,sys; print([r["worktree"]["branch"] for r in json.load(sys.stdin)["runs"] if r["goal_label"]==sys.argv[1]][0])' "$goal")
+    git show "$branch:shared.txt" > "../$goal-branch.txt" 2>&1
+  done
+  cat shared.txt > ../root.txt
+  git status --porcelain -- shared.txt > ../root-status.txt
+}
+
+setup_subagent() { # AGENT: one goal, a run whose model starts a subagent
+  steward init -q
+  steward add deploy-api --title "Deploy the API" --criterion "Someone looked" -q 2>/dev/null
+  printf 'dispatch:\n  enabled: true\n  agent: %s\n  timeout: 3m\n' "$1" >> steward.yaml
+  steward tick -q
+  e2e_settle
+  steward tasks --all --json > ../tasks.json
+}
+
+check_worktrees() { # DIR
+  python3 - "$1" <<'PY'
+import json, sys
+d = sys.argv[1]
+runs = json.load(open(f"{d}/runs.json"))["runs"]
+problems = []
+paths = set()
+for goal in ("alpha", "beta"):
+    doc = json.load(open(f"{d}/{goal}.json"))
+    g = doc["goal"]
+    mine = [r for r in runs if r["goal_label"] == goal]
+    if g["status"] != "completed":
+        problems.append(f"{goal} is {g['status']}: {[(r.get('outcome'), r.get('result')) for r in mine]}")
+    elif g["receipt"]["criteria"][0]["basis"] != "check":
+        problems.append(f"{goal} was not judged by its check")
+    worktree = (mine[0].get("worktree") if mine else None) or {}
+    if not worktree.get("path", "").startswith("state/worktrees/run-"):
+        problems.append(f"{goal}'s run had no worktree: {worktree}")
+    if not worktree.get("branch", "").startswith(f"steward/{goal}/"):
+        problems.append(f"{goal}'s branch: {worktree.get('branch')}")
+    paths.add(worktree.get("path"))
+    on_branch = open(f"{d}/{goal}-branch.txt").read().strip()
+    if on_branch != goal:
+        problems.append(f"{goal}'s branch holds {on_branch!r}")
+    if not any(w["branch"] == worktree.get("branch") for w in doc.get("worktrees", [])):
+        problems.append(f"show {goal} names no worktree: {doc.get('worktrees')}")
+if len(paths) != 2:
+    problems.append(f"the runs shared a worktree: {paths}")
+if open(f"{d}/root.txt").read().strip() != "base":
+    problems.append("the root's shared.txt changed")
+if open(f"{d}/root-status.txt").read().strip():
+    problems.append("the root's checkout is not clean")
+starts = sorted(r["started_at"] for r in runs)
+ends = sorted(r["ended_at"] for r in runs)
+if len(runs) != 2 or starts[1] > ends[0]:
+    problems.append(f"the runs did not overlap: {starts} {ends}")
+for p in problems: print("  FAIL:", p)
+sys.exit(1 if problems else 0)
+PY
+}
+
+check_subagent() { # DIR
+  python3 - "$1" <<'PY'
+import json, sys
+d = sys.argv[1]
+runs = json.load(open(f"{d}/runs.json"))["runs"]
+tasks = json.load(open(f"{d}/tasks.json"))["obligations"]
+problems = []
+if not runs or runs[0].get("outcome") != "ok":
+    problems.append(f"the run: {runs and (runs[0].get('outcome'), runs[0].get('result'))}")
+mine = [t for t in tasks if t.get("goal_label") == "deploy-api"]
+if len(mine) != 1:
+    problems.append(f"obligations of deploy-api: {tasks}")
+else:
+    t = mine[0]
+    if t["status"] != "arrived": problems.append(f"status {t['status']}")
+    if not t["label"].startswith("deploy-api/general-purpose-"): problems.append(f"label {t['label']}")
+    if "nothing to change" not in (t.get("detail") or ""): problems.append(f"detail {t.get('detail')}")
+    if runs and runs[0]["id"] not in (t.get("summary") or ""): problems.append(f"summary {t.get('summary')}")
+for p in problems: print("  FAIL:", p)
+sys.exit(1 if problems else 0)
+PY
+}
+
+run_client() { # AGENT
+  local agent=$1 dir
+  dir=$(e2e_dir "worktree-$agent")
+  e2e_case "$agent" "$(e2e_script worktree "$agent")" "$dir" setup_worktrees
+  if check_worktrees "$dir"; then
+    e2e_pass "$agent worktrees — two runs at once, each completed in its own worktree, the root untouched ($dir)"
+  else
+    e2e_fail "$agent worktrees ($dir)"
+  fi
+  if [ "$agent" != claude ]; then
+    e2e_skip "$agent subagent" "Codex's subagents need its multi-agent tools, which the scripted model does not drive"
+    return
+  fi
+  dir=$(e2e_dir "subagent-$agent")
+  e2e_case "$agent" "$(e2e_script worktree "$agent")" "$dir" setup_subagent
+  if check_subagent "$dir"; then
+    e2e_pass "$agent subagent — the Agent tool's subagent is an obligation of the goal, arrived ($dir)"
+  else
+    e2e_fail "$agent subagent ($dir)"
+  fi
+}
+
+e2e_main "${1:-all}"
