@@ -85,7 +85,7 @@ pub fn assess(
     for &n in &report.met {
         let Some(criterion) = n.checked_sub(1).and_then(|i| goal.criteria.get(i)) else {
             return Err(Error::NoSuchCriterion {
-                option: "--met",
+                input: crate::error::Input::Met,
                 n,
                 label: goal.label.clone(),
                 count: goal.criteria.len(),
@@ -172,8 +172,8 @@ pub fn assess(
     if let Some(until) = report.wait_until
         && until <= now
     {
-        return Err(Error::bad_value(
-            "--wait-until",
+        return Err(Error::bad_input(
+            crate::error::Input::WaitUntil,
             format!(
                 "{} is not in the future (now is {})",
                 crate::model::format_time(until),

@@ -8,6 +8,66 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// An input of a request that can be wrong. The engine says which; each
+/// front door names it in its own words: the command line by its flag, MCP
+/// by its parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    Criterion,
+    Description,
+    Deadline,
+    WaitUntil,
+    Agent,
+    Met,
+    Check,
+    Uncheck,
+    RemoveCriterion,
+    Verify,
+    Node,
+    Handoff,
+    OverseerUpdate,
+}
+
+impl Input {
+    /// The command line's flag for it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Input::Criterion => "--criterion",
+            Input::Description => "--description",
+            Input::Deadline => "--deadline",
+            Input::WaitUntil => "--wait-until",
+            Input::Agent => "--agent",
+            Input::Met => "--met",
+            Input::Check => "--check",
+            Input::Uncheck => "--uncheck",
+            Input::RemoveCriterion => "--remove-criterion",
+            Input::Verify => "--verify",
+            Input::Node => "--node",
+            Input::Handoff => "handoff",
+            Input::OverseerUpdate => "--from-json",
+        }
+    }
+
+    /// The MCP tools' parameter for it.
+    pub fn parameter(self) -> &'static str {
+        match self {
+            Input::Criterion => "criteria",
+            Input::Description => "description",
+            Input::Deadline => "deadline",
+            Input::WaitUntil => "wait_until",
+            Input::Agent => "agent",
+            Input::Met => "met",
+            Input::Check => "check",
+            Input::Uncheck => "uncheck",
+            Input::RemoveCriterion => "remove_criteria",
+            Input::Verify => "verify",
+            Input::Node => "node",
+            Input::Handoff => "handoff",
+            Input::OverseerUpdate => "overseer_update",
+        }
+    }
+}
+
 /// Everything that can go wrong, one variant per kind of failure.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -118,10 +178,15 @@ pub enum Error {
     #[error("{0}")]
     BadRequest(String),
 
+    /// A bad value of one of a request's inputs; each front door names the
+    /// input in its own words (shown here as the command line's flag).
+    #[error("{}: {why}", input.flag())]
+    BadInput { input: Input, why: String },
+
     /// A criterion number that the goal does not have.
-    #[error("{option} {n}: criterion {n} does not exist (`{label}` has {})", crate::text::count(*count, "criterion", "criteria"))]
+    #[error("{} {n}: criterion {n} does not exist (`{label}` has {})", input.flag(), crate::text::count(*count, "criterion", "criteria"))]
     NoSuchCriterion {
-        option: &'static str,
+        input: Input,
         n: usize,
         label: String,
         count: usize,
@@ -344,6 +409,33 @@ impl Error {
         }
     }
 
+    /// A bad value of `input`.
+    pub fn bad_input(input: Input, why: impl Into<String>) -> Self {
+        Error::BadInput {
+            input,
+            why: why.into(),
+        }
+    }
+
+    /// The message for an MCP client: inputs named as its parameters, not
+    /// as the command line's flags.
+    pub fn for_mcp(&self) -> String {
+        match self {
+            Error::BadInput { input, why } => format!("{}: {why}", input.parameter()),
+            Error::NoSuchCriterion {
+                input,
+                n,
+                label,
+                count,
+            } => format!(
+                "{} {n}: criterion {n} does not exist (`{label}` has {})",
+                input.parameter(),
+                crate::text::count(*count, "criterion", "criteria")
+            ),
+            other => other.to_string(),
+        }
+    }
+
     /// The exit code for this kind of error (steward-reference(5), "EXIT CODES").
     pub fn exit_code(&self) -> u8 {
         match self {
@@ -365,6 +457,7 @@ impl Error {
             | Error::Internal(_) => 1,
             Error::Config(_)
             | Error::BadValue { .. }
+            | Error::BadInput { .. }
             | Error::BadRequest(_)
             | Error::NoSuchCriterion { .. }
             | Error::InvalidPlan { .. }
@@ -460,7 +553,7 @@ mod tests {
     #[test]
     fn messages_say_what_and_where() {
         let err = Error::NoSuchCriterion {
-            option: "--met",
+            input: Input::Met,
             n: 4,
             label: "deploy".into(),
             count: 3,

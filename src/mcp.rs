@@ -1,10 +1,11 @@
-//! `steward mcp`: the Model Context Protocol on stdio (SPEC 14), built on
-//! the official `rmcp` SDK. Another front door to the engine: each tool is
-//! one verb, called as actor `agent` under the same rules and errors; a
-//! refused call is a tool error whose text says why. The async runtime is
-//! this command's alone (current-thread). Each call resolves the store
-//! afresh, so the clock moves and a person's configuration edit counts
-//! without restarting the server.
+//! `steward mcp`: the Model Context Protocol on stdio
+//! (steward-guide(7), "The MCP server"), built on the official `rmcp` SDK.
+//! Another front door to the engine: each tool is one verb, called as actor
+//! `agent` under the same rules and errors; a refused call is a tool error
+//! whose text says why. The async runtime is this command's alone
+//! (current-thread). Each call resolves the store afresh, so the clock
+//! moves and a person's configuration edit counts without restarting the
+//! server.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -101,8 +102,9 @@ impl ServerHandler for Steward {
                 ));
             }
             Err(Refusal::Error(err)) => CallToolResult::error(vec![ContentBlock::text(format!(
-                "steward refused (exit {}): {err}",
-                err.exit_code()
+                "steward refused (exit {}): {}",
+                err.exit_code(),
+                err.for_mcp()
             ))]),
         };
         Ok(result.into())
@@ -509,8 +511,8 @@ impl AssessArgs {
     }
 }
 
-/// A handoff (SPEC 17), the same object `steward handoff --from-json`
-/// reads.
+/// A handoff, the same object `steward handoff --from-json` reads
+/// (steward-guide(7), "NOTHING LOST BETWEEN SESSIONS").
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HandoffArgs {
@@ -531,7 +533,8 @@ struct WorkArgs {
     reason: Option<String>,
 }
 
-/// What an agent may change (SPEC 11); anything else is an unknown key.
+/// What an agent may change (steward-design(7), "An agent is judged, never the judge");
+/// anything else is an unknown key.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct UpdateArgs {

@@ -2,7 +2,7 @@
 
 use super::Saved;
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{Error, Input, Result};
 use crate::model::{Actor, Bounds, Budget, Check, Edit, GoalChange, Priority, Status};
 use crate::store::seal::Place;
 
@@ -37,14 +37,14 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
         .clone()
         .unwrap_or_else(|| ctx.config.defaults.priority.clone());
     if request.criteria.is_empty() {
-        return Err(Error::bad_value(
-            "--criterion",
+        return Err(Error::bad_input(
+            Input::Criterion,
             "a goal needs at least one acceptance criterion",
         ));
     }
     if let Some(description) = &request.description {
         crate::store::body::check_description(description)
-            .map_err(|why| Error::bad_value("--description", why))?;
+            .map_err(|why| Error::bad_input(Input::Description, why))?;
     }
     for check in &request.checks {
         super::check_criterion_in_range(check, request.criteria.len())?;
@@ -52,8 +52,8 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
     if let Some(deadline) = request.bounds.deadline
         && deadline <= ctx.now
     {
-        return Err(Error::bad_value(
-            "--deadline",
+        return Err(Error::bad_input(
+            Input::Deadline,
             format!(
                 "{} is not in the future (now is {})",
                 crate::model::format_time(deadline),

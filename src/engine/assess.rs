@@ -6,7 +6,7 @@ use super::work::NodeWork;
 use super::{Saved, limits};
 use crate::assessment::{self, Report};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{Error, Input, Result};
 use crate::model::{Edit, GoalChange, format_time, progress_edits, record_ticks};
 use crate::plan::NodeStatus;
 
@@ -34,15 +34,15 @@ pub fn assess_update(
     text: &str,
     dispatch_id: Option<&str>,
 ) -> Result<Saved> {
-    let update =
-        crate::plan::update::extract(text).map_err(|why| Error::bad_value("--from-json", why))?;
+    let update = crate::plan::update::extract(text)
+        .map_err(|why| Error::bad_input(Input::OverseerUpdate, why))?;
     let run = dispatch_id.and_then(|id| ctx.store.find_run(id).ok());
     let goal = match (reference, &update.goal) {
         (Some(given), Some(named)) => {
             let (a, b) = (ctx.store.resolve(given)?, ctx.store.resolve(named)?);
             if a.goal.id != b.goal.id {
-                return Err(Error::bad_value(
-                    "--from-json",
+                return Err(Error::bad_input(
+                    Input::OverseerUpdate,
                     format!("the update is about `{named}`, not `{given}`"),
                 ));
             }
@@ -53,8 +53,8 @@ pub fn assess_update(
         (None, None) => match &run {
             Some(run) => run.goal_id.clone(),
             None => {
-                return Err(Error::bad_value(
-                    "--from-json",
+                return Err(Error::bad_input(
+                    Input::OverseerUpdate,
                     "the update names no goal (goalId), and no run of steward's asked for it: give GOAL",
                 ));
             }
@@ -77,8 +77,8 @@ pub fn assess_update(
             }),
         }),
         (Some(_), None) => {
-            return Err(Error::bad_value(
-                "--from-json",
+            return Err(Error::bad_input(
+                Input::OverseerUpdate,
                 "overseerUpdate.status needs workNodeId: say which plan node it is about",
             ));
         }

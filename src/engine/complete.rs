@@ -95,7 +95,7 @@ pub(crate) fn complete_by(
     for &n in &request.met {
         if n == 0 || n > goal.criteria.len() {
             return Err(Error::NoSuchCriterion {
-                option: "--met",
+                input: crate::error::Input::Met,
                 n,
                 label: goal.label.clone(),
                 count: goal.criteria.len(),

@@ -1,9 +1,9 @@
-//! Dispatch (SPEC 12): after the watchdog pass, `tick` follows up the runs
-//! under way, decides which goals to run (the ladder in `crate::ladder`),
-//! records each run and counts it under the lock, and only then — the lock
-//! released — starts a supervisor for each. A crash between the two leaves
-//! a recorded run without a process, which the next `tick` starts under the
-//! same dispatch id without counting it again.
+//! Dispatch (steward-design(7), "Record, then start"): after the watchdog
+//! pass, `tick` follows up the runs under way, decides which goals to run
+//! (the ladder in `crate::ladder`), records each run and counts it under the
+//! lock, and only then — the lock released — starts a supervisor for each. A
+//! crash between the two leaves a recorded run without a process, which the
+//! next `tick` starts under the same dispatch id without counting it again.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -364,7 +364,7 @@ pub fn dispatch_now(
         } else {
             format!("no agent profile `{agent}` (see `steward config`)")
         };
-        return Err(Error::bad_value("--agent", why));
+        return Err(Error::bad_input(crate::error::Input::Agent, why));
     }
     let mut tx = ctx.transaction()?;
     let loaded = super::trust::resolve(ctx, &mut tx, reference)?;

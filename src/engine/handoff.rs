@@ -6,13 +6,13 @@
 
 use super::{Saved, refuse_terminal};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::{Error, Input, Result};
 use crate::model::{Edit, Goal, GoalChange, Handoff, format_time};
 
 /// Reads a handoff given as JSON: strict keys, bounded strings.
 pub fn parse(text: &str) -> Result<Handoff> {
     let handoff: Handoff = serde_json::from_str(text.trim())
-        .map_err(|err| Error::bad_value("handoff", format!("{err}")))?;
+        .map_err(|err| Error::bad_input(Input::Handoff, format!("{err}")))?;
     Ok(handoff)
 }
 
@@ -25,14 +25,14 @@ pub fn prepare(
     node: Option<String>,
 ) -> Result<Handoff> {
     if handoff.at.is_some() || handoff.by.is_some() {
-        return Err(Error::bad_value(
-            "handoff",
+        return Err(Error::bad_input(
+            Input::Handoff,
             "`at` and `by` are steward's to write: leave them out",
         ));
     }
     handoff
         .validate()
-        .map_err(|why| Error::bad_value("handoff", why))?;
+        .map_err(|why| Error::bad_input(Input::Handoff, why))?;
     let node = node.or(handoff.node.take());
     if let Some(id) = &node {
         let known = goal
@@ -40,8 +40,8 @@ pub fn prepare(
             .as_ref()
             .is_some_and(|plan| plan.plan().find(id).is_some());
         if !known {
-            return Err(Error::bad_value(
-                "--node",
+            return Err(Error::bad_input(
+                Input::Node,
                 format!("`{}` has no plan node {id}", goal.label),
             ));
         }

@@ -104,10 +104,12 @@ fn saved(tx: Transaction<'_>, written: Option<LoadedGoal>, before: LoadedGoal) -
 /// A check tied to a criterion must name one that exists.
 fn check_criterion_in_range(check: &crate::model::Check, criteria: usize) -> Result<()> {
     match check.criterion {
-        Some(n) if n > criteria => Err(Error::bad_value(
-            format!("--verify {}:{}@{n}", check.kind, check.target),
+        Some(n) if n > criteria => Err(Error::bad_input(
+            crate::error::Input::Verify,
             format!(
-                "criterion {n} does not exist (the goal has {})",
+                "{}:{}@{n}: criterion {n} does not exist (the goal has {})",
+                check.kind,
+                check.target,
                 crate::text::count(criteria, "criterion", "criteria")
             ),
         )),

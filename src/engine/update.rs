@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use super::{Saved, check_criterion_in_range, refuse_terminal};
 use crate::context::Context;
 use crate::duration::HumanDuration;
-use crate::error::{Error, Result};
+use crate::error::{Error, Input, Result};
 use crate::model::{
     BoundField, BudgetField, Check, Edit, Goal, GoalChange, Planning, Priority, Record,
     RecordField, forget_ticks, format_time, record_ticks,
@@ -187,8 +187,8 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
     if let Some(deadline) = request.deadline
         && deadline <= ctx.now
     {
-        return Err(Error::bad_value(
-            "--deadline",
+        return Err(Error::bad_input(
+            Input::Deadline,
             format!(
                 "{} is not in the future (now is {})",
                 crate::model::format_time(deadline),
@@ -239,7 +239,7 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
     }
     if let Some(description) = &request.description {
         crate::store::body::check_description(description)
-            .map_err(|why| Error::bad_value("--description", why))?;
+            .map_err(|why| Error::bad_input(Input::Description, why))?;
     }
 
     let mut planned = Planned::default();
@@ -442,14 +442,14 @@ impl Planned {
     fn criteria(&mut self, request: &UpdateRequest, goal: &Goal) -> Result<()> {
         let count = goal.criteria.len();
         let numbers = [
-            ("--check", &request.check),
-            ("--uncheck", &request.uncheck),
-            ("--remove-criterion", &request.remove_criteria),
+            (Input::Check, &request.check),
+            (Input::Uncheck, &request.uncheck),
+            (Input::RemoveCriterion, &request.remove_criteria),
         ];
-        for (option, list) in numbers {
+        for (input, list) in numbers {
             if let Some(&n) = list.iter().find(|&&n| n == 0 || n > count) {
                 return Err(Error::NoSuchCriterion {
-                    option,
+                    input,
                     n,
                     label: goal.label.clone(),
                     count,

@@ -3,6 +3,7 @@
 //! through `tests/mcp/client.py`. Skips, saying so, when the package is
 //! missing; `.ci/run` installs it.
 
+use predicates::prelude::*;
 use serde_json::{Value, json};
 
 use crate::common::TestEnv;
@@ -311,4 +312,47 @@ fn a_goal_the_agent_edited_is_refused_through_mcp_too() {
     let shown = document(&calls[1]);
     assert_eq!(shown["status"], "active");
     assert_eq!(shown["waiting"]["for_person"], "review", "{shown}");
+}
+
+#[test]
+fn mcp_refusals_name_the_tools_parameters_not_the_command_lines_flags() {
+    let env = TestEnv::initialised();
+    env.add_goal("site");
+    let calls = json!([
+        ["goal_complete", {"goal": "site", "reason": "done", "met": [9]}],
+        ["goal_assess", {"goal": "site", "summary": "s", "met": [7]}],
+        ["goal_register", {"label": "late", "title": "T", "criteria": ["c"],
+                           "deadline": "2001-01-01T00:00:00Z"}],
+    ]);
+    let Some(session) = session(&env, calls) else {
+        return;
+    };
+    let calls = session["calls"].as_array().unwrap();
+    let texts: Vec<String> = calls.iter().map(|call| answer(call).0).collect();
+    assert!(
+        texts[0].contains("met 9: criterion 9 does not exist"),
+        "{}",
+        texts[0]
+    );
+    assert!(
+        texts[1].contains("met 7: criterion 7 does not exist"),
+        "{}",
+        texts[1]
+    );
+    assert!(
+        texts[2].contains("deadline: 2001-01-01T00:00:00Z is not in the future"),
+        "{}",
+        texts[2]
+    );
+    for text in &texts {
+        assert!(!text.contains("--"), "a flag in an MCP refusal: {text}");
+    }
+    // The command line still names its flags.
+    env.steward()
+        .args(["complete", "site", "--reason", "done", "--met", "9"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--met 9: criterion 9 does not exist",
+        ));
 }
