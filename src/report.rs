@@ -282,13 +282,14 @@ fn for_person(html: &mut String, page: &Page) {
         for run in &report.runs {
             let _ = writeln!(
                 html,
-                "<li><code>{}</code> {} for <a href=\"#{}\">{}</a> ({}, since {})</li>",
+                "<li><code>{}</code> {} for <a href=\"#{}\">{}</a> ({}, since {}){}</li>",
                 escape(&run.id),
                 escape(&run.agent),
                 anchor(&run.goal_label),
                 escape(&run.goal_label),
                 run.state_name(),
-                time_text(run.started_at.as_deref().unwrap_or(&run.created_at))
+                time_text(run.started_at.as_deref().unwrap_or(&run.created_at)),
+                worktree_text(run)
             );
         }
         html.push_str("</ul>\n");
@@ -654,19 +655,31 @@ fn spend(html: &mut String, page: &Page) {
         for run in page.runs.iter().rev() {
             let _ = writeln!(
                 html,
-                "<li>{} <code>{}</code> {} for {} ({}, {}): {}</li>",
+                "<li>{} <code>{}</code> {} for {} ({}, {}): {}{}</li>",
                 time_text(&run.created_at),
                 escape(&run.id),
                 escape(&run.agent),
                 escape(&run.goal_label),
                 run.kind.as_str(),
                 run.state_name(),
-                dollars(run.cost_usd)
+                dollars(run.cost_usd),
+                worktree_text(run)
             );
         }
         html.push_str("</ul>\n");
     }
     html.push_str("</section>\n");
+}
+
+/// A run's worktree and branch (`dispatch.worktree`), for a run line.
+fn worktree_text(run: &Run) -> String {
+    run.worktree.as_ref().map_or_else(String::new, |w| {
+        format!(
+            " on branch <code>{}</code> in <code>{}</code>",
+            escape(&w.branch),
+            escape(&w.path)
+        )
+    })
 }
 
 fn events(html: &mut String, page: &Page) {

@@ -139,6 +139,15 @@ pub fn codex_args(
     let mut hidden = key_dir
         .map(|dir| format!(", {}=\"none\"", quoted(&dir.display().to_string())))
         .unwrap_or_default();
+    // The store is the workspace, its state and settings read-only in it.
+    // A run in a worktree has the worktree as its workspace: the store's
+    // state/ and steward.yaml lie outside it, read-only under `:root`, and
+    // the branch need not have copies of them.
+    let store = if writable.is_empty() {
+        ",\"state\"=\"read\",\"steward.yaml\"=\"read\""
+    } else {
+        ""
+    };
     // A run in a worktree: the parts of the git directory a commit writes.
     for path in writable {
         hidden.push_str(&format!(
@@ -148,7 +157,7 @@ pub fn codex_args(
     }
     [
         "default_permissions=\"steward-agent\"".to_string(),
-        format!("permissions.steward-agent.filesystem={{\":root\"=\"read\", \":tmpdir\"=\"write\", \":workspace_roots\"={{\".\"=\"write\",\"state\"=\"read\",\"steward.yaml\"=\"read\"}}{hidden}}}"),
+        format!("permissions.steward-agent.filesystem={{\":root\"=\"read\", \":tmpdir\"=\"write\", \":workspace_roots\"={{\".\"=\"write\"{store}}}{hidden}}}"),
         format!(
             "mcp_servers.steward.command={}",
             quoted(&steward.display().to_string())

@@ -128,6 +128,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
                 "kept" => "uncommitted changes past retention.worktrees: kept for you",
                 "conflict" => "its merge waits for you",
                 "merged" => "merged",
+                "judged" => "passed its checks there: merged at the next tick",
                 "left" => "its branch waits for you or CI",
                 _ => "in use by its open goal",
             };

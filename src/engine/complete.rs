@@ -161,7 +161,7 @@ pub(crate) fn complete_by(
     // Judged in a run's worktree, with a branch to merge: steward merges
     // it once the run ends, and the judge in the root closes the goal.
     if actor != Actor::User
-        && let Some(wait) = super::worktree::merge_wait(ctx, goal)
+        && let Some((wait, run)) = super::worktree::merge_wait(ctx, goal)
     {
         let mut waiting = GoalChange::new(
             "awaiting merge",
@@ -174,6 +174,9 @@ pub(crate) fn complete_by(
         }
         waiting.push(Edit::Waiting(Some(wait)));
         let written = tx.save(&loaded, waiting)?;
+        if written.is_some() {
+            super::worktree::mark_judged(ctx, &mut tx, &run)?;
+        }
         return Ok(Judged::AwaitsMerge(super::saved(tx, written, loaded)?));
     }
     change.push(Edit::Status(Status::Completed));

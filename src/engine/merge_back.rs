@@ -18,9 +18,12 @@ use crate::model::{
 
 /// Whether `goal` waits for steward to merge its branch.
 fn awaits_merge(goal: &Goal) -> bool {
-    goal.waiting
-        .as_ref()
-        .is_some_and(|w| w.for_person.is_none() && w.reason.starts_with(MERGE_WAIT))
+    goal.waiting.as_ref().is_some_and(|w| {
+        w.for_person.is_none()
+            && w.until.is_none()
+            && !w.for_check
+            && w.reason.starts_with(MERGE_WAIT)
+    })
 }
 
 /// What `tick` does for worktrees before its pass: merges the branches of
@@ -44,7 +47,8 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
     }
     for run in last {
         let worktree = run.worktree.as_ref().expect("kept for its worktree");
-        if worktree.state.is_some() || run.is_active() {
+        // In use, or judged: anything else is settled.
+        if !matches!(worktree.state, None | Some(WorktreeState::Judged)) || run.is_active() {
             continue;
         }
         let Ok(loaded) = ctx.store.refind(&run.goal_id, &run.goal_label) else {
@@ -55,7 +59,9 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
             mark(ctx, run, WorktreeState::Left)?;
             continue;
         }
-        if !awaits_merge(goal) {
+        // Only a branch the judge passed is merged: an agent's own wait
+        // in the same words is not the judge's.
+        if worktree.state != Some(WorktreeState::Judged) || !awaits_merge(goal) {
             continue;
         }
         match merge(ctx, run, worktree) {

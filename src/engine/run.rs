@@ -49,7 +49,12 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     let mut current = ctx.store.find_run(&run.id)?;
     current.agent_pid = run.agent_pid;
     current.agent_start = run.agent_start;
-    current.worktree = run.worktree.clone();
+    // Its worktree as the supervisor made it; what became of it (the
+    // judge marks it) is the record's.
+    if let Some(mut worktree) = run.worktree.clone() {
+        worktree.state = current.worktree.as_ref().and_then(|w| w.state);
+        current.worktree = Some(worktree);
+    }
     let outcome = match (&stopped, exit) {
         (Some(Stopped::Timeout), _) => RunOutcome::Timeout,
         (Some(Stopped::Requested), _) => RunOutcome::Killed,

@@ -220,7 +220,7 @@ pub fn check_roots(ctx: &Context, goal_ids: &[&str]) -> Vec<PathBuf> {
 /// The branch a judge in a worktree leaves to merge, when the goal's
 /// checks ran in `worktree` and `dispatch.merge` merges: the wait the
 /// goal gets instead of `completed`.
-pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<Waiting> {
+pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<(Waiting, Run)> {
     if ctx.config.dispatch.merge == MergeMode::None {
         return None;
     }
@@ -231,7 +231,7 @@ pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<Waiting> {
         .rev()
         .find(|r| r.goal_id == goal.id && r.is_active())?;
     let worktree = run.worktree.as_ref()?;
-    Some(Waiting {
+    let wait = Waiting {
         until: None,
         for_check: false,
         for_person: None,
@@ -243,7 +243,18 @@ pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<Waiting> {
             ctx.config.dispatch.merge.as_str()
         ),
         since: Some(ctx.now),
-    })
+    };
+    Some((wait, run.clone()))
+}
+
+/// The judge passed `run`'s goal in its worktree: what lets steward merge
+/// the branch (a wait an agent sets with the same words does not).
+pub(super) fn mark_judged(
+    ctx: &Context,
+    tx: &mut crate::store::Transaction<'_>,
+    run: &Run,
+) -> Result<()> {
+    mark_in(ctx, tx, run, WorktreeState::Judged)
 }
 
 /// The same, in a transaction under way.
@@ -323,7 +334,7 @@ pub fn prune(
             continue;
         }
         // A worktree still in use by an open goal stays.
-        let open = worktree.state.is_none()
+        let open = matches!(worktree.state, None | Some(WorktreeState::Judged))
             && ctx
                 .store
                 .refind(&run.goal_id, &run.goal_label)

@@ -211,6 +211,10 @@ pub struct RunWorktree {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WorktreeState {
+    /// The judge found the goal's checks passing in it, with a branch to
+    /// merge (`dispatch.merge: ff|merge`): steward merges it once the run
+    /// ends. Only the judge sets it, never an agent's wait.
+    Judged,
     /// Its goal closed and its branch waits for a person or CI
     /// (`dispatch.merge: none`), or it was merged.
     Left,
@@ -227,6 +231,7 @@ pub enum WorktreeState {
 impl WorktreeState {
     pub fn as_str(self) -> &'static str {
         match self {
+            WorktreeState::Judged => "judged",
             WorktreeState::Left => "left",
             WorktreeState::Merged => "merged",
             WorktreeState::Conflict => "conflict",

@@ -21,7 +21,12 @@ done
 sleep 0.3
 grep -qx "$STEWARD_GOAL" shared.txt || { echo "saw $(cat shared.txt)" >> "$AGENT_LOG"; exit 9; }
 git add shared.txt && git commit -qm "$STEWARD_GOAL wrote shared.txt" >> "$AGENT_LOG" 2>&1
-steward complete "$STEWARD_GOAL" --reason "shared.txt says $STEWARD_GOAL" >> "$AGENT_LOG" 2>&1
+if [ "$STEWARD_GOAL" = sly ]; then
+  # A wait in the judge's words, without the judge.
+  steward --actor agent assess sly --summary "steward merges branch $(git rev-parse --abbrev-ref HEAD) into main once run $STEWARD_DISPATCH_ID ends" --wait-until 2026-11-22T04:00:00Z >> "$AGENT_LOG" 2>&1
+else
+  steward complete "$STEWARD_GOAL" --reason "shared.txt says $STEWARD_GOAL" >> "$AGENT_LOG" 2>&1
+fi
 echo '{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s-'"$STEWARD_DISPATCH_ID"'","total_cost_usd":0.1}'
 "#;
 
@@ -170,6 +175,15 @@ fn two_runs_on_one_repository_each_finish_in_a_worktree_of_its_own() {
     let show = env.steward().args(["show", "alpha"]).output().unwrap();
     let show = String::from_utf8_lossy(&show.stdout);
     assert!(show.contains("steward/alpha/"), "{show}");
+    env.steward()
+        .args(["report", "--html", "page"])
+        .assert()
+        .success();
+    let page = env.read("page/index.html");
+    assert!(
+        page.contains("on branch <code>steward/beta/"),
+        "the report names it"
+    );
 }
 
 #[test]
@@ -359,4 +373,25 @@ agents:
     assert!(run["worktree"].is_null(), "{run}");
     assert!(env.path("where.txt").exists(), "the agent ran in the root");
     assert!(!env.path("state/worktrees").exists());
+}
+
+#[test]
+fn an_agents_wait_in_the_judges_words_merges_nothing() {
+    let (env, outside) = store("ff", 1);
+    add(&env, "sly");
+    tick(&env);
+    env.settle();
+    let goal = env.goal_json("sly");
+    assert!(
+        goal["waiting"]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("steward merges branch steward/sly/"),
+        "{goal}\n{}",
+        agent_log(&outside)
+    );
+    tick(&env);
+    assert_eq!(env.read("shared.txt"), "base\n", "nothing was merged");
+    assert_ne!(env.goal_json("sly")["status"], "completed");
+    assert!(worktree_of(&env, "sly")["state"].is_null());
 }

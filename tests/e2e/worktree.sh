@@ -8,6 +8,9 @@
 #   asks the judge, whose command check runs in that worktree. Both goals
 #   complete, each branch holds its own edit, and the root's checkout is
 #   untouched (dispatch.merge: none).
+# - merge: one such goal with dispatch.merge: ff; the next tick
+#   fast-forwards main to the run's commit and the judge completes the
+#   goal in the root.
 # - subagent (Claude Code): a run whose model starts a subagent with its
 #   Agent tool; the subagent is an obligation of the goal (SubagentStart,
 #   SubagentStop, from the hooks steward gives the run), arrived with what
@@ -47,6 +50,46 @@ setup_worktrees() { # AGENT: a repository, two goals, one tick
   done
   cat shared.txt > ../root.txt
   git status --porcelain -- shared.txt > ../root-status.txt
+}
+
+setup_merge() { # AGENT: one goal, dispatch.merge: ff, two ticks
+  git init -q -b main
+  git config user.name "e2e"
+  git config user.email "e2e@example.com"
+  steward init -q
+  echo base > shared.txt
+  printf 'state/\n.claude/\nACTIVE-TASKS.md\n' > .gitignore
+  git add shared.txt .gitignore
+  git commit -qm base
+  steward add alpha --title "shared.txt says alpha" --criterion "shared.txt says alpha" \
+    --verify "command_exit_zero:grep -qx alpha shared.txt@1" -q 2>/dev/null
+  printf 'verification:\n  allow_commands: true\ndispatch:\n  enabled: true\n  agent: %s\n  timeout: 3m\n  worktree: true\n  merge: ff\n' "$1" >> steward.yaml
+  steward config accept > /dev/null
+  steward tick -q
+  e2e_settle
+  steward show alpha --json > ../before.json
+  steward tick -q
+  steward show alpha --json > ../alpha.json
+  cat shared.txt > ../root.txt
+  git log --format=%s -1 > ../root-log.txt
+}
+
+check_merge() { # DIR
+  python3 - "$1" <<'PY'
+import json, sys
+d = sys.argv[1]
+before = json.load(open(f"{d}/before.json"))["goal"]
+after = json.load(open(f"{d}/alpha.json"))["goal"]
+problems = []
+if before["status"] != "verifying" or not (before.get("waiting") or {}).get("reason", "").startswith("steward merges branch steward/alpha/"):
+    problems.append(f"after the run: {before['status']} {before.get('waiting')}")
+if after["status"] != "completed": problems.append(f"after the merge: {after['status']}")
+elif after["receipt"]["judged_by"] != "steward": problems.append(f"judged by {after['receipt']['judged_by']}")
+if open(f"{d}/root.txt").read().strip() != "alpha": problems.append("the root's shared.txt is not alpha")
+if open(f"{d}/root-log.txt").read().strip() != "alpha wrote shared.txt": problems.append("main is not at the run's commit")
+for p in problems: print("  FAIL:", p)
+sys.exit(1 if problems else 0)
+PY
 }
 
 setup_subagent() { # AGENT: one goal, a run whose model starts a subagent
@@ -130,6 +173,13 @@ run_client() { # AGENT
     e2e_pass "$agent worktrees — two runs at once, each completed in its own worktree, the root untouched ($dir)"
   else
     e2e_fail "$agent worktrees ($dir)"
+  fi
+  dir=$(e2e_dir "merge-$agent")
+  e2e_case "$agent" "$(e2e_script worktree "$agent")" "$dir" setup_merge
+  if check_merge "$dir"; then
+    e2e_pass "$agent merge — the branch judged done in its worktree is fast-forwarded into main, then judged in the root ($dir)"
+  else
+    e2e_fail "$agent merge ($dir)"
   fi
   if [ "$agent" != claude ]; then
     e2e_skip "$agent subagent" "Codex's subagents need its multi-agent tools, which the scripted model does not drive"
