@@ -31,7 +31,7 @@ pub const DIR: &str = "worktrees";
 
 /// The start of the wait of a goal whose judge passed in a worktree and
 /// whose branch is to be merged (`dispatch.merge: ff|merge`).
-pub const MERGE_WAIT: &str = "steward merges branch ";
+pub const MERGE_WAIT: &str = "steward to merge branch ";
 
 /// Whether runs of `goal` work in worktrees of their own.
 pub fn wanted(ctx: &Context, goal: &Goal) -> bool {
@@ -236,7 +236,7 @@ pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<(Waiting, Run)> {
         for_check: false,
         for_person: None,
         reason: format!(
-            "{MERGE_WAIT}{} into {} once run {} ends (dispatch.merge: {}), then judges it in the root",
+            "{MERGE_WAIT}{} into {} once run {} ends (dispatch.merge: {}), and to judge it in the root",
             worktree.branch,
             worktree.into.as_deref().unwrap_or("the root's branch"),
             run.id,

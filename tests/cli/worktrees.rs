@@ -23,7 +23,7 @@ grep -qx "$STEWARD_GOAL" shared.txt || { echo "saw $(cat shared.txt)" >> "$AGENT
 git add shared.txt && git commit -qm "$STEWARD_GOAL wrote shared.txt" >> "$AGENT_LOG" 2>&1
 if [ "$STEWARD_GOAL" = sly ]; then
   # A wait in the judge's words, without the judge.
-  steward --actor agent assess sly --summary "steward merges branch $(git rev-parse --abbrev-ref HEAD) into main once run $STEWARD_DISPATCH_ID ends" --wait-until 2026-11-22T04:00:00Z >> "$AGENT_LOG" 2>&1
+  steward --actor agent assess sly --summary "steward to merge branch $(git rev-parse --abbrev-ref HEAD) into main once run $STEWARD_DISPATCH_ID ends" --wait-until 2026-11-22T04:00:00Z >> "$AGENT_LOG" 2>&1
 else
   steward complete "$STEWARD_GOAL" --reason "shared.txt says $STEWARD_GOAL" >> "$AGENT_LOG" 2>&1
 fi
@@ -203,7 +203,7 @@ fn a_clean_branch_is_fast_forwarded_and_judged_in_the_root() {
         goal["waiting"]["reason"]
             .as_str()
             .unwrap()
-            .starts_with("steward merges branch steward/alpha/"),
+            .starts_with("steward to merge branch steward/alpha/"),
         "{goal}"
     );
     // Nothing reaches the root before the next pass.
@@ -386,7 +386,7 @@ fn an_agents_wait_in_the_judges_words_merges_nothing() {
         goal["waiting"]["reason"]
             .as_str()
             .unwrap_or_default()
-            .starts_with("steward merges branch steward/sly/"),
+            .starts_with("steward to merge branch steward/sly/"),
         "{goal}\n{}",
         agent_log(&outside)
     );

@@ -81,7 +81,7 @@ d = sys.argv[1]
 before = json.load(open(f"{d}/before.json"))["goal"]
 after = json.load(open(f"{d}/alpha.json"))["goal"]
 problems = []
-if before["status"] != "verifying" or not (before.get("waiting") or {}).get("reason", "").startswith("steward merges branch steward/alpha/"):
+if before["status"] != "verifying" or not (before.get("waiting") or {}).get("reason", "").startswith("steward to merge branch steward/alpha/"):
     problems.append(f"after the run: {before['status']} {before.get('waiting')}")
 if after["status"] != "completed": problems.append(f"after the merge: {after['status']}")
 elif after["receipt"]["judged_by"] != "steward": problems.append(f"judged by {after['receipt']['judged_by']}")
