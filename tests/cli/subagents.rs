@@ -92,6 +92,42 @@ fn the_fixtures_are_what_the_hook_reads() {
 }
 
 #[test]
+fn codex_subagents_are_obligations_of_the_goal_too() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    let hook = |event: &str| {
+        let payload = std::fs::read_to_string(format!(
+            "{}/fixtures/hooks/codex-0.171.0-{event}.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        env.steward()
+            .args(["hook", "codex"])
+            .env("STEWARD_GOAL", "deploy")
+            .env("STEWARD_ROOT", env.root())
+            .write_stdin(payload)
+            .assert()
+            .success()
+            .stdout("");
+    };
+    hook("SubagentStart");
+    let tasks = env.steward().args(["tasks", "--json"]).output().unwrap();
+    let tasks: serde_json::Value = serde_json::from_slice(&tasks.stdout).unwrap();
+    let task = &tasks["obligations"][0];
+    assert_eq!(task["status"], "running", "{tasks}");
+    assert_eq!(task["goal_label"], "deploy", "{tasks}");
+    assert_eq!(task["agent"], "codex:default", "{tasks}");
+    hook("SubagentStop");
+    let tasks = env.steward().args(["tasks", "--json"]).output().unwrap();
+    let tasks: serde_json::Value = serde_json::from_slice(&tasks.stdout).unwrap();
+    assert_eq!(tasks["obligations"][0]["status"], "arrived", "{tasks}");
+    assert_eq!(
+        tasks["obligations"][0]["detail"],
+        "The subagent looked: nothing to change."
+    );
+}
+
+#[test]
 fn a_runs_subagents_are_obligations_of_its_goal_and_bounded() {
     let env = store(SUBAGENTS, "  max_subagents: 2\n");
     env.steward_on_path()
