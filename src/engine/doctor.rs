@@ -97,6 +97,12 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
             parts.join("; ")
         ));
     }
+    if ctx.config.dispatch.worktree && super::worktree::repository(&ctx.root).is_none() {
+        notes.push(
+            "dispatch.worktree is true, but the store is in no git work tree: runs work in the root"
+                .to_string(),
+        );
+    }
     for (path, branch, label, state) in super::worktree::overview(ctx) {
         if state == "kept" {
             notes.push(format!(

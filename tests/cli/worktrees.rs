@@ -371,6 +371,13 @@ agents:
     env.settle();
     let run = &env.runs()[0];
     assert!(run["worktree"].is_null(), "{run}");
+    let doctor = env.steward().arg("doctor").output().unwrap();
+    let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned()
+        + &String::from_utf8_lossy(&doctor.stderr);
+    assert!(
+        doctor.contains("in no git work tree: runs work in the root"),
+        "{doctor}"
+    );
     assert!(env.path("where.txt").exists(), "the agent ran in the root");
     assert!(!env.path("state/worktrees").exists());
 }
