@@ -414,6 +414,9 @@ fn move_to_closed(
     }
     let batch = ctx.store.load_closed_in_place(closed);
     outcome.note_problems(&batch.problems);
+    // Closed by hand, a goal's seal differs: whether signed changes lead
+    // to it is one pass over the log for the batch, not one a goal.
+    ctx.store.prepare_chains(&batch.goals);
     let findings: Vec<Option<Finding>> = (batch.goals.iter())
         .map(|loaded| match ctx.store.trust_of(loaded) {
             Trust::Outside(outside) => Some(outside_finding(&loaded.goal, &outside)),

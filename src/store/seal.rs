@@ -606,6 +606,11 @@ impl Store {
     /// not read it again (a `tick` after a pull that changed many goals,
     /// or after the seals were removed).
     pub fn prepare_chains<'g>(&self, goals: impl IntoIterator<Item = &'g LoadedGoal>) {
+        let covered = |id: &str| {
+            (self.keys.chains.lock().expect("not poisoned"))
+                .as_ref()
+                .is_some_and(|chains| chains.covers(id))
+        };
         let doubtful: std::collections::HashSet<&str> = goals
             .into_iter()
             .filter(|g| {
@@ -615,11 +620,15 @@ impl Store {
                 )
             })
             .map(|g| g.goal.id.as_str())
-            .filter(|id| !id.is_empty())
+            .filter(|id| !id.is_empty() && !covered(id))
             .collect();
         if doubtful.len() > 1 {
             let chains = self.log().chains(&doubtful);
-            *self.keys.chains.lock().expect("not poisoned") = Some(chains);
+            let mut prepared = self.keys.chains.lock().expect("not poisoned");
+            match prepared.as_mut() {
+                Some(known) => known.extend(chains),
+                None => *prepared = Some(chains),
+            }
         }
     }
 
