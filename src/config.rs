@@ -1,5 +1,6 @@
-//! Layered configuration (SPEC 4): defaults < `steward.yaml` < `STEWARD_*`
-//! environment < flags, with the source of every value kept for `config`.
+//! Layered configuration (steward-reference(5), "CONFIGURATION"): defaults <
+//! `steward.yaml` < `STEWARD_*` environment < flags, with the source of
+//! every value kept for `config`.
 //!
 //! One table, [`SETTINGS`], names every key, its type, its default and its
 //! help text; parsing, environment names, the `config` listing and the file
@@ -38,9 +39,10 @@ const COMMAND_KEYS: [&str; 4] = [
 /// Each is a choice whose words go from the weakest to the strongest;
 /// while changes are held, the stronger of what the file says and what
 /// was accepted is in force.
-const GUARD_KEYS: [&str; 1] = ["dispatch.sandbox"];
+const GUARD_KEYS: [&str; 2] = ["dispatch.sandbox", "dispatch.merge"];
 
-/// Files larger than this are refused rather than parsed (SPEC 9).
+/// Files larger than this are refused rather than parsed
+/// (steward-reference(5), "RELIABILITY").
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -603,7 +605,8 @@ const SETTINGS: &[Setting] = &[
     ),
     file_setting(
         "dispatch.merge",
-        Kind::Choice(&["none", "ff", "merge"]),
+        // Weakest first, as for every guard: `merge` merges the most.
+        Kind::Choice(&["merge", "ff", "none"]),
         "none",
         "when a goal worked in a worktree completes: none leaves its branch for a person; ff or merge merges it into the root's branch when clean, then the root's checks judge",
     ),
@@ -829,7 +832,7 @@ pub struct CircuitBreaker {
     pub max_assessments_without_progress: u64,
 }
 
-/// Who may complete a goal whose criteria have no check (SPEC 11).
+/// Who may complete a goal whose criteria have no check (steward-design(7), "Receipts").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unchecked {
     /// An agent's `complete` accepts them, on its word.
@@ -879,7 +882,7 @@ pub struct Git {
     pub remote: String,
 }
 
-/// Agent runs that `tick` starts (SPEC 12).
+/// Agent runs that `tick` starts (steward-guide(7), "AGENT RUNS: TICK MAKES WORK HAPPEN").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dispatch {
     pub enabled: bool,
@@ -896,9 +899,9 @@ pub struct Dispatch {
     pub backoff_max: HumanDuration,
     pub log_max_bytes: u64,
     pub max_cost_usd_per_day: Option<f64>,
-    /// Claim goals through git before starting runs (SPEC 16).
+    /// Claim goals through git before starting runs (steward-design(7), "A claim is a push").
     pub claim_git: bool,
-    /// A goal without a plan gets a planning run first (SPEC 15).
+    /// A goal without a plan gets a planning run first (steward-guide(7), "PLANS").
     pub plan_auto: bool,
     pub plan_repairs: u64,
     /// Runs in the client's sandbox, the store's state read-only
@@ -937,13 +940,13 @@ impl MergeMode {
     }
 }
 
-/// The agent harness hooks (SPEC 14).
+/// The agent harness hooks (steward-guide(7), "CLAUDE CODE AND CODEX: HOOKS AND AN MCP SERVER").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hooks {
     pub max_continuations: u64,
 }
 
-/// Telling a person (SPEC 13).
+/// Telling a person (steward-guide(7), "TELLING A PERSON").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notify {
     pub command: Option<Vec<String>>,

@@ -1,7 +1,7 @@
-//! What `tick` does next for each goal when dispatch is on (SPEC 12): start
-//! a run, follow one up that made no progress (nudge, resend, reassign),
-//! escalate to a person, or wait. Pure: goals, runs, settings and the clock
-//! in; decisions out.
+//! What `tick` does next for each goal when dispatch is on
+//! (steward-design(7), "THE RECOVERY LADDER"): start a run, follow one up
+//! that made no progress (nudge, resend, reassign), escalate to a person,
+//! or wait. Pure: goals, runs, settings and the clock in; decisions out.
 
 use chrono::{DateTime, Utc};
 

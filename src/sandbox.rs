@@ -2,8 +2,8 @@
 //! its file edits — out of a store's `state/` and `steward.yaml`, while
 //! steward itself (run as an excluded command, or as the MCP server the
 //! client starts outside its sandbox) still writes there. Verified with
-//! Claude Code 2.1.332 and Codex CLI 0.171.0; the README's threat model
-//! says what each holds.
+//! Claude Code 2.1.332 and Codex CLI 0.171.0; what each holds is in
+//! steward-design(7), "Threat model".
 
 use std::path::{Path, PathBuf};
 

@@ -182,7 +182,8 @@ pub fn read_input(source: &std::path::Path) -> crate::error::Result<String> {
         .map_err(|_| Error::bad_value(shown.display().to_string(), "not UTF-8 text"))
 }
 
-/// The goal's record, shared by `add` and `update` (SPEC 17).
+/// The goal's record, shared by `add` and `update`
+/// (steward-guide(7), "NOTHING LOST BETWEEN SESSIONS").
 #[derive(Debug, Clone, clap::Args)]
 pub struct RecordArgs {
     /// Who to tell about the goal: a name, an address, a handle (never a

@@ -294,8 +294,8 @@ pub enum ColorChoice {
 }
 
 /// What a command printed and the exit code it chose. On an error nothing of
-/// `stdout` is printed (SPEC 3: stdout stays empty), unless the command
-/// chose to stream a long listing as it goes.
+/// `stdout` is printed (steward-reference(5), "JSON OUTPUT": stdout stays
+/// empty), unless the command chose to stream a long listing as it goes.
 #[derive(Default)]
 pub struct Output {
     /// `--json`: one JSON document instead of text.

@@ -61,7 +61,13 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
         }
         // Only a branch the judge passed is merged: an agent's own wait
         // in the same words is not the judge's.
-        if worktree.state != Some(WorktreeState::Judged) || !awaits_merge(goal) {
+        // Only a goal the judge left verifying, within its bounds: past a
+        // deadline it fails however its branch reads.
+        if worktree.state != Some(WorktreeState::Judged)
+            || !awaits_merge(goal)
+            || goal.status != Status::Verifying
+            || crate::watchdog::crossed_bound(goal, ctx.now).is_some()
+        {
             continue;
         }
         match merge(ctx, run, worktree) {
@@ -146,6 +152,17 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
             .unwrap_or(false)
     {
         return Ok(ours.id().to_string());
+    }
+    // What git would read in place of the commits libgit2 checks here.
+    let replaced = repo
+        .references_glob("refs/replace/*")
+        .map(|mut refs| refs.next().is_some())
+        .unwrap_or(true);
+    if replaced || repo.path().join("info/grafts").exists() {
+        return Err(
+            "the repository has replacement refs (refs/replace/) or grafts: what the branch holds is not what it shows; a person merges it"
+                .to_string(),
+        );
     }
     let merge_base = repo
         .merge_base(ours.id(), theirs.id())
@@ -252,13 +269,29 @@ fn changed_paths(
 /// Moves the root's branch and working tree to `commit`, a descendant of
 /// where it is, with git's own care for local changes; no hooks run.
 fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String> {
-    let output = std::process::Command::new("git")
+    let mut git = std::process::Command::new("git");
+    git.arg("--no-replace-objects")
         .args(HARDENED)
         .arg("-C")
         .arg(top)
-        .args(["merge", "--ff-only", "--no-edit", commit])
+        // Never over a file the person keeps out of git (`.env`), never
+        // with their uncommitted changes stashed and put back.
+        .args([
+            "merge",
+            "--ff-only",
+            "--no-edit",
+            "--no-overwrite-ignore",
+            "--no-autostash",
+            commit,
+        ])
         .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(std::process::Stdio::null())
+        .env("GIT_NO_REPLACE_OBJECTS", "1")
+        .stdin(std::process::Stdio::null());
+    // The repository is the root's, whatever the environment names.
+    for name in REPOSITORY_VARIABLES {
+        git.env_remove(name);
+    }
+    let output = git
         .output()
         .map_err(|err| format!("cannot run git: {err}"))?;
     if output.status.success() {
@@ -271,12 +304,32 @@ fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String
     }
 }
 
-/// What steward's own `git` processes run with: no hooks, no fsmonitor.
-const HARDENED: [&str; 4] = [
+/// What steward's own `git` processes run with: no hooks, no fsmonitor,
+/// no commit-graph file (an agent that can write objects can write one
+/// that lies about them), no submodules followed. `refs/replace/` is
+/// ignored too (`--no-replace-objects`): libgit2, which checked the
+/// branch, does not read it, and git would check out what it says.
+const HARDENED: [&str; 8] = [
     "-c",
     "core.hooksPath=/dev/null",
     "-c",
     "core.fsmonitor=false",
+    "-c",
+    "core.commitGraph=false",
+    "-c",
+    "submodule.recurse=false",
+];
+
+/// Environment variables that would make git work on another repository,
+/// index or object store than the root's.
+const REPOSITORY_VARIABLES: [&str; 7] = [
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
 ];
 
 /// After a clean merge: the judge in the root completes the goal, or
@@ -307,7 +360,15 @@ fn judge_in_root(
         Err(err) => {
             let mut tx = ctx.transaction_by(Actor::Steward)?;
             let loaded = tx.refind(&goal.id, &goal.label)?;
-            let change = GoalChange::new(
+            // The judge may have closed it (past a bound): it stays closed.
+            if loaded.goal.status.is_terminal() {
+                super::finish(tx)?;
+                return Ok(format!(
+                    "{}: merged {} into {into}; the judge in the root closed it: {err}",
+                    goal.label, worktree.branch
+                ));
+            }
+            let mut change = GoalChange::new(
                 "merge_judged",
                 format!(
                     "merged {} into {into}, but the judge in the root refused: {err}",
@@ -316,8 +377,12 @@ fn judge_in_root(
             )
             .by(Actor::Steward)
             .for_run(&run.id)
-            .with(Edit::Waiting(None))
-            .with(Edit::Status(Status::Active));
+            .with(Edit::Waiting(None));
+            // Back to work only from the judge's wait; a person's pause or
+            // a block stays as it is.
+            if loaded.goal.status == Status::Verifying {
+                change = change.with(Edit::Status(Status::Active));
+            }
             tx.save(&loaded, change)?;
             super::finish(tx)?;
             Ok(format!(

@@ -1,6 +1,7 @@
-//! Telling a person (SPEC 13): each event that needs one — a goal blocked,
-//! failed, waiting for a person's judgement, completed; the spend cap — is
-//! turned into one notification, recorded so no later `tick` repeats it,
+//! Telling a person (steward-guide(7), "TELLING A PERSON"): each event that
+//! needs one — a goal blocked, failed, waiting for a person's judgement,
+//! completed; the spend cap — is turned into one notification, recorded so
+//! no later `tick` repeats it (steward-design(7), "A person is told once"),
 //! and given to `notify.command` as one JSON document on stdin. A failing
 //! notifier is tried again on later ticks, three times at most. In quiet
 //! hours only critical goals are told; the rest waits for the digest.

@@ -102,8 +102,9 @@ pub struct Escalation {
     pub at: Option<DateTime<Utc>>,
 }
 
-/// A goal parked until a time passes or a check's result changes (SPEC 12,
-/// "waiting is free"): no runs, no block entries, no staleness, no budget.
+/// A goal parked until a time passes or a check's result changes
+/// (steward-design(7), "Waiting is free"): no runs, no block entries, no
+/// staleness, no budget.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Waiting {
     pub until: Option<DateTime<Utc>>,
@@ -245,7 +246,7 @@ pub struct Goal {
     pub handoff: Option<Box<super::Handoff>>,
     pub description: String,
     pub criteria: Vec<Criterion>,
-    /// The `## Plan` section, when the goal has one (SPEC 15).
+    /// The `## Plan` section, when the goal has one (steward-reference(5), "The plan section").
     pub plan: Option<crate::plan::PlanSection>,
     pub history: Vec<HistoryEntry>,
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -261,7 +262,8 @@ impl Goal {
     }
 
     /// A terminal goal steward did not close: `complete` leaves a receipt and
-    /// every other close a reason (SPEC 11: "closed by hand, no receipt").
+    /// every other close a reason. Such a goal reads "closed by hand, no
+    /// receipt" (steward-design(7), "Judge only what steward wrote").
     pub fn closed_by_hand(&self) -> bool {
         if self.closed_outside && self.status.is_terminal() {
             return true;

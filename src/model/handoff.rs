@@ -1,6 +1,7 @@
-//! What a session leaves for the next (SPEC 17): the goal's record (who to
-//! tell, where it came from, its constraints, non-goals and risks) and the
-//! structured handoff, so a fresh session starts where the last stopped.
+//! What a session leaves for the next: the goal's record (who to tell,
+//! where it came from, its constraints, non-goals and risks) and the
+//! structured handoff, so a fresh session starts where the last stopped
+//! (steward-guide(7), "NOTHING LOST BETWEEN SESSIONS").
 
 use serde::{Deserialize, Serialize};
 

@@ -1,6 +1,6 @@
-//! An agent run steward started (SPEC 12): what was asked, of which agent,
-//! and how it ended. One record per run, in its own file, so that two
-//! machines never edit the same one.
+//! An agent run steward started (steward-design(7), "Record, then start"):
+//! what was asked, of which agent, and how it ended. One record per run, in
+//! its own file, so that two machines never edit the same one.
 
 use serde::{Deserialize, Serialize};
 
@@ -78,7 +78,7 @@ pub struct Run {
     /// The agent profile.
     pub agent: String,
     pub kind: RunKind,
-    /// The plan node the run works on (SPEC 15).
+    /// The plan node the run works on (steward-guide(7), "PLANS").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
     /// Follow-up steps without progress before this one, from 0.

@@ -402,3 +402,50 @@ fn an_agents_wait_in_the_judges_words_merges_nothing() {
     assert_ne!(env.goal_json("sly")["status"], "completed");
     assert!(worktree_of(&env, "sly")["state"].is_null());
 }
+
+#[test]
+fn a_branch_whose_commits_git_would_read_replaced_is_left_to_a_person() {
+    // libgit2 checks the branch; git, which moves the root, would read
+    // refs/replace/ instead: an agent that made its innocent commit stand
+    // for one that rewrites steward.yaml gets nothing merged.
+    let (env, outside) = store("ff", 1);
+    add(&env, "alpha");
+    tick(&env);
+    env.settle();
+    let goal = env.goal_json("alpha");
+    assert_eq!(
+        goal["status"],
+        "verifying",
+        "{goal}\n{}",
+        agent_log(&outside)
+    );
+    let branch = worktree_of(&env, "alpha")["branch"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let innocent = git(env.root(), &["rev-parse", &branch]).trim().to_string();
+    let tree = git(env.root(), &["rev-parse", "main^{tree}"])
+        .trim()
+        .to_string();
+    let parent = git(env.root(), &["rev-parse", &format!("{innocent}^")])
+        .trim()
+        .to_string();
+    let forged = git(
+        env.root(),
+        &["commit-tree", &tree, "-p", &parent, "-m", "forged"],
+    )
+    .trim()
+    .to_string();
+    git(env.root(), &["replace", &innocent, &forged]);
+    let before = git(env.root(), &["rev-parse", "main"]);
+    let said = tick(&env);
+    assert!(said.contains("replacement refs"), "{said}");
+    let goal = env.goal_json("alpha");
+    assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}");
+    assert_eq!(
+        git(env.root(), &["rev-parse", "main"]),
+        before,
+        "main did not move"
+    );
+    assert_eq!(env.read("shared.txt"), "base\n");
+}
