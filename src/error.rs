@@ -8,6 +8,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::exit::ExitCode;
+
 /// An input of a request that can be wrong. The engine says which; each
 /// front door names it in its own words: the command line by its flag, MCP
 /// by its parameter.
@@ -437,7 +439,7 @@ impl Error {
     }
 
     /// The exit code for this kind of error (steward-reference(5), "EXIT CODES").
-    pub fn exit_code(&self) -> u8 {
+    pub fn exit_code(&self) -> ExitCode {
         match self {
             Error::Io { .. }
             | Error::Unreadable(_)
@@ -454,14 +456,14 @@ impl Error {
             | Error::MirrorNotUpdated(_)
             | Error::UnsafePath { .. }
             | Error::Key(_)
-            | Error::Internal(_) => 1,
+            | Error::Internal(_) => ExitCode::Failure,
             Error::Config(_)
             | Error::BadValue { .. }
             | Error::BadInput { .. }
             | Error::BadRequest(_)
             | Error::NoSuchCriterion { .. }
             | Error::InvalidPlan { .. }
-            | Error::AmbiguousGoal { .. } => 2,
+            | Error::AmbiguousGoal { .. } => ExitCode::Usage,
             Error::Terminal { .. }
             | Error::WrongStatus { .. }
             | Error::BudgetExhausted { .. }
@@ -483,9 +485,9 @@ impl Error {
             | Error::BoundCrossed { .. }
             | Error::WaitsForPerson { .. }
             | Error::NotArrived { .. }
-            | Error::GoalTakesNoTasks { .. } => 4,
-            Error::Conflict { .. } | Error::BrokenMerge { .. } => 3,
-            Error::Locked { .. } => 75,
+            | Error::GoalTakesNoTasks { .. } => ExitCode::Refused,
+            Error::Conflict { .. } | Error::BrokenMerge { .. } => ExitCode::Attention,
+            Error::Locked { .. } => ExitCode::Locked,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod context;
 pub mod duration;
 pub mod engine;
 pub mod error;
+pub mod exit;
 pub mod git;
 mod git_index;
 pub mod hooks;
@@ -37,15 +38,24 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use crate::context::Environment;
+use crate::exit::ExitCode;
 
 /// Runs steward with `args` (the program name first) in the real process
 /// environment, printing to stdout and stderr. Returns the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
+    exit_code(args).code()
+}
+
+fn exit_code(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let cli = match cli::parse(args.into_iter().collect()) {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
-            return if err.use_stderr() { 2 } else { 0 };
+            return if err.use_stderr() {
+                ExitCode::Usage
+            } else {
+                ExitCode::Success
+            };
         }
     };
     let env = match Environment::capture() {
@@ -62,7 +72,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
     }
     match result {
         Ok(code) => {
-            let code = if out.failed { 1 } else { code };
+            let code = if out.failed { ExitCode::Failure } else { code };
             let stream_error = out.finish_stream();
             let mut stdout = std::io::stdout().lock();
             let written = match stream_error {
@@ -77,7 +87,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
                 Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => code,
                 Err(err) => {
                     eprintln!("steward: cannot write output: {err}");
-                    1
+                    ExitCode::Failure
                 }
             }
         }

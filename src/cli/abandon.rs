@@ -1,5 +1,6 @@
 //! `steward abandon` (alias `cancel`): the kill switch for one goal.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::{Output, args};
@@ -19,8 +20,8 @@ pub struct AbandonArgs {
     reason: String,
 }
 
-pub fn run(ctx: &Context, args: AbandonArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: AbandonArgs, out: &mut Output) -> Result<ExitCode> {
     let saved = engine::abandon(ctx, &args.goal, &args.reason)?;
     super::report(ctx, out, saved, "abandoned")?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward accept`: a person has looked at what changed outside steward.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -37,7 +38,7 @@ pub struct AcceptArgs {
     machine: Option<String>,
 }
 
-pub fn run(ctx: &Context, args: AcceptArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: AcceptArgs, out: &mut Output) -> Result<ExitCode> {
     if let Some(machine) = &args.machine {
         let public = trust::trust_machine(ctx, machine)?;
         if out.json {
@@ -50,7 +51,7 @@ pub fn run(ctx: &Context, args: AcceptArgs, out: &mut Output) -> Result<u8> {
                 &public.hex()[..16]
             ));
         }
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     let goal = args.goal.as_deref().unwrap_or_default();
     match trust::accept(ctx, goal, args.note.as_deref())? {
@@ -78,5 +79,5 @@ pub fn run(ctx: &Context, args: AcceptArgs, out: &mut Output) -> Result<u8> {
             }
         }
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward add`: register a goal (seed tool `goal_register`).
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::{Output, args, render};
@@ -57,7 +58,7 @@ pub struct AddArgs {
     record: args::RecordArgs,
 }
 
-pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<ExitCode> {
     let limits = args.limits;
     let request = AddRequest {
         bounds: limits.bounds(),
@@ -97,5 +98,5 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<u8> {
         out.line(line);
         out.line(format!("  {}", ctx.store.relative(&loaded.file.path)));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,6 +1,7 @@
 //! `steward assess`: the agent records one stewardship assessment (seed tool
 //! `goal_assess`).
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::{Output, args};
@@ -98,7 +99,7 @@ enum OutcomeArg {
     Failed,
 }
 
-pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<ExitCode> {
     if let Some(source) = &args.from_json {
         let text = args::read_input(source)?;
         let saved = engine::assess_update(
@@ -109,7 +110,7 @@ pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
         )?;
         let what = summary(&saved.goal.goal);
         super::report(ctx, out, saved, &what)?;
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     let (Some(goal), Some(summary_text)) = (args.goal, args.summary) else {
         unreachable!("clap requires GOAL and --summary without --from-json");
@@ -138,9 +139,9 @@ pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<u8> {
     // The assessment crossed a hard bound: recorded, but the goal is now
     // failed and closed, which a person must hear of.
     let code = if saved.goal.goal.status == crate::model::Status::Failed {
-        3
+        ExitCode::Attention
     } else {
-        0
+        ExitCode::Success
     };
     super::report(ctx, out, saved, &what)?;
     Ok(code)

@@ -1,5 +1,6 @@
 //! `steward audit`: the event log as JSON lines.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
@@ -31,7 +32,7 @@ pub struct AuditArgs {
     redact: bool,
 }
 
-pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<ExitCode> {
     let since = args
         .since
         .as_deref()
@@ -75,7 +76,7 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<u8> {
             log.each_from(&Cursor::default(), |event: Event| print(&event))?;
         }
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 /// An event without free text, fields in the log's order.

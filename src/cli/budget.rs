@@ -1,6 +1,7 @@
 //! `steward budget`: how much of its budget and bounds every open goal has
 //! used, and the global dispatch window.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::{Value, json};
 
@@ -20,7 +21,7 @@ use crate::store::Scope;
 #[derive(Debug, Args)]
 pub struct BudgetArgs {}
 
-pub fn run(ctx: &Context, _args: BudgetArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, _args: BudgetArgs, out: &mut Output) -> Result<ExitCode> {
     let scan = ctx.store.scan(Scope::Open)?;
     let window = engine::limits::dispatches_last_hour(ctx)?;
     let limit = ctx.config.global_limits.max_dispatches_per_hour;
@@ -41,7 +42,7 @@ pub fn run(ctx: &Context, _args: BudgetArgs, out: &mut Output) -> Result<u8> {
     for problem in &scan.problems {
         out.warn(problem.to_string());
     }
-    Ok(if scan.problems.is_empty() { 0 } else { 1 })
+    Ok(ExitCode::failure_if(!scan.problems.is_empty()))
 }
 
 fn goal_usage(goal: &Goal) -> Value {

@@ -1,5 +1,6 @@
 //! `steward complete`: the judge. The only way a goal reaches `completed`.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::{Output, args};
@@ -32,7 +33,7 @@ pub struct CompleteArgs {
     dispatch_id: Option<String>,
 }
 
-pub fn run(ctx: &Context, args: CompleteArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: CompleteArgs, out: &mut Output) -> Result<ExitCode> {
     let request = CompleteRequest {
         reason: args.reason,
         met: args.met,
@@ -41,7 +42,7 @@ pub fn run(ctx: &Context, args: CompleteArgs, out: &mut Output) -> Result<u8> {
     match engine::complete(ctx, &args.goal, &request)? {
         Judged::Completed(saved) => {
             super::report(ctx, out, saved, "completed")?;
-            Ok(0)
+            Ok(ExitCode::Success)
         }
         Judged::AwaitsPerson { saved, criteria } => {
             let label = saved.goal.goal.label.clone();
@@ -51,7 +52,7 @@ pub fn run(ctx: &Context, args: CompleteArgs, out: &mut Output) -> Result<u8> {
                 "criteria {} of `{label}` rest on the agent's word and judge.unchecked is person: the goal waits in verifying; the person runs: steward complete {label} --reason \"...\"",
                 numbers.join(", ")
             ));
-            Ok(4)
+            Ok(ExitCode::Refused)
         }
         Judged::AwaitsMerge(saved) => {
             let why = saved
@@ -68,7 +69,7 @@ pub fn run(ctx: &Context, args: CompleteArgs, out: &mut Output) -> Result<u8> {
                 "verifying: its checks pass in the run's worktree",
             )?;
             out.warn(why);
-            Ok(0)
+            Ok(ExitCode::Success)
         }
     }
 }

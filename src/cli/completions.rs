@@ -1,5 +1,6 @@
 //! `steward completions`: print a shell completion script.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use clap_complete::Shell;
 
@@ -14,10 +15,10 @@ pub struct CompletionsArgs {
     shell: Shell,
 }
 
-pub fn run(args: CompletionsArgs, out: &mut Output) -> Result<u8> {
+pub fn run(args: CompletionsArgs, out: &mut Output) -> Result<ExitCode> {
     out.stdout
         .push_str(&String::from_utf8_lossy(&super::generate::completion(
             args.shell,
         )));
-    Ok(0)
+    Ok(ExitCode::Success)
 }

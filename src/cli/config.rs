@@ -1,6 +1,7 @@
 //! `steward config`: the effective configuration and where each value came
 //! from.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -31,7 +32,7 @@ enum ConfigAction {
     Accept,
 }
 
-pub fn run(ctx: &Context, args: ConfigArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: ConfigArgs, out: &mut Output) -> Result<ExitCode> {
     if let Some(ConfigAction::Accept) = args.action {
         return accept(ctx, out);
     }
@@ -48,7 +49,7 @@ pub fn run(ctx: &Context, args: ConfigArgs, out: &mut Output) -> Result<u8> {
             .map(|e| json!({"key": e.key, "value": e.value, "source": e.source.to_string()}))
             .collect();
         out.json(&json!({"schema_version": SCHEMA_VERSION, "root": ctx.root.display().to_string(), "settings": settings}));
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     out.line(format!("# root: {}", ctx.root.display()));
     // Sources line up, except after a value too long to pad to (an agent
@@ -64,10 +65,10 @@ pub fn run(ctx: &Context, args: ConfigArgs, out: &mut Output) -> Result<u8> {
         let setting = format!("{} = {}", entry.key, entry.value);
         out.line(format!("{setting:<width$}  # {}", entry.source));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
-fn accept(ctx: &Context, out: &mut Output) -> Result<u8> {
+fn accept(ctx: &Context, out: &mut Output) -> Result<ExitCode> {
     if !ctx.store.exists() {
         return Err(crate::error::Error::NotAStore {
             searched: ctx.root.clone(),
@@ -88,5 +89,5 @@ fn accept(ctx: &Context, out: &mut Output) -> Result<u8> {
             None => out.line("nothing to accept: steward.yaml names the commands accepted here"),
         }
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

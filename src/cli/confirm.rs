@@ -1,5 +1,6 @@
 //! `steward confirm`: a human says yes to a goal.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::Output;
@@ -14,8 +15,8 @@ pub struct ConfirmArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: ConfirmArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: ConfirmArgs, out: &mut Output) -> Result<ExitCode> {
     let saved = engine::confirm(ctx, &args.goal)?;
     super::report(ctx, out, saved, "confirmed")?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward delete`: remove a goal registered by mistake.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -20,7 +21,7 @@ pub struct DeleteArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: DeleteArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: DeleteArgs, out: &mut Output) -> Result<ExitCode> {
     let saved = engine::delete(ctx, &args.goal)?;
     super::notices(out, saved.notices);
     let goal = &saved.goal.goal;
@@ -32,5 +33,5 @@ pub fn run(ctx: &Context, args: DeleteArgs, out: &mut Output) -> Result<u8> {
             goal.label, goal.title, goal.label
         ));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward digest`: what happened since a time.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -21,7 +22,7 @@ pub struct DigestArgs {
     since: String,
 }
 
-pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<ExitCode> {
     let since = super::args::since_time(ctx.now, &args.since)?;
     let report = overview::digest(ctx, since)?;
     if out.json {
@@ -44,7 +45,7 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
             "runs": report.runs.iter().map(run_json).collect::<Vec<_>>(),
             "cost_usd": report.cost,
         }));
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     out.line(format!("Since {}:", format_time(report.since)));
     if report.completed.is_empty()
@@ -55,7 +56,7 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
         && report.runs.is_empty()
     {
         out.line("  nothing happened");
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     for completed in &report.completed {
         out.line(format!(
@@ -104,7 +105,7 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<u8> {
             report.cost
         ));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 /// " (owner X)" when the goal names who to tell.

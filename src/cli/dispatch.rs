@@ -1,5 +1,6 @@
 //! `steward dispatch`: a person starts one agent run for a goal now.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -27,7 +28,7 @@ pub struct DispatchArgs {
     dry_run: bool,
 }
 
-pub fn run(ctx: &Context, args: DispatchArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: DispatchArgs, out: &mut Output) -> Result<ExitCode> {
     let (run, notices) =
         engine::dispatch::dispatch_now(ctx, &args.goal, args.agent.as_deref(), args.dry_run)?;
     super::notices(out, notices);
@@ -44,5 +45,5 @@ pub fn run(ctx: &Context, args: DispatchArgs, out: &mut Output) -> Result<u8> {
             run.goal_label, run.id, run.agent
         ));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward doctor`: check configuration, every goal file and the lock.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -21,7 +22,7 @@ pub struct DoctorArgs {
     fix: bool,
 }
 
-pub fn run(ctx: &Context, args: DoctorArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: DoctorArgs, out: &mut Output) -> Result<ExitCode> {
     if args.fix {
         for fixed in engine::git_setup::fix(ctx)? {
             out.warn(format!("fixed: {fixed}"));
@@ -54,5 +55,5 @@ pub fn run(ctx: &Context, args: DoctorArgs, out: &mut Output) -> Result<u8> {
             ));
         }
     }
-    Ok(if problems.is_empty() { 0 } else { 1 })
+    Ok(ExitCode::failure_if(!problems.is_empty()))
 }

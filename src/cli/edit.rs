@@ -1,5 +1,6 @@
 //! `steward edit`: change a goal by hand in an editor, validated on save.
 
+use crate::exit::ExitCode;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::Path;
 use std::process::Command;
@@ -24,7 +25,7 @@ pub struct EditArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: EditArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: EditArgs, out: &mut Output) -> Result<ExitCode> {
     let draft = edit::open(ctx, &args.goal)?;
     if draft.reopened {
         eprintln!(
@@ -40,12 +41,12 @@ pub fn run(ctx: &Context, args: EditArgs, out: &mut Output) -> Result<u8> {
                     let line = render::confirmation(out, &draft.goal.goal, "no changes");
                     out.line(line);
                 }
-                return Ok(0);
+                return Ok(ExitCode::Success);
             }
             Reviewed::Valid(file) => {
                 let saved = edit::save(ctx, &draft, file)?;
                 super::report(ctx, out, saved, "edited")?;
-                return Ok(0);
+                return Ok(ExitCode::Success);
             }
             Reviewed::Invalid(problems) => {
                 for problem in &problems {

@@ -1,5 +1,6 @@
 //! `steward handoff GOAL`: what this session leaves for the next.
 
+use crate::exit::ExitCode;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -84,14 +85,14 @@ pub struct HandoffArgs {
     urls: Vec<String>,
 }
 
-pub fn run(ctx: &Context, args: HandoffArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: HandoffArgs, out: &mut Output) -> Result<ExitCode> {
     let handoff = match &args.from_json {
         Some(source) => engine::handoff::parse(&args::read_input(source)?)?,
         None => from_options(&args)?,
     };
     let saved = engine::handoff::handoff(ctx, &args.goal, handoff, args.node.clone())?;
     super::report(ctx, out, saved, "handoff recorded")?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 fn from_options(args: &HandoffArgs) -> Result<Handoff> {

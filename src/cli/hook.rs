@@ -1,5 +1,6 @@
 //! `steward hook`: answer an agent harness's hooks, and install them.
 
+use crate::exit::ExitCode;
 use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
 
@@ -77,7 +78,12 @@ enum Target {
 
 /// Runs `steward hook`: before any store is resolved, since a hook finds
 /// its store from its input.
-pub fn run(global: &GlobalArgs, env: Environment, args: HookArgs, out: &mut Output) -> Result<u8> {
+pub fn run(
+    global: &GlobalArgs,
+    env: Environment,
+    args: HookArgs,
+    out: &mut Output,
+) -> Result<ExitCode> {
     match args.command {
         HookCommand::ClaudeCode => Ok(answer(global, env, Harness::ClaudeCode, out)),
         HookCommand::Codex => Ok(answer(global, env, Harness::Codex, out)),
@@ -98,13 +104,13 @@ pub fn run(global: &GlobalArgs, env: Environment, args: HookArgs, out: &mut Outp
 
 /// Answers one hook. Whatever goes wrong is one line on stderr and exit
 /// 0: a hook that exits 2 would block the person's prompt.
-fn answer(global: &GlobalArgs, env: Environment, harness: Harness, out: &mut Output) -> u8 {
+fn answer(global: &GlobalArgs, env: Environment, harness: Harness, out: &mut Output) -> ExitCode {
     match try_answer(global, env, harness) {
         Ok(Some(value)) => out.json(&value),
         Ok(None) => {}
         Err(err) => out.warn(format!("hook: {err}")),
     }
-    0
+    ExitCode::Success
 }
 
 fn try_answer(global: &GlobalArgs, env: Environment, harness: Harness) -> Result<Option<Value>> {
@@ -196,7 +202,7 @@ fn events(target: Target) -> &'static [(&'static str, Option<&'static str>)] {
     }
 }
 
-fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8> {
+fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<ExitCode> {
     let exe = crate::process::own_binary()?;
     let exe = exe.display().to_string();
     let home = env.var("HOME").map(PathBuf::from);
@@ -279,7 +285,7 @@ fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8
     let text = serde_json::to_string_pretty(&merged).expect("JSON serializes") + "\n";
     if args.dry_run {
         out.text(&text);
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     if merged == existing {
         if !out.quiet {
@@ -289,7 +295,7 @@ fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8
                 what(args.target)
             ));
         }
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
@@ -308,7 +314,7 @@ fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<u8
             out.line("Codex runs hooks it trusts: review them in codex (or run codex exec with --dangerously-bypass-hook-trust)");
         }
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 /// Writes the rule that runs `steward …` outside Codex's sandbox, beside

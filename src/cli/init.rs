@@ -1,5 +1,6 @@
 //! `steward init`: create the configuration and the goal directory.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -23,7 +24,7 @@ pub struct InitArgs {
 
 /// Lines steward needs in files it shares with the user; appended when
 /// missing, never rewritten.
-pub fn run(ctx: &Context, args: InitArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: InitArgs, out: &mut Output) -> Result<ExitCode> {
     let initialized = engine::init(ctx, args.git)?;
     super::notices(out, initialized.notices);
     let created = initialized.created;
@@ -43,5 +44,5 @@ pub fn run(ctx: &Context, args: InitArgs, out: &mut Output) -> Result<u8> {
             out.line("Next: steward add LABEL --title TITLE --criterion WHAT-DONE-MEANS");
         }
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward list`: one line per goal.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::render::{self, SCHEMA_VERSION, goal_json, paint};
@@ -37,12 +38,12 @@ pub struct ListArgs {
     labels: bool,
 }
 
-pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<ExitCode> {
     if args.labels {
         for label in ctx.store.open_labels()? {
             out.line(label);
         }
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     let wants_terminal = args.all || args.statuses.iter().any(Status::is_terminal);
     let wanted = |goal: &Goal| {
@@ -81,7 +82,7 @@ pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<u8> {
     for problem in &problems {
         out.warn(problem.to_string());
     }
-    Ok(if problems.is_empty() { 0 } else { 1 })
+    Ok(ExitCode::failure_if(!problems.is_empty()))
 }
 
 /// Writes the listing one goal at a time: JSON, or a table whose columns

@@ -1,6 +1,7 @@
 //! `steward log`: what happened to one goal, from git when the store is
 //! versioned, else from the event log.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -21,7 +22,7 @@ pub struct LogArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: LogArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: LogArgs, out: &mut Output) -> Result<ExitCode> {
     let goal = ctx.store.resolve(&args.goal)?.goal;
     let entries: Vec<(String, String, String, String)> =
         match crate::git::goal_log(&ctx.store.absolute_root, &goal.id)? {
@@ -49,10 +50,10 @@ pub fn run(ctx: &Context, args: LogArgs, out: &mut Output) -> Result<u8> {
     if out.json {
         let list: Vec<_> = entries.iter().map(|(at, actor, action, subject)| json!({"at": at, "actor": actor, "action": action, "subject": subject})).collect();
         out.json(&json!({"schema_version": SCHEMA_VERSION, "goal": goal.label, "log": list}));
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     for (at, actor, action, subject) in entries {
         out.line(format!("{at}  {actor:<8} {action:<12} {subject}"));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward man`: print a man page, or install them all.
 
+use crate::exit::ExitCode;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
@@ -35,7 +36,7 @@ impl ManArgs {
     }
 }
 
-pub fn run(args: ManArgs, out: &mut Output) -> Result<u8> {
+pub fn run(args: ManArgs, out: &mut Output) -> Result<ExitCode> {
     if let Some(dir) = args.install {
         let pages = super::generate::man_pages();
         let mut sections = BTreeSet::new();
@@ -63,7 +64,7 @@ pub fn run(args: ManArgs, out: &mut Output) -> Result<u8> {
                 names.join(", ")
             ));
         }
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     let page = super::generate::man_page(args.command.as_deref()).ok_or_else(|| {
         Error::bad_value(
@@ -72,5 +73,5 @@ pub fn run(args: ManArgs, out: &mut Output) -> Result<u8> {
         )
     })?;
     out.stdout.push_str(&String::from_utf8_lossy(&page));
-    Ok(0)
+    Ok(ExitCode::Success)
 }

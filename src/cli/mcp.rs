@@ -1,5 +1,6 @@
 //! `steward mcp`: the MCP server on stdio (steward-guide(7), "The MCP server").
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use crate::context::{Environment, GlobalOptions};
@@ -10,7 +11,7 @@ use crate::error::Result;
 #[derive(Debug, Args)]
 pub struct McpArgs {}
 
-pub fn run(options: GlobalOptions, env: Environment, _args: McpArgs) -> Result<u8> {
+pub fn run(options: GlobalOptions, env: Environment, _args: McpArgs) -> Result<ExitCode> {
     crate::mcp::serve(options, env)?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

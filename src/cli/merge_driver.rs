@@ -4,6 +4,7 @@
 //! written over OURS. Exit 0 when it merged cleanly, 1 with conflict
 //! markers left for a person.
 
+use crate::exit::ExitCode;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -29,7 +30,7 @@ enum Kind {
     Mirror,
 }
 
-pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<u8> {
+pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<ExitCode> {
     // It writes where it is told. An agent, whose `git pull` runs it too,
     // could also run it outside its sandbox (`steward …` is let out) to
     // write a file of its choosing: for an agent it writes only the
@@ -52,7 +53,7 @@ pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<u
         Kind::Mirror => crate::mirror::merge(&base, &ours, &theirs),
     };
     write_over(&args.ours, &merged).map_err(|err| Error::io(&args.ours, "cannot write", err))?;
-    Ok(if clean { 0 } else { 1 })
+    Ok(ExitCode::failure_if(!clean))
 }
 
 /// Whether `path` is a temporary file git made for a merge driver: a

@@ -1,5 +1,6 @@
 //! `steward mirror`: regenerate or check the ACTIVE-TASKS.md block.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -21,7 +22,7 @@ pub struct MirrorArgs {
     check: bool,
 }
 
-pub fn run(ctx: &Context, args: MirrorArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: MirrorArgs, out: &mut Output) -> Result<ExitCode> {
     if args.check {
         let Some(check) = engine::check_mirror(ctx)? else {
             return Ok(disabled(out));
@@ -32,18 +33,18 @@ pub fn run(ctx: &Context, args: MirrorArgs, out: &mut Output) -> Result<u8> {
         let display = check.path.display();
         if out.json {
             out.json(&json!({"schema_version": SCHEMA_VERSION, "path": display.to_string(), "enabled": true, "current": check.current}));
-            return Ok(if check.current { 0 } else { 1 });
+            return Ok(ExitCode::failure_if(!check.current));
         }
         if check.current {
             if !out.quiet {
                 out.line(format!("{display} is up to date"));
             }
-            return Ok(0);
+            return Ok(ExitCode::Success);
         }
         if !out.quiet {
             out.line(format!("{display} is stale: run `steward mirror`"));
         }
-        return Ok(1);
+        return Ok(ExitCode::Failure);
     }
     let Some(refresh) = engine::refresh_mirror(ctx)? else {
         return Ok(disabled(out));
@@ -66,14 +67,14 @@ pub fn run(ctx: &Context, args: MirrorArgs, out: &mut Output) -> Result<u8> {
             crate::text::count(refresh.open_goals, "open goal", "open goals")
         ));
     }
-    Ok(if failed { 1 } else { 0 })
+    Ok(ExitCode::failure_if(failed))
 }
 
-fn disabled(out: &mut Output) -> u8 {
+fn disabled(out: &mut Output) -> ExitCode {
     if out.json {
         out.json(&json!({"schema_version": SCHEMA_VERSION, "enabled": false}));
     } else if !out.quiet {
         out.line("the mirror is disabled (mirror.enabled: false)");
     }
-    0
+    ExitCode::Success
 }

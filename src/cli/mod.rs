@@ -50,6 +50,7 @@ mod update;
 mod why;
 mod work;
 
+use crate::exit::ExitCode;
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -380,7 +381,7 @@ impl Output {
 }
 
 /// Runs the parsed command line; returns the exit code.
-pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<u8> {
+pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<ExitCode> {
     // `init` works where it is started; everything else searches upwards.
     out.json = cli.global.json;
     out.quiet = cli.global.quiet;

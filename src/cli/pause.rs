@@ -1,5 +1,6 @@
 //! `steward pause`: stop everything automatic on one goal.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::Output;
@@ -15,8 +16,8 @@ pub struct PauseArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: PauseArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: PauseArgs, out: &mut Output) -> Result<ExitCode> {
     let saved = engine::pause(ctx, &args.goal)?;
     super::report(ctx, out, saved, "paused")?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

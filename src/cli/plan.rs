@@ -1,6 +1,7 @@
 //! `steward plan`: a goal's plan of phases, tasks and subtasks
 //! (steward-guide(7), "PLANS").
 
+use crate::exit::ExitCode;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
@@ -83,7 +84,7 @@ struct RepairArgs {
     file: PathBuf,
 }
 
-pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<ExitCode> {
     match args.command {
         PlanCommand::Prompt(args) => {
             let prompt = engine::plan::prompt(ctx, &args.goal)?;
@@ -92,7 +93,7 @@ pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<u8> {
             } else {
                 out.text(&prompt);
             }
-            Ok(0)
+            Ok(ExitCode::Success)
         }
         PlanCommand::Import(args) => {
             let text = args::read_input(&args.file)?;
@@ -102,7 +103,7 @@ pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<u8> {
                 Some(replaced) => format!("plan replaced: {replaced}"),
             };
             super::report(ctx, out, imported.saved, &what)?;
-            Ok(0)
+            Ok(ExitCode::Success)
         }
         PlanCommand::RepairPrompt(args) => {
             let text = args::read_input(&args.file)?;
@@ -118,7 +119,7 @@ pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<u8> {
                     args.file.display()
                 )),
             }
-            Ok(0)
+            Ok(ExitCode::Success)
         }
         PlanCommand::Show(args) => {
             let loaded = ctx.store.resolve(&args.goal)?;
@@ -132,14 +133,14 @@ pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<u8> {
                         goal.label, goal.label
                     ));
                 }
-                return Ok(0);
+                return Ok(ExitCode::Success);
             };
             if out.json {
                 out.json(&json!({"schema_version": SCHEMA_VERSION, "goal": goal.label, "plan": plan_json(plan)}));
             } else {
                 show(plan, out);
             }
-            Ok(0)
+            Ok(ExitCode::Success)
         }
     }
 }

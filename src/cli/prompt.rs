@@ -1,5 +1,6 @@
 //! `steward prompt`: what the agent reads on its turn.
 
+use crate::exit::ExitCode;
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::Path;
@@ -48,9 +49,13 @@ pub struct PromptArgs {
     exit_status: bool,
 }
 
-pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<ExitCode> {
     if !ctx.config.enabled {
-        return Ok(if args.exit_status { 5 } else { 0 });
+        return Ok(if args.exit_status {
+            ExitCode::Idle
+        } else {
+            ExitCode::Success
+        });
     }
     let turn = match args.message {
         _ if args.heartbeat => Turn::Heartbeat,
@@ -70,7 +75,7 @@ pub fn run(ctx: &Context, args: PromptArgs, out: &mut Output) -> Result<u8> {
     let code = if args.exit_status {
         outcome.status.exit_code()
     } else {
-        0
+        ExitCode::Success
     };
     let PromptOutcome {
         heartbeat,

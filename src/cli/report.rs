@@ -1,5 +1,6 @@
 //! `steward report --html DIR`: the page to look at.
 
+use crate::exit::ExitCode;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -30,7 +31,7 @@ pub struct ReportArgs {
     since: String,
 }
 
-pub fn run(ctx: &Context, args: ReportArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: ReportArgs, out: &mut Output) -> Result<ExitCode> {
     // It writes where it is told, outside the store too.
     crate::engine::authority::person_only(ctx, "write the report page", || {
         format!("steward report --html {}", args.html.display())
@@ -59,5 +60,5 @@ pub fn run(ctx: &Context, args: ReportArgs, out: &mut Output) -> Result<u8> {
             crate::text::count(written.open_goals, "open goal", "open goals")
         ));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward reset-budget`: a human grants a fresh budget.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::Output;
@@ -16,8 +17,8 @@ pub struct ResetBudgetArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: ResetBudgetArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: ResetBudgetArgs, out: &mut Output) -> Result<ExitCode> {
     let saved = engine::reset_budget(ctx, &args.goal)?;
     super::report(ctx, out, saved, "budget reset")?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward resolve`: finish a merge `sync` could not make.
 
+use crate::exit::ExitCode;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -33,7 +34,7 @@ pub struct ResolveArgs {
     file: Option<PathBuf>,
 }
 
-pub fn run(ctx: &Context, args: ResolveArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: ResolveArgs, out: &mut Output) -> Result<ExitCode> {
     let choice = match (args.ours, args.theirs, args.file) {
         (true, _, _) => Choice::Ours,
         (_, true, _) => Choice::Theirs,
@@ -67,5 +68,5 @@ pub fn run(ctx: &Context, args: ResolveArgs, out: &mut Output) -> Result<u8> {
             }
         }
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward resume`: undo `pause`.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::Output;
@@ -15,8 +16,8 @@ pub struct ResumeArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: ResumeArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: ResumeArgs, out: &mut Output) -> Result<ExitCode> {
     let saved = engine::resume(ctx, &args.goal)?;
     super::report(ctx, out, saved, "resumed (active)")?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,6 +1,7 @@
 //! `steward run-agent ID`: the supervisor of one agent run. `tick` and
 //! `dispatch` start it; people do not.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::Output;
@@ -16,7 +17,7 @@ pub struct RunAgentArgs {
     id: String,
 }
 
-pub fn run(ctx: &Context, args: RunAgentArgs, _out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: RunAgentArgs, _out: &mut Output) -> Result<ExitCode> {
     engine::run::run_agent(ctx, &args.id)?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward runs`: the agent runs steward started.
 
+use crate::exit::ExitCode;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -35,7 +36,7 @@ struct KillArgs {
     id: String,
 }
 
-pub fn run(ctx: &Context, args: RunsArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: RunsArgs, out: &mut Output) -> Result<ExitCode> {
     if let Some(RunsCommand::Kill(kill)) = args.command {
         let (run, notices) = engine::run::kill(ctx, &kill.id)?;
         super::notices(out, notices);
@@ -44,7 +45,7 @@ pub fn run(ctx: &Context, args: RunsArgs, out: &mut Output) -> Result<u8> {
         } else if !out.quiet {
             out.line(format!("{}: stopping ({})", run.id, run.goal_label));
         }
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     let (runs, problems) = ctx.store.runs()?;
     for problem in &problems {
@@ -62,7 +63,7 @@ pub fn run(ctx: &Context, args: RunsArgs, out: &mut Output) -> Result<u8> {
             out.line(line(run, ctx.now));
         }
     }
-    Ok(if problems.is_empty() { 0 } else { 1 })
+    Ok(ExitCode::failure_if(!problems.is_empty()))
 }
 
 fn line(run: &Run, now: DateTime<Utc>) -> String {

@@ -1,5 +1,6 @@
 //! `steward show`: everything about one goal.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::Output;
@@ -27,7 +28,7 @@ pub struct ShowArgs {
     exit_status: bool,
 }
 
-pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<ExitCode> {
     let loaded = ctx.store.resolve(&args.goal)?;
     // What keeps an open goal from being worked now (`steward why`).
     let waits = if loaded.goal.status.is_terminal() || out.quiet {
@@ -51,12 +52,12 @@ pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<u8> {
         print_worktrees(ctx, &loaded.goal, out)?;
     }
     if !args.exit_status {
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     Ok(match loaded.goal.status {
-        Status::Completed => 0,
-        Status::Failed | Status::Abandoned => 1,
-        _ => 3,
+        Status::Completed => ExitCode::Success,
+        Status::Failed | Status::Abandoned => ExitCode::Failure,
+        _ => ExitCode::Attention,
     })
 }
 

@@ -1,5 +1,6 @@
 //! `steward status`: one screen of what needs a person and what moves.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -17,7 +18,7 @@ use crate::error::Result;
 #[derive(Debug, Args)]
 pub struct StatusArgs {}
 
-pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCode> {
     let report = overview::status(ctx)?;
     for problem in &report.problems {
         out.warn(problem.clone());
@@ -39,7 +40,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
             "conflicts": report.conflicts,
             "worktrees": crate::engine::worktree::overview(ctx).iter().map(|(path, branch, label, state)| json!({"path": path, "branch": branch, "label": label, "state": state})).collect::<Vec<_>>(),
         }));
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     let counts: Vec<String> = report
         .counts
@@ -185,5 +186,5 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<u8> {
             ));
         }
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

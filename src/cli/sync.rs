@@ -1,5 +1,6 @@
 //! `steward sync`: share the store through its git remote.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -24,7 +25,7 @@ pub struct SyncArgs {
     no_push: bool,
 }
 
-pub fn run(ctx: &Context, args: SyncArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: SyncArgs, out: &mut Output) -> Result<ExitCode> {
     let synced = sync::sync(ctx, !args.no_push)?;
     if out.json {
         out.json(&json!({
@@ -69,5 +70,9 @@ pub fn run(ctx: &Context, args: SyncArgs, out: &mut Output) -> Result<u8> {
             "{label}: changed outside steward; recorded, and held for a person (steward show {label}, then steward accept {label})"
         ));
     }
-    Ok(if synced.held.is_empty() { 0 } else { 3 })
+    Ok(if synced.held.is_empty() {
+        ExitCode::Success
+    } else {
+        ExitCode::Attention
+    })
 }

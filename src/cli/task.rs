@@ -2,6 +2,7 @@
 //! (steward-guide(7), "OBLIGATIONS: WHAT SPAWNED SUBAGENTS OWE"). The agent
 //! harness calls these from its spawn, end and message hooks.
 
+use crate::exit::ExitCode;
 use std::ffi::OsString;
 use std::io::Read;
 use std::path::Path;
@@ -118,7 +119,7 @@ struct ResolveArgs {
     message: OsString,
 }
 
-pub fn run(ctx: &Context, args: TaskArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: TaskArgs, out: &mut Output) -> Result<ExitCode> {
     match args.command {
         TaskCommand::Spawned(args) => spawned(ctx, args, out),
         TaskCommand::Ended(args) => ended(ctx, args, out),
@@ -128,7 +129,7 @@ pub fn run(ctx: &Context, args: TaskArgs, out: &mut Output) -> Result<u8> {
     }
 }
 
-fn spawned(ctx: &Context, args: SpawnedArgs, out: &mut Output) -> Result<u8> {
+fn spawned(ctx: &Context, args: SpawnedArgs, out: &mut Output) -> Result<ExitCode> {
     let request = SpawnRequest {
         label: args.label,
         goal: args.goal,
@@ -158,10 +159,10 @@ fn spawned(ctx: &Context, args: SpawnedArgs, out: &mut Output) -> Result<u8> {
         };
         out.line(format!("{id}: {} {what}{link}", obligation.label));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
-fn ended(ctx: &Context, args: EndedArgs, out: &mut Output) -> Result<u8> {
+fn ended(ctx: &Context, args: EndedArgs, out: &mut Output) -> Result<ExitCode> {
     let key = match (args.session, args.label) {
         (Some(session), _) => Key::Session(session),
         (None, Some(label)) => Key::Label(label),
@@ -184,20 +185,29 @@ fn ended(ctx: &Context, args: EndedArgs, out: &mut Output) -> Result<u8> {
         outcome,
         "nothing changed (already ended, delivered or dismissed)",
     );
-    Ok(if blocked { 3 } else { 0 })
+    Ok(if blocked {
+        ExitCode::Attention
+    } else {
+        ExitCode::Success
+    })
 }
 
-fn resolve_one(ctx: &Context, id: &str, to: ObligationStatus, out: &mut Output) -> Result<u8> {
+fn resolve_one(
+    ctx: &Context,
+    id: &str,
+    to: ObligationStatus,
+    out: &mut Output,
+) -> Result<ExitCode> {
     let outcome = task::resolve(ctx, id, to)?;
     report(
         out,
         outcome,
         &format!("{id}: nothing changed (already resolved)"),
     );
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
-fn resolve_message(ctx: &Context, args: ResolveArgs, out: &mut Output) -> Result<u8> {
+fn resolve_message(ctx: &Context, args: ResolveArgs, out: &mut Output) -> Result<ExitCode> {
     let message = if args.message == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
@@ -211,7 +221,7 @@ fn resolve_message(ctx: &Context, args: ResolveArgs, out: &mut Output) -> Result
     if let Some(outcome) = task::resolve_message(ctx, &message)? {
         report(out, outcome, "nothing changed");
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 fn warnings(out: &mut Output, outcome: &TaskOutcome) {

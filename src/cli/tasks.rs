@@ -1,5 +1,6 @@
 //! `steward tasks`: the obligations of spawned subagents.
 
+use crate::exit::ExitCode;
 use chrono::{DateTime, Utc};
 use clap::Args;
 use serde_json::json;
@@ -24,7 +25,7 @@ pub struct TasksArgs {
     goal: Option<String>,
 }
 
-pub fn run(ctx: &Context, args: TasksArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: TasksArgs, out: &mut Output) -> Result<ExitCode> {
     let book = ctx.store.obligations()?;
     let goal_id = args
         .goal
@@ -51,7 +52,7 @@ pub fn run(ctx: &Context, args: TasksArgs, out: &mut Output) -> Result<u8> {
             "obligations": shown.iter().map(|o| obligation_json(o)).collect::<Vec<_>>(),
             "runs": runs.iter().map(|r| super::render::run_json(r)).collect::<Vec<_>>(),
         }));
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     for obligation in shown {
         out.line(line(obligation, ctx.now));
@@ -67,7 +68,7 @@ pub fn run(ctx: &Context, args: TasksArgs, out: &mut Output) -> Result<u8> {
             run.started_at.as_deref().unwrap_or(&run.created_at)
         ));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }
 
 fn line(obligation: &Obligation, now: DateTime<Utc>) -> String {

@@ -1,5 +1,6 @@
 //! `steward tick`: one deterministic watchdog pass, then the mirror.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -32,7 +33,7 @@ pub struct TickArgs {
     dry_run: bool,
 }
 
-pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<ExitCode> {
     let outcome = engine::tick(
         ctx,
         TickRequest {
@@ -48,7 +49,7 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<u8> {
                 ctx.source_of("enabled")
             ));
         }
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     let code = outcome.exit_code();
     print(ctx, outcome, args.dry_run, out);

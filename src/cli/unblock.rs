@@ -1,5 +1,6 @@
 //! `steward unblock`: a human clears an escalation.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::{Output, args};
@@ -24,8 +25,8 @@ pub struct UnblockArgs {
     reason: String,
 }
 
-pub fn run(ctx: &Context, args: UnblockArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: UnblockArgs, out: &mut Output) -> Result<ExitCode> {
     let saved = engine::unblock(ctx, &args.goal, &args.reason)?;
     super::report(ctx, out, saved, "unblocked (active)")?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward undo`: take back the last change steward made to a goal.
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::Output;
@@ -25,7 +26,7 @@ pub struct UndoArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: UndoArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: UndoArgs, out: &mut Output) -> Result<ExitCode> {
     let undone = engine::undo(ctx, &args.goal)?;
     if undone.deleted {
         super::notices(out, undone.saved.notices);
@@ -38,8 +39,8 @@ pub fn run(ctx: &Context, args: UndoArgs, out: &mut Output) -> Result<u8> {
                 goal.label, undone.what, goal.label
             ));
         }
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     super::report(ctx, out, undone.saved, &format!("undid {}", undone.what))?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

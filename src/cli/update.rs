@@ -1,5 +1,6 @@
 //! `steward update`: change what a goal says (seed tool `goal_update`).
 
+use crate::exit::ExitCode;
 use clap::Args;
 
 use super::{Output, args};
@@ -91,7 +92,7 @@ pub struct UpdateArgs {
     record: args::RecordArgs,
 }
 
-pub fn run(ctx: &Context, args: UpdateArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: UpdateArgs, out: &mut Output) -> Result<ExitCode> {
     let limits = args.limits;
     let request = UpdateRequest {
         title: args.title,
@@ -129,5 +130,5 @@ pub fn run(ctx: &Context, args: UpdateArgs, out: &mut Output) -> Result<u8> {
         format!("updated: {}", updated.parts.join("; "))
     };
     super::report(ctx, out, updated.saved, &what)?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

@@ -1,5 +1,6 @@
 //! `steward why GOAL`: every reason a goal is not being worked now.
 
+use crate::exit::ExitCode;
 use clap::Args;
 use serde_json::json;
 
@@ -20,7 +21,7 @@ pub struct WhyArgs {
     goal: String,
 }
 
-pub fn run(ctx: &Context, args: WhyArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: WhyArgs, out: &mut Output) -> Result<ExitCode> {
     let loaded = ctx.store.resolve(&args.goal)?;
     let goal = &loaded.goal;
     let reasons = Holds::read(ctx)?.why_not(ctx, goal);
@@ -31,18 +32,18 @@ pub fn run(ctx: &Context, args: WhyArgs, out: &mut Output) -> Result<u8> {
             "held": !reasons.is_empty(),
             "reasons": reasons,
         }));
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     if reasons.is_empty() {
         out.line(format!(
             "{}: nothing holds it: the next `tick` starts a run (unless goals of a higher priority take the last slots)",
             goal.label
         ));
-        return Ok(0);
+        return Ok(ExitCode::Success);
     }
     out.line(format!("{} is not being worked now:", goal.label));
     for reason in reasons {
         out.line(format!("  - {reason}"));
     }
-    Ok(0)
+    Ok(ExitCode::Success)
 }

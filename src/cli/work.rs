@@ -1,5 +1,6 @@
 //! `steward work GOAL NODE start|done|block|cancel`: a plan node moves.
 
+use crate::exit::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::{Output, args};
@@ -49,7 +50,7 @@ struct Reason {
     reason: String,
 }
 
-pub fn run(ctx: &Context, args: WorkArgs, out: &mut Output) -> Result<u8> {
+pub fn run(ctx: &Context, args: WorkArgs, out: &mut Output) -> Result<ExitCode> {
     let (status, reason) = match args.action {
         Action::Start(note) => (NodeStatus::InProgress, note.reason),
         Action::Done(note) => (NodeStatus::Done, note.reason),
@@ -64,5 +65,5 @@ pub fn run(ctx: &Context, args: WorkArgs, out: &mut Output) -> Result<u8> {
     let saved = work::work(ctx, &args.goal, &request)?;
     let what = format!("{} {}", args.node, status.as_str().replace('_', " "));
     super::report(ctx, out, saved, &what)?;
-    Ok(0)
+    Ok(ExitCode::Success)
 }

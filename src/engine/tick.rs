@@ -77,13 +77,14 @@ impl TickOutcome {
 
     /// 0 when nothing needs a human, 3 when something does, 1 when a goal
     /// file or a check is broken.
-    pub fn exit_code(&self) -> u8 {
+    pub fn exit_code(&self) -> crate::exit::ExitCode {
+        use crate::exit::ExitCode;
         if !self.errors.is_empty() {
-            1
+            ExitCode::Failure
         } else if self.needs_attention.is_empty() {
-            0
+            ExitCode::Success
         } else {
-            3
+            ExitCode::Attention
         }
     }
 }

@@ -126,11 +126,11 @@ pub enum LoopStatus {
 
 impl LoopStatus {
     /// `prompt --exit-status`: 0, 3 or 5.
-    pub fn exit_code(self) -> u8 {
+    pub fn exit_code(self) -> crate::exit::ExitCode {
         match self {
-            LoopStatus::Work => 0,
-            LoopStatus::NeedsPerson => 3,
-            LoopStatus::Idle => 5,
+            LoopStatus::Work => crate::exit::ExitCode::Success,
+            LoopStatus::NeedsPerson => crate::exit::ExitCode::Attention,
+            LoopStatus::Idle => crate::exit::ExitCode::Idle,
         }
     }
 }
