@@ -163,6 +163,15 @@ pub(crate) fn complete_by(
     if actor != Actor::User
         && let Some((wait, run)) = super::worktree::merge_wait(ctx, goal)
     {
+        let worktree = run.worktree.as_ref().expect("a merge wait has a worktree");
+        let commit = super::worktree::judged_head(ctx, worktree).map_err(|why| {
+            Error::WrongStatus {
+                label: goal.label.clone(),
+                why: format!(
+                    "passes its checks, but {why}: commit the work on the branch, then ask again (the judge passes what will be merged)"
+                ),
+            }
+        })?;
         let mut waiting = GoalChange::new(
             "awaiting merge",
             format!("checks pass in the run's worktree; {}", request.reason),
@@ -175,13 +184,34 @@ pub(crate) fn complete_by(
         waiting.push(Edit::Waiting(Some(wait)));
         let written = tx.save(&loaded, waiting)?;
         if written.is_some() {
-            super::worktree::mark_judged(ctx, &mut tx, &run)?;
+            super::worktree::mark_judged(ctx, &mut tx, &run, &commit)?;
         }
         return Ok(Judged::AwaitsMerge(super::saved(tx, written, loaded)?));
     }
+    // Judged in a run's worktree, its branch left for a person
+    // (`dispatch.merge: none`): what passed is what is committed there.
+    let mut reason = request.reason.clone();
+    if actor != Actor::User
+        && let Some(run) = super::worktree::open_run(ctx, &goal.id)
+        && let Some(worktree) = &run.worktree
+    {
+        let commit = super::worktree::judged_head(ctx, worktree).map_err(|why| {
+            Error::WrongStatus {
+                label: goal.label.clone(),
+                why: format!(
+                    "passes its checks, but {why}: commit the work on the branch, then ask again (the judge passes what is committed)"
+                ),
+            }
+        })?;
+        reason.push_str(&format!(
+            " (judged on branch {} at {})",
+            worktree.branch,
+            &commit[..commit.len().min(12)]
+        ));
+    }
     change.push(Edit::Status(Status::Completed));
     change.push(Edit::Closed {
-        reason: request.reason.clone(),
+        reason,
         at: ctx.now,
     });
     change.push(Edit::Receipt(judgement.receipt));

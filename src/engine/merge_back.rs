@@ -146,6 +146,16 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         .find_branch(&worktree.branch, BranchType::Local)
         .and_then(|b| b.get().peel_to_commit())
         .map_err(|err| format!("branch {}: {err}", worktree.branch))?;
+    // What the judge passed, and nothing committed after it.
+    let judged = worktree.judged_commit.as_deref().unwrap_or("none recorded");
+    if theirs.id().to_string() != judged {
+        return Err(format!(
+            "branch {} moved after the judge passed it (judged {}, now {})",
+            worktree.branch,
+            &judged[..judged.len().min(12)],
+            &theirs.id().to_string()[..12]
+        ));
+    }
     if ours.id() == theirs.id()
         || repo
             .graph_descendant_of(ours.id(), theirs.id())

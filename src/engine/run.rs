@@ -52,7 +52,10 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     // Its worktree as the supervisor made it; what became of it (the
     // judge marks it) is the record's.
     if let Some(mut worktree) = run.worktree.clone() {
-        worktree.state = current.worktree.as_ref().and_then(|w| w.state);
+        if let Some(recorded) = &current.worktree {
+            worktree.state = recorded.state;
+            worktree.judged_commit = recorded.judged_commit.clone();
+        }
         current.worktree = Some(worktree);
     }
     let outcome = match (&stopped, exit) {

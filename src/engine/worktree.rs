@@ -74,6 +74,7 @@ pub fn for_run(ctx: &Context, goal: &Goal, mine: &[&Run], id: &str) -> Option<Ru
         base: None,
         into: None,
         state: None,
+        judged_commit: None,
     })
 }
 
@@ -198,6 +199,19 @@ pub fn open_for(ctx: &Context, goal_id: &str, runs: &[Run]) -> Option<PathBuf> {
     work_dir(ctx, worktree).filter(|dir| dir.is_dir())
 }
 
+/// The open run of goal `goal_id` on this machine that works in a
+/// worktree, when there is one.
+pub fn open_run(ctx: &Context, goal_id: &str) -> Option<Run> {
+    if !ctx.store.state_dir.join(DIR).is_dir() {
+        return None;
+    }
+    let (runs, _) = ctx.store.runs().ok()?;
+    open_for(ctx, goal_id, &runs)?;
+    runs.into_iter()
+        .rev()
+        .find(|r| r.goal_id == goal_id && r.is_active() && r.machine == ctx.machine_id())
+}
+
 /// Where each goal's checks run: its open run's worktree, else the root.
 /// Reads the runs only when some worktree exists.
 pub fn check_roots(ctx: &Context, goal_ids: &[&str]) -> Vec<PathBuf> {
@@ -247,14 +261,38 @@ pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<(Waiting, Run)> {
     Some((wait, run.clone()))
 }
 
-/// The judge passed `run`'s goal in its worktree: what lets steward merge
-/// the branch (a wait an agent sets with the same words does not).
+/// The judge passed `run`'s goal in its worktree at `commit`: what lets
+/// steward merge the branch, that commit and nothing after it (a wait an
+/// agent sets with the same words does not).
 pub(super) fn mark_judged(
     ctx: &Context,
     tx: &mut crate::store::Transaction<'_>,
     run: &Run,
+    commit: &str,
 ) -> Result<()> {
-    mark_in(ctx, tx, run, WorktreeState::Judged)
+    let mut current = ctx.store.find_run(&run.id)?;
+    if let Some(worktree) = &mut current.worktree {
+        worktree.state = Some(WorktreeState::Judged);
+        worktree.judged_commit = Some(commit.to_string());
+    }
+    tx.save_run(&current)
+}
+
+/// The commit the branch of `worktree` is at, for the judge to pass: only
+/// when everything in the worktree is committed (what the checks saw is
+/// what would be merged).
+pub fn judged_head(ctx: &Context, worktree: &RunWorktree) -> std::result::Result<String, String> {
+    if dirty(ctx, worktree)? {
+        return Err(format!(
+            "its worktree {} has changes not committed to branch {}",
+            worktree.path, worktree.branch
+        ));
+    }
+    let (repo, _) = repository(&ctx.root).ok_or("not in a git work tree")?;
+    repo.find_branch(&worktree.branch, BranchType::Local)
+        .and_then(|b| b.get().peel_to_commit())
+        .map(|commit| commit.id().to_string())
+        .map_err(|err| format!("branch {}: {err}", worktree.branch))
 }
 
 /// The same, in a transaction under way.

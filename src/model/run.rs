@@ -205,6 +205,10 @@ pub struct RunWorktree {
     /// What became of it; `None` while it is in use.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state: Option<WorktreeState>,
+    /// The commit of the branch the judge passed: what steward merges,
+    /// and nothing committed after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judged_commit: Option<String>,
 }
 
 /// What became of a run's worktree.

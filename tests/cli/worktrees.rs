@@ -25,7 +25,14 @@ if [ "$STEWARD_GOAL" = sly ]; then
   # A wait in the judge's words, without the judge.
   steward --actor agent assess sly --summary "steward to merge branch $(git rev-parse --abbrev-ref HEAD) into main once run $STEWARD_DISPATCH_ID ends" --wait-until 2026-11-22T04:00:00Z >> "$AGENT_LOG" 2>&1
 else
+  # Something left uncommitted: the judge passes only what is committed.
+  [ "$STEWARD_GOAL" = messy ] && echo scratch > scratch.txt
   steward complete "$STEWARD_GOAL" --reason "shared.txt says $STEWARD_GOAL" >> "$AGENT_LOG" 2>&1
+  echo "complete exit $?" >> "$AGENT_LOG"
+  # A commit after the judge passed: not what was judged.
+  if [ "$STEWARD_GOAL" = late ]; then
+    echo more > late.txt && git add late.txt && git commit -qm "after the judge" >> "$AGENT_LOG" 2>&1
+  fi
 fi
 echo '{"type":"result","subtype":"success","is_error":false,"result":"done","session_id":"s-'"$STEWARD_DISPATCH_ID"'","total_cost_usd":0.1}'
 "#;
@@ -448,4 +455,35 @@ fn a_branch_whose_commits_git_would_read_replaced_is_left_to_a_person() {
         "main did not move"
     );
     assert_eq!(env.read("shared.txt"), "base\n");
+}
+
+#[test]
+fn the_judge_passes_only_committed_work_and_steward_merges_only_what_it_passed() {
+    let (env, outside) = store("ff", 2);
+    add(&env, "messy");
+    add(&env, "late");
+    tick(&env);
+    env.settle();
+    // Uncommitted work in the worktree: refused, nothing marked judged.
+    let log = agent_log(&outside);
+    assert!(log.contains("changes not committed to branch"), "{log}");
+    assert!(log.contains("complete exit 4"), "{log}");
+    assert_ne!(env.goal_json("messy")["status"], "verifying");
+    assert!(worktree_of(&env, "messy")["judged_commit"].is_null());
+    // Judged, then a commit more: the branch moved, a person merges.
+    let goal = env.goal_json("late");
+    assert_eq!(goal["status"], "verifying", "{goal}\n{log}");
+    let judged = worktree_of(&env, "late")["judged_commit"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let branch = worktree_of(&env, "late")["branch"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_ne!(git(env.root(), &["rev-parse", &branch]).trim(), judged);
+    let said = tick(&env);
+    assert!(said.contains("moved after the judge passed it"), "{said}");
+    assert_eq!(env.goal_json("late")["waiting"]["for_person"], "merge");
+    assert_eq!(env.read("shared.txt"), "base\n", "nothing merged");
 }
