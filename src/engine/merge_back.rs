@@ -70,10 +70,38 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
         {
             continue;
         }
-        match merge(ctx, run, worktree) {
-            Ok(commit) => {
-                mark(ctx, run, WorktreeState::Merged)?;
-                said.push(judge_in_root(ctx, goal, run, worktree, &commit)?);
+        // The goal's checks on what the root would hold, before it moves:
+        // a merge that fails them never reaches the root.
+        let merged = merge(ctx, run, worktree).and_then(|merge| {
+            let failing = super::worktree::checks_at_commit(
+                ctx,
+                goal,
+                &merge.commit,
+                &worktree.subdir,
+                &run.id,
+            )?;
+            Ok((merge, failing))
+        });
+        match merged {
+            Ok((_, failing)) if !failing.is_empty() => {
+                super::worktree::unjudge(ctx, run)?;
+                said.push(back_to_work(ctx, goal, run, worktree, &failing.join("; "))?);
+            }
+            Ok((merge, _)) => {
+                let moved = match &merge.top {
+                    Some(top) => fast_forward_root(top, &merge.commit),
+                    None => Ok(()),
+                };
+                match moved {
+                    Ok(()) => {
+                        mark(ctx, run, WorktreeState::Merged)?;
+                        said.push(judge_in_root(ctx, goal, run, worktree, &merge.commit)?);
+                    }
+                    Err(why) => {
+                        mark(ctx, run, WorktreeState::Conflict)?;
+                        said.push(wait_for_person(ctx, goal, run, worktree, &why)?);
+                    }
+                }
             }
             Err(why) => {
                 mark(ctx, run, WorktreeState::Conflict)?;
@@ -118,7 +146,7 @@ fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
 /// Merges the run's branch into the root's branch, as `dispatch.merge`
 /// says, when it can be done cleanly: the commit the root's branch is at
 /// now, or why a person must merge.
-fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Result<String, String> {
+fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Result<Merge, String> {
     let (repo, _) =
         repository(&ctx.root).ok_or("the store root is no longer in a git work tree")?;
     let into = worktree
@@ -161,7 +189,10 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
             .graph_descendant_of(ours.id(), theirs.id())
             .unwrap_or(false)
     {
-        return Ok(ours.id().to_string());
+        return Ok(Merge {
+            commit: ours.id().to_string(),
+            top: None,
+        });
     }
     // What git would read in place of the commits libgit2 checks here.
     let replaced = repo
@@ -250,8 +281,17 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         .workdir()
         .ok_or("the repository has no work tree")?
         .to_path_buf();
-    fast_forward_root(&top, &target.to_string())?;
-    Ok(target.to_string())
+    Ok(Merge {
+        commit: target.to_string(),
+        top: Some(top),
+    })
+}
+
+/// A merge made but not yet brought to the root: the commit the root's
+/// branch is to move to, and the root's repository (`None`: it is there).
+struct Merge {
+    commit: String,
+    top: Option<std::path::PathBuf>,
 }
 
 /// The paths that differ between two commits.
@@ -401,6 +441,39 @@ fn judge_in_root(
             ))
         }
     }
+}
+
+/// The goal's checks fail on the merge of its branch: nothing reaches the
+/// root, and the goal goes back to work with what failed.
+fn back_to_work(
+    ctx: &Context,
+    goal: &Goal,
+    run: &Run,
+    worktree: &RunWorktree,
+    failing: &str,
+) -> Result<String> {
+    let into = worktree.into.as_deref().unwrap_or("the root's branch");
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    let loaded = tx.refind(&goal.id, &goal.label)?;
+    let mut change = GoalChange::new(
+        "merge_checked",
+        format!(
+            "branch {} merged with {into} fails the goal's checks, so it was not merged: {failing}",
+            worktree.branch
+        ),
+    )
+    .by(Actor::Steward)
+    .for_run(&run.id)
+    .with(Edit::Waiting(None));
+    if loaded.goal.status == Status::Verifying {
+        change = change.with(Edit::Status(Status::Active));
+    }
+    tx.save(&loaded, change)?;
+    super::finish(tx)?;
+    Ok(format!(
+        "{}: branch {} not merged: the goal's checks fail on the merge: {failing}",
+        goal.label, worktree.branch
+    ))
 }
 
 /// A merge that is not clean: the goal waits for a person, who is told

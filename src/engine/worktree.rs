@@ -309,6 +309,76 @@ pub(super) fn mark_in(
     tx.save_run(&current)
 }
 
+/// The judge's mark taken off `run`'s worktree: what it passed is not to
+/// be merged (the next judge marks it again).
+pub(super) fn unjudge(ctx: &Context, run: &Run) -> Result<()> {
+    let mut tx = ctx.transaction_by(crate::model::Actor::Steward)?;
+    tx.leave_uncommitted();
+    let mut current = ctx.store.find_run(&run.id)?;
+    if let Some(worktree) = &mut current.worktree {
+        worktree.state = None;
+        worktree.judged_commit = None;
+    }
+    tx.save_run(&current)?;
+    super::finish(tx)?;
+    Ok(())
+}
+
+/// The goal's checks run on `commit` (what the root would hold after a
+/// merge), in a worktree made for them under `state/worktrees/` and
+/// removed after: the failing ones, as lines. Files git ignores in the
+/// run's worktree (a build output) are not there, so what passes here is
+/// what the commit holds.
+pub fn checks_at_commit(
+    ctx: &Context,
+    goal: &Goal,
+    commit: &str,
+    subdir: &str,
+    name: &str,
+) -> std::result::Result<Vec<String>, String> {
+    if goal.verification.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (repo, _) = repository(&ctx.root).ok_or("not in a git work tree")?;
+    let target = git2::Oid::from_str(commit)
+        .and_then(|oid| repo.find_commit(oid))
+        .map_err(|err| format!("commit {commit}: {err}"))?;
+    let name = format!("verify-{name}");
+    let branch_name = format!("steward/verify/{name}");
+    let branch = repo
+        .branch(&branch_name, &target, true)
+        .map_err(|err| format!("cannot create branch {branch_name}: {err}"))?;
+    crate::store::cache_dir_ready(&ctx.store.state_dir.join(DIR));
+    let dir = ctx.store.state_dir.join(DIR).join(&name);
+    remove(ctx, &dir);
+    let mut options = WorktreeAddOptions::new();
+    options.reference(Some(branch.get()));
+    let made = repo
+        .worktree(&name, &dir, Some(&options))
+        .map_err(|err| format!("cannot make a worktree to check the merge: {err}"));
+    let failing = made.map(|_| {
+        let checks: Vec<&crate::model::Check> = goal.verification.iter().collect();
+        super::checking::run_at(ctx, &checks, &dir.join(subdir))
+            .iter()
+            .zip(&checks)
+            .filter_map(|(outcome, check)| match outcome {
+                crate::checks::CheckOutcome::Passed { .. } => None,
+                crate::checks::CheckOutcome::Failed { detail } => {
+                    Some(format!("{} {}: {detail}", check.kind, check.target))
+                }
+                crate::checks::CheckOutcome::Invalid { reason } => {
+                    Some(format!("{} {}: {reason}", check.kind, check.target))
+                }
+            })
+            .collect()
+    });
+    remove(ctx, &dir);
+    if let Ok(mut branch) = repo.find_branch(&branch_name, BranchType::Local) {
+        let _ = branch.delete();
+    }
+    failing
+}
+
 /// Whether the worktree has changes not committed to its branch (files
 /// changed, staged or new), read by libgit2 through the administrative
 /// directory steward made, never the worktree's own `.git` file.

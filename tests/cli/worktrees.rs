@@ -27,6 +27,11 @@ if [ "$STEWARD_GOAL" = sly ]; then
 else
   # Something left uncommitted: the judge passes only what is committed.
   [ "$STEWARD_GOAL" = messy ] && echo scratch > scratch.txt
+  # What its check looks for only in a file git ignores, never committed.
+  if [ "$STEWARD_GOAL" = ghost ]; then
+    echo built.txt >> "$(git rev-parse --git-common-dir)/info/exclude"
+    echo ghost > built.txt
+  fi
   steward complete "$STEWARD_GOAL" --reason "shared.txt says $STEWARD_GOAL" >> "$AGENT_LOG" 2>&1
   echo "complete exit $?" >> "$AGENT_LOG"
   # A commit after the judge passed: not what was judged.
@@ -486,4 +491,53 @@ fn the_judge_passes_only_committed_work_and_steward_merges_only_what_it_passed()
     assert!(said.contains("moved after the judge passed it"), "{said}");
     assert_eq!(env.goal_json("late")["waiting"]["for_person"], "merge");
     assert_eq!(env.read("shared.txt"), "base\n", "nothing merged");
+}
+
+#[test]
+fn a_merge_that_fails_the_goals_checks_never_reaches_the_root() {
+    // The check passes in the run's worktree on a file git ignores; on
+    // the commit that would be merged it fails: nothing is merged, and
+    // the goal goes back to work.
+    let (env, outside) = store("ff", 1);
+    env.steward_on_path()
+        .args(["add", "ghost", "--title", "ghost"])
+        .args(["--criterion", "built.txt exists"])
+        .args(["--verify", "file_exists:built.txt@1"])
+        .assert()
+        .success();
+    tick(&env);
+    env.settle();
+    let goal = env.goal_json("ghost");
+    assert_eq!(
+        goal["status"],
+        "verifying",
+        "{goal}\n{}",
+        agent_log(&outside)
+    );
+    let before = git(env.root(), &["rev-parse", "main"]);
+    let said = tick(&env);
+    assert!(
+        said.contains("not merged: the goal's checks fail on the merge"),
+        "{said}"
+    );
+    assert_eq!(
+        git(env.root(), &["rev-parse", "main"]),
+        before,
+        "main did not move"
+    );
+    assert_eq!(env.read("shared.txt"), "base\n");
+    let goal = env.goal_json("ghost");
+    assert_ne!(goal["status"], "completed", "{goal}");
+    assert!(goal["waiting"].is_null(), "{goal}");
+    assert!(worktree_of(&env, "ghost")["judged_commit"].is_null());
+    // The worktree made to check the merge is gone.
+    let left: Vec<String> = std::fs::read_dir(env.path("state/worktrees"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with("verify-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    assert!(!git(env.root(), &["branch", "--list", "steward/verify/*"]).contains("verify"));
+    // Back to work: the pass may have started its next run.
+    env.settle();
 }
