@@ -94,15 +94,58 @@ pub fn set_merge_driver(root: &Path, name: &str, description: &str, driver: &str
     Ok(true)
 }
 
-/// The `git` program, for what libgit2 without TLS cannot do: talk to
-/// remotes. Runs in `root`; the output, or an error with git's words.
-pub fn cli(root: &Path, args: &[&str]) -> Result<String> {
-    let output = std::process::Command::new("git")
+/// A `git` process for steward's own work in the repository at `root`:
+/// no fsmonitor, no commit-graph file and no replacement refs (an agent
+/// that can write objects and refs can write those, and libgit2, which
+/// checks what steward merges, reads neither), no submodules followed,
+/// no prompt, nothing from stdin, and none of the environment variables
+/// that would point it at another repository. The repository's hooks
+/// still run (a person's pre-push checks on `sync`); [`command_without_hooks`]
+/// is for what moves a person's working tree to what an agent made.
+pub fn command(root: &Path) -> std::process::Command {
+    let mut git = std::process::Command::new("git");
+    git.arg("--no-replace-objects")
+        .args([
+            "-c",
+            "core.fsmonitor=false",
+            "-c",
+            "core.commitGraph=false",
+            "-c",
+            "submodule.recurse=false",
+        ])
         .arg("-C")
         .arg(root)
-        .args(args)
         .env("GIT_TERMINAL_PROMPT", "0")
-        .stdin(std::process::Stdio::null())
+        .env("GIT_NO_REPLACE_OBJECTS", "1")
+        .stdin(std::process::Stdio::null());
+    for name in [
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR",
+        "GIT_NAMESPACE",
+    ] {
+        git.env_remove(name);
+    }
+    git
+}
+
+/// [`command`] with no hooks at all: whoever can write `.git/hooks` would
+/// run with steward's authority as it brings an agent's branch home.
+pub fn command_without_hooks(root: &Path) -> std::process::Command {
+    let mut git = command(root);
+    git.args(["-c", "core.hooksPath=/dev/null"]);
+    git
+}
+
+/// The `git` program, for what libgit2 without TLS cannot do: talk to
+/// remotes. Runs in `root` as [`command`] makes it; the output, or an
+/// error with git's words.
+pub fn cli(root: &Path, args: &[&str]) -> Result<String> {
+    let output = command(root)
+        .args(args)
         .output()
         .map_err(|err| Error::Git(format!("cannot run git: {err}")))?;
     if output.status.success() {

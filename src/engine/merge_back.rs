@@ -319,13 +319,9 @@ fn changed_paths(
 /// Moves the root's branch and working tree to `commit`, a descendant of
 /// where it is, with git's own care for local changes; no hooks run.
 fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String> {
-    let mut git = std::process::Command::new("git");
-    git.arg("--no-replace-objects")
-        .args(HARDENED)
-        .arg("-C")
-        .arg(top)
-        // Never over a file the person keeps out of git (`.env`), never
-        // with their uncommitted changes stashed and put back.
+    // Never over a file the person keeps out of git (`.env`), never with
+    // their uncommitted changes stashed and put back.
+    let output = crate::git::command_without_hooks(top)
         .args([
             "merge",
             "--ff-only",
@@ -334,14 +330,6 @@ fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String
             "--no-autostash",
             commit,
         ])
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_NO_REPLACE_OBJECTS", "1")
-        .stdin(std::process::Stdio::null());
-    // The repository is the root's, whatever the environment names.
-    for name in REPOSITORY_VARIABLES {
-        git.env_remove(name);
-    }
-    let output = git
         .output()
         .map_err(|err| format!("cannot run git: {err}"))?;
     if output.status.success() {
@@ -353,34 +341,6 @@ fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String
         ))
     }
 }
-
-/// What steward's own `git` processes run with: no hooks, no fsmonitor,
-/// no commit-graph file (an agent that can write objects can write one
-/// that lies about them), no submodules followed. `refs/replace/` is
-/// ignored too (`--no-replace-objects`): libgit2, which checked the
-/// branch, does not read it, and git would check out what it says.
-const HARDENED: [&str; 8] = [
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.commitGraph=false",
-    "-c",
-    "submodule.recurse=false",
-];
-
-/// Environment variables that would make git work on another repository,
-/// index or object store than the root's.
-const REPOSITORY_VARIABLES: [&str; 7] = [
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_COMMON_DIR",
-    "GIT_NAMESPACE",
-];
 
 /// After a clean merge: the judge in the root completes the goal, or
 /// sends it back to work with what failed.
