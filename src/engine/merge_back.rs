@@ -137,10 +137,35 @@ fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
         at(&format!("{}/", ctx.store.relative(&ctx.store.goals_dir))),
         at(".claude/"),
         at(".mcp.json"),
+        at(".codex/"),
         ".gitattributes".to_string(),
+        ".gitmodules".to_string(),
+        ".github/".to_string(),
     ];
     paths.dedup();
     paths
+}
+
+/// Files that steer git, a person's CI or the next agent wherever they
+/// are in the tree: a branch that changes one is a person's to merge.
+const STEERING_NAMES: [&str; 5] = [
+    ".gitattributes",
+    ".gitmodules",
+    "AGENTS.md",
+    "CLAUDE.md",
+    "CLAUDE.local.md",
+];
+
+/// Whether `path`, changed on a branch, is one a person merges: under
+/// one of `forbidden`, or named as one of [`STEERING_NAMES`] anywhere.
+fn is_forbidden(path: &str, forbidden: &[String]) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    STEERING_NAMES.contains(&name)
+        || forbidden.iter().any(|f| match f.strip_suffix('/') {
+            // A folder: itself (a file in its place) or anything under it.
+            Some(folder) => path == folder || path.starts_with(f.as_str()),
+            None => path == f,
+        })
 }
 
 /// Merges the run's branch into the root's branch, as `dispatch.merge`
@@ -212,15 +237,11 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
     let forbidden = store_paths(ctx, &worktree.subdir);
     let touched: Vec<&String> = changed
         .iter()
-        .filter(|path| {
-            forbidden
-                .iter()
-                .any(|f| path.starts_with(f.as_str()) || *path == f.trim_end_matches('/'))
-        })
+        .filter(|path| is_forbidden(path, &forbidden))
         .collect();
     if !touched.is_empty() {
         return Err(format!(
-            "the branch changes steward's own files ({}): a person merges it",
+            "the branch changes files that steer steward, git, CI or agents ({}): a person merges it",
             touched
                 .iter()
                 .take(5)
@@ -490,4 +511,37 @@ fn wait_for_person(
         "{}: branch {} waits for a person to merge it: {why}",
         goal.label, worktree.branch
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_forbidden;
+
+    #[test]
+    fn what_steers_steward_git_ci_or_agents_is_a_persons_to_merge() {
+        let forbidden = [
+            "state/".to_string(),
+            "steward.yaml".to_string(),
+            ".github/".to_string(),
+        ];
+        for path in [
+            "state/goals/a.md",
+            "steward.yaml",
+            ".github/workflows/ci.yml",
+            "src/.gitattributes",
+            "vendor/.gitmodules",
+            "AGENTS.md",
+            "docs/CLAUDE.md",
+        ] {
+            assert!(is_forbidden(path, &forbidden), "{path}");
+        }
+        for path in [
+            "src/main.rs",
+            "stateful.rs",
+            "docs/agents.md",
+            "steward.yaml.example",
+        ] {
+            assert!(!is_forbidden(path, &forbidden), "{path}");
+        }
+    }
 }
