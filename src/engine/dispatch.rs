@@ -258,6 +258,16 @@ pub struct Holds {
     room: Room,
 }
 
+/// Why nothing runs at all: steward's kill switch, and where it was set.
+fn steward_off(ctx: &Context) -> Option<String> {
+    (!ctx.config.enabled).then(|| {
+        format!(
+            "steward is off (enabled: false, {})",
+            ctx.source_of("enabled")
+        )
+    })
+}
+
 impl Holds {
     pub fn read(ctx: &Context) -> Result<Holds> {
         let (runs, _) = ctx.store.runs()?;
@@ -274,13 +284,7 @@ impl Holds {
     /// not accepted, and the store-wide limits (the spend cap, the hourly
     /// window, `max_parallel`), each with when it lifts where it does.
     pub fn store_wide(&self, ctx: &Context) -> Vec<String> {
-        let mut reasons = Vec::new();
-        if !ctx.config.enabled {
-            reasons.push(format!(
-                "steward is off (enabled: false, {})",
-                ctx.source_of("enabled")
-            ));
-        }
+        let mut reasons: Vec<String> = steward_off(ctx).into_iter().collect();
         let settings = &ctx.config.dispatch;
         if !settings.enabled {
             return reasons;
@@ -299,13 +303,7 @@ impl Holds {
     /// it now (none: it would get one, unless goals of a higher priority
     /// take the last slots first).
     pub fn why_not(&self, ctx: &Context, goal: &Goal) -> Vec<String> {
-        let mut reasons = Vec::new();
-        if !ctx.config.enabled {
-            reasons.push(format!(
-                "steward is off (enabled: false, {})",
-                ctx.source_of("enabled")
-            ));
-        }
+        let mut reasons: Vec<String> = steward_off(ctx).into_iter().collect();
         let settings = &ctx.config.dispatch;
         let dispatching = settings.enabled && ctx.config.agent(&settings.agent).is_some();
         if !settings.enabled {

@@ -36,16 +36,7 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
         return Ok(said);
     }
     let (runs, _) = ctx.store.runs()?;
-    // The last run of each worktree speaks for it.
-    let mut last: Vec<&Run> = Vec::new();
-    for run in runs.iter().filter(|r| r.machine == ctx.machine_id()) {
-        let Some(worktree) = &run.worktree else {
-            continue;
-        };
-        last.retain(|r| r.worktree.as_ref().is_none_or(|w| w.path != worktree.path));
-        last.push(run);
-    }
-    for run in last {
+    for run in super::worktree::last_runs(ctx, &runs) {
         let worktree = run.worktree.as_ref().expect("kept for its worktree");
         // In use, or judged: anything else is settled.
         if !matches!(worktree.state, None | Some(WorktreeState::Judged)) || run.is_active() {
@@ -200,14 +191,23 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         .and_then(|b| b.get().peel_to_commit())
         .map_err(|err| format!("branch {}: {err}", worktree.branch))?;
     // What the judge passed, and nothing committed after it.
-    let judged = worktree.judged_commit.as_deref().unwrap_or("none recorded");
-    if theirs.id().to_string() != judged {
-        return Err(format!(
-            "branch {} moved after the judge passed it (judged {}, now {})",
-            worktree.branch,
-            &judged[..judged.len().min(12)],
-            &theirs.id().to_string()[..12]
-        ));
+    let now = theirs.id().to_string();
+    match worktree.judged_commit.as_deref() {
+        Some(judged) if judged == now => {}
+        Some(judged) => {
+            return Err(format!(
+                "branch {} moved after the judge passed it (judged {}, now {})",
+                worktree.branch,
+                &judged[..judged.len().min(12)],
+                &now[..12]
+            ));
+        }
+        None => {
+            return Err(format!(
+                "run {}'s record names no commit the judge passed on branch {}",
+                run.id, worktree.branch
+            ));
+        }
     }
     if ours.id() == theirs.id()
         || repo
@@ -389,39 +389,45 @@ fn judge_in_root(
             goal.label, worktree.branch
         )),
         Err(err) => {
-            let mut tx = ctx.transaction_by(Actor::Steward)?;
-            let loaded = tx.refind(&goal.id, &goal.label)?;
-            // The judge may have closed it (past a bound): it stays closed.
-            if loaded.goal.status.is_terminal() {
-                super::finish(tx)?;
-                return Ok(format!(
-                    "{}: merged {} into {into}; the judge in the root closed it: {err}",
-                    goal.label, worktree.branch
-                ));
-            }
-            let mut change = GoalChange::new(
-                "merge_judged",
-                format!(
-                    "merged {} into {into}, but the judge in the root refused: {err}",
-                    worktree.branch
-                ),
-            )
-            .by(Actor::Steward)
-            .for_run(&run.id)
-            .with(Edit::Waiting(None));
-            // Back to work only from the judge's wait; a person's pause or
-            // a block stays as it is.
-            if loaded.goal.status == Status::Verifying {
-                change = change.with(Edit::Status(Status::Active));
-            }
-            tx.save(&loaded, change)?;
-            super::finish(tx)?;
+            let detail = format!(
+                "merged {} into {into}, but the judge in the root refused: {err}",
+                worktree.branch
+            );
+            let outcome = if release(ctx, goal, run, "merge_judged", detail)? {
+                "refused"
+            } else {
+                // The judge closed it (past a bound): it stays closed.
+                "closed it"
+            };
             Ok(format!(
-                "{}: merged {} into {into}; the judge in the root refused: {err}",
+                "{}: merged {} into {into}; the judge in the root {outcome}: {err}",
                 goal.label, worktree.branch
             ))
         }
     }
+}
+
+/// Ends `goal`'s wait for its merge, recording `action` with `detail`,
+/// and sends it from the judge's wait back to work (a person's pause or a
+/// block stays as it is). False, and nothing written, when the goal has
+/// closed meanwhile.
+fn release(ctx: &Context, goal: &Goal, run: &Run, action: &str, detail: String) -> Result<bool> {
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    let loaded = tx.refind(&goal.id, &goal.label)?;
+    if loaded.goal.status.is_terminal() {
+        super::finish(tx)?;
+        return Ok(false);
+    }
+    let mut change = GoalChange::new(action, detail)
+        .by(Actor::Steward)
+        .for_run(&run.id)
+        .with(Edit::Waiting(None));
+    if loaded.goal.status == Status::Verifying {
+        change = change.with(Edit::Status(Status::Active));
+    }
+    tx.save(&loaded, change)?;
+    super::finish(tx)?;
+    Ok(true)
 }
 
 /// The goal's checks fail on the merge of its branch: nothing reaches the
@@ -434,23 +440,11 @@ fn back_to_work(
     failing: &str,
 ) -> Result<String> {
     let into = worktree.into.as_deref().unwrap_or("the root's branch");
-    let mut tx = ctx.transaction_by(Actor::Steward)?;
-    let loaded = tx.refind(&goal.id, &goal.label)?;
-    let mut change = GoalChange::new(
-        "merge_checked",
-        format!(
-            "branch {} merged with {into} fails the goal's checks, so it was not merged: {failing}",
-            worktree.branch
-        ),
-    )
-    .by(Actor::Steward)
-    .for_run(&run.id)
-    .with(Edit::Waiting(None));
-    if loaded.goal.status == Status::Verifying {
-        change = change.with(Edit::Status(Status::Active));
-    }
-    tx.save(&loaded, change)?;
-    super::finish(tx)?;
+    let detail = format!(
+        "branch {} merged with {into} fails the goal's checks, so it was not merged: {failing}",
+        worktree.branch
+    );
+    release(ctx, goal, run, "merge_checked", detail)?;
     Ok(format!(
         "{}: branch {} not merged: the goal's checks fail on the merge: {failing}",
         goal.label, worktree.branch

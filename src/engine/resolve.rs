@@ -157,21 +157,7 @@ fn merge_with_choices(ctx: &Context, resolved: &mut Resolved) -> Result<()> {
         .to_string();
     let lock = crate::store::StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
     crate::git::cli(root, &["fetch", "--quiet", &remote, &branch])?;
-    let rev = |name: &str| -> Result<String> {
-        Ok(crate::git::cli(root, &["rev-parse", name])?
-            .trim()
-            .to_string())
-    };
-    let merge = super::trust::Merge {
-        ours: rev("HEAD")?,
-        theirs: rev("FETCH_HEAD")?,
-        base: crate::git::cli(root, &["merge-base", "HEAD", "FETCH_HEAD"])?
-            .trim()
-            .to_string(),
-        theirs_short: crate::git::cli(root, &["rev-parse", "--short", "FETCH_HEAD"])?
-            .trim()
-            .to_string(),
-    };
+    let merge = super::trust::Merge::of_fetched(root)?;
     let merged = crate::git::cli(
         root,
         &["merge", "--quiet", "--no-ff", "--no-commit", "FETCH_HEAD"],
@@ -219,24 +205,7 @@ fn merge_with_choices(ctx: &Context, resolved: &mut Resolved) -> Result<()> {
     drop(lock);
     // What the merge brought is steward's as far as trusted machines signed
     // it (as after `sync`); the chosen versions are a person's: accepted.
-    let goals = ctx.store.relative(&ctx.store.goals_dir);
-    let changed: Vec<String> = crate::git::cli(
-        root,
-        &[
-            "diff",
-            "--name-only",
-            "--relative",
-            &merge.ours,
-            "HEAD",
-            "--",
-            &goals,
-        ],
-    )?
-    .lines()
-    .filter(|path| path.ends_with(".md"))
-    .map(str::to_string)
-    .collect();
-    super::trust::adopt_merged(ctx, &changed, &merge)?;
+    super::trust::adopt_merged(ctx, &merge)?;
     for conflict in unresolved(ctx) {
         if let Some(label) = &conflict.label
             && ctx.store.resolve(label).is_ok()

@@ -99,24 +99,7 @@ pub(crate) fn pull_locked(ctx: &Context, remote: &str, branch: &str) -> Result<u
 /// [`super::trust::adopt_pulled`]); the commits it brought.
 fn take_pulled(ctx: &Context, pulled: Pulled) -> Result<usize> {
     if let Some(merge) = &pulled.merge {
-        let goals = ctx.store.relative(&ctx.store.goals_dir);
-        let changed: Vec<String> = crate::git::cli(
-            &ctx.root,
-            &[
-                "diff",
-                "--name-only",
-                "--relative",
-                &merge.ours,
-                "HEAD",
-                "--",
-                &goals,
-            ],
-        )?
-        .lines()
-        .filter(|path| path.ends_with(".md"))
-        .map(str::to_string)
-        .collect();
-        super::trust::adopt_merged(ctx, &changed, merge)?;
+        super::trust::adopt_merged(ctx, merge)?;
     }
     Ok(pulled.commits)
 }
@@ -196,22 +179,8 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
             merge: None,
         });
     }
-    let commit = |name: &str| -> Result<String> {
-        Ok(crate::git::cli(root, &["rev-parse", name])?
-            .trim()
-            .to_string())
-    };
     let foreign_before = super::git_setup::foreign_attributes(ctx).unwrap_or_default();
-    let merge = super::trust::Merge {
-        ours: commit("HEAD")?,
-        theirs: commit("FETCH_HEAD")?,
-        base: crate::git::cli(root, &["merge-base", "HEAD", "FETCH_HEAD"])?
-            .trim()
-            .to_string(),
-        theirs_short: crate::git::cli(root, &["rev-parse", "--short", "FETCH_HEAD"])?
-            .trim()
-            .to_string(),
-    };
+    let merge = super::trust::Merge::of_fetched(root)?;
     if crate::git::cli(root, &["merge", "--quiet", "--no-edit", "FETCH_HEAD"]).is_ok() {
         check_merge(ctx, &merge, &foreign_before, &format!("{remote}/{branch}"))?;
         return Ok(Pulled {

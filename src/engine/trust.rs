@@ -185,20 +185,40 @@ pub fn record_outside_changes(ctx: &Context) -> Result<Vec<String>> {
     Ok(found)
 }
 
-/// Takes as steward's the goal files `sync` merged itself from both sides
-/// (`changed`, relative to the root: the files the merge changed): where
+/// Takes as steward's the goal files a merge of `sync` or `resolve`
+/// changed (found with `git diff` from our side to HEAD): where
 /// git merged two versions line by line, no machine signed the result,
 /// but each side was steward's — ours as sealed here, theirs by a signed
 /// chain from the merge base. Files that are one side's version verify on
 /// their own (a signed chain), or wait for a person like any other change
 /// made outside steward.
-pub fn adopt_merged(ctx: &Context, changed: &[String], merge: &Merge) -> Result<usize> {
-    if changed.is_empty() || !ctx.store.sealed_here() {
+pub fn adopt_merged(ctx: &Context, merge: &Merge) -> Result<usize> {
+    if !ctx.store.sealed_here() {
+        return Ok(0);
+    }
+    let goals = ctx.store.relative(&ctx.store.goals_dir);
+    let changed: Vec<String> = crate::git::cli(
+        &ctx.root,
+        &[
+            "diff",
+            "--name-only",
+            "--relative",
+            &merge.ours,
+            "HEAD",
+            "--",
+            &goals,
+        ],
+    )?
+    .lines()
+    .filter(|path| path.ends_with(".md"))
+    .map(str::to_string)
+    .collect();
+    if changed.is_empty() {
         return Ok(0);
     }
     let mut tx = ctx.transaction()?;
     let mut adopted = 0;
-    for relative in changed {
+    for relative in &changed {
         let path = ctx.store.root.join(relative);
         let Ok(loaded) = ctx.store.load(&path) else {
             continue;
@@ -248,13 +268,29 @@ pub fn adopt_merged(ctx: &Context, changed: &[String], merge: &Merge) -> Result<
     Ok(adopted)
 }
 
-/// The commits of a merge `sync` made.
+/// The commits of a merge `sync` or `resolve` makes.
 #[derive(Debug, Clone)]
 pub struct Merge {
     pub ours: String,
     pub theirs: String,
     pub base: String,
     pub theirs_short: String,
+}
+
+impl Merge {
+    /// The merge of what was just fetched (`FETCH_HEAD`) into `HEAD` of
+    /// the repository at `root`, about to be made.
+    pub fn of_fetched(root: &std::path::Path) -> Result<Merge> {
+        let git = |args: &[&str]| -> Result<String> {
+            Ok(crate::git::cli(root, args)?.trim().to_string())
+        };
+        Ok(Merge {
+            ours: git(&["rev-parse", "HEAD"])?,
+            theirs: git(&["rev-parse", "FETCH_HEAD"])?,
+            base: git(&["merge-base", "HEAD", "FETCH_HEAD"])?,
+            theirs_short: git(&["rev-parse", "--short", "FETCH_HEAD"])?,
+        })
+    }
 }
 
 /// Trusts machine `name`'s published key on this machine: its signed

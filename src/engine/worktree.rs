@@ -235,7 +235,7 @@ pub fn check_roots(ctx: &Context, goal_ids: &[&str]) -> Vec<PathBuf> {
 /// checks ran in `worktree` and `dispatch.merge` merges: the wait the
 /// goal gets instead of `completed`.
 pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<(Waiting, Run)> {
-    if ctx.config.dispatch.merge == MergeMode::None {
+    if ctx.config.dispatch.merge == MergeMode::None || !ctx.store.state_dir.join(DIR).is_dir() {
         return None;
     }
     let (runs, _) = ctx.store.runs().ok()?;
@@ -422,14 +422,7 @@ pub fn prune(
         return Ok(pruned);
     }
     let before = crate::model::format_time(ctx.now - ctx.config.retention.worktrees.to_chrono());
-    let mut last: Vec<&Run> = Vec::new();
-    for run in runs.iter().filter(|r| r.machine == ctx.machine_id()) {
-        let Some(worktree) = &run.worktree else {
-            continue;
-        };
-        last.retain(|r| r.worktree.as_ref().is_none_or(|w| w.path != worktree.path));
-        last.push(run);
-    }
+    let last = last_runs(ctx, runs);
     for run in last {
         let worktree = run.worktree.as_ref().expect("kept for its worktree");
         if run.is_active()
@@ -531,9 +524,8 @@ pub fn of_goal<'r>(runs: &'r [Run], goal_id: &str) -> Vec<(&'r RunWorktree, &'st
     found
 }
 
-/// The worktrees kept with uncommitted changes, and those in use, for
-/// `doctor` and `status`: (path, branch, goal label, state).
-pub fn listed(ctx: &Context, runs: &[Run]) -> Vec<(String, String, String, &'static str)> {
+/// The last run of each worktree of this machine, which speaks for it.
+pub fn last_runs<'r>(ctx: &Context, runs: &'r [Run]) -> Vec<&'r Run> {
     let mut last: Vec<&Run> = Vec::new();
     for run in runs.iter().filter(|r| r.machine == ctx.machine_id()) {
         let Some(worktree) = &run.worktree else {
@@ -542,6 +534,13 @@ pub fn listed(ctx: &Context, runs: &[Run]) -> Vec<(String, String, String, &'sta
         last.retain(|r| r.worktree.as_ref().is_none_or(|w| w.path != worktree.path));
         last.push(run);
     }
+    last
+}
+
+/// The worktrees kept with uncommitted changes, and those in use, for
+/// `doctor` and `status`: (path, branch, goal label, state).
+pub fn listed(ctx: &Context, runs: &[Run]) -> Vec<(String, String, String, &'static str)> {
+    let last = last_runs(ctx, runs);
     last.into_iter()
         .filter_map(|run| {
             let worktree = run.worktree.as_ref()?;

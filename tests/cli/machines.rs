@@ -24,9 +24,9 @@ fn identify(dir: &Path, name: &str) {
     );
 }
 
-/// Machine a makes the store (`init --git`, two goals) and pushes it;
-/// machine b clones it and runs `init --git`.
-fn machines() -> Machines {
+/// A bare remote, and machine a's store (`init --git`, `goals`) pushed
+/// to it.
+fn published(goals: &[&str]) -> (tempfile::TempDir, PathBuf, TestEnv) {
     let dir = tempfile::tempdir().unwrap();
     let remote = dir.path().join("remote.git");
     git(
@@ -44,16 +44,30 @@ fn machines() -> Machines {
     git(a.root(), &["init", "-q", "-b", "main"]);
     identify(a.root(), "a");
     a.steward().args(["init", "--git"]).assert().success();
-    a.add_goal("alpha");
-    a.add_goal("beta");
+    for goal in goals {
+        a.add_goal(goal);
+    }
     git(
         a.root(),
         &["remote", "add", "origin", remote.to_str().unwrap()],
     );
     git(a.root(), &["push", "-q", "origin", "main"]);
-    let b = TestEnv::new().on_machine("b");
-    git(b.root(), &["clone", "-q", remote.to_str().unwrap(), "."]);
-    identify(b.root(), "b");
+    (dir, remote, a)
+}
+
+/// Machine `name`'s clone of `remote`, nothing run in it.
+fn clone_of(remote: &Path, name: &str) -> TestEnv {
+    let env = TestEnv::new().on_machine(name);
+    git(env.root(), &["clone", "-q", remote.to_str().unwrap(), "."]);
+    identify(env.root(), name);
+    env
+}
+
+/// Machine a makes the store (`init --git`, two goals) and pushes it;
+/// machine b clones it and runs `init --git`.
+fn machines() -> Machines {
+    let (dir, remote, a) = published(&["alpha", "beta"]);
+    let b = clone_of(&remote, "b");
     // b trusts the keys the store holds when it first writes to it (a's);
     // a trusts b's once a person says so, after b pushed it.
     b.steward().args(["init", "--git"]).assert().success();
@@ -614,33 +628,9 @@ fn an_agents_pull_merges_the_mirror_and_its_driver_writes_nothing_else() {
 
 #[test]
 fn a_clone_that_never_ran_init_pulls_without_conflict() {
-    let dir = tempfile::tempdir().unwrap();
-    let remote = dir.path().join("remote.git");
-    git(
-        dir.path(),
-        &[
-            "init",
-            "-q",
-            "--bare",
-            "-b",
-            "main",
-            remote.to_str().unwrap(),
-        ],
-    );
-    let a = TestEnv::new().on_machine("a");
-    git(a.root(), &["init", "-q", "-b", "main"]);
-    identify(a.root(), "a");
-    a.steward().args(["init", "--git"]).assert().success();
-    a.add_goal("alpha");
-    git(
-        a.root(),
-        &["remote", "add", "origin", remote.to_str().unwrap()],
-    );
-    git(a.root(), &["push", "-q", "origin", "main"]);
+    let (_dir, remote, a) = published(&["alpha"]);
     // b clones and goes straight to work: no `init --git`.
-    let b = TestEnv::new().on_machine("b");
-    git(b.root(), &["clone", "-q", remote.to_str().unwrap(), "."]);
-    identify(b.root(), "b");
+    let b = clone_of(&remote, "b");
     b.steward()
         .args(["add", "beta", "--title", "Beta", "--criterion", "done"])
         .assert()

@@ -131,6 +131,25 @@ fn worktree_of(env: &TestEnv, label: &str) -> serde_json::Value {
         .unwrap_or_default()
 }
 
+/// One pass starts the runs; once they end, `label` waits in `verifying`
+/// for its branch to be merged (the judge passed it in its worktree).
+fn judged_in_its_worktree(
+    env: &TestEnv,
+    outside: &tempfile::TempDir,
+    label: &str,
+) -> serde_json::Value {
+    tick(env);
+    env.settle();
+    let goal = env.goal_json(label);
+    assert_eq!(
+        goal["status"],
+        "verifying",
+        "{goal}\n{}",
+        agent_log(outside)
+    );
+    goal
+}
+
 fn shared_on(root: &Path, branch: &str) -> String {
     git(root, &["show", &format!("{branch}:shared.txt")])
 }
@@ -202,15 +221,7 @@ fn two_runs_on_one_repository_each_finish_in_a_worktree_of_its_own() {
 fn a_clean_branch_is_fast_forwarded_and_judged_in_the_root() {
     let (env, outside) = store("ff", 1);
     add(&env, "alpha");
-    tick(&env);
-    env.settle();
-    let goal = env.goal_json("alpha");
-    assert_eq!(
-        goal["status"],
-        "verifying",
-        "{goal}\n{}",
-        agent_log(&outside)
-    );
+    let goal = judged_in_its_worktree(&env, &outside, "alpha");
     assert!(
         goal["waiting"]["reason"]
             .as_str()
@@ -422,15 +433,7 @@ fn a_branch_whose_commits_git_would_read_replaced_is_left_to_a_person() {
     // for one that rewrites steward.yaml gets nothing merged.
     let (env, outside) = store("ff", 1);
     add(&env, "alpha");
-    tick(&env);
-    env.settle();
-    let goal = env.goal_json("alpha");
-    assert_eq!(
-        goal["status"],
-        "verifying",
-        "{goal}\n{}",
-        agent_log(&outside)
-    );
+    judged_in_its_worktree(&env, &outside, "alpha");
     let branch = worktree_of(&env, "alpha")["branch"]
         .as_str()
         .unwrap()
@@ -505,15 +508,7 @@ fn a_merge_that_fails_the_goals_checks_never_reaches_the_root() {
         .args(["--verify", "file_exists:built.txt@1"])
         .assert()
         .success();
-    tick(&env);
-    env.settle();
-    let goal = env.goal_json("ghost");
-    assert_eq!(
-        goal["status"],
-        "verifying",
-        "{goal}\n{}",
-        agent_log(&outside)
-    );
+    judged_in_its_worktree(&env, &outside, "ghost");
     let before = git(env.root(), &["rev-parse", "main"]);
     let said = tick(&env);
     assert!(

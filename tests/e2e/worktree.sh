@@ -27,7 +27,9 @@ set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 e2e_isolate "$@"
 
-setup_worktrees() { # AGENT: a repository, two goals, one tick
+# A git repository whose one tracked file, shared.txt, every run edits,
+# with a store at its top.
+repository_with_a_store() {
   git init -q -b main
   git config user.name "e2e"
   git config user.email "e2e@example.com"
@@ -36,6 +38,10 @@ setup_worktrees() { # AGENT: a repository, two goals, one tick
   printf 'state/\n.claude/\nACTIVE-TASKS.md\n' > .gitignore
   git add shared.txt .gitignore
   git commit -qm base
+}
+
+setup_worktrees() { # AGENT: a repository, two goals, one tick
+  repository_with_a_store
   for goal in alpha beta; do
     steward add "$goal" --title "shared.txt says $goal" --criterion "shared.txt says $goal" \
       --verify "command_exit_zero:grep -qx $goal shared.txt@1" -q 2>/dev/null
@@ -55,14 +61,7 @@ setup_worktrees() { # AGENT: a repository, two goals, one tick
 }
 
 setup_merge() { # AGENT: one goal, dispatch.merge: ff, two ticks
-  git init -q -b main
-  git config user.name "e2e"
-  git config user.email "e2e@example.com"
-  steward init -q
-  echo base > shared.txt
-  printf 'state/\n.claude/\nACTIVE-TASKS.md\n' > .gitignore
-  git add shared.txt .gitignore
-  git commit -qm base
+  repository_with_a_store
   steward add alpha --title "shared.txt says alpha" --criterion "shared.txt says alpha" \
     --verify "command_exit_zero:grep -qx alpha shared.txt@1" -q 2>/dev/null
   printf 'verification:\n  allow_commands: true\ndispatch:\n  enabled: true\n  agent: %s\n  timeout: 3m\n  worktree: true\n  merge: ff\n' "$1" >> steward.yaml

@@ -48,6 +48,40 @@ harness_isolate() {
   echo "harness: no private network namespace here (unshare); the client can reach the network" >&2
 }
 
+# harness_enter CLIENT STORE SCRIPT PROMPT [ARGS...]: a runner's start.
+# Checks its arguments, makes HARNESS_OUT, and runs the calling runner
+# again in a private network namespace (harness_isolate); where none can
+# be made, goes on in this process.
+harness_enter() {
+  local client=$1 runner
+  runner=$(basename "$0")
+  shift
+  if [ "${_HARNESS_RUN:-}" != 1 ]; then
+    [ $# -ge 3 ] || { sed -n '4p' "$0" >&2; exit 2; }
+    [ -d "$1" ] || { echo "$runner: no such store: $1" >&2; exit 2; }
+    [ -f "$2" ] || { echo "$runner: no such script: $2" >&2; exit 2; }
+    harness_client "$client" > /dev/null ||
+      { echo "$runner: $client is not installed under $harness_prefix (run $harness/install.sh $client)" >&2; exit 2; }
+    HARNESS_OUT=${HARNESS_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/harness-$client.XXXXXX")}
+    mkdir -p "$HARNESS_OUT" && HARNESS_OUT=$(cd "$HARNESS_OUT" && pwd)
+    echo "harness: out=$HARNESS_OUT" >&2
+    export HARNESS_OUT _HARNESS_RUN=1
+    harness_isolate "$BASH" "$0" "$@"
+  fi
+  unset _HARNESS_RUN
+}
+
+# harness_login_path HOME: prints PATH with STEWARD_BIN's folder first, and
+# writes it to HOME/.profile: the clients' shells are login shells, which
+# reset PATH from /etc/profile.
+harness_login_path() {
+  local path=$PATH
+  [ -n "${STEWARD_BIN:-}" ] && path=$(dirname "$(readlink -f "$STEWARD_BIN")"):$path
+  mkdir -p "$1"
+  printf 'export PATH=%q\n' "$path" > "$1/.profile"
+  echo "$path"
+}
+
 # harness_model_start SCRIPT DIR: starts model.py with SCRIPT on a free port
 # of 127.0.0.1, logging to DIR/requests.jsonl (its own output in
 # DIR/model.out); sets HARNESS_MODEL_PID and HARNESS_MODEL_PORT. It stops by

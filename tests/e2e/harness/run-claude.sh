@@ -26,31 +26,13 @@ set -uo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-if [ "${_HARNESS_RUN:-}" != 1 ]; then
-  [ $# -ge 3 ] || { sed -n '4p' "$0" >&2; exit 2; }
-  [ -d "$1" ] || { echo "run-claude.sh: no such store: $1" >&2; exit 2; }
-  [ -f "$2" ] || { echo "run-claude.sh: no such script: $2" >&2; exit 2; }
-  harness_client claude > /dev/null ||
-    { echo "run-claude.sh: claude is not installed under $harness_prefix (run $harness/install.sh claude)" >&2; exit 2; }
-  HARNESS_OUT=${HARNESS_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/harness-claude.XXXXXX")}
-  mkdir -p "$HARNESS_OUT" && HARNESS_OUT=$(cd "$HARNESS_OUT" && pwd)
-  echo "harness: out=$HARNESS_OUT" >&2
-  export HARNESS_OUT _HARNESS_RUN=1
-  harness_isolate "$BASH" "$0" "$@"
-fi
-unset _HARNESS_RUN
+harness_enter claude "$@"
 
 store=$(cd "$1" && pwd) script=$(readlink -f "$2") prompt=$3
 shift 3
 out=$HARNESS_OUT home=${HARNESS_HOME:-$HARNESS_OUT/home}
 claude=$(harness_client claude)
-path=$PATH
-[ -n "${STEWARD_BIN:-}" ] && path=$(dirname "$(readlink -f "$STEWARD_BIN")"):$path
-
-mkdir -p "$home"
-# A login shell resets PATH from /etc/profile: the run's .profile puts this
-# one (steward first) back.
-printf 'export PATH=%q\n' "$path" > "$home/.profile"
+path=$(harness_login_path "$home")
 # shellcheck disable=SC2206 # the flags are words
 permissions=(${HARNESS_PERMISSIONS:---allowedTools Bash})
 extra=()

@@ -27,31 +27,15 @@ set -uo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-if [ "${_HARNESS_RUN:-}" != 1 ]; then
-  [ $# -ge 3 ] || { sed -n '4p' "$0" >&2; exit 2; }
-  [ -d "$1" ] || { echo "run-codex.sh: no such store: $1" >&2; exit 2; }
-  [ -f "$2" ] || { echo "run-codex.sh: no such script: $2" >&2; exit 2; }
-  harness_client codex > /dev/null ||
-    { echo "run-codex.sh: codex is not installed under $harness_prefix (run $harness/install.sh codex)" >&2; exit 2; }
-  HARNESS_OUT=${HARNESS_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/harness-codex.XXXXXX")}
-  mkdir -p "$HARNESS_OUT" && HARNESS_OUT=$(cd "$HARNESS_OUT" && pwd)
-  echo "harness: out=$HARNESS_OUT" >&2
-  export HARNESS_OUT _HARNESS_RUN=1
-  harness_isolate "$BASH" "$0" "$@"
-fi
-unset _HARNESS_RUN
+harness_enter codex "$@"
 
 store=$(cd "$1" && pwd) script=$(readlink -f "$2") prompt=$3
 shift 3
 out=$HARNESS_OUT home=${HARNESS_HOME:-$HARNESS_OUT/home}
 codex=$(harness_client codex)
-path=$PATH
-[ -n "${STEWARD_BIN:-}" ] && path=$(dirname "$(readlink -f "$STEWARD_BIN")"):$path
-
+# Codex runs its shell tool as `bash -lc`.
+path=$(harness_login_path "$home")
 mkdir -p "$home/.codex"
-# Codex runs its shell tool as `bash -lc`, and a login shell resets PATH
-# from /etc/profile: the run's .profile puts this one (steward first) back.
-printf 'export PATH=%q\n' "$path" > "$home/.profile"
 
 timeout=${HARNESS_TIMEOUT:-120}
 HARNESS_MODEL_LIFETIME=$((timeout + 60)) harness_model_start "$script" "$out" || exit 2
