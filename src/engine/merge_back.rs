@@ -51,10 +51,12 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
             continue;
         }
         // Only a branch the judge passed is merged: an agent's own wait
-        // in the same words is not the judge's.
-        // Only a goal the judge left verifying, within its bounds: past a
-        // deadline it fails however its branch reads.
+        // in the same words is not the judge's, nor a run record it
+        // edited (the judge's mark is signed with the record). Only a goal
+        // the judge left verifying, within its bounds: past a deadline it
+        // fails however its branch reads.
         if worktree.state != Some(WorktreeState::Judged)
+            || !run.verified
             || !awaits_merge(goal)
             || goal.status != Status::Verifying
             || crate::watchdog::crossed_bound(goal, ctx.now).is_some()

@@ -536,3 +536,35 @@ fn a_merge_that_fails_the_goals_checks_never_reaches_the_root() {
     // Back to work: the pass may have started its next run.
     env.settle();
 }
+
+#[test]
+fn a_run_record_the_agent_edited_merges_nothing() {
+    // Judged at one commit; the agent commits more and points the run
+    // record's judged commit at it: the record's signature no longer
+    // holds, and nothing is merged.
+    let (env, outside) = store("ff", 1);
+    add(&env, "alpha");
+    judged_in_its_worktree(&env, &outside, "alpha");
+    let run = env
+        .runs()
+        .into_iter()
+        .find(|r| r["goal_label"] == "alpha")
+        .unwrap();
+    let worktree = env.path(run["worktree"]["path"].as_str().unwrap());
+    std::fs::write(worktree.join("more.txt"), "unjudged\n").unwrap();
+    git(&worktree, &["add", "more.txt"]);
+    git(&worktree, &["commit", "-qm", "after the judge"]);
+    let head = git(&worktree, &["rev-parse", "HEAD"]).trim().to_string();
+    let record = format!("state/runs/{}.json", run["id"].as_str().unwrap());
+    let judged = run["worktree"]["judged_commit"].as_str().unwrap();
+    env.write(&record, &env.read(&record).replace(judged, &head));
+    let before = git(env.root(), &["rev-parse", "main"]);
+    tick(&env);
+    assert_eq!(
+        git(env.root(), &["rev-parse", "main"]),
+        before,
+        "main did not move"
+    );
+    assert!(!env.path("more.txt").exists());
+    assert_ne!(env.goal_json("alpha")["status"], "completed");
+}
