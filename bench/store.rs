@@ -13,6 +13,9 @@
 //! 10,000 and 100,000 are both measured, the last rows time `list`, `tick`,
 //! `prompt` and `cat` on both sizes in the same rounds, for the 10× rule of
 //! steward-design(7), "Targets", without the drift of runs minutes apart.
+//! Then what a commit adds with 1,000 open goals and 100,000 closed ones,
+//! with git's default index and a split one (`BENCH_SIZES=closed` measures
+//! only that).
 //!
 //! It fixes the clock with `STEWARD_NOW`: run it as `cargo bench --features
 //! testing`.
@@ -35,14 +38,20 @@ fn main() {
     );
     println!("| goals | open | command | median | cat of the same files | ratio |");
     println!("|---:|---:|---|---:|---:|---:|");
-    // BENCH_SIZES=1000 (comma-separated) measures only those sizes.
-    let sizes: Vec<usize> = std::env::var("BENCH_SIZES")
-        .map(|list| {
+    // BENCH_SIZES=1000 (comma-separated) measures only those sizes;
+    // `closed` in the list, the commits among 100,000 closed goals.
+    let chosen = std::env::var("BENCH_SIZES").ok();
+    let sizes: Vec<usize> = chosen.as_ref().map_or_else(
+        || SIZES.to_vec(),
+        |list| {
             list.split(',')
                 .filter_map(|n| n.trim().parse().ok())
                 .collect()
-        })
-        .unwrap_or_else(|_| SIZES.to_vec());
+        },
+    );
+    let among_closed = chosen
+        .as_ref()
+        .is_none_or(|list| list.split(',').any(|item| item.trim() == "closed"));
     for &size in &sizes {
         let store = Store::generate(size);
         store.settle(&steward);
@@ -268,6 +277,60 @@ fn main() {
     if sizes.contains(&10_000) && sizes.contains(&100_000) {
         scaling(&steward);
     }
+    if among_closed {
+        commits_among_closed(&steward);
+    }
+}
+
+/// What `git.commit` adds with 1,000 open goals and 100,000 closed ones in
+/// git (a 10 MB index), 10,000 events written today: with git's default
+/// index, then split (`core.splitIndex`), the two timed in the same rounds
+/// as the command without a commit.
+fn commits_among_closed(steward: &Path) {
+    const ROUNDS: usize = 15;
+    let store = Store::generate_open_every(101_000, 101);
+    store.settle(steward);
+    store.log_today(10_000);
+    store.commit_all();
+    let labels: Vec<String> = (0..101_000)
+        .step_by(101)
+        .map(|n| format!("goal-{n:05}"))
+        .collect();
+    let mut next = labels.iter().cycle();
+    for split in [false, true] {
+        if split {
+            store.git(&["config", "core.splitIndex", "true"]);
+            store.git(&["update-index", "--split-index"]);
+        }
+        let (plain, with_commit) = paired(ROUNDS, || {
+            let goal = next.next().unwrap();
+            let plain = timed(|| {
+                run(
+                    steward,
+                    store.root(),
+                    &["assess", goal, "--summary", "bench"],
+                )
+            });
+            let goal = next.next().unwrap();
+            let committed = timed(|| {
+                run(
+                    steward,
+                    store.root(),
+                    &["--commit", "assess", goal, "--summary", "bench"],
+                )
+            });
+            (plain, committed)
+        });
+        println!(
+            "| 101000 | 1000 | `assess --commit` − `assess`, 10,000 events written today, 100,000 closed goals in git, {} | {} | | |",
+            if split {
+                "split index"
+            } else {
+                "git's default index"
+            },
+            millis(with_commit.saturating_sub(plain))
+        );
+    }
 }
 
 /// The rule of steward-design(7), "Targets", 100,000 goals within 10× of
@@ -452,6 +515,11 @@ struct Store {
 impl Store {
     /// `size` goals, one in ten open, with realistic front matter and body.
     fn generate(size: usize) -> Store {
+        Store::generate_open_every(size, 10)
+    }
+
+    /// `size` goals, one in `every` open.
+    fn generate_open_every(size: usize, every: usize) -> Store {
         let dir = tempfile::tempdir().expect("temp dir");
         let goals = dir.path().join("state/goals");
         std::fs::create_dir_all(goals.join("closed")).unwrap();
@@ -464,7 +532,7 @@ impl Store {
         for n in 0..size {
             let label = format!("goal-{n:05}");
             let id = format!("{n:08x}-0000-4000-8000-000000000000");
-            let is_open = n % 10 == 0;
+            let is_open = n % every == 0;
             let path = if is_open {
                 goals.join(format!("{label}.md"))
             } else {
@@ -549,19 +617,23 @@ impl Store {
             &["add", "-A"],
             &["commit", "-q", "-m", "store"],
         ] {
-            let status = Command::new("git")
-                .args(args)
-                .current_dir(self.root())
-                .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                .env("GIT_AUTHOR_NAME", "bench")
-                .env("GIT_AUTHOR_EMAIL", "bench@localhost")
-                .env("GIT_COMMITTER_NAME", "bench")
-                .env("GIT_COMMITTER_EMAIL", "bench@localhost")
-                .stdout(Stdio::null())
-                .status()
-                .expect("git runs");
-            assert!(status.success(), "git {args:?}");
+            self.git(args);
         }
+    }
+
+    fn git(&self, args: &[&str]) {
+        let status = Command::new("git")
+            .args(args)
+            .current_dir(self.root())
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "bench")
+            .env("GIT_AUTHOR_EMAIL", "bench@localhost")
+            .env("GIT_COMMITTER_NAME", "bench")
+            .env("GIT_COMMITTER_EMAIL", "bench@localhost")
+            .stdout(Stdio::null())
+            .status()
+            .expect("git runs");
+        assert!(status.success(), "git {args:?}");
     }
 }
 

@@ -300,9 +300,10 @@ fn stage(repo: &Repository, changes: &[(&str, Option<(Oid, std::fs::Metadata)>)]
                 .map(|(id, metadata)| raw_entry(relative, *id, metadata)),
         })
         .collect();
+    let settings = index_settings(repo);
     loop {
         // The index patched in place where it can be; else libgit2.
-        match crate::git_index::patch(repo.path(), &mut patches) {
+        match crate::git_index::patch(repo.path(), &mut patches, &settings) {
             Some(Ok(())) => return Ok(()),
             Some(Err(err))
                 if err.kind() == std::io::ErrorKind::AlreadyExists && attempt < INDEX_RETRIES =>
@@ -338,6 +339,21 @@ fn stage(repo: &Repository, changes: &[(&str, Option<(Oid, std::fs::Metadata)>)]
             Err(err) => return Err(git_error(repo.path(), "cannot update the index", &err)),
         }
     }
+}
+
+/// The repository's settings for the index file, as git reads them.
+fn index_settings(repo: &Repository) -> crate::git_index::Settings {
+    let mut settings = crate::git_index::Settings::default();
+    let Ok(config) = repo.config() else {
+        return settings;
+    };
+    settings.split = config.get_bool("core.splitIndex").ok();
+    let many_files = config.get_bool("feature.manyFiles").unwrap_or(false);
+    settings.skip_hash = config.get_bool("index.skipHash").unwrap_or(many_files);
+    if let Ok(percent) = config.get_i32("splitIndex.maxPercentChange") {
+        settings.max_percent_change = percent.clamp(0, 100) as u32;
+    }
+    settings
 }
 
 /// The same as the bytes of an index file's entry.

@@ -111,6 +111,7 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         }
     }
     check_git_setup(ctx, &mut problems, &mut notes);
+    check_index_size(ctx, &mut notes);
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));
     Ok(Diagnosis {
         problems,
@@ -161,6 +162,32 @@ fn check_git_setup(ctx: &Context, problems: &mut Vec<FileProblem>, notes: &mut V
         }
     }
 }
+
+/// A git index this large is rewritten whole by every commit unless git
+/// splits it: a note that says how (steward-design(7), "Commits that cost
+/// what changed").
+fn check_index_size(ctx: &Context, notes: &mut Vec<String>) {
+    if !ctx.config.git.commit {
+        return;
+    }
+    let Ok(repo) = git2::Repository::discover(&ctx.root) else {
+        return;
+    };
+    let split_set = repo
+        .config()
+        .is_ok_and(|config| config.get_bool("core.splitIndex").is_ok());
+    let size = std::fs::metadata(repo.path().join("index")).map_or(0, |m| m.len());
+    if size >= LARGE_INDEX_BYTES && !split_set {
+        notes.push(format!(
+            "{}: the git index is {}, and each commit rewrites it whole; `git config core.splitIndex true` has steward and git rewrite only what changed (tools built on libgit2, such as some shell prompts, cannot read a split index)",
+            repo.path().join("index").display(),
+            human_bytes(size)
+        ));
+    }
+}
+
+/// An index of about 40,000 files: a commit spends 10 ms on it.
+const LARGE_INDEX_BYTES: u64 = 4 * 1024 * 1024;
 
 fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem>) {
     let goal = &loaded.goal;

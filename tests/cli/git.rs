@@ -103,6 +103,82 @@ fn what_the_user_staged_or_changed_stays_as_it_was() {
     );
 }
 
+/// A repository split as git splits a large index (`core.splitIndex`):
+/// steward's commits rewrite only the small index, and git reads it.
+#[test]
+fn a_split_index_stays_split_and_reads_as_committed() {
+    let env = repository();
+    git(env.root(), &["config", "core.splitIndex", "true"]);
+    // A few files: what a commit changes is a large part of them, so a
+    // new shared index would be due at git's 20%; in a store of 100,000
+    // goals it is a small part.
+    git(
+        env.root(),
+        &["config", "splitIndex.maxPercentChange", "100"],
+    );
+    git(env.root(), &["update-index", "--split-index"]);
+    let shared_indexes = || {
+        std::fs::read_dir(env.root().join(".git"))
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_str().unwrap().starts_with("sharedindex.")
+            })
+            .count()
+    };
+    let before = shared_indexes();
+    env.add_goal("deploy-api");
+    env.steward()
+        .args(["assess", "deploy-api", "--summary", "tests pass"])
+        .assert()
+        .success();
+    assert!(
+        steward_changes(&env).is_empty(),
+        "{:?}",
+        steward_changes(&env)
+    );
+    assert_eq!(shared_indexes(), before, "no new shared index");
+    let index = std::fs::read(env.root().join(".git/index")).unwrap();
+    assert!(index.windows(4).any(|w| w == b"link"), "still split");
+    git(env.root(), &["fsck", "--cache", "--no-dangling"]);
+    assert!(
+        git(env.root(), &["ls-files"]).contains("state/goals/deploy-api.md"),
+        "git lists the new goal"
+    );
+}
+
+/// An index of 50,000 files (4.6 MB): doctor says a commit rewrites it
+/// whole and how to have git split it, until the repository says.
+#[test]
+fn doctor_notes_an_index_every_commit_rewrites_whole() {
+    let env = repository();
+    let blob = git(env.root(), &["hash-object", "-w", "--stdin"]);
+    let listing: String = (0..50_000)
+        .map(|n| format!("100644 {} 0\tstate/goals/closed/g{n:05}.md\n", blob.trim()))
+        .collect();
+    let mut update = std::process::Command::new("git")
+        .args(["update-index", "--index-info"])
+        .current_dir(env.root())
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(update.stdin.as_mut().unwrap(), listing.as_bytes()).unwrap();
+    assert!(update.wait().unwrap().success());
+    let doctor =
+        || String::from_utf8(env.steward().arg("doctor").output().unwrap().stdout).unwrap();
+    let said = doctor();
+    assert!(
+        said.contains("each commit rewrites it whole; `git config core.splitIndex true`"),
+        "{said}"
+    );
+    git(env.root(), &["config", "core.splitIndex", "false"]);
+    assert!(
+        !doctor().contains("core.splitIndex"),
+        "the repository has said"
+    );
+}
+
 #[test]
 fn the_first_commit_of_an_empty_repository_and_a_detached_head() {
     let env = TestEnv::new();
