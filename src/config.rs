@@ -25,13 +25,15 @@ pub const FILE_NAME: &str = "steward.yaml";
 pub const LOCAL_FILE: &str = "state/local/steward.yaml";
 
 /// The settings that make steward run a program, besides the `agents:`
-/// profiles: what a pull, or anyone who edits `steward.yaml`, must not
-/// change behind the back of the person on this machine.
-const COMMAND_KEYS: [&str; 4] = [
+/// profiles, and `dispatch.base`, what every run's work starts from and a
+/// merge brings home: what a pull, or anyone who edits `steward.yaml`,
+/// must not change behind the back of the person on this machine.
+const COMMAND_KEYS: [&str; 5] = [
     "notify.command",
     "notify.routes",
     "notify.ping",
     "verification.allow_commands",
+    "dispatch.base",
 ];
 
 /// Settings a person accepts with the commands, though they run none:

@@ -253,52 +253,22 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         ));
     }
     let target = match ctx.config.dispatch.merge {
+        MergeMode::Ff | MergeMode::None if merge_base == ours.id() => theirs.id(),
+        // With `git.commit`, steward's own commits of its store move the
+        // root's branch under every run: past those alone (the branch
+        // changes none of their files, checked above), the merge commit
+        // `merge` would make brings nothing else of the root's.
         MergeMode::Ff | MergeMode::None => {
-            if merge_base != ours.id() {
+            let moved = changed_paths(&repo, merge_base, ours.id())?;
+            let store_own = own_commit_paths(ctx, &worktree.subdir);
+            if let Some(other) = moved.iter().find(|path| !is_forbidden(path, &store_own)) {
                 return Err(format!(
-                    "{into} moved since the branch started: it cannot be fast-forwarded"
+                    "{into} moved since the branch started ({other} changed there): it cannot be fast-forwarded"
                 ));
             }
-            theirs.id()
+            merge_commit(&repo, run, worktree, &ours, &theirs, into)?
         }
-        MergeMode::Merge => {
-            let mut index = repo
-                .merge_commits(&ours, &theirs, None)
-                .map_err(|err| format!("cannot merge: {err}"))?;
-            if index.has_conflicts() {
-                let files: Vec<String> = index
-                    .conflicts()
-                    .map(|conflicts| {
-                        conflicts
-                            .flatten()
-                            .filter_map(|c| c.our.or(c.their).or(c.ancestor))
-                            .map(|e| String::from_utf8_lossy(&e.path).into_owned())
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                return Err(format!("it conflicts with {into} in {}", files.join(", ")));
-            }
-            let tree = index
-                .write_tree_to(&repo)
-                .and_then(|oid| repo.find_tree(oid))
-                .map_err(|err| format!("cannot write the merged tree: {err}"))?;
-            let signature = repo
-                .signature()
-                .or_else(|_| git2::Signature::now("steward", "steward@localhost"))
-                .map_err(|err| err.to_string())?;
-            repo.commit(
-                None,
-                &signature,
-                &signature,
-                &format!(
-                    "Merge branch '{}' (goal {}, run {})",
-                    worktree.branch, run.goal_label, run.id
-                ),
-                &tree,
-                &[&ours, &theirs],
-            )
-            .map_err(|err| format!("cannot make the merge commit: {err}"))?
-        }
+        MergeMode::Merge => merge_commit(&repo, run, worktree, &ours, &theirs, into)?,
     };
     let top = repo
         .workdir()
@@ -308,6 +278,72 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         commit: target.to_string(),
         top: Some(top),
     })
+}
+
+/// What steward's own commits of its store change (`git.commit`): its
+/// state and its mirror, nothing a run's branch may change or a person
+/// writes.
+fn own_commit_paths(ctx: &Context, subdir: &str) -> Vec<String> {
+    let at = |path: String| {
+        if subdir.is_empty() {
+            path
+        } else {
+            format!("{subdir}/{path}")
+        }
+    };
+    let mut paths = vec![at(format!("{}/", ctx.store.relative(&ctx.store.state_dir)))];
+    if let Some(mirror) = &ctx.store.mirror_path {
+        paths.push(at(ctx.store.relative(mirror)));
+    }
+    paths
+}
+
+/// The merge commit of `theirs` into `ours`, when git's merge of the two
+/// is clean; not yet on any branch.
+fn merge_commit(
+    repo: &Repository,
+    run: &Run,
+    worktree: &RunWorktree,
+    ours: &git2::Commit<'_>,
+    theirs: &git2::Commit<'_>,
+    into: &str,
+) -> std::result::Result<git2::Oid, String> {
+    let mut index = repo
+        .merge_commits(ours, theirs, None)
+        .map_err(|err| format!("cannot merge: {err}"))?;
+    if index.has_conflicts() {
+        let files: Vec<String> = index
+            .conflicts()
+            .map(|conflicts| {
+                conflicts
+                    .flatten()
+                    .filter_map(|c| c.our.or(c.their).or(c.ancestor))
+                    .map(|e| String::from_utf8_lossy(&e.path).into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        return Err(format!("it conflicts with {into} in {}", files.join(", ")));
+    }
+    let tree = index
+        .write_tree_to(repo)
+        .and_then(|oid| repo.find_tree(oid))
+        .map_err(|err| format!("cannot write the merged tree: {err}"))?;
+    let signature = repo
+        .signature()
+        .or_else(|_| git2::Signature::now("steward", "steward@localhost"))
+        .map_err(|err| err.to_string())?;
+    repo.commit(
+        None,
+        &signature,
+        &signature,
+        &format!(
+            "Merge branch '{}' (goal {}, run {})",
+            worktree.branch, run.goal_label, run.id
+        ),
+        &tree,
+        &[ours, theirs],
+    )
+    .map_err(|err| format!("cannot make the merge commit: {err}"))
 }
 
 /// A merge made but not yet brought to the root: the commit the root's

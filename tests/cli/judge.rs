@@ -336,6 +336,34 @@ fn commands_steward_yaml_gains_run_only_once_a_person_here_accepts_them() {
     assert_eq!(env.read("state/local/.gitignore"), "*\n");
 }
 
+/// What every run's worktree starts from is a person's to change: a pull
+/// that moves `dispatch.base` is held until accepted on this machine.
+#[test]
+fn a_pulled_dispatch_base_waits_for_a_person() {
+    let env = TestEnv::initialised();
+    env.write_config("dispatch:\n  base: main\n");
+    env.write("steward.yaml", "dispatch:\n  base: refs/heads/agent-made\n");
+    env.steward()
+        .arg("config")
+        .assert()
+        .stdout(
+            predicate::str::is_match(r"dispatch.base = main +# accepted \(steward config accept\)")
+                .unwrap(),
+        )
+        .stderr(predicate::str::contains("(dispatch.base)"));
+    env.steward()
+        .args(["config", "accept"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "+dispatch.base: \"refs/heads/agent-made\"",
+        ));
+    env.steward().arg("config").assert().stdout(
+        predicate::str::is_match(r"dispatch.base = refs/heads/agent-made +# steward.yaml:2")
+            .unwrap(),
+    );
+}
+
 #[test]
 fn a_sandbox_a_person_accepted_stays_until_a_person_accepts_it_weaker() {
     let env = TestEnv::initialised();

@@ -244,6 +244,47 @@ fn a_clean_branch_is_fast_forwarded_and_judged_in_the_root() {
     assert_eq!(worktree_of(&env, "alpha")["state"], "merged");
 }
 
+/// With `git.commit`, steward's own commits of its store move `main`
+/// under the run: `ff` looks past them (a merge commit brings nothing else
+/// of the root's), but not past a person's commit.
+#[test]
+fn ff_looks_past_stewards_own_commits_but_not_a_persons() {
+    for persons_commit in [false, true] {
+        let (env, outside) = store("ff", 1);
+        let config = env.read("steward.yaml") + "git:\n  commit: true\n";
+        env.write("steward.yaml", &config);
+        git(env.root(), &["commit", "-qam", "commit steward's changes"]);
+        add(&env, "alpha");
+        judged_in_its_worktree(&env, &outside, "alpha");
+        if persons_commit {
+            env.write("notes.txt", "a person's work\n");
+            git(env.root(), &["add", "notes.txt"]);
+            git(env.root(), &["commit", "-qm", "a person's commit"]);
+        }
+        let said = tick(&env);
+        let goal = env.goal_json("alpha");
+        if persons_commit {
+            assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}\n{said}");
+            assert!(
+                goal["waiting"]["reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("notes.txt changed there"),
+                "{goal}"
+            );
+            assert_eq!(env.read("shared.txt"), "base\n");
+        } else {
+            assert_eq!(goal["status"], "completed", "{goal}\n{said}");
+            assert_eq!(env.read("shared.txt"), "alpha\n");
+            let parents = git(
+                env.root(),
+                &["log", "--format=%P", "-1", "--merges", "main"],
+            );
+            assert_eq!(parents.split_whitespace().count(), 2, "a merge commit");
+        }
+    }
+}
+
 #[test]
 fn a_conflicting_merge_waits_for_a_person_and_is_not_forced() {
     let (env, outside) = store("merge", 2);
