@@ -63,12 +63,16 @@ pub fn claude_settings(root: &Path, key_dir: Option<&Path>, required: bool) -> V
 /// whole, the worktree being in it, so each of its other entries is;
 /// outside the worktree the sandbox writes nothing anyway, but for
 /// `writable`, the parts of the repository's git directory a commit on
-/// the run's branch writes (never its `config` or `hooks`).
+/// the run's branch writes (never its `config` or `hooks`). Claude Code
+/// opens the whole git directory to a session in a worktree of its own
+/// accord: `denied` is what of it stays read-only (other branches,
+/// `packed-refs`, `config`, `hooks`).
 pub fn claude_in_worktree(
     settings: &mut Value,
     root: &Path,
     state_entries: &[String],
     writable: &[PathBuf],
+    denied: &[PathBuf],
 ) {
     let root = root.display().to_string();
     let whole_edit = format!("Edit(/{root}/state/**)");
@@ -86,6 +90,7 @@ pub fn claude_in_worktree(
         for entry in state_entries {
             deny.push(json!(format!("{root}/state/{entry}")));
         }
+        deny.extend(denied.iter().map(|p| json!(p.display().to_string())));
     }
     filesystem["allowWrite"] = json!(
         writable

@@ -61,6 +61,7 @@ pub fn policy(ctx: &Context) -> CheckPolicy {
             .var("GITHUB_TOKEN")
             .or(ctx.env.var("GH_TOKEN"))
             .map(str::to_string),
+        git: None,
     }
 }
 
@@ -104,6 +105,7 @@ pub fn run_each(ctx: &Context, each: &[(&Check, &std::path::Path)]) -> Vec<Check
         .iter()
         .map(|(_, at)| CheckPolicy {
             root: at.to_path_buf(),
+            git: super::worktree::git_dirs(ctx, at),
             ..base.clone()
         })
         .collect();

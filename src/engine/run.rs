@@ -583,12 +583,13 @@ fn sandboxed(
                 key_dir.as_deref(),
                 mode == SandboxMode::Required,
             );
-            if worktree.is_some() {
+            if let Some(worktree) = worktree {
                 crate::sandbox::claude_in_worktree(
                     &mut given,
                     &ctx.root,
                     &super::worktree::state_entries(ctx),
                     &writable,
+                    &super::worktree::git_denied(ctx, worktree),
                 );
             }
             // The run's own subagents and waits for a person reach steward

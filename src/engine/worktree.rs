@@ -569,9 +569,11 @@ pub fn instruction(worktree: &RunWorktree) -> String {
 }
 
 /// The parts of the repository's git directory a commit on the run's
-/// branch writes: objects, refs, their logs, and the worktree's own
-/// administrative folder — never `config` or `hooks`, which steward's and
-/// the person's git would read.
+/// branch writes: objects, the folder of the goal's branches
+/// (`refs/heads/steward/<label>/`) and of their logs, and the worktree's
+/// own administrative folder — never another branch, `config` or `hooks`,
+/// which steward's and the person's git would read. The folders are made
+/// if they are missing: a sandbox can only open what exists.
 pub fn git_writable(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
     let Some((repo, _)) = repository(&ctx.root) else {
         return Vec::new();
@@ -581,12 +583,122 @@ pub fn git_writable(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
         .file_name()
         .map(|n| n.to_os_string())
         .unwrap_or_default();
+    let branch_folder = Path::new(&worktree.branch)
+        .parent()
+        .unwrap_or(Path::new(""))
+        .to_path_buf();
+    let refs = common.join("refs/heads").join(&branch_folder);
+    let logs = common.join("logs/refs/heads").join(&branch_folder);
+    for folder in [&refs, &logs] {
+        let _ = std::fs::create_dir_all(folder);
+    }
     vec![
         common.join("objects"),
-        common.join("refs"),
-        common.join("logs"),
+        refs,
+        logs,
         common.join("worktrees").join(name),
     ]
+}
+
+/// What a sandboxed run in a worktree must not write in the repository's
+/// git directory, for a client that opens the whole of it to a session in
+/// a worktree (Claude Code does): every ref but the goal's own branches —
+/// the root's branch made a loose ref first, so that there is a file to
+/// deny rather than a line of `packed-refs` a new file would override —,
+/// `packed-refs`, and what steers git or the root's checkout (`config`,
+/// `hooks`, `info`, the root's `HEAD` and `index`, other worktrees). A
+/// new branch name stays writable: nothing reads it.
+pub fn git_denied(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
+    let Some((repo, _)) = repository(&ctx.root) else {
+        return Vec::new();
+    };
+    if let Some(into) = worktree.into.as_deref() {
+        keep_loose(&repo, &format!("refs/heads/{into}"));
+    }
+    let common = repo.commondir().to_path_buf();
+    let own_run = Path::new(&worktree.path).file_name();
+    let entries = |dir: &Path, keep: Option<&std::ffi::OsStr>| -> Vec<PathBuf> {
+        std::fs::read_dir(dir)
+            .map(|listing| {
+                listing
+                    .flatten()
+                    .filter(|e| Some(e.file_name().as_os_str()) != keep)
+                    .map(|e| e.path())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut branch = Path::new(&worktree.branch).components();
+    let (top, label) = (branch.next(), branch.next());
+    let mut denied = entries(&common.join("refs"), Some("heads".as_ref()));
+    denied.extend(entries(
+        &common.join("refs/heads"),
+        top.map(|c| c.as_os_str()),
+    ));
+    if let Some(top) = top {
+        denied.extend(entries(
+            &common.join("refs/heads").join(top),
+            label.map(|c| c.as_os_str()),
+        ));
+    }
+    denied.extend(entries(&common.join("worktrees"), own_run));
+    for name in ["packed-refs", "config", "hooks", "info", "HEAD", "index"] {
+        let path = common.join(name);
+        if path.exists() {
+            denied.push(path);
+        }
+    }
+    denied.sort();
+    denied
+}
+
+/// Writes `name` as a loose ref of the commit it names, if only
+/// `packed-refs` holds it (libgit2 leaves a packed ref of the same target
+/// as it is): through its lock file, as git writes one.
+fn keep_loose(repo: &Repository, name: &str) {
+    let loose = repo.commondir().join(name);
+    let Ok(target) = repo.refname_to_id(name) else {
+        return;
+    };
+    if loose.exists() {
+        return;
+    }
+    let lock = PathBuf::from(format!("{}.lock", loose.display()));
+    if let Some(parent) = loose.parent() {
+        let _ = std::fs::create_dir_all(parent);
+    }
+    // Another holder of the lock: it is writing the ref; left to it.
+    let Ok(mut file) = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&lock)
+    else {
+        return;
+    };
+    let written = std::io::Write::write_all(&mut file, format!("{target}\n").as_bytes())
+        .and_then(|()| std::fs::rename(&lock, &loose));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&lock);
+    }
+}
+
+/// The repository of a worktree steward made under the store's
+/// `state/worktrees/`, as steward made it (its folder in the git directory,
+/// not what the worktree's `.git` file says): for the git a command check
+/// runs there. `None` for any other folder.
+pub fn git_dirs(ctx: &Context, at: &Path) -> Option<crate::checks::GitDirs> {
+    let worktrees = ctx.store.state_dir.join(DIR);
+    // The store may be a folder of the repository: `at` is then in the
+    // worktree, not the worktree itself.
+    let name = at.strip_prefix(&worktrees).ok()?.components().next()?;
+    let (repo, _) = repository(&ctx.root)?;
+    let common_dir = repo.commondir().to_path_buf();
+    let git_dir = common_dir.join("worktrees").join(name);
+    git_dir.is_dir().then(|| crate::checks::GitDirs {
+        git_dir,
+        common_dir,
+        work_tree: worktrees.join(name),
+    })
 }
 
 /// The entries of the store's state directory but its worktrees: what a

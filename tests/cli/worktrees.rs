@@ -32,6 +32,16 @@ else
     echo built.txt >> "$(git rev-parse --git-common-dir)/info/exclude"
     echo ghost > built.txt
   fi
+  # A .git file naming a repository of its own, whose configuration runs
+  # a program whenever git looks at the work tree.
+  if [ "$STEWARD_GOAL" = forger ]; then
+    fake="$(dirname "$AGENT_LOG")/fake"
+    git init -q "$fake"
+    printf '#!/bin/sh\ntouch "%s"\n' "$(dirname "$AGENT_LOG")/fsmonitor-ran" > "$fake/monitor.sh"
+    chmod +x "$fake/monitor.sh"
+    git -C "$fake" config core.fsmonitor "$fake/monitor.sh"
+    echo "gitdir: $fake/.git" > .git
+  fi
   steward complete "$STEWARD_GOAL" --reason "shared.txt says $STEWARD_GOAL" >> "$AGENT_LOG" 2>&1
   echo "complete exit $?" >> "$AGENT_LOG"
   # A commit after the judge passed: not what was judged.
@@ -283,6 +293,79 @@ fn ff_looks_past_stewards_own_commits_but_not_a_persons() {
             assert_eq!(parents.split_whitespace().count(), 2, "a merge commit");
         }
     }
+}
+
+/// The agent points its worktree's `.git` file at a repository of its own
+/// whose configuration runs a program: the goal's command checks still
+/// see the repository steward made, and run nothing of the agent's.
+#[test]
+fn a_check_in_a_worktree_uses_the_repository_steward_made() {
+    let (env, outside) = store("none", 1);
+    env.steward_on_path()
+        .args(["add", "forger", "--title", "forger"])
+        .args(["--criterion", "shared.txt says forger"])
+        .args([
+            "--verify",
+            "command_exit_zero:git rev-parse --verify HEAD@1",
+        ])
+        .args(["--verify", "command_exit_zero:git status --porcelain@1"])
+        .assert()
+        .success();
+    tick(&env);
+    env.settle();
+    let log = agent_log(&outside);
+    assert!(log.contains("complete exit 0"), "{log}");
+    assert_eq!(env.goal_json("forger")["status"], "completed");
+    assert!(
+        !outside.path().join("fsmonitor-ran").exists(),
+        "the agent's fsmonitor ran"
+    );
+}
+
+/// What the sandbox of a Claude Code run in a worktree lets it write of
+/// the git directory: objects and its goal's branches; never the root's
+/// branch (packed or not), `packed-refs`, `config` or `hooks`.
+#[test]
+fn a_sandboxed_run_writes_only_its_goals_branches() {
+    let (env, outside) = store("none", 1);
+    git(env.root(), &["pack-refs", "--all"]);
+    assert!(!env.path(".git/refs/heads/main").exists(), "main is packed");
+    add(&env, "alpha");
+    tick(&env);
+    env.settle();
+    assert_eq!(
+        env.goal_json("alpha")["status"],
+        "completed",
+        "{}",
+        agent_log(&outside)
+    );
+    let settings = std::fs::read_dir(env.path("state/cache"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_str().unwrap().contains("claude-sandbox-run-"))
+        .expect("the run's sandbox settings");
+    let settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(settings).unwrap()).unwrap();
+    let paths = |key: &str| -> Vec<String> {
+        settings["sandbox"]["filesystem"][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect()
+    };
+    let git_dir = env.root().canonicalize().unwrap().join(".git");
+    let at = |rest: &str| git_dir.join(rest).display().to_string();
+    let (allowed, denied) = (paths("allowWrite"), paths("denyWrite"));
+    assert!(
+        allowed.contains(&at("refs/heads/steward/alpha")),
+        "{allowed:?}"
+    );
+    assert!(allowed.contains(&at("objects")), "{allowed:?}");
+    for path in ["refs/heads/main", "packed-refs", "config", "hooks"] {
+        assert!(denied.contains(&at(path)), "{path}: {denied:?}");
+    }
+    assert!(env.path(".git/refs/heads/main").exists(), "main made loose");
 }
 
 #[test]

@@ -7,7 +7,9 @@
 #   model writes its goal's name into the same tracked file, commits, and
 #   asks the judge, whose command check runs in that worktree. Both goals
 #   complete, each branch holds its own edit, and the root's checkout is
-#   untouched (dispatch.merge: none).
+#   untouched (dispatch.merge: none). alpha's model also tries to move
+#   main from its worktree: the sandbox lets it write only its goal's
+#   branches (bubblewrap for Claude Code).
 # - merge: one such goal with dispatch.merge: ff; the next tick
 #   fast-forwards main to the run's commit and the judge completes the
 #   goal in the root.
@@ -48,8 +50,10 @@ setup_worktrees() { # AGENT: a repository, two goals, one tick
   done
   printf 'verification:\n  allow_commands: true\ndispatch:\n  enabled: true\n  agent: %s\n  timeout: 3m\n  max_parallel: 2\n  worktree: true\n' "$1" >> steward.yaml
   steward config accept > /dev/null
+  git rev-parse main > ../main-before.txt
   steward tick -q
   e2e_settle
+  git rev-parse main > ../main-after.txt
   steward show alpha --json > ../alpha.json
   steward show beta --json > ../beta.json
   for goal in alpha beta; do
@@ -150,6 +154,10 @@ if open(f"{d}/root.txt").read().strip() != "base":
     problems.append("the root's shared.txt changed")
 if open(f"{d}/root-status.txt").read().strip():
     problems.append("the root's checkout is not clean")
+# alpha's model tries `git update-ref refs/heads/main HEAD`: in the
+# sandbox only the goal's own branches are writable.
+if open(f"{d}/main-before.txt").read() != open(f"{d}/main-after.txt").read():
+    problems.append("the agent moved main from its worktree")
 starts = sorted(r["started_at"] for r in runs)
 ends = sorted(r["ended_at"] for r in runs)
 if len(runs) != 2 or starts[1] > ends[0]:
