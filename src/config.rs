@@ -25,15 +25,17 @@ pub const FILE_NAME: &str = "steward.yaml";
 pub const LOCAL_FILE: &str = "state/local/steward.yaml";
 
 /// The settings that make steward run a program, besides the `agents:`
-/// profiles, and `dispatch.base`, what every run's work starts from and a
-/// merge brings home: what a pull, or anyone who edits `steward.yaml`,
+/// profiles, and `dispatch.base` and `dispatch.protect`, what every run's
+/// work starts from and what a merge never brings home: what a pull, or
+/// anyone who edits `steward.yaml`,
 /// must not change behind the back of the person on this machine.
-const COMMAND_KEYS: [&str; 5] = [
+const COMMAND_KEYS: [&str; 6] = [
     "notify.command",
     "notify.routes",
     "notify.ping",
     "verification.allow_commands",
     "dispatch.base",
+    "dispatch.protect",
 ];
 
 /// Settings a person accepts with the commands, though they run none:
@@ -606,6 +608,12 @@ const SETTINGS: &[Setting] = &[
         "the commit or branch a run's worktree branch starts from; null: the current branch's upstream, else HEAD",
     ),
     file_setting(
+        "dispatch.protect",
+        Kind::TextList,
+        "[]",
+        "more paths a run's branch must leave alone to be merged (a folder ends in /), besides steward's own and those that steer git, CI or agents",
+    ),
+    file_setting(
         "dispatch.merge",
         // Weakest first, as for every guard: `merge` merges the most.
         Kind::Choice(&["merge", "ff", "none"]),
@@ -918,6 +926,8 @@ pub struct Dispatch {
     pub base: Option<String>,
     /// What happens to a completed goal's branch.
     pub merge: MergeMode,
+    /// Paths of the repository a branch must leave alone to be merged.
+    pub protect: Vec<String>,
 }
 
 /// `dispatch.merge`: what happens to the branch of a goal completed in a
@@ -1954,6 +1964,10 @@ impl Layers {
                     "ff" => MergeMode::Ff,
                     "merge" => MergeMode::Merge,
                     _ => MergeMode::None,
+                },
+                protect: match self.get("dispatch.protect") {
+                    Value::TextList(list) => list.clone(),
+                    other => unreachable!("dispatch.protect is {other:?}"),
                 },
             },
             hooks: Hooks {

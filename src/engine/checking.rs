@@ -82,30 +82,47 @@ pub fn never_passes(check: &Check, policy: &CheckPolicy) -> Option<String> {
     }
 }
 
+/// Where a check runs: a folder (the root, or a run's worktree) and, in a
+/// worktree, the repository its `git` is to use.
+#[derive(Debug, Clone)]
+pub struct Site {
+    pub dir: std::path::PathBuf,
+    pub git: Option<crate::checks::GitDirs>,
+}
+
+impl Site {
+    pub fn root(ctx: &Context) -> Site {
+        Site {
+            dir: ctx.root.clone(),
+            git: None,
+        }
+    }
+}
+
 /// Runs `checks` on a few threads, in order; each is bounded by its own
 /// timeout. A check still running after [`SLOW`] is shown through the
 /// context's progress line until every check is done.
 pub fn run(ctx: &Context, checks: &[&Check]) -> Vec<CheckOutcome> {
-    run_at(ctx, checks, &ctx.root)
+    run_at(ctx, checks, &Site::root(ctx))
 }
 
 /// The same, with file paths and commands relative to `at` (a run's
 /// worktree) instead of the root.
-pub fn run_at(ctx: &Context, checks: &[&Check], at: &std::path::Path) -> Vec<CheckOutcome> {
-    let each: Vec<(&Check, &std::path::Path)> = checks.iter().map(|c| (*c, at)).collect();
+pub fn run_at(ctx: &Context, checks: &[&Check], at: &Site) -> Vec<CheckOutcome> {
+    let each: Vec<(&Check, &Site)> = checks.iter().map(|c| (*c, at)).collect();
     run_each(ctx, &each)
 }
 
-/// The same, each check relative to its own folder (the goals of one
-/// pass, some in their runs' worktrees).
-pub fn run_each(ctx: &Context, each: &[(&Check, &std::path::Path)]) -> Vec<CheckOutcome> {
+/// The same, each check at its own site (the goals of one pass, some in
+/// their runs' worktrees).
+pub fn run_each(ctx: &Context, each: &[(&Check, &Site)]) -> Vec<CheckOutcome> {
     let base = policy(ctx);
     let checks: Vec<&Check> = each.iter().map(|(c, _)| *c).collect();
     let policies: Vec<CheckPolicy> = each
         .iter()
         .map(|(_, at)| CheckPolicy {
-            root: at.to_path_buf(),
-            git: super::worktree::git_dirs(ctx, at),
+            root: at.dir.clone(),
+            git: at.git.clone(),
             ..base.clone()
         })
         .collect();

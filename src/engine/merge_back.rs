@@ -135,6 +135,14 @@ fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
         ".gitmodules".to_string(),
         ".github/".to_string(),
     ];
+    // The person's own, relative to the repository's top.
+    paths.extend(
+        ctx.config
+            .dispatch
+            .protect
+            .iter()
+            .map(|path| path.trim_start_matches("./").to_string()),
+    );
     paths.dedup();
     paths
 }
@@ -243,7 +251,7 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         .collect();
     if !touched.is_empty() {
         return Err(format!(
-            "the branch changes files that steer steward, git, CI or agents ({}): a person merges it",
+            "the branch changes files that steer steward, git, CI or agents, or that dispatch.protect names ({}): a person merges it",
             touched
                 .iter()
                 .take(5)
@@ -367,12 +375,15 @@ fn changed_paths(
     let diff = repo
         .diff_tree_to_tree(Some(&tree(from)?), Some(&tree(to)?), None)
         .map_err(|err| err.to_string())?;
-    Ok(diff
+    let mut paths: Vec<String> = diff
         .deltas()
         .flat_map(|d| [d.old_file().path(), d.new_file().path()])
         .flatten()
         .filter_map(|p| p.to_str().map(str::to_string))
-        .collect())
+        .collect();
+    paths.sort();
+    paths.dedup();
+    Ok(paths)
 }
 
 /// Moves the root's branch and working tree to `commit`, a descendant of

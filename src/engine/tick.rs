@@ -741,11 +741,11 @@ fn due_checks<'g>(
 fn run_checks(ctx: &Context, due: &[&LoadedGoal]) -> Outcomes {
     let ids: Vec<&str> = due.iter().map(|g| g.goal.id.as_str()).collect();
     // A goal whose run works in a worktree is checked there.
-    let roots = super::worktree::check_roots(ctx, &ids);
-    let checks: Vec<(&Check, &std::path::Path)> = due
+    let sites = super::worktree::check_sites(ctx, &ids);
+    let checks: Vec<(&Check, &checking::Site)> = due
         .iter()
-        .zip(&roots)
-        .flat_map(|(g, root)| g.goal.verification.iter().map(move |c| (c, root.as_path())))
+        .zip(&sites)
+        .flat_map(|(g, site)| g.goal.verification.iter().map(move |c| (c, site)))
         .collect();
     let mut outcomes = checking::run_each(ctx, &checks).into_iter();
     due.iter()

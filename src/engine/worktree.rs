@@ -21,6 +21,7 @@ use std::path::{Component, Path, PathBuf};
 
 use git2::{BranchType, Repository, WorktreeAddOptions};
 
+use super::checking::Site;
 use crate::config::MergeMode;
 use crate::context::Context;
 use crate::error::Result;
@@ -214,7 +215,17 @@ pub fn open_run(ctx: &Context, goal_id: &str) -> Option<Run> {
 
 /// Where each goal's checks run: its open run's worktree, else the root.
 /// Reads the runs only when some worktree exists.
-pub fn check_roots(ctx: &Context, goal_ids: &[&str]) -> Vec<PathBuf> {
+pub fn check_sites(ctx: &Context, goal_ids: &[&str]) -> Vec<Site> {
+    check_roots(ctx, goal_ids)
+        .into_iter()
+        .map(|dir| Site {
+            git: git_dirs(ctx, &dir),
+            dir,
+        })
+        .collect()
+}
+
+fn check_roots(ctx: &Context, goal_ids: &[&str]) -> Vec<PathBuf> {
     let root = || vec![ctx.root.clone(); goal_ids.len()];
     let any = std::fs::read_dir(ctx.store.state_dir.join(DIR))
         .map(|entries| entries.flatten().any(|e| e.file_name() != ".gitignore"))
@@ -358,7 +369,12 @@ pub fn checks_at_commit(
         .map_err(|err| format!("cannot make a worktree to check the merge: {err}"));
     let failing = made.map(|_| {
         let checks: Vec<&crate::model::Check> = goal.verification.iter().collect();
-        super::checking::run_at(ctx, &checks, &dir.join(subdir))
+        let at = dir.join(subdir);
+        let site = Site {
+            git: git_dirs(ctx, &at),
+            dir: at,
+        };
+        super::checking::run_at(ctx, &checks, &site)
             .iter()
             .zip(&checks)
             .filter_map(|(outcome, check)| match outcome {
@@ -686,7 +702,7 @@ fn keep_loose(repo: &Repository, name: &str) {
 /// `state/worktrees/`, as steward made it (its folder in the git directory,
 /// not what the worktree's `.git` file says): for the git a command check
 /// runs there. `None` for any other folder.
-pub fn git_dirs(ctx: &Context, at: &Path) -> Option<crate::checks::GitDirs> {
+fn git_dirs(ctx: &Context, at: &Path) -> Option<crate::checks::GitDirs> {
     let worktrees = ctx.store.state_dir.join(DIR);
     // The store may be a folder of the repository: `at` is then in the
     // worktree, not the worktree itself.

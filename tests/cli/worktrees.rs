@@ -368,6 +368,31 @@ fn a_sandboxed_run_writes_only_its_goals_branches() {
     assert!(env.path(".git/refs/heads/main").exists(), "main made loose");
 }
 
+/// `dispatch.protect`: a person's own paths, which a branch must leave
+/// alone for steward to merge it.
+#[test]
+fn a_branch_that_changes_a_protected_path_is_a_persons_to_merge() {
+    let (env, outside) = store("ff", 1);
+    let config = env
+        .read("steward.yaml")
+        .replace("  merge: ff\n", "  merge: ff\n  protect: [shared.txt]\n");
+    env.write_config(&config);
+    git(env.root(), &["commit", "-qam", "protect shared.txt"]);
+    add(&env, "alpha");
+    judged_in_its_worktree(&env, &outside, "alpha");
+    tick(&env);
+    let goal = env.goal_json("alpha");
+    assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}");
+    assert!(
+        goal["waiting"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("(shared.txt): a person merges it"),
+        "{goal}"
+    );
+    assert_eq!(env.read("shared.txt"), "base\n");
+}
+
 #[test]
 fn a_conflicting_merge_waits_for_a_person_and_is_not_forced() {
     let (env, outside) = store("merge", 2);
