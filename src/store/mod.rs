@@ -784,16 +784,24 @@ impl Store {
 
     /// How many goal files the closed goals' directory holds (not read).
     pub fn closed_count(&self) -> Result<u64> {
-        count_goal_files(&self.closed_dir)
+        count_goal_files(&self.closed_dir, |_| false)
     }
 
     /// How many goals are open, exactly when the answer matters: goal files
-    /// in the open directory are counted without reading them, and read only
-    /// when there are at least `limit` (one might be closed by hand).
+    /// in the open directory are counted without reading them; then, at
+    /// `limit` or more, without those the terminal-goal cache knows closed
+    /// by hand (waiting for `tick` to move them; the cache is bound to this
+    /// machine's key, and a file changed since is one `tick` reads again);
+    /// and only if that is still `limit` or more, the goals are read.
     pub fn count_open(&self, limit: u64) -> Result<u64> {
-        let files = count_goal_files(&self.goals_dir)?;
+        let files = count_goal_files(&self.goals_dir, |_| false)?;
         if files < limit {
             return Ok(files);
+        }
+        let cache = terminal_cache::TerminalCache::load(&self.terminal_cache_path());
+        let not_closed = count_goal_files(&self.goals_dir, |name| cache.lists(name))?;
+        if not_closed < limit {
+            return Ok(not_closed);
         }
         Ok(self.scan(Scope::Open)?.goals.len() as u64)
     }
@@ -1105,7 +1113,8 @@ fn each_goal_entry(
 }
 
 /// How many entries of `dir` look like goal files, without reading them.
-fn count_goal_files(dir: &Path) -> Result<u64> {
+/// How many goal files `dir` holds, but those `skip` names.
+fn count_goal_files(dir: &Path, skip: impl Fn(&std::ffi::OsStr) -> bool) -> Result<u64> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
@@ -1114,7 +1123,7 @@ fn count_goal_files(dir: &Path) -> Result<u64> {
     let mut count = 0;
     for entry in entries {
         let entry = entry.map_err(|err| Error::io(dir, "cannot list goals", err))?;
-        if goal_entry(&entry).is_some() {
+        if goal_entry(&entry).is_some() && !skip(&entry.file_name()) {
             count += 1;
         }
     }

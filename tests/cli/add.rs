@@ -200,6 +200,48 @@ fn max_active_goals_is_enforced() {
     assert!(!env.path("state/goals/three.md").exists());
 }
 
+/// Goals closed by hand wait in the open directory until `tick` moves
+/// them: they do not count as open, known closed from the cache a read
+/// left, and a file the cache does not know is read.
+#[test]
+fn goals_closed_by_hand_and_not_yet_moved_are_not_counted_open() {
+    let env = TestEnv::initialised();
+    env.write_config("global_limits:\n  max_active_goals: 2\n");
+    env.add_goal("one");
+    env.add_goal("two");
+    let path = "state/goals/one.md";
+    env.write(
+        path,
+        &env.read(path)
+            .replace("status: active", "status: completed"),
+    );
+    // Not read yet: the goals are read to count them.
+    env.steward()
+        .args(["add", "three", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success();
+    assert!(env.path(path).exists(), "not moved: no tick ran");
+    let path = "state/goals/two.md";
+    env.write(
+        path,
+        &env.read(path)
+            .replace("status: active", "status: completed"),
+    );
+    // A read leaves the cache of goals closed by hand; `add` counts with it.
+    env.steward().arg("list").assert().success();
+    env.steward()
+        .args(["add", "four", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["add", "five", "--title", "T", "--criterion", "C"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "2 goals are open and global_limits.max_active_goals is 2",
+        ));
+}
+
 #[test]
 fn requires_bounds_refuses_unbounded_goals() {
     let env = TestEnv::initialised();
