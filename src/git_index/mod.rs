@@ -253,12 +253,25 @@ fn write_full(
     entries: &Pieces<'_>,
     settings: &Settings,
 ) -> std::io::Result<()> {
+    whole_index(version, entries, settings.skip_hash, |pieces, _| {
+        write_locked(git_dir, pieces)
+    })
+}
+
+/// Hands `write` the pieces of a whole index of `entries` (the header,
+/// the entries, the trailer) and the trailer, its SHA-1 or zeros.
+fn whole_index(
+    version: u32,
+    entries: &Pieces<'_>,
+    skip_hash: bool,
+    write: impl FnOnce(&[&[u8]], &[u8; 20]) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let header = header(version, entries.count);
     let mut pieces = vec![&header[..]];
     pieces.extend(entries.slices());
-    let trailer = trailer(&pieces, settings.skip_hash);
+    let trailer = trailer(&pieces, skip_hash);
     pieces.push(&trailer);
-    write_locked(git_dir, &pieces)
+    write(&pieces, &trailer)
 }
 
 fn header(version: u32, count: usize) -> Vec<u8> {

@@ -15,7 +15,7 @@ use std::time::{Duration, SystemTime};
 use super::mapped::Mapped;
 use super::{
     Change, EXTENDED, Entry, FLAGS_AT, IndexFile, Pieces, Settings, ewah, header, pad, parse,
-    trailer, write_locked,
+    trailer, whole_index, write_locked,
 };
 
 /// How long a shared index no index names is kept: git's default for
@@ -280,22 +280,28 @@ pub fn create(
     entries: &Pieces<'_>,
     settings: &Settings,
 ) -> std::io::Result<()> {
-    let header_bytes = header(version, entries.count);
-    let mut pieces: Vec<&[u8]> = vec![&header_bytes];
-    pieces.extend(entries.slices());
     // A shared index is named by its hash, whatever `index.skipHash` says.
-    let hash = trailer(&pieces, false);
-    pieces.push(&hash);
+    let mut hash = [0; 20];
+    whole_index(version, entries, false, |pieces, trailer| {
+        hash = *trailer;
+        let temporary = git_dir.join(format!("sharedindex_steward_{}", std::process::id()));
+        let written = std::fs::File::create(&temporary)
+            .and_then(|mut out| {
+                use std::io::Write;
+                pieces.iter().try_for_each(|piece| out.write_all(piece))
+            })
+            .and_then(|()| {
+                std::fs::rename(
+                    &temporary,
+                    git_dir.join(format!("sharedindex.{}", hex(trailer))),
+                )
+            });
+        if written.is_err() {
+            let _ = std::fs::remove_file(&temporary);
+        }
+        written
+    })?;
     let name = format!("sharedindex.{}", hex(&hash));
-    let temporary = git_dir.join(format!("sharedindex_steward_{}", std::process::id()));
-    let written = std::fs::File::create(&temporary).and_then(|mut out| {
-        use std::io::Write;
-        pieces.iter().try_for_each(|piece| out.write_all(piece))
-    });
-    if let Err(err) = written.and_then(|()| std::fs::rename(&temporary, git_dir.join(&name))) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(err);
-    }
     let link = Link {
         base: hash,
         deleted: Vec::new(),

@@ -2,8 +2,10 @@
 
 use super::*;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = std::process::Command::new("git")
+/// `git ARGS` in `dir`, away from the machine's configuration, with an
+/// identity to commit with.
+fn git_output(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new("git")
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
@@ -13,7 +15,11 @@ fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_NAME", "test")
         .env("GIT_COMMITTER_EMAIL", "test@localhost")
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = git_output(dir, args);
     assert!(output.status.success(), "{args:?}: {output:?}");
     String::from_utf8(output.stdout).unwrap()
 }
@@ -250,17 +256,7 @@ fn adding_a_conflicted_path_resolves_it() {
         write(root, "a.md", "ours");
         git(root, &["commit", "-q", "-am", "ours"]);
         let config = format!("core.splitIndex={split}");
-        let merge = std::process::Command::new("git")
-            .args(["-c", &config, "merge", "-q", "other"])
-            .current_dir(root)
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_AUTHOR_NAME", "test")
-            .env("GIT_AUTHOR_EMAIL", "test@localhost")
-            .env("GIT_COMMITTER_NAME", "test")
-            .env("GIT_COMMITTER_EMAIL", "test@localhost")
-            .output()
-            .unwrap();
+        let merge = git_output(root, &["-c", &config, "merge", "-q", "other"]);
         assert!(!merge.status.success(), "a conflict: {merge:?}");
         assert_eq!(is_split(root), split);
         assert_eq!(git(root, &["ls-files", "--unmerged"]).lines().count(), 3);
