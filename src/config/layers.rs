@@ -1,0 +1,916 @@
+//! The layering: defaults < `steward.yaml` (what a person accepted of its
+//! commands) < `state/local/steward.yaml` < `STEWARD_*` < flags, each value
+//! with its source, and the typed [`Config`] made from them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::agents::{AgentProfile, OutputFormat, PromptVia};
+use crate::duration::HumanDuration;
+use crate::error::{Error, FileProblem, Result};
+use crate::model::{Actor, Priority};
+use crate::sandbox::SandboxMode;
+use crate::yaml_locate::key_position;
+
+use super::parse::{describe_yaml, parse_value, string_list, yaml_message};
+use super::schema::{ForAgent, Kind, SETTINGS, Value, agents_template, default_values};
+use super::settings::{
+    AttentionWeights, CircuitBreaker, Config, Dispatch, Entry, FlagOverrides, Git, GlobalLimits,
+    GoalDefaults, HeldCommands, Hooks, IgnoredBecause, IgnoredEnv, LoadedConfig, MergeMode, Mirror,
+    Notify, Obligations, QuietHours, Retention, Source, Unchecked, Verification,
+};
+use super::{COMMAND_KEYS, FILE_NAME, GUARD_KEYS, LOCAL_FILE, MAX_FILE_BYTES, commands_in};
+
+impl Default for Config {
+    fn default() -> Self {
+        let layers = Layers::defaults();
+        layers.to_config()
+    }
+}
+
+impl Config {
+    /// Loads `<root>/steward.yaml` (absent: defaults), then `env` (the
+    /// `STEWARD_*` variables) and `flags` on top.
+    /// The configuration `reader` runs with: the defaults, the file, the
+    /// environment (as far as `reader` may set it) and the flags.
+    ///
+    /// `accepted` is what a person on this machine accepted of the commands
+    /// `steward.yaml` names (`None`: nothing to compare with yet): when the
+    /// file names others, they are held back, and said so.
+    pub fn load(
+        root: &Path,
+        env: &BTreeMap<String, String>,
+        flags: &FlagOverrides,
+        reader: Actor,
+        accepted: Option<&str>,
+    ) -> Result<LoadedConfig> {
+        let mut layers = Layers::defaults();
+        let path = root.join(FILE_NAME);
+        let mut held_commands = None;
+        if let Some(text) = read_config_file(&path)? {
+            let in_file = commands_in(&text);
+            let held = accepted.is_some_and(|accepted| accepted != in_file);
+            layers.apply_file(&path, &text, held)?;
+            if held {
+                layers.apply_accepted(accepted.unwrap_or_default());
+                held_commands = Some(HeldCommands {
+                    in_file,
+                    accepted: accepted.unwrap_or_default().to_string(),
+                });
+            }
+        }
+        let local = root.join(LOCAL_FILE);
+        if let Some(text) = read_config_file(&local)? {
+            layers.apply_file(&local, &text, false)?;
+        }
+        let ignored_env = layers.apply_env(env, reader)?;
+        if let Some(commit) = flags.git_commit {
+            let flag = if commit { "--commit" } else { "--no-commit" };
+            layers.set("git.commit", Value::Bool(commit), Source::Flag(flag));
+        }
+        layers.check_agents()?;
+        Ok(LoadedConfig {
+            config: layers.to_config(),
+            entries: layers.entries(),
+            ignored_env,
+            held_commands,
+        })
+    }
+
+    /// The defaults alone, for commands that go on when the file is broken.
+    pub fn load_defaults() -> LoadedConfig {
+        let layers = Layers::defaults();
+        LoadedConfig {
+            config: layers.to_config(),
+            entries: layers.entries(),
+            ignored_env: Vec::new(),
+            held_commands: None,
+        }
+    }
+
+    /// The text `init` writes: every key, commented out, with its default.
+    /// With `git_commit`, the `git.commit` line is written set to true
+    /// (`init --git`).
+    pub fn template(git_commit: bool) -> String {
+        let mut out = String::from(
+            "# steward configuration. Every key is optional: the values below are the\n\
+             # defaults. Uncomment a line (and its section line) to change it.\n",
+        );
+        let mut section: Vec<&str> = Vec::new();
+        for setting in SETTINGS {
+            let parts: Vec<&str> = setting.key.split('.').collect();
+            let (name, parents) = parts.split_last().expect("keys are not empty");
+            let shared = section
+                .iter()
+                .zip(parents)
+                .take_while(|(a, b)| a == b)
+                .count();
+            for (depth, parent) in parents.iter().enumerate().skip(shared) {
+                let comment = if git_commit && depth == 0 && *parent == "git" {
+                    ""
+                } else {
+                    "# "
+                };
+                out.push_str(&format!("{comment}{}{parent}:\n", "  ".repeat(depth)));
+            }
+            section = parents.to_vec();
+            if git_commit && setting.key == "git.commit" {
+                out.push_str(&format!("{:<46} # {}\n", "  commit: true", setting.help));
+                continue;
+            }
+            let line = format!("{}{name}: {}", "  ".repeat(parents.len()), setting.default);
+            out.push_str(&format!("# {line:<44} # {}\n", setting.help));
+        }
+        out.push_str(&agents_template());
+        out
+    }
+
+    /// The attention weight of a priority; unknown priorities weigh as normal.
+    pub fn attention_weight(&self, priority: &Priority) -> f64 {
+        let weights = &self.attention_weights;
+        match priority {
+            Priority::Critical => weights.critical,
+            Priority::High => weights.high,
+            Priority::Normal | Priority::Unknown(_) => weights.normal,
+            Priority::Low => weights.low,
+        }
+    }
+}
+
+/// Reads the configuration file, `None` when there is none.
+pub(super) fn read_config_file(path: &Path) -> Result<Option<String>> {
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(Error::io(path, "cannot read configuration", err)),
+    };
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(Error::Config(FileProblem::whole_file(
+            path,
+            "configuration file is larger than 1 MiB",
+        )));
+    }
+    if !metadata.is_file() {
+        return Err(Error::Config(FileProblem::whole_file(
+            path,
+            "not a regular file: steward reads its configuration from a file",
+        )));
+    }
+    let bytes = {
+        use std::io::Read;
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut bytes = Vec::new();
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(path)
+            .and_then(|file| file.take(MAX_FILE_BYTES).read_to_end(&mut bytes))
+            .map_err(|err| Error::io(path, "cannot read configuration", err))?;
+        bytes
+    };
+    let text = String::from_utf8(bytes).map_err(|err| {
+        Error::Config(FileProblem::whole_file(
+            path,
+            format!("not valid UTF-8 (byte {})", err.utf8_error().valid_up_to()),
+        ))
+    })?;
+    Ok(Some(text))
+}
+
+/// The value of every setting with its source, in table order.
+#[derive(Clone)]
+pub(super) struct Layers {
+    pub(super) values: Vec<(Value, Source)>,
+    pub(super) agents: Vec<AgentProfile>,
+    /// Where each profile a file set came from.
+    pub(super) agent_sources: Vec<(String, Source)>,
+    /// Profiles steward.yaml names that this machine has not accepted:
+    /// `dispatch.agent` may name them (no run starts with one).
+    pub(super) held_agents: Vec<String>,
+}
+
+impl Layers {
+    pub(super) fn defaults() -> Self {
+        let values = SETTINGS
+            .iter()
+            .zip(default_values())
+            .map(|(setting, yaml)| {
+                let value = parse_value(setting.kind, &yaml).expect("built-in defaults are valid");
+                (value, Source::Default)
+            })
+            .collect();
+        Layers {
+            values,
+            agents: AgentProfile::builtins(),
+            agent_sources: Vec::new(),
+            held_agents: Vec::new(),
+        }
+    }
+
+    pub(super) fn set(&mut self, key: &str, value: Value, source: Source) {
+        let index = SETTINGS
+            .iter()
+            .position(|s| s.key == key)
+            .expect("known key");
+        self.values[index] = (value, source);
+    }
+
+    /// Whether `value` of the guard `key` is stronger than the one in
+    /// force.
+    pub(super) fn strengthens(&self, key: &str, value: &Value) -> bool {
+        let setting = SETTINGS.iter().find(|s| s.key == key).expect("known key");
+        let Kind::Choice(words) = setting.kind else {
+            unreachable!("a guard is a choice")
+        };
+        let strength = |value: &Value| match value {
+            Value::Text(word) => words.iter().position(|w| w == word),
+            _ => None,
+        };
+        strength(value) > strength(self.get(key))
+    }
+
+    /// What a person on this machine accepted of the commands (as
+    /// [`commands_in`] gives it), in force while the file's are held: the
+    /// profiles and commands as accepted, and each guard on when it was
+    /// accepted on (the file may turn one on, not off). The text was
+    /// checked when it was accepted; a line this version cannot read is
+    /// left out.
+    pub(super) fn apply_accepted(&mut self, accepted: &str) {
+        for line in accepted.lines() {
+            let Some((key, json)) = line.split_once(": ") else {
+                continue;
+            };
+            let Ok(yaml) = serde_json::from_str::<serde_yaml::Value>(json) else {
+                continue;
+            };
+            if key == "agents" {
+                let mut checked = self.clone();
+                if checked
+                    .apply_agents(Path::new("(accepted on this machine)"), "", &yaml)
+                    .is_ok()
+                {
+                    *self = checked;
+                }
+                continue;
+            }
+            let Some(setting) = SETTINGS.iter().find(|s| s.key == key) else {
+                continue;
+            };
+            match parse_value(setting.kind, &yaml) {
+                Ok(value) if GUARD_KEYS.contains(&key) => {
+                    if self.strengthens(setting.key, &value) {
+                        self.set(setting.key, value, Source::Accepted);
+                    }
+                }
+                Ok(value) => self.set(setting.key, value, Source::Accepted),
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// Applies a configuration file; with `hold_commands`, its agent
+    /// profiles and [`COMMAND_KEYS`] are left out (checked all the same).
+    pub(super) fn apply_file(
+        &mut self,
+        path: &Path,
+        text: &str,
+        hold_commands: bool,
+    ) -> Result<()> {
+        if let Some((line, column)) = crate::yaml_locate::excessive_nesting(text) {
+            return Err(Error::Config(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message: format!(
+                    "flow collections nest deeper than {} levels",
+                    crate::yaml_locate::MAX_FLOW_DEPTH
+                ),
+            }));
+        }
+        let document: serde_yaml::Value = serde_yaml::from_str(text).map_err(|err| {
+            let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
+            Error::Config(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message: yaml_message(&err, 0),
+            })
+        })?;
+        let at = |key: &str, message: String| {
+            let parts: Vec<&str> = key.split('.').collect();
+            let (line, column) = key_position(text, &parts).unwrap_or((1, 1));
+            Error::Config(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message,
+            })
+        };
+        let mapping = match document {
+            serde_yaml::Value::Null => return Ok(()),
+            serde_yaml::Value::Mapping(mapping) => mapping,
+            _ => {
+                return Err(Error::Config(FileProblem::whole_file(
+                    path,
+                    "configuration must be a mapping of keys to values",
+                )));
+            }
+        };
+        let mut mapping = mapping;
+        if let Some(agents) = mapping.remove("agents") {
+            if hold_commands {
+                // Checked, not applied.
+                let mut checked = Layers::defaults();
+                checked.apply_agents(path, text, &agents)?;
+                self.held_agents
+                    .extend(checked.agent_sources.into_iter().map(|(name, _)| name));
+            } else {
+                self.apply_agents(path, text, &agents)?;
+            }
+        }
+        let mut pending = Vec::new();
+        flatten(&mapping, "", &mut pending)
+            .map_err(|key| at(&key, format!("keys must be plain strings (near `{key}`)")))?;
+        for (key, yaml) in pending {
+            let Some(setting) = SETTINGS.iter().find(|s| s.key == key) else {
+                return Err(at(&key, format!("unknown key `{key}`{}", suggest(&key))));
+            };
+            let value = parse_value(setting.kind, &yaml)
+                .map_err(|why| at(&key, format!("{key}: {why}")))?;
+            if hold_commands && COMMAND_KEYS.contains(&setting.key) {
+                continue;
+            }
+            if hold_commands
+                && GUARD_KEYS.contains(&setting.key)
+                && !self.strengthens(setting.key, &value)
+            {
+                // Weakened only once accepted; strengthened at once.
+                continue;
+            }
+            let line =
+                key_position(text, &key.split('.').collect::<Vec<_>>()).map_or(1, |(l, _)| l);
+            self.set(
+                setting.key,
+                value,
+                Source::File {
+                    path: path.to_path_buf(),
+                    line,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// The `agents:` mapping: profiles by name, each overriding a built-in
+    /// profile of that name field by field, or new.
+    pub(super) fn apply_agents(
+        &mut self,
+        path: &Path,
+        text: &str,
+        yaml: &serde_yaml::Value,
+    ) -> Result<()> {
+        let at = |keys: &[&str], message: String| {
+            let (line, column) = key_position(text, keys).unwrap_or((1, 1));
+            Error::Config(FileProblem {
+                path: path.display().to_string(),
+                line,
+                column,
+                message,
+            })
+        };
+        let profiles = match yaml {
+            serde_yaml::Value::Null => return Ok(()),
+            serde_yaml::Value::Mapping(profiles) => profiles,
+            other => {
+                return Err(at(
+                    &["agents"],
+                    format!(
+                        "agents: expected a mapping of profile names to profiles, found {}",
+                        describe_yaml(other)
+                    ),
+                ));
+            }
+        };
+        for (name, fields) in profiles {
+            let Some(name) = name.as_str() else {
+                return Err(at(
+                    &["agents"],
+                    "agents: profile names are text".to_string(),
+                ));
+            };
+            let key = |field: &str| format!("agents.{name}.{field}");
+            let serde_yaml::Value::Mapping(fields) = fields else {
+                return Err(at(
+                    &["agents", name],
+                    format!(
+                        "agents.{name}: expected a mapping with command, prompt, resume, output"
+                    ),
+                ));
+            };
+            let mut profile = self
+                .agents
+                .iter()
+                .find(|a| a.name == name)
+                .cloned()
+                .unwrap_or(AgentProfile {
+                    name: name.to_string(),
+                    command: Vec::new(),
+                    prompt: PromptVia::Stdin,
+                    resume: Vec::new(),
+                    output: OutputFormat::Text,
+                    prices: crate::agents::Prices::default(),
+                });
+            let (mut own_prices, mut as_of) = (false, None);
+            for (field, value) in fields {
+                let field = field.as_str().unwrap_or_default();
+                let wrong =
+                    |why: String| at(&["agents", name, field], format!("{}: {why}", key(field)));
+                match field {
+                    "command" => profile.command = string_list(value).map_err(wrong)?,
+                    "resume" => {
+                        profile.resume = match value {
+                            serde_yaml::Value::Null => Vec::new(),
+                            other => string_list(other).map_err(wrong)?,
+                        }
+                    }
+                    "prompt" => {
+                        profile.prompt = match value.as_str() {
+                            Some("stdin") => PromptVia::Stdin,
+                            Some("arg") => PromptVia::Arg,
+                            _ => return Err(wrong("expected stdin or arg".to_string())),
+                        }
+                    }
+                    "output" => {
+                        profile.output =
+                            value
+                                .as_str()
+                                .and_then(OutputFormat::parse)
+                                .ok_or_else(|| {
+                                    wrong(format!(
+                                        "expected one of {}",
+                                        OutputFormat::NAMES.join(", ")
+                                    ))
+                                })?
+                    }
+                    "input_usd_per_mtok"
+                    | "cached_input_usd_per_mtok"
+                    | "cache_write_usd_per_mtok"
+                    | "output_usd_per_mtok" => {
+                        let price = value
+                            .as_f64()
+                            .filter(|x| x.is_finite() && *x >= 0.0 && *x <= 1e6)
+                            .ok_or_else(|| {
+                                wrong("expected a price of at least 0 (US dollars per million tokens)".to_string())
+                            })?;
+                        let prices = &mut profile.prices;
+                        *match field {
+                            "input_usd_per_mtok" => &mut prices.input,
+                            "cached_input_usd_per_mtok" => &mut prices.cached_input,
+                            "cache_write_usd_per_mtok" => &mut prices.cache_write,
+                            _ => &mut prices.output,
+                        } = price;
+                        own_prices = true;
+                    }
+                    "prices_as_of" => {
+                        as_of = Some(
+                            value
+                                .as_str()
+                                .ok_or_else(|| wrong("expected text".to_string()))?
+                                .to_string(),
+                        );
+                    }
+                    other => {
+                        return Err(at(
+                            &["agents", name, other],
+                            format!(
+                                "unknown key `{}`: a profile has command, prompt, resume, output, input_usd_per_mtok, cached_input_usd_per_mtok, cache_write_usd_per_mtok, output_usd_per_mtok, prices_as_of",
+                                key(other)
+                            ),
+                        ));
+                    }
+                }
+            }
+            // Prices of one's own are no longer the list's.
+            if own_prices || as_of.is_some() {
+                profile.prices.as_of = as_of;
+            }
+            if profile.command.first().is_none_or(|p| p.trim().is_empty()) {
+                return Err(at(
+                    &["agents", name],
+                    format!(
+                        "{}: a profile needs a command (a list, program first)",
+                        key("command")
+                    ),
+                ));
+            }
+            let line = key_position(text, &["agents", name]).map_or(1, |(l, _)| l);
+            self.agent_sources.push((
+                name.to_string(),
+                Source::File {
+                    path: path.to_path_buf(),
+                    line,
+                },
+            ));
+            self.agents.retain(|a| a.name != name);
+            self.agents.push(profile);
+        }
+        Ok(())
+    }
+
+    /// Profiles named by `dispatch.agent` and `dispatch.fallback_agent` must
+    /// exist.
+    pub(super) fn check_agents(&self) -> Result<()> {
+        for key in ["dispatch.agent", "dispatch.fallback_agent"] {
+            let index = SETTINGS
+                .iter()
+                .position(|s| s.key == key)
+                .expect("known key");
+            let (value, source) = &self.values[index];
+            let name = match value {
+                Value::Text(name) | Value::OptionalText(Some(name)) => name,
+                _ => continue,
+            };
+            if self.agents.iter().any(|a| a.name == *name) || self.held_agents.contains(name) {
+                continue;
+            }
+            let known: Vec<&str> = self.agents.iter().map(|a| a.name.as_str()).collect();
+            let message = format!(
+                "{key}: no agent profile `{name}` (profiles: {}; define it under agents:)",
+                known.join(", ")
+            );
+            return Err(match source {
+                Source::File { path, line } => Error::Config(FileProblem {
+                    path: path.display().to_string(),
+                    line: *line,
+                    column: 1,
+                    message,
+                }),
+                _ => Error::bad_value(key, message),
+            });
+        }
+        Ok(())
+    }
+
+    /// Applies the `STEWARD_*` variables `reader` may set, and returns the
+    /// ones it may not: settings read from the file only, a value that
+    /// would loosen a limit for an agent, and `enabled` against the file's
+    /// `false` (the kill switch is the operator's, whoever runs steward).
+    pub(super) fn apply_env(
+        &mut self,
+        env: &BTreeMap<String, String>,
+        reader: Actor,
+    ) -> Result<Vec<IgnoredEnv>> {
+        let mut ignored = Vec::new();
+        for setting in SETTINGS {
+            let name = env_name(setting.key);
+            // Empty is unset, as for every other STEWARD_ variable.
+            let Some(raw) = env.get(&name).filter(|raw| !raw.is_empty()) else {
+                continue;
+            };
+            if setting.file_only {
+                ignored.push(IgnoredEnv::new(name, setting.key, IgnoredBecause::FileOnly));
+                continue;
+            }
+            let yaml: serde_yaml::Value = serde_yaml::from_str(raw)
+                .unwrap_or_else(|_| serde_yaml::Value::String(raw.clone()));
+            let value =
+                parse_value(setting.kind, &yaml).map_err(|why| Error::bad_value(&name, why))?;
+            let current = self.get(setting.key);
+            let kill_switch_off = setting.key == "enabled"
+                && *current == Value::Bool(false)
+                && matches!(self.source(setting.key), Source::File { .. });
+            if kill_switch_off && value != *current {
+                ignored.push(IgnoredEnv::new(
+                    name,
+                    setting.key,
+                    IgnoredBecause::KillSwitch,
+                ));
+                continue;
+            }
+            if reader == Actor::Agent && !setting.for_agent.allows(current, &value) {
+                let because = if setting.for_agent == ForAgent::Never {
+                    IgnoredBecause::NotForAgents
+                } else {
+                    IgnoredBecause::Loosens
+                };
+                ignored.push(IgnoredEnv::new(name, setting.key, because));
+                continue;
+            }
+            self.set(setting.key, value, Source::Env(name));
+        }
+        Ok(ignored)
+    }
+
+    pub(super) fn source(&self, key: &str) -> &Source {
+        let index = SETTINGS
+            .iter()
+            .position(|s| s.key == key)
+            .expect("known key");
+        &self.values[index].1
+    }
+
+    pub(super) fn entries(&self) -> Vec<Entry> {
+        let settings = SETTINGS
+            .iter()
+            .zip(&self.values)
+            .map(|(setting, (value, source))| Entry {
+                key: setting.key.to_string(),
+                value: value.to_string(),
+                source: source.clone(),
+            });
+        let agents = self.agents.iter().map(|agent| Entry {
+            key: format!("agents.{}", agent.name),
+            value: format!(
+                "{} (prompt {}, output {}{}, {})",
+                agent.command.join(" "),
+                match agent.prompt {
+                    PromptVia::Stdin => "on stdin",
+                    PromptVia::Arg => "as the last argument",
+                },
+                agent.output.as_str(),
+                if agent.can_resume() { ", resumes" } else { "" },
+                prices_text(&agent.prices)
+            ),
+            source: self
+                .agent_sources
+                .iter()
+                .rev()
+                .find(|(name, _)| *name == agent.name)
+                .map_or(Source::Default, |(_, source)| source.clone()),
+        });
+        settings.chain(agents).collect()
+    }
+
+    pub(super) fn get(&self, key: &str) -> &Value {
+        let index = SETTINGS
+            .iter()
+            .position(|s| s.key == key)
+            .expect("known key");
+        &self.values[index].0
+    }
+
+    pub(super) fn bool(&self, key: &str) -> bool {
+        match self.get(key) {
+            Value::Bool(b) => *b,
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    pub(super) fn count(&self, key: &str) -> u64 {
+        match self.get(key) {
+            Value::Count(n) => *n,
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    pub(super) fn number(&self, key: &str) -> f64 {
+        match self.get(key) {
+            Value::Number(x) => *x,
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    pub(super) fn duration(&self, key: &str) -> HumanDuration {
+        match self.get(key) {
+            Value::Duration(d) => *d,
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    pub(super) fn text(&self, key: &str) -> String {
+        match self.get(key) {
+            Value::Text(s) => s.clone(),
+            Value::OptionalText(s) => s.clone().unwrap_or_default(),
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    pub(super) fn optional_text(&self, key: &str) -> Option<String> {
+        match self.get(key) {
+            Value::OptionalText(s) => s.clone(),
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
+    pub(super) fn to_config(&self) -> Config {
+        let priority = |key: &str| match self.get(key) {
+            Value::Priority(p) => p.clone(),
+            other => unreachable!("{key} is {other:?}"),
+        };
+        Config {
+            enabled: self.bool("enabled"),
+            goals_dir: PathBuf::from(self.text("goals_dir")),
+            defaults: GoalDefaults {
+                max_dispatches: self.count("defaults.max_dispatches"),
+                max_assessments: self.count("defaults.max_assessments"),
+                cooldown: self.duration("defaults.cooldown"),
+                escalate_after_failures: self.count("defaults.escalate_after_failures"),
+                priority: priority("defaults.priority"),
+            },
+            global_limits: GlobalLimits {
+                max_dispatches_per_hour: self.count("global_limits.max_dispatches_per_hour"),
+                max_active_goals: self.count("global_limits.max_active_goals"),
+            },
+            requires_bounds: self.bool("requires_bounds"),
+            heartbeat_patterns: match self.get("heartbeat_patterns") {
+                Value::TextList(list) => list.clone(),
+                other => unreachable!("heartbeat_patterns is {other:?}"),
+            },
+            attention_weights: AttentionWeights {
+                critical: self.number("attention_weights.critical"),
+                high: self.number("attention_weights.high"),
+                normal: self.number("attention_weights.normal"),
+                low: self.number("attention_weights.low"),
+            },
+            multi_goal_max_chars: self.count("multi_goal_max_chars"),
+            multi_goal_max_goals: self.count("multi_goal_max_goals"),
+            require_confirmation_for: match self.get("confirmation.require_for") {
+                Value::PriorityList(list) => list.clone(),
+                other => unreachable!("confirmation.require_for is {other:?}"),
+            },
+            circuit_breaker: CircuitBreaker {
+                enabled: self.bool("circuit_breaker.enabled"),
+                same_blocker_repeat_limit: self.count("circuit_breaker.same_blocker_repeat_limit"),
+                max_assessments_without_progress: self
+                    .count("circuit_breaker.max_assessments_without_progress"),
+            },
+            judge_unchecked: match self.text("judge.unchecked").as_str() {
+                "person" => Unchecked::Person,
+                _ => Unchecked::Agent,
+            },
+            verification: Verification {
+                allow_commands: self.bool("verification.allow_commands"),
+                command_timeout: self.duration("verification.command_timeout"),
+                allow_private_hosts: self.bool("verification.allow_private_hosts"),
+                http_timeout: self.duration("verification.http_timeout"),
+                github_api: self.text("verification.github_api"),
+            },
+            obligations: Obligations {
+                default_timeout: self.duration("obligations.default_timeout"),
+                grace: self.duration("obligations.grace"),
+                delivered_ttl: self.duration("obligations.delivered_ttl"),
+            },
+            retention: Retention {
+                undo: self.duration("retention.undo"),
+                run_logs: self.duration("retention.run_logs"),
+                runs: self.duration("retention.runs"),
+                worktrees: self.duration("retention.worktrees"),
+            },
+            mirror: Mirror {
+                enabled: self.bool("mirror.enabled"),
+                path: PathBuf::from(self.text("mirror.path")),
+                max_goals: self.count("mirror.max_goals"),
+            },
+            git: Git {
+                commit: self.bool("git.commit"),
+                author: self.optional_text("git.author"),
+                remote: self.text("git.remote"),
+            },
+            dispatch: Dispatch {
+                enabled: self.bool("dispatch.enabled"),
+                agent: self.text("dispatch.agent"),
+                fallback_agent: self.optional_text("dispatch.fallback_agent"),
+                max_parallel: self.count("dispatch.max_parallel"),
+                timeout: self.duration("dispatch.timeout"),
+                limit_wait: self.duration("dispatch.limit_wait"),
+                idle_after: self.duration("dispatch.idle_after"),
+                max_retries: self.count("dispatch.max_retries"),
+                min_resend_interval: self.duration("dispatch.min_resend_interval"),
+                backoff_base: self.duration("dispatch.backoff.base"),
+                backoff_max: self.duration("dispatch.backoff.max"),
+                log_max_bytes: self.count("dispatch.log_max_bytes"),
+                max_cost_usd_per_day: match self.get("dispatch.max_cost_usd_per_day") {
+                    Value::OptionalNumber(x) => *x,
+                    other => unreachable!("dispatch.max_cost_usd_per_day is {other:?}"),
+                },
+                claim_git: self.text("dispatch.claim") == "git",
+                plan_auto: self.text("dispatch.plan") == "auto",
+                plan_repairs: self.count("dispatch.plan_repairs"),
+                sandbox: match self.text("dispatch.sandbox").as_str() {
+                    "off" => SandboxMode::Off,
+                    "required" => SandboxMode::Required,
+                    _ => SandboxMode::Auto,
+                },
+                max_subagents: self.count("dispatch.max_subagents"),
+                worktree: self.bool("dispatch.worktree"),
+                base: self.optional_text("dispatch.base"),
+                merge: match self.text("dispatch.merge").as_str() {
+                    "ff" => MergeMode::Ff,
+                    "merge" => MergeMode::Merge,
+                    _ => MergeMode::None,
+                },
+                protect: match self.get("dispatch.protect") {
+                    Value::TextList(list) => list.clone(),
+                    other => unreachable!("dispatch.protect is {other:?}"),
+                },
+            },
+            hooks: Hooks {
+                max_continuations: self.count("hooks.max_continuations"),
+            },
+            notify: Notify {
+                command: match self.get("notify.command") {
+                    Value::OptionalTextList(words) => words.clone(),
+                    other => unreachable!("notify.command is {other:?}"),
+                },
+                on: match self.get("notify.on") {
+                    Value::TextList(list) => list.clone(),
+                    other => unreachable!("notify.on is {other:?}"),
+                },
+                quiet_hours: self
+                    .optional_text("notify.quiet_hours")
+                    .and_then(|text| QuietHours::parse(&text)),
+                routes: match self.get("notify.routes") {
+                    Value::Routes(routes) => routes.clone(),
+                    other => unreachable!("notify.routes is {other:?}"),
+                },
+                remind_after: self.duration("notify.remind_after"),
+                max_reminders: self.count("notify.max_reminders"),
+                ping: match self.get("notify.ping") {
+                    Value::OptionalTextList(words) => words.clone(),
+                    other => unreachable!("notify.ping is {other:?}"),
+                },
+            },
+            agents: self.agents.clone(),
+            machine_id: self.optional_text("machine_id"),
+            episodes: self.optional_text("episodes.path"),
+        }
+    }
+}
+
+/// A profile's prices as `config` shows them.
+pub(super) fn prices_text(prices: &crate::agents::Prices) -> String {
+    if *prices == crate::agents::Prices::default() {
+        return "no prices: runs that report no cost count $0".to_string();
+    }
+    format!(
+        "$ per million tokens: input {}, cached {}, cache write {}, output {}{}",
+        prices.input,
+        prices.cached_input,
+        prices.cache_write,
+        prices.output,
+        prices
+            .as_of
+            .as_deref()
+            .map(|as_of| format!("; {as_of}"))
+            .unwrap_or_default()
+    )
+}
+
+/// `defaults.max_dispatches` → `STEWARD_DEFAULTS_MAX_DISPATCHES`.
+pub fn env_name(key: &str) -> String {
+    format!("STEWARD_{}", key.replace('.', "_").to_ascii_uppercase())
+}
+
+/// Flattens nested mappings into dotted leaf keys; sections are the keys that
+/// prefix a known setting. Returns the offending key when one is not a string.
+pub(super) fn flatten(
+    mapping: &serde_yaml::Mapping,
+    prefix: &str,
+    out: &mut Vec<(String, serde_yaml::Value)>,
+) -> Result<(), String> {
+    for (key, value) in mapping {
+        let Some(key) = key.as_str() else {
+            return Err(format!("{prefix}{key:?}"));
+        };
+        let full = format!("{prefix}{key}");
+        let is_section = SETTINGS
+            .iter()
+            .any(|s| s.key.starts_with(&format!("{full}.")));
+        match value {
+            serde_yaml::Value::Mapping(children) if is_section => {
+                flatten(children, &format!("{full}."), out)?;
+            }
+            serde_yaml::Value::Null if is_section => {}
+            _ => out.push((full, value.clone())),
+        }
+    }
+    Ok(())
+}
+
+/// " (did you mean `x`?)" for a key close to a known one.
+pub(super) fn suggest(key: &str) -> String {
+    let best = SETTINGS
+        .iter()
+        .map(|s| (edit_distance(key, s.key), s.key))
+        .min()
+        .filter(|(distance, _)| *distance <= 3);
+    match best {
+        Some((_, known)) => format!(" (did you mean `{known}`?)"),
+        None => " (see `steward config` for every key)".to_string(),
+    }
+}
+
+pub(super) fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
