@@ -350,8 +350,17 @@ fn index_settings(repo: &Repository) -> crate::git_index::Settings {
     settings.split = config.get_bool("core.splitIndex").ok();
     let many_files = config.get_bool("feature.manyFiles").unwrap_or(false);
     settings.skip_hash = config.get_bool("index.skipHash").unwrap_or(many_files);
-    if let Ok(percent) = config.get_i32("splitIndex.maxPercentChange") {
-        settings.max_percent_change = percent.clamp(0, 100) as u32;
+    // Out of range, git takes its default.
+    if let Ok(percent) = config.get_i32("splitIndex.maxPercentChange")
+        && (0..=100).contains(&percent)
+    {
+        settings.max_percent_change = percent as u32;
+    }
+    // Git's other values are dates ("1.week.ago"): its default stands.
+    match config.get_string("splitIndex.sharedIndexExpire").as_deref() {
+        Ok("never") => settings.shared_index_expiry = None,
+        Ok("now") => settings.shared_index_expiry = Some(Duration::ZERO),
+        _ => {}
     }
     settings
 }

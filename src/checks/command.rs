@@ -37,18 +37,18 @@ pub fn run(argv: &[String], policy: &CheckPolicy) -> CheckOutcome {
         return CheckOutcome::failed(NOT_ALLOWED);
     }
     let deadline = Deadline::after(policy.command_timeout);
-    match start(argv, policy) {
+    match start(argv, &policy.root) {
         Ok((child, capture)) => supervise(child, &capture, deadline, &argv[0]),
         Err(detail) => CheckOutcome::failed(detail),
     }
 }
 
 /// Starts the command with its output going to a capture thread.
-fn start(argv: &[String], policy: &CheckPolicy) -> Result<(Child, Capture), String> {
+fn start(argv: &[String], root: &Path) -> Result<(Child, Capture), String> {
     let (reader, writer) = io::pipe().map_err(|err| format!("cannot create a pipe: {err}"))?;
     let capture = Capture::start(reader).map_err(|err| format!("cannot start a thread: {err}"))?;
     let child =
-        spawn(argv, policy, writer).map_err(|err| format!("cannot run `{}`: {err}", argv[0]))?;
+        spawn(argv, root, writer).map_err(|err| format!("cannot run `{}`: {err}", argv[0]))?;
     Ok((child, capture))
 }
 
@@ -80,25 +80,10 @@ fn supervise(mut child: Child, capture: &Capture, deadline: Deadline, name: &str
 /// Starts the command with stdin from /dev/null and stdout and stderr both
 /// into `output`. Every copy of `output` in this process is closed on return,
 /// even on failure, or the capture thread would never see the output end.
-/// In a run's worktree, the `git` it runs uses the repository steward made
-/// the worktree in, with no fsmonitor and no hooks from a worktree's own
-/// configuration.
-fn spawn(argv: &[String], policy: &CheckPolicy, output: PipeWriter) -> io::Result<Child> {
-    let root = &policy.root;
-    let mut command = Command::new(program(&argv[0], root));
-    command.args(&argv[1..]).current_dir(root);
-    if let Some(git) = &policy.git {
-        command
-            .env("GIT_DIR", &git.git_dir)
-            .env("GIT_COMMON_DIR", &git.common_dir)
-            .env("GIT_WORK_TREE", &git.work_tree)
-            .env("GIT_CONFIG_COUNT", "2")
-            .env("GIT_CONFIG_KEY_0", "core.fsmonitor")
-            .env("GIT_CONFIG_VALUE_0", "false")
-            .env("GIT_CONFIG_KEY_1", "core.hooksPath")
-            .env("GIT_CONFIG_VALUE_1", "/dev/null");
-    }
-    command
+fn spawn(argv: &[String], root: &Path, output: PipeWriter) -> io::Result<Child> {
+    Command::new(program(&argv[0], root))
+        .args(&argv[1..])
+        .current_dir(root)
         .stdin(Stdio::null())
         .stdout(output.try_clone()?)
         .stderr(output)

@@ -40,20 +40,6 @@ pub struct CheckPolicy {
     pub github_api: String,
     /// From GITHUB_TOKEN or GH_TOKEN; never printed, logged or stored.
     pub github_token: Option<String>,
-    /// When `root` is a run's worktree: the repository a command's `git`
-    /// is to use, never what the worktree's own `.git` file names.
-    pub git: Option<GitDirs>,
-}
-
-/// A worktree's repository as steward made it: the worktree's folder in
-/// the repository's git directory, the git directory itself, and the
-/// worktree. Given to a command check as `GIT_DIR`, `GIT_COMMON_DIR` and
-/// `GIT_WORK_TREE`, which git takes over any `.git` file or `commondir`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GitDirs {
-    pub git_dir: std::path::PathBuf,
-    pub common_dir: std::path::PathBuf,
-    pub work_tree: std::path::PathBuf,
 }
 
 /// By hand, so that the token cannot reach a log through `{:?}`.
@@ -68,7 +54,6 @@ impl fmt::Debug for CheckPolicy {
             http_timeout,
             github_api,
             github_token,
-            git,
         } = self;
         f.debug_struct("CheckPolicy")
             .field("root", root)
@@ -78,7 +63,6 @@ impl fmt::Debug for CheckPolicy {
             .field("http_timeout", http_timeout)
             .field("github_api", github_api)
             .field("github_token", &github_token.as_ref().map(|_| "<redacted>"))
-            .field("git", git)
             .finish()
     }
 }

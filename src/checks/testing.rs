@@ -21,7 +21,6 @@ pub fn policy(root: &Path) -> CheckPolicy {
         // this at its own server fails rather than reaching GitHub.
         github_api: "http://127.0.0.1:9".to_string(),
         github_token: None,
-        git: None,
     }
 }
 

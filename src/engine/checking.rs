@@ -61,7 +61,6 @@ pub fn policy(ctx: &Context) -> CheckPolicy {
             .var("GITHUB_TOKEN")
             .or(ctx.env.var("GH_TOKEN"))
             .map(str::to_string),
-        git: None,
     }
 }
 
@@ -82,19 +81,20 @@ pub fn never_passes(check: &Check, policy: &CheckPolicy) -> Option<String> {
     }
 }
 
-/// Where a check runs: a folder (the root, or a run's worktree) and, in a
-/// worktree, the repository its `git` is to use.
+/// Where a check runs: a folder (the root, or a run's worktree), or why
+/// checks cannot run there (a worktree whose links to its repository
+/// are not what steward made): each then fails with that reason.
 #[derive(Debug, Clone)]
 pub struct Site {
     pub dir: std::path::PathBuf,
-    pub git: Option<crate::checks::GitDirs>,
+    pub refused: Option<String>,
 }
 
 impl Site {
     pub fn root(ctx: &Context) -> Site {
         Site {
             dir: ctx.root.clone(),
-            git: None,
+            refused: None,
         }
     }
 }
@@ -122,7 +122,6 @@ pub fn run_each(ctx: &Context, each: &[(&Check, &Site)]) -> Vec<CheckOutcome> {
         .iter()
         .map(|(_, at)| CheckPolicy {
             root: at.dir.clone(),
-            git: at.git.clone(),
             ..base.clone()
         })
         .collect();
@@ -145,7 +144,12 @@ pub fn run_each(ctx: &Context, each: &[(&Check, &Site)]) -> Vec<CheckOutcome> {
                         };
                         started.lock().expect("no worker panics holding it")[index] =
                             Some(Instant::now());
-                        let outcome = checks::run(check, &policies[index]);
+                        let outcome = match &each[index].1.refused {
+                            Some(why) => CheckOutcome::Failed {
+                                detail: why.clone(),
+                            },
+                            None => checks::run(check, &policies[index]),
+                        };
                         results.lock().expect("no worker panics holding it")[index] = Some(outcome);
                     }
                 })

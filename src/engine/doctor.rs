@@ -173,17 +173,32 @@ fn check_index_size(ctx: &Context, notes: &mut Vec<String>) {
     let Ok(repo) = git2::Repository::discover(&ctx.root) else {
         return;
     };
-    let split_set = repo
-        .config()
-        .is_ok_and(|config| config.get_bool("core.splitIndex").is_ok());
+    let config = repo.config().ok();
+    let split_set = config
+        .as_ref()
+        .is_some_and(|config| config.get_bool("core.splitIndex").is_ok());
+    // Version 4 (`index.version`, `feature.manyFiles`) is libgit2's to
+    // write, and libgit2 cannot read a split index: no advice to split.
+    let version_4 = config.as_ref().is_some_and(|config| {
+        config.get_i32("index.version").is_ok_and(|v| v == 4)
+            || config.get_bool("feature.manyFiles").unwrap_or(false)
+    }) || index_version(&repo.path().join("index")) == Some(4);
     let size = std::fs::metadata(repo.path().join("index")).map_or(0, |m| m.len());
-    if size >= LARGE_INDEX_BYTES && !split_set {
+    if size >= LARGE_INDEX_BYTES && !split_set && !version_4 {
         notes.push(format!(
             "{}: the git index is {}, and each commit rewrites it whole; `git config core.splitIndex true` has steward and git rewrite only what changed (tools built on libgit2, such as some shell prompts, cannot read a split index)",
             repo.path().join("index").display(),
             human_bytes(size)
         ));
     }
+}
+
+/// The version in an index file's header.
+fn index_version(path: &Path) -> Option<u32> {
+    let mut header = [0u8; 8];
+    let mut file = std::fs::File::open(path).ok()?;
+    std::io::Read::read_exact(&mut file, &mut header).ok()?;
+    Some(u32::from_be_bytes(header[4..8].try_into().ok()?))
 }
 
 /// An index of about 40,000 files: a commit spends 10 ms on it.

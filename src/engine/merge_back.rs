@@ -135,14 +135,17 @@ fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
         ".gitmodules".to_string(),
         ".github/".to_string(),
     ];
-    // The person's own, relative to the repository's top.
-    paths.extend(
-        ctx.config
-            .dispatch
-            .protect
-            .iter()
-            .map(|path| path.trim_start_matches("./").to_string()),
-    );
+    if let Some(mirror) = &ctx.store.mirror_path {
+        paths.push(at(&ctx.store.relative(mirror)));
+    }
+    // The person's own, relative to the repository's top: a name without
+    // a final `/` is the file or the folder of that name.
+    for path in &ctx.config.dispatch.protect {
+        let path = path.trim_start_matches("./").trim_start_matches('/');
+        let folder = path.trim_end_matches('/');
+        paths.push(folder.to_string());
+        paths.push(format!("{folder}/"));
+    }
     paths.dedup();
     paths
 }
@@ -234,9 +237,13 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         .references_glob("refs/replace/*")
         .map(|mut refs| refs.next().is_some())
         .unwrap_or(true);
-    if replaced || repo.path().join("info/grafts").exists() {
+    let common = repo.commondir().to_path_buf();
+    if replaced
+        || common.join("info/grafts").exists()
+        || common.join("objects/info/alternates").exists()
+    {
         return Err(
-            "the repository has replacement refs (refs/replace/) or grafts: what the branch holds is not what it shows; a person merges it"
+            "the repository has replacement refs (refs/replace/), grafts or borrowed objects (objects/info/alternates): what the branch holds is not what it shows; a person merges it"
                 .to_string(),
         );
     }
@@ -269,7 +276,13 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         MergeMode::Ff | MergeMode::None => {
             let moved = changed_paths(&repo, merge_base, ours.id())?;
             let store_own = own_commit_paths(ctx, &worktree.subdir);
-            if let Some(other) = moved.iter().find(|path| !is_forbidden(path, &store_own)) {
+            let is_own = |path: &String| {
+                store_own.iter().any(|own| match own.strip_suffix('/') {
+                    Some(folder) => path.starts_with(own.as_str()) || path == folder,
+                    None => path == own,
+                })
+            };
+            if let Some(other) = moved.iter().find(|path| !is_own(path)) {
                 return Err(format!(
                     "{into} moved since the branch started ({other} changed there): it cannot be fast-forwarded"
                 ));

@@ -218,10 +218,7 @@ pub fn open_run(ctx: &Context, goal_id: &str) -> Option<Run> {
 pub fn check_sites(ctx: &Context, goal_ids: &[&str]) -> Vec<Site> {
     check_roots(ctx, goal_ids)
         .into_iter()
-        .map(|dir| Site {
-            git: git_dirs(ctx, &dir),
-            dir,
-        })
+        .map(|dir| check_site(ctx, dir))
         .collect()
 }
 
@@ -370,10 +367,7 @@ pub fn checks_at_commit(
     let failing = made.map(|_| {
         let checks: Vec<&crate::model::Check> = goal.verification.iter().collect();
         let at = dir.join(subdir);
-        let site = Site {
-            git: git_dirs(ctx, &at),
-            dir: at,
-        };
+        let site = check_site(ctx, at);
         super::checking::run_at(ctx, &checks, &site)
             .iter()
             .zip(&checks)
@@ -628,10 +622,29 @@ pub fn git_denied(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
     let Some((repo, _)) = repository(&ctx.root) else {
         return Vec::new();
     };
+    let common = repo.commondir().to_path_buf();
+    // Branches and remote-tracking refs only `packed-refs` holds would be
+    // moved by a new loose file: each gets its loose file, to be denied.
+    let packed = std::fs::read_to_string(common.join("packed-refs")).unwrap_or_default();
+    for name in packed
+        .lines()
+        .filter_map(|line| line.split_once(' '))
+        .map(|(_, name)| name)
+    {
+        if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
+            keep_loose(&repo, name);
+        }
+    }
     if let Some(into) = worktree.into.as_deref() {
         keep_loose(&repo, &format!("refs/heads/{into}"));
     }
-    let common = repo.commondir().to_path_buf();
+    // Folders a sandbox can only deny when they exist: a remote-tracking
+    // ref made there would be the upstream a next run starts from, an
+    // `objects/info/alternates` would lend the repository objects that go
+    // with the worktree.
+    for folder in ["refs/remotes", "refs/tags", "objects/info"] {
+        let _ = std::fs::create_dir_all(common.join(folder));
+    }
     let own_run = Path::new(&worktree.path).file_name();
     let entries = |dir: &Path, keep: Option<&std::ffi::OsStr>| -> Vec<PathBuf> {
         std::fs::read_dir(dir)
@@ -658,12 +671,29 @@ pub fn git_denied(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
         ));
     }
     denied.extend(entries(&common.join("worktrees"), own_run));
-    for name in ["packed-refs", "config", "hooks", "info", "HEAD", "index"] {
+    for name in [
+        "packed-refs",
+        "config",
+        "config.worktree",
+        "hooks",
+        "info",
+        "modules",
+        "shallow",
+        "HEAD",
+        "index",
+        "objects/info",
+    ] {
         let path = common.join(name);
         if path.exists() {
             denied.push(path);
         }
     }
+    // The shared indexes of a split index, which a commit of the root's
+    // reads.
+    denied.extend(entries(&common, None).into_iter().filter(|p| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("sharedindex."))
+    }));
     denied.sort();
     denied
 }
@@ -673,9 +703,6 @@ pub fn git_denied(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
 /// as it is): through its lock file, as git writes one.
 fn keep_loose(repo: &Repository, name: &str) {
     let loose = repo.commondir().join(name);
-    let Ok(target) = repo.refname_to_id(name) else {
-        return;
-    };
     if loose.exists() {
         return;
     }
@@ -691,30 +718,93 @@ fn keep_loose(repo: &Repository, name: &str) {
     else {
         return;
     };
-    let written = std::io::Write::write_all(&mut file, format!("{target}\n").as_bytes())
-        .and_then(|()| std::fs::rename(&lock, &loose));
+    // Looked at again under the lock: git may have written it meanwhile.
+    let written = match repo.refname_to_id(name) {
+        Ok(target) if !loose.exists() => {
+            std::io::Write::write_all(&mut file, format!("{target}\n").as_bytes())
+                .and_then(|()| std::fs::rename(&lock, &loose))
+        }
+        _ => Err(std::io::Error::other("nothing to write")),
+    };
     if written.is_err() {
         let _ = std::fs::remove_file(&lock);
     }
 }
 
-/// The repository of a worktree steward made under the store's
-/// `state/worktrees/`, as steward made it (its folder in the git directory,
-/// not what the worktree's `.git` file says): for the git a command check
-/// runs there. `None` for any other folder.
-fn git_dirs(ctx: &Context, at: &Path) -> Option<crate::checks::GitDirs> {
+/// Where `at`'s checks run, once the worktree `at` lies in (when it is one
+/// steward made under `state/worktrees/`) links to its repository as
+/// steward made it: its `.git` file names its folder in the repository's
+/// git directory, and that folder's `commondir` the git directory. The
+/// agent can point either elsewhere, at a repository of its own whose
+/// configuration runs programs; they are written back before a check
+/// runs `git` there. A worktree whose folder is gone, or that has a
+/// configuration of its own (`config.worktree`, which the agent can
+/// write), runs no check: each fails, saying why.
+fn check_site(ctx: &Context, at: PathBuf) -> Site {
+    let refused = restore_links(ctx, &at).err();
+    Site { dir: at, refused }
+}
+
+fn restore_links(ctx: &Context, at: &Path) -> std::result::Result<(), String> {
     let worktrees = ctx.store.state_dir.join(DIR);
     // The store may be a folder of the repository: `at` is then in the
     // worktree, not the worktree itself.
-    let name = at.strip_prefix(&worktrees).ok()?.components().next()?;
-    let (repo, _) = repository(&ctx.root)?;
-    let common_dir = repo.commondir().to_path_buf();
-    let git_dir = common_dir.join("worktrees").join(name);
-    git_dir.is_dir().then(|| crate::checks::GitDirs {
-        git_dir,
-        common_dir,
-        work_tree: worktrees.join(name),
-    })
+    let Some(name) = at
+        .strip_prefix(&worktrees)
+        .ok()
+        .and_then(|rest| rest.components().next())
+    else {
+        return Ok(());
+    };
+    let (repo, _) =
+        repository(&ctx.root).ok_or("the store root is no longer in a git work tree")?;
+    let common = repo.commondir().to_path_buf();
+    let admin = common.join("worktrees").join(name);
+    let work_tree = worktrees.join(name);
+    if !admin.is_dir() || !work_tree.is_dir() {
+        return Err(format!(
+            "worktree {}: its folder in the repository is gone; no check runs there",
+            work_tree.display()
+        ));
+    }
+    if admin.join("config.worktree").exists() {
+        return Err(format!(
+            "worktree {}: it has a configuration of its own ({}), which its agent can write; no check runs there",
+            work_tree.display(),
+            admin.join("config.worktree").display()
+        ));
+    }
+    let links = [
+        (
+            work_tree.join(".git"),
+            format!("gitdir: {}\n", admin.display()),
+        ),
+        (admin.join("commondir"), format!("{}\n", common.display())),
+    ];
+    for (path, wanted) in links {
+        // As libgit2 writes them, a folder ends in `/`.
+        let same = |text: &str| text.trim_end().trim_end_matches('/').to_string();
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+            && std::fs::read_to_string(&path).is_ok_and(|had| same(&had) == same(&wanted))
+        {
+            continue;
+        }
+        // Replaced, never written through: the agent may have made it a
+        // link to somewhere else.
+        let _ = std::fs::remove_file(&path);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .and_then(|mut file| std::io::Write::write_all(&mut file, wanted.as_bytes()))
+            .map_err(|err| {
+                format!(
+                    "{}: cannot write it back as steward made it: {err}",
+                    path.display()
+                )
+            })?;
+    }
+    Ok(())
 }
 
 /// The entries of the store's state directory but its worktrees: what a

@@ -25,10 +25,13 @@ pub fn decode(bytes: &[u8]) -> Option<(Vec<usize>, usize)> {
         let marker = word(i);
         let run = ((marker >> 1) & 0xffff_ffff) as usize;
         let literals = (marker >> 33) as usize;
+        let run_end = at.checked_add(run.checked_mul(64)?)?;
+        // Ones past the bitmap's size are not bits of it: a marker that
+        // claims billions of them costs nothing.
         if marker & 1 == 1 {
-            bits.extend(at..at.checked_add(run.checked_mul(64)?)?);
+            bits.extend(at.min(bit_size)..run_end.min(bit_size));
         }
-        at = at.checked_add(run.checked_mul(64)?)?;
+        at = run_end;
         for k in 0..literals {
             if i + 1 + k >= count {
                 return None;
@@ -138,6 +141,16 @@ mod tests {
         ones.extend_from_slice(&0u32.to_be_bytes());
         let (bits, _) = decode(&ones).unwrap();
         assert_eq!(bits, (0..66).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_run_of_ones_past_the_bitmaps_size_is_cut_at_it() {
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(&3u32.to_be_bytes());
+        bytes.extend_from_slice(&1u32.to_be_bytes());
+        bytes.extend_from_slice(&(0xffff_ffffu64 << 1 | 1).to_be_bytes());
+        bytes.extend_from_slice(&0u32.to_be_bytes());
+        assert_eq!(decode(&bytes), Some((vec![0, 1, 2], bytes.len())));
     }
 
     #[test]

@@ -41,6 +41,9 @@ pub struct Settings {
     /// `splitIndex.maxPercentChange`: how much of the index the small one
     /// may list before a new shared index is written.
     pub max_percent_change: u32,
+    /// `splitIndex.sharedIndexExpire`: how long a shared index no index
+    /// names is kept (`None`: for ever).
+    pub shared_index_expiry: Option<std::time::Duration>,
 }
 
 impl Default for Settings {
@@ -49,6 +52,8 @@ impl Default for Settings {
             split: None,
             skip_hash: false,
             max_percent_change: 20,
+            // Git's default, "2.weeks.ago".
+            shared_index_expiry: Some(std::time::Duration::from_secs(14 * 24 * 3600)),
         }
     }
 }
@@ -133,6 +138,10 @@ pub fn patch(
     changes: &mut [Change<'_>],
     settings: &Settings,
 ) -> Option<std::io::Result<()>> {
+    let lock = match IndexLock::take(git_dir) {
+        Ok(lock) => lock,
+        Err(err) => return Some(Err(err)),
+    };
     let file = mapped::Mapped::open(&git_dir.join("index")).ok()?;
     let index = parse(&file)?;
     changes.sort_by(|a, b| a.path.as_bytes().cmp(b.path.as_bytes()));
@@ -144,16 +153,19 @@ pub fn patch(
             let entries = split::materialize(git_dir, &shared_index, &index, link)?;
             let mut out = Pieces::new(&shared);
             apply(entries.into_iter(), changes, |entry| out.push(entry));
-            write_full(git_dir, version, &out, settings)
+            let version = version.max(shared_index.version);
+            write_full(lock, version, &out, settings)
         })),
-        (Some(link), _) => Some(split::update(git_dir, &index, link, changes, settings)),
+        (Some(link), _) => Some(split::update(
+            lock, git_dir, &index, link, changes, settings,
+        )),
         (None, split) => {
             let mut out = Pieces::new(&file);
             apply(index.entries(), changes, |entry| out.push(entry));
             Some(if split == Some(true) {
-                split::create(git_dir, version, &out, settings)
+                split::create(lock, git_dir, version, &out, settings)
             } else {
-                write_full(git_dir, version, &out, settings)
+                write_full(lock, version, &out, settings)
             })
         }
     }
@@ -248,13 +260,13 @@ impl<'a> Pieces<'a> {
 /// Writes `entries` as a whole index: the header, the entries, no
 /// extension, and the SHA-1 of it all (zeros with `index.skipHash`).
 fn write_full(
-    git_dir: &Path,
+    lock: IndexLock,
     version: u32,
     entries: &Pieces<'_>,
     settings: &Settings,
 ) -> std::io::Result<()> {
     whole_index(version, entries, settings.skip_hash, |pieces, _| {
-        write_locked(git_dir, pieces)
+        lock.commit(pieces)
     })
 }
 
@@ -294,24 +306,47 @@ fn trailer(pieces: &[&[u8]], skip_hash: bool) -> [u8; 20] {
     hasher.finalize().into()
 }
 
-/// Writes the index through `index.lock`, as git does: created
-/// exclusively (another holder means locked), then renamed over.
-fn write_locked(git_dir: &Path, pieces: &[&[u8]]) -> std::io::Result<()> {
-    let lock = git_dir.join("index.lock");
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&lock)?;
-    let written = pieces
-        .iter()
-        .try_for_each(|piece| file.write_all(piece))
-        .and_then(|()| file.flush());
-    drop(file);
-    match written.and_then(|()| std::fs::rename(&lock, git_dir.join("index"))) {
-        Ok(()) => Ok(()),
-        Err(err) => {
-            let _ = std::fs::remove_file(&lock);
-            Err(err)
+/// `index.lock`, held as git holds it: created exclusively (another
+/// holder: `AlreadyExists`), taken before the index is read so that no
+/// change another git process makes in between is written over; the new
+/// index is written into it and renamed over `index`. Dropped before
+/// that, it is removed.
+pub struct IndexLock {
+    path: std::path::PathBuf,
+    file: Option<std::fs::File>,
+}
+
+impl IndexLock {
+    pub fn take(git_dir: &Path) -> std::io::Result<IndexLock> {
+        let path = git_dir.join("index.lock");
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)?;
+        Ok(IndexLock {
+            path,
+            file: Some(file),
+        })
+    }
+
+    /// Writes `pieces` as the new index.
+    fn commit(mut self, pieces: &[&[u8]]) -> std::io::Result<()> {
+        let mut file = self.file.take().expect("held until committed");
+        pieces
+            .iter()
+            .try_for_each(|piece| file.write_all(piece))
+            .and_then(|()| file.flush())?;
+        drop(file);
+        std::fs::rename(&self.path, self.path.with_file_name("index"))?;
+        self.path = std::path::PathBuf::new();
+        Ok(())
+    }
+}
+
+impl Drop for IndexLock {
+    fn drop(&mut self) {
+        if !self.path.as_os_str().is_empty() {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }

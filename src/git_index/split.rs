@@ -9,18 +9,15 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use super::mapped::Mapped;
 use super::{
-    Change, EXTENDED, Entry, FLAGS_AT, IndexFile, Pieces, Settings, ewah, header, pad, parse,
-    trailer, whole_index, write_locked,
+    Change, EXTENDED, Entry, FLAGS_AT, IndexFile, IndexLock, Pieces, Settings, ewah, header, pad,
+    parse, trailer, whole_index,
 };
-
-/// How long a shared index no index names is kept: git's default for
-/// `splitIndex.sharedIndexExpire`.
-const SHARED_INDEX_EXPIRY: Duration = Duration::from_secs(14 * 24 * 3600);
 
 /// A split index's `link` extension: the shared index it builds on, and
 /// the positions there it deletes and replaces.
@@ -210,6 +207,7 @@ pub fn materialize<'a>(
 /// Applies `changes` to a split index: rewrites the small index, or a new
 /// shared index when the small one would list too much.
 pub fn update(
+    lock: IndexLock,
     git_dir: &Path,
     index: &IndexFile<'_>,
     link: &Link,
@@ -231,7 +229,8 @@ pub fn update(
         for entry in layer.materialize(&base, index.version) {
             out.push(entry);
         }
-        return create(git_dir, index.version, &out, settings);
+        let version = index.version.max(shared.version);
+        return create(lock, git_dir, version, &out, settings);
     }
     let link = Link {
         base: link.base,
@@ -246,7 +245,7 @@ pub fn update(
     pieces.push(&extension);
     let trailer = trailer(&pieces, settings.skip_hash);
     pieces.push(&trailer);
-    write_locked(git_dir, &pieces)?;
+    lock.commit(&pieces)?;
     // In use: git keeps a shared index fresh so that expiry spares it.
     let _ = std::fs::File::open(git_dir.join(format!("sharedindex.{}", hex(&link.base))))
         .and_then(|file| file.set_modified(SystemTime::now()));
@@ -275,6 +274,7 @@ fn positions(shared: &IndexFile<'_>, changes: &[Change<'_>]) -> Vec<Vec<(usize, 
 /// Splits the index: `entries` become a new shared index, and `index` an
 /// empty layer on top of it.
 pub fn create(
+    lock: IndexLock,
     git_dir: &Path,
     version: u32,
     entries: &Pieces<'_>,
@@ -284,8 +284,17 @@ pub fn create(
     let mut hash = [0; 20];
     whole_index(version, entries, false, |pieces, trailer| {
         hash = *trailer;
-        let temporary = git_dir.join(format!("sharedindex_steward_{}", std::process::id()));
-        let written = std::fs::File::create(&temporary)
+        // A name no one can foresee, created anew: never written through
+        // a link someone put in the git directory.
+        let temporary = git_dir.join(format!(
+            "sharedindex_steward_{}",
+            uuid::Uuid::new_v4().simple()
+        ));
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&temporary)
             .and_then(|mut out| {
                 use std::io::Write;
                 pieces.iter().try_for_each(|piece| out.write_all(piece))
@@ -312,14 +321,18 @@ pub fn create(
     let mut pieces: Vec<&[u8]> = vec![&header, &extension];
     let trailer = trailer(&pieces, settings.skip_hash);
     pieces.push(&trailer);
-    write_locked(git_dir, &pieces)?;
-    remove_expired(git_dir, &name);
+    lock.commit(&pieces)?;
+    remove_expired(git_dir, &name, settings);
     Ok(())
 }
 
 /// Removes the shared indexes other than `current` that nothing has
-/// used for two weeks, as git does when it writes one.
-fn remove_expired(git_dir: &Path, current: &str) {
+/// used for `splitIndex.sharedIndexExpire` (two weeks), as git does when
+/// it writes one.
+fn remove_expired(git_dir: &Path, current: &str, settings: &Settings) {
+    let Some(expiry) = settings.shared_index_expiry else {
+        return;
+    };
     let Ok(listing) = std::fs::read_dir(git_dir) else {
         return;
     };
@@ -333,10 +346,7 @@ fn remove_expired(git_dir: &Path, current: &str) {
         let expired = entry
             .metadata()
             .and_then(|m| m.modified())
-            .is_ok_and(|modified| {
-                now.duration_since(modified)
-                    .is_ok_and(|age| age > SHARED_INDEX_EXPIRY)
-            });
+            .is_ok_and(|modified| now.duration_since(modified).is_ok_and(|age| age > expiry));
         if is_shared && name != current && expired {
             let _ = std::fs::remove_file(entry.path());
         }

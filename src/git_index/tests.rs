@@ -288,3 +288,26 @@ fn a_split_index_without_its_shared_index_is_an_error_that_says_so() {
         .unwrap_err();
     assert!(err.to_string().contains("git reset"), "{err}");
 }
+
+#[test]
+fn the_index_lock_is_taken_before_the_index_is_read_and_left_to_its_holder() {
+    let dir = repository(&["a.md"], &[]);
+    let git_dir = dir.path().join(".git");
+    let before = std::fs::read(git_dir.join("index")).unwrap();
+    std::fs::write(git_dir.join("index.lock"), "another git's").unwrap();
+    let err = patch(&git_dir, &mut [], &Settings::default())
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+    assert_eq!(
+        std::fs::read_to_string(git_dir.join("index.lock")).unwrap(),
+        "another git's"
+    );
+    assert_eq!(std::fs::read(git_dir.join("index")).unwrap(), before);
+    // Taken by steward, the lock goes with what it leaves to libgit2.
+    std::fs::remove_file(git_dir.join("index.lock")).unwrap();
+    let dir = repository(&["a.md"], &["index.version=4"]);
+    let git_dir = dir.path().join(".git");
+    assert!(patch(&git_dir, &mut [], &Settings::default()).is_none());
+    assert!(!git_dir.join("index.lock").exists());
+}

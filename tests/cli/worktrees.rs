@@ -362,7 +362,14 @@ fn a_sandboxed_run_writes_only_its_goals_branches() {
         "{allowed:?}"
     );
     assert!(allowed.contains(&at("objects")), "{allowed:?}");
-    for path in ["refs/heads/main", "packed-refs", "config", "hooks"] {
+    for path in [
+        "refs/heads/main",
+        "refs/remotes",
+        "packed-refs",
+        "config",
+        "hooks",
+        "objects/info",
+    ] {
         assert!(denied.contains(&at(path)), "{path}: {denied:?}");
     }
     assert!(env.path(".git/refs/heads/main").exists(), "main made loose");
@@ -388,6 +395,31 @@ fn a_branch_that_changes_a_protected_path_is_a_persons_to_merge() {
             .as_str()
             .unwrap()
             .contains("(shared.txt): a person merges it"),
+        "{goal}"
+    );
+    assert_eq!(env.read("shared.txt"), "base\n");
+}
+
+/// Objects the repository borrows from elsewhere (`objects/info/
+/// alternates`, which an agent could write to lend it objects that go
+/// with its worktree): nothing is merged.
+#[test]
+fn a_repository_that_borrows_objects_is_a_persons_to_merge() {
+    let (env, outside) = store("ff", 1);
+    add(&env, "alpha");
+    judged_in_its_worktree(&env, &outside, "alpha");
+    env.write(
+        ".git/objects/info/alternates",
+        &format!("{}\n", outside.path().display()),
+    );
+    tick(&env);
+    let goal = env.goal_json("alpha");
+    assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}");
+    assert!(
+        goal["waiting"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("objects/info/alternates"),
         "{goal}"
     );
     assert_eq!(env.read("shared.txt"), "base\n");
