@@ -238,10 +238,12 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         .map(|mut refs| refs.next().is_some())
         .unwrap_or(true);
     let common = repo.commondir().to_path_buf();
-    if replaced
-        || common.join("info/grafts").exists()
-        || common.join("objects/info/alternates").exists()
-    {
+    // Claude Code's sandbox leaves empty ones as it denies them: only a
+    // file that says something is one.
+    let says_something = |path: &str| {
+        std::fs::read_to_string(common.join(path)).is_ok_and(|text| !text.trim().is_empty())
+    };
+    if replaced || says_something("info/grafts") || says_something("objects/info/alternates") {
         return Err(
             "the repository has replacement refs (refs/replace/), grafts or borrowed objects (objects/info/alternates): what the branch holds is not what it shows; a person merges it"
                 .to_string(),

@@ -767,7 +767,9 @@ fn restore_links(ctx: &Context, at: &Path) -> std::result::Result<(), String> {
             work_tree.display()
         ));
     }
-    if admin.join("config.worktree").exists() {
+    // Claude Code's sandbox leaves an empty one as it denies it: only a
+    // configuration with something in it is one.
+    if std::fs::metadata(admin.join("config.worktree")).is_ok_and(|m| m.len() > 0) {
         return Err(format!(
             "worktree {}: it has a configuration of its own ({}), which its agent can write; no check runs there",
             work_tree.display(),
