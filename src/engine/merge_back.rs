@@ -80,22 +80,16 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
                 super::worktree::unjudge(ctx, run)?;
                 said.push(back_to_work(ctx, goal, run, worktree, &failing.join("; "))?);
             }
-            Ok((merge, _)) => {
-                let moved = match &merge.top {
-                    Some(top) => fast_forward_root(top, &merge.commit),
-                    None => Ok(()),
-                };
-                match moved {
-                    Ok(()) => {
-                        mark(ctx, run, WorktreeState::Merged)?;
-                        said.push(judge_in_root(ctx, goal, run, worktree, &merge.commit)?);
-                    }
-                    Err(why) => {
-                        mark(ctx, run, WorktreeState::Conflict)?;
-                        said.push(wait_for_person(ctx, goal, run, worktree, &why)?);
-                    }
+            Ok((merge, _)) => match bring_home(ctx, run, worktree, &merge) {
+                Ok(commit) => {
+                    mark(ctx, run, WorktreeState::Merged)?;
+                    said.push(judge_in_root(ctx, goal, run, worktree, &commit)?);
                 }
-            }
+                Err(why) => {
+                    mark(ctx, run, WorktreeState::Conflict)?;
+                    said.push(wait_for_person(ctx, goal, run, worktree, &why)?);
+                }
+            },
             Err(why) => {
                 mark(ctx, run, WorktreeState::Conflict)?;
                 said.push(wait_for_person(ctx, goal, run, worktree, &why)?);
@@ -229,6 +223,7 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
     {
         return Ok(Merge {
             commit: ours.id().to_string(),
+            onto: ours.id(),
             top: None,
         });
     }
@@ -276,15 +271,7 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         // changes none of their files, checked above), the merge commit
         // `merge` would make brings nothing else of the root's.
         MergeMode::Ff | MergeMode::None => {
-            let moved = changed_paths(&repo, merge_base, ours.id())?;
-            let store_own = own_commit_paths(ctx, &worktree.subdir);
-            let is_own = |path: &String| {
-                store_own.iter().any(|own| match own.strip_suffix('/') {
-                    Some(folder) => path.starts_with(own.as_str()) || path == folder,
-                    None => path == own,
-                })
-            };
-            if let Some(other) = moved.iter().find(|path| !is_own(path)) {
+            if let Some(other) = not_own(ctx, &repo, &worktree.subdir, merge_base, ours.id())? {
                 return Err(format!(
                     "{into} moved since the branch started ({other} changed there): it cannot be fast-forwarded"
                 ));
@@ -299,8 +286,66 @@ fn merge(ctx: &Context, run: &Run, worktree: &RunWorktree) -> std::result::Resul
         .to_path_buf();
     Ok(Merge {
         commit: target.to_string(),
+        onto: ours.id(),
         top: Some(top),
     })
+}
+
+/// A path changed between `from` and `to` that is not one of steward's
+/// own commits of its store (`None`: all are).
+fn not_own(
+    ctx: &Context,
+    repo: &Repository,
+    subdir: &str,
+    from: git2::Oid,
+    to: git2::Oid,
+) -> std::result::Result<Option<String>, String> {
+    let store_own = own_commit_paths(ctx, subdir);
+    let is_own = |path: &String| {
+        store_own.iter().any(|own| match own.strip_suffix('/') {
+            Some(folder) => path.starts_with(own.as_str()) || path == folder,
+            None => path == own,
+        })
+    };
+    Ok(changed_paths(repo, from, to)?
+        .into_iter()
+        .find(|path| !is_own(path)))
+}
+
+/// Brings `made` home: the root's branch fast-forwarded to it; or, when
+/// the branch moved meanwhile by steward's own commits of its store alone
+/// (another steward process recording while the merge result was
+/// checked, which the checked code does not depend on), made again on top
+/// of them and brought home once more. The commit the branch is at.
+fn bring_home(
+    ctx: &Context,
+    run: &Run,
+    worktree: &RunWorktree,
+    made: &Merge,
+) -> std::result::Result<String, String> {
+    let Some(top) = &made.top else {
+        return Ok(made.commit.clone());
+    };
+    let why = match fast_forward_root(top, &made.commit) {
+        Ok(()) => return Ok(made.commit.clone()),
+        Err(why) => why,
+    };
+    let moved_by_steward = repository(&ctx.root)
+        .and_then(|(repo, _)| {
+            let now = repo.head().ok()?.peel_to_commit().ok()?.id();
+            let descends = repo.graph_descendant_of(now, made.onto).ok()?;
+            let own = not_own(ctx, &repo, &worktree.subdir, made.onto, now).ok()?;
+            Some(descends && own.is_none())
+        })
+        .unwrap_or(false);
+    if !moved_by_steward {
+        return Err(why);
+    }
+    let again = merge(ctx, run, worktree)?;
+    match &again.top {
+        Some(top) => fast_forward_root(top, &again.commit).map(|()| again.commit.clone()),
+        None => Ok(again.commit.clone()),
+    }
 }
 
 /// What steward's own commits of its store change (`git.commit`): its
@@ -373,6 +418,8 @@ fn merge_commit(
 /// branch is to move to, and the root's repository (`None`: it is there).
 struct Merge {
     commit: String,
+    /// Where the root's branch was when the merge was made.
+    onto: git2::Oid,
     top: Option<std::path::PathBuf>,
 }
 

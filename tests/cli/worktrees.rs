@@ -425,6 +425,39 @@ fn a_repository_that_borrows_objects_is_a_persons_to_merge() {
     assert_eq!(env.read("shared.txt"), "base\n");
 }
 
+/// While the goal's checks run on the merge result, another steward
+/// process commits its store on `main` (here the check itself, noting on
+/// another goal): the merge is made again past that commit, not left to
+/// a person.
+#[test]
+fn a_merge_is_made_again_past_stewards_own_commits_made_meanwhile() {
+    let (env, outside) = store("ff", 1);
+    let config = env.read("steward.yaml") + "git:\n  commit: true\n";
+    env.write("steward.yaml", &config);
+    git(env.root(), &["commit", "-qam", "commit steward's changes"]);
+    env.steward_on_path()
+        .args(["add", "other", "--title", "other", "--criterion", "c"])
+        .assert()
+        .success();
+    let root = env.root().display().to_string();
+    env.steward_on_path()
+        .args(["add", "alpha", "--title", "alpha"])
+        .args(["--criterion", "shared.txt says alpha"])
+        .args([
+            "--verify",
+            &format!(
+                "command_exit_zero:sh -c 'grep -qx alpha shared.txt && steward -C {root} update other --note checked'@1"
+            ),
+        ])
+        .assert()
+        .success();
+    judged_in_its_worktree(&env, &outside, "alpha");
+    let said = tick(&env);
+    let goal = env.goal_json("alpha");
+    assert_eq!(goal["status"], "completed", "{goal}\n{said}");
+    assert_eq!(env.read("shared.txt"), "alpha\n");
+}
+
 #[test]
 fn a_conflicting_merge_waits_for_a_person_and_is_not_forced() {
     let (env, outside) = store("merge", 2);
