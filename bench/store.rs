@@ -245,30 +245,12 @@ fn main() {
             None,
         );
         // What the commit adds: the two timed in the same rounds.
-        let (plain, with_commit) = paired(runs, || {
-            let goal = next.next().unwrap();
-            let plain = timed(|| {
-                run(
-                    &steward,
-                    store.root(),
-                    &["assess", goal, "--summary", "bench"],
-                )
-            });
-            let goal = next.next().unwrap();
-            let committed = timed(|| {
-                run(
-                    &steward,
-                    store.root(),
-                    &["--commit", "assess", goal, "--summary", "bench"],
-                )
-            });
-            (plain, committed)
-        });
+        let commit_cost = commit_cost(&steward, &store, runs, &mut next);
         println!(
             "| {size} | {} | `assess --commit` − `assess`, 10,000 events written today, {} goal files in git | {} | | |",
             store.open.len(),
             size,
-            millis(with_commit.saturating_sub(plain))
+            millis(commit_cost)
         );
         if size >= 10_000 {
             hand_closed(&steward, &store, runs, cat_open);
@@ -302,25 +284,7 @@ fn commits_among_closed(steward: &Path) {
             store.git(&["config", "core.splitIndex", "true"]);
             store.git(&["update-index", "--split-index"]);
         }
-        let (plain, with_commit) = paired(ROUNDS, || {
-            let goal = next.next().unwrap();
-            let plain = timed(|| {
-                run(
-                    steward,
-                    store.root(),
-                    &["assess", goal, "--summary", "bench"],
-                )
-            });
-            let goal = next.next().unwrap();
-            let committed = timed(|| {
-                run(
-                    steward,
-                    store.root(),
-                    &["--commit", "assess", goal, "--summary", "bench"],
-                )
-            });
-            (plain, committed)
-        });
+        let cost = commit_cost(steward, &store, ROUNDS, &mut next);
         println!(
             "| 101000 | 1000 | `assess --commit` − `assess`, 10,000 events written today, 100,000 closed goals in git, {} | {} | | |",
             if split {
@@ -328,9 +292,39 @@ fn commits_among_closed(steward: &Path) {
             } else {
                 "git's default index"
             },
-            millis(with_commit.saturating_sub(plain))
+            millis(cost)
         );
     }
+}
+
+/// What `--commit` adds to `assess`: the two timed in the same rounds,
+/// each on the next goal of `next`.
+fn commit_cost<'g>(
+    steward: &Path,
+    store: &Store,
+    runs: usize,
+    next: &mut impl Iterator<Item = &'g String>,
+) -> Duration {
+    let (plain, with_commit) = paired(runs, || {
+        let goal = next.next().unwrap();
+        let plain = timed(|| {
+            run(
+                steward,
+                store.root(),
+                &["assess", goal, "--summary", "bench"],
+            )
+        });
+        let goal = next.next().unwrap();
+        let committed = timed(|| {
+            run(
+                steward,
+                store.root(),
+                &["--commit", "assess", goal, "--summary", "bench"],
+            )
+        });
+        (plain, committed)
+    });
+    with_commit.saturating_sub(plain)
 }
 
 /// The rule of steward-design(7), "Targets", 100,000 goals within 10× of

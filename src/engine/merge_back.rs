@@ -111,27 +111,19 @@ fn mark(ctx: &Context, run: &Run, state: WorktreeState) -> Result<()> {
 /// The paths of the store a branch must not change to be merged: steward
 /// merges code, never its own state or settings.
 fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
-    let at = |path: &str| {
-        if subdir.is_empty() {
-            path.to_string()
-        } else {
-            format!("{subdir}/{path}")
-        }
-    };
-    let mut paths = vec![
-        at(&format!("{}/", ctx.store.relative(&ctx.store.state_dir))),
-        at("steward.yaml"),
-        at(&format!("{}/", ctx.store.relative(&ctx.store.goals_dir))),
-        at(".claude/"),
-        at(".mcp.json"),
-        at(".codex/"),
-        ".gitattributes".to_string(),
-        ".gitmodules".to_string(),
-        ".github/".to_string(),
-    ];
-    if let Some(mirror) = &ctx.store.mirror_path {
-        paths.push(at(&ctx.store.relative(mirror)));
-    }
+    let mut paths = own_commit_paths(ctx, subdir);
+    paths.extend(
+        [
+            "steward.yaml".to_string(),
+            format!("{}/", ctx.store.relative(&ctx.store.goals_dir)),
+            ".claude/".to_string(),
+            ".mcp.json".to_string(),
+            ".codex/".to_string(),
+        ]
+        .iter()
+        .map(|path| in_subdir(subdir, path)),
+    );
+    paths.extend([".gitattributes", ".gitmodules", ".github/"].map(str::to_string));
     // The person's own, relative to the repository's top: a name without
     // a final `/` is the file or the folder of that name.
     for path in &ctx.config.dispatch.protect {
@@ -142,6 +134,16 @@ fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
     }
     paths.dedup();
     paths
+}
+
+/// `path` of the store as a path of the repository, the store being at
+/// `subdir` in it.
+fn in_subdir(subdir: &str, path: &str) -> String {
+    if subdir.is_empty() {
+        path.to_string()
+    } else {
+        format!("{subdir}/{path}")
+    }
 }
 
 /// Files that steer git, a person's CI or the next agent wherever they
@@ -158,12 +160,16 @@ const STEERING_NAMES: [&str; 5] = [
 /// one of `forbidden`, or named as one of [`STEERING_NAMES`] anywhere.
 fn is_forbidden(path: &str, forbidden: &[String]) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    STEERING_NAMES.contains(&name)
-        || forbidden.iter().any(|f| match f.strip_suffix('/') {
-            // A folder: itself (a file in its place) or anything under it.
-            Some(folder) => path == folder || path.starts_with(f.as_str()),
-            None => path == f,
-        })
+    STEERING_NAMES.contains(&name) || is_under_any(path, forbidden)
+}
+
+/// Whether `path` is one of `entries`: a file as named, or a folder (named
+/// with a final `/`) itself (a file in its place) or anything under it.
+fn is_under_any(path: &str, entries: &[String]) -> bool {
+    entries.iter().any(|entry| match entry.strip_suffix('/') {
+        Some(folder) => path == folder || path.starts_with(entry.as_str()),
+        None => path == entry,
+    })
 }
 
 /// Merges the run's branch into the root's branch, as `dispatch.merge`
@@ -301,15 +307,9 @@ fn not_own(
     to: git2::Oid,
 ) -> std::result::Result<Option<String>, String> {
     let store_own = own_commit_paths(ctx, subdir);
-    let is_own = |path: &String| {
-        store_own.iter().any(|own| match own.strip_suffix('/') {
-            Some(folder) => path.starts_with(own.as_str()) || path == folder,
-            None => path == own,
-        })
-    };
     Ok(changed_paths(repo, from, to)?
         .into_iter()
-        .find(|path| !is_own(path)))
+        .find(|path| !is_under_any(path, &store_own)))
 }
 
 /// Brings `made` home: the root's branch fast-forwarded to it; or, when
@@ -352,16 +352,12 @@ fn bring_home(
 /// state and its mirror, nothing a run's branch may change or a person
 /// writes.
 fn own_commit_paths(ctx: &Context, subdir: &str) -> Vec<String> {
-    let at = |path: String| {
-        if subdir.is_empty() {
-            path
-        } else {
-            format!("{subdir}/{path}")
-        }
-    };
-    let mut paths = vec![at(format!("{}/", ctx.store.relative(&ctx.store.state_dir)))];
+    let mut paths = vec![in_subdir(
+        subdir,
+        &format!("{}/", ctx.store.relative(&ctx.store.state_dir)),
+    )];
     if let Some(mirror) = &ctx.store.mirror_path {
-        paths.push(at(ctx.store.relative(mirror)));
+        paths.push(in_subdir(subdir, &ctx.store.relative(mirror)));
     }
     paths
 }
@@ -483,7 +479,7 @@ fn judge_in_root(
     worktree: &RunWorktree,
     commit: &str,
 ) -> Result<String> {
-    let into = worktree.into.as_deref().unwrap_or("the root's branch");
+    let into = worktree.into_name();
     let request = super::CompleteRequest {
         reason: format!(
             "branch {} merged into {into} at {} (run {}); its checks pass in the root",
@@ -550,7 +546,7 @@ fn back_to_work(
     worktree: &RunWorktree,
     failing: &str,
 ) -> Result<String> {
-    let into = worktree.into.as_deref().unwrap_or("the root's branch");
+    let into = worktree.into_name();
     let detail = format!(
         "branch {} merged with {into} fails the goal's checks, so it was not merged: {failing}",
         worktree.branch

@@ -227,29 +227,16 @@ fn check_merge(
     from: &str,
 ) -> Result<()> {
     let root = &ctx.root;
-    let goals = ctx.store.relative(&ctx.store.goals_dir);
-    let changed = crate::git::cli(
-        root,
-        &[
-            "diff",
-            "--name-only",
-            "--relative",
-            &merge.ours,
-            "HEAD",
-            "--",
-            &goals,
-        ],
-    )?;
     let mut problems = Vec::new();
     let mut broken = Vec::new();
-    for relative in changed.lines().filter(|p| p.ends_with(".md")) {
-        let path = ctx.store.root.join(relative);
+    for relative in merge.changed_goal_files(ctx)? {
+        let path = ctx.store.root.join(&relative);
         if !path.exists() {
             continue;
         }
         if let Err(problem) = ctx.store.load(&path) {
             problems.push(problem.to_string());
-            broken.push(relative.to_string());
+            broken.push(relative);
         }
     }
     for foreign in super::git_setup::foreign_attributes(ctx).unwrap_or_default() {

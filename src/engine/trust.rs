@@ -196,23 +196,7 @@ pub fn adopt_merged(ctx: &Context, merge: &Merge) -> Result<usize> {
     if !ctx.store.sealed_here() {
         return Ok(0);
     }
-    let goals = ctx.store.relative(&ctx.store.goals_dir);
-    let changed: Vec<String> = crate::git::cli(
-        &ctx.root,
-        &[
-            "diff",
-            "--name-only",
-            "--relative",
-            &merge.ours,
-            "HEAD",
-            "--",
-            &goals,
-        ],
-    )?
-    .lines()
-    .filter(|path| path.ends_with(".md"))
-    .map(str::to_string)
-    .collect();
+    let changed = merge.changed_goal_files(ctx)?;
     if changed.is_empty() {
         return Ok(0);
     }
@@ -278,6 +262,29 @@ pub struct Merge {
 }
 
 impl Merge {
+    /// The goal files (relative to the root) that differ between our side
+    /// of the merge and `HEAD` now.
+    pub fn changed_goal_files(&self, ctx: &Context) -> Result<Vec<String>> {
+        let goals = ctx.store.relative(&ctx.store.goals_dir);
+        let diff = crate::git::cli(
+            &ctx.root,
+            &[
+                "diff",
+                "--name-only",
+                "--relative",
+                &self.ours,
+                "HEAD",
+                "--",
+                &goals,
+            ],
+        )?;
+        Ok(diff
+            .lines()
+            .filter(|path| path.ends_with(".md"))
+            .map(str::to_string)
+            .collect())
+    }
+
     /// The merge of what was just fetched (`FETCH_HEAD`) into `HEAD` of
     /// the repository at `root`, about to be made.
     pub fn of_fetched(root: &std::path::Path) -> Result<Merge> {

@@ -260,7 +260,7 @@ pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<(Waiting, Run)> {
         reason: format!(
             "{MERGE_WAIT}{} into {} once run {} ends (dispatch.merge: {}), and to judge it in the root",
             worktree.branch,
-            worktree.into.as_deref().unwrap_or("the root's branch"),
+            worktree.into_name(),
             run.id,
             ctx.config.dispatch.merge.as_str()
         ),
@@ -613,30 +613,29 @@ pub fn git_writable(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
 /// What a sandboxed run in a worktree must not write in the repository's
 /// git directory, for a client that opens the whole of it to a session in
 /// a worktree (Claude Code does): every ref but the goal's own branches —
-/// the root's branch made a loose ref first, so that there is a file to
-/// deny rather than a line of `packed-refs` a new file would override —,
+/// packed branches made loose refs first, so that there is a file to deny
+/// rather than a line of `packed-refs` a new file would override —,
 /// `packed-refs`, and what steers git or the root's checkout (`config`,
-/// `hooks`, `info`, the root's `HEAD` and `index`, other worktrees). A
-/// new branch name stays writable: nothing reads it.
+/// `hooks`, `info`, `objects/info`, the root's `HEAD` and `index`, the
+/// shared indexes, other worktrees). A new branch name stays writable:
+/// nothing reads it.
 pub fn git_denied(ctx: &Context, worktree: &RunWorktree) -> Vec<PathBuf> {
     let Some((repo, _)) = repository(&ctx.root) else {
         return Vec::new();
     };
     let common = repo.commondir().to_path_buf();
-    // Branches and remote-tracking refs only `packed-refs` holds would be
-    // moved by a new loose file: each gets its loose file, to be denied.
+    // A branch only `packed-refs` holds would be moved by a new loose file
+    // in `refs/heads/`, which stays writable for the goal's own: each gets
+    // its loose file, to be denied. (The other folders of `refs/` are
+    // denied whole below: nothing can be made in them.)
     let packed = std::fs::read_to_string(common.join("packed-refs")).unwrap_or_default();
     for name in packed
         .lines()
         .filter_map(|line| line.split_once(' '))
         .map(|(_, name)| name)
+        .filter(|name| name.starts_with("refs/heads/"))
     {
-        if name.starts_with("refs/heads/") || name.starts_with("refs/remotes/") {
-            keep_loose(&repo, name);
-        }
-    }
-    if let Some(into) = worktree.into.as_deref() {
-        keep_loose(&repo, &format!("refs/heads/{into}"));
+        keep_loose(&repo, name);
     }
     // Folders a sandbox can only deny when they exist: a remote-tracking
     // ref made there would be the upstream a next run starts from, an

@@ -312,7 +312,8 @@ fn trailer(pieces: &[&[u8]], skip_hash: bool) -> [u8; 20] {
 /// index is written into it and renamed over `index`. Dropped before
 /// that, it is removed.
 pub struct IndexLock {
-    path: std::path::PathBuf,
+    /// The lock file, until it becomes the index.
+    path: Option<std::path::PathBuf>,
     file: Option<std::fs::File>,
 }
 
@@ -324,7 +325,7 @@ impl IndexLock {
             .create_new(true)
             .open(&path)?;
         Ok(IndexLock {
-            path,
+            path: Some(path),
             file: Some(file),
         })
     }
@@ -337,16 +338,17 @@ impl IndexLock {
             .try_for_each(|piece| file.write_all(piece))
             .and_then(|()| file.flush())?;
         drop(file);
-        std::fs::rename(&self.path, self.path.with_file_name("index"))?;
-        self.path = std::path::PathBuf::new();
+        let path = self.path.as_ref().expect("held until committed");
+        std::fs::rename(path, path.with_file_name("index"))?;
+        self.path = None;
         Ok(())
     }
 }
 
 impl Drop for IndexLock {
     fn drop(&mut self) {
-        if !self.path.as_os_str().is_empty() {
-            let _ = std::fs::remove_file(&self.path);
+        if let Some(path) = &self.path {
+            let _ = std::fs::remove_file(path);
         }
     }
 }

@@ -237,15 +237,12 @@ pub fn update(
         deleted: layer.deleted.iter().copied().collect(),
         replaced: layer.replaced.keys().copied().collect(),
     };
-    let header = header(index.version, listed);
-    let extension = link.extension();
-    let mut pieces: Vec<&[u8]> = vec![&header];
-    pieces.extend(layer.replaced.values().map(|bytes| &bytes[..]));
-    pieces.extend(layer.added.iter().map(|entry| &entry.bytes[..]));
-    pieces.push(&extension);
-    let trailer = trailer(&pieces, settings.skip_hash);
-    pieces.push(&trailer);
-    lock.commit(&pieces)?;
+    let entries = layer
+        .replaced
+        .values()
+        .map(|bytes| &bytes[..])
+        .chain(layer.added.iter().map(|entry| &entry.bytes[..]));
+    write_split(lock, index.version, entries, &link, settings)?;
     // In use: git keeps a shared index fresh so that expiry spares it.
     let _ = std::fs::File::open(git_dir.join(format!("sharedindex.{}", hex(&link.base))))
         .and_then(|file| file.set_modified(SystemTime::now()));
@@ -316,14 +313,29 @@ pub fn create(
         deleted: Vec::new(),
         replaced: Vec::new(),
     };
-    let header = header(version, 0);
-    let extension = link.extension();
-    let mut pieces: Vec<&[u8]> = vec![&header, &extension];
-    let trailer = trailer(&pieces, settings.skip_hash);
-    pieces.push(&trailer);
-    lock.commit(&pieces)?;
+    write_split(lock, version, std::iter::empty(), &link, settings)?;
     remove_expired(git_dir, &name, settings);
     Ok(())
+}
+
+/// Writes the small index of a split one: its own `entries` (the
+/// replacements, then the additions), the `link` extension, the trailer.
+fn write_split<'e>(
+    lock: IndexLock,
+    version: u32,
+    entries: impl Iterator<Item = &'e [u8]>,
+    link: &Link,
+    settings: &Settings,
+) -> std::io::Result<()> {
+    let entries: Vec<&[u8]> = entries.collect();
+    let header = header(version, entries.len());
+    let extension = link.extension();
+    let mut pieces: Vec<&[u8]> = vec![&header];
+    pieces.extend(entries);
+    pieces.push(&extension);
+    let trailer = trailer(&pieces, settings.skip_hash);
+    pieces.push(&trailer);
+    lock.commit(&pieces)
 }
 
 /// Removes the shared indexes other than `current` that nothing has

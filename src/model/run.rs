@@ -211,6 +211,13 @@ pub struct RunWorktree {
     pub judged_commit: Option<String>,
 }
 
+impl RunWorktree {
+    /// The branch the run's work is merged into, as a person reads it.
+    pub fn into_name(&self) -> &str {
+        self.into.as_deref().unwrap_or("the root's branch")
+    }
+}
+
 /// What became of a run's worktree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -784,7 +784,7 @@ impl Store {
 
     /// How many goal files the closed goals' directory holds (not read).
     pub fn closed_count(&self) -> Result<u64> {
-        count_goal_files(&self.closed_dir, |_| false)
+        count_goal_files(&self.closed_dir)
     }
 
     /// How many goals are open, exactly when the answer matters: goal files
@@ -794,12 +794,12 @@ impl Store {
     /// machine's key, and a file changed since is one `tick` reads again);
     /// and only if that is still `limit` or more, the goals are read.
     pub fn count_open(&self, limit: u64) -> Result<u64> {
-        let files = count_goal_files(&self.goals_dir, |_| false)?;
-        if files < limit {
-            return Ok(files);
+        let names = goal_file_names(&self.goals_dir)?;
+        if (names.len() as u64) < limit {
+            return Ok(names.len() as u64);
         }
         let cache = terminal_cache::TerminalCache::load(&self.terminal_cache_path());
-        let not_closed = count_goal_files(&self.goals_dir, |name| cache.lists(name))?;
+        let not_closed = names.iter().filter(|name| !cache.lists(name)).count() as u64;
         if not_closed < limit {
             return Ok(not_closed);
         }
@@ -1113,21 +1113,32 @@ fn each_goal_entry(
 }
 
 /// How many entries of `dir` look like goal files, without reading them.
-/// How many goal files `dir` holds, but those `skip` names.
-fn count_goal_files(dir: &Path, skip: impl Fn(&std::ffi::OsStr) -> bool) -> Result<u64> {
+/// Calls `found` with each goal file's entry in `dir` (not read).
+fn each_goal_file(dir: &Path, mut found: impl FnMut(std::fs::DirEntry)) -> Result<()> {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(err) => return Err(Error::io(dir, "cannot list goals", err)),
     };
-    let mut count = 0;
     for entry in entries {
         let entry = entry.map_err(|err| Error::io(dir, "cannot list goals", err))?;
-        if goal_entry(&entry).is_some() && !skip(&entry.file_name()) {
-            count += 1;
+        if goal_entry(&entry).is_some() {
+            found(entry);
         }
     }
+    Ok(())
+}
+
+fn count_goal_files(dir: &Path) -> Result<u64> {
+    let mut count = 0;
+    each_goal_file(dir, |_| count += 1)?;
     Ok(count)
+}
+
+fn goal_file_names(dir: &Path) -> Result<Vec<std::ffi::OsString>> {
+    let mut names = Vec::new();
+    each_goal_file(dir, |entry| names.push(entry.file_name()))?;
+    Ok(names)
 }
 
 /// Whether a directory entry is a goal file (`*.md`, not hidden, not a

@@ -227,8 +227,12 @@ fn goals_closed_by_hand_and_not_yet_moved_are_not_counted_open() {
         &env.read(path)
             .replace("status: active", "status: completed"),
     );
-    // A read leaves the cache of goals closed by hand; `add` counts with it.
+    // A read leaves the cache of goals closed by hand (of files not
+    // changed in the last 2 s); `add` counts with it.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
     env.steward().arg("list").assert().success();
+    let cache = env.read("state/cache/terminal-goals");
+    assert!(cache.contains("two.md"), "{cache}");
     env.steward()
         .args(["add", "four", "--title", "T", "--criterion", "C"])
         .assert()

@@ -250,6 +250,16 @@ impl TestEnv {
         document["runs"].as_array().unwrap().clone()
     }
 
+    /// One `tick` with the binary on `PATH` (as cron runs it), then waits
+    /// for the runs it started to end.
+    pub fn tick_and_settle(&self) {
+        self.steward_on_path()
+            .args(["tick", "-q"])
+            .assert()
+            .success();
+        self.settle();
+    }
+
     /// Waits until no run is pending or running.
     pub fn settle(&self) {
         let started = std::time::Instant::now();

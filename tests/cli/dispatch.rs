@@ -440,11 +440,7 @@ fn waiting_is_free_until_the_time_passes() {
         .success();
     for m in [30, 60, 90] {
         env.set_now(&minute(m));
-        env.steward_on_path()
-            .args(["tick", "-q"])
-            .assert()
-            .success();
-        env.settle();
+        env.tick_and_settle();
     }
     assert!(env.runs().is_empty(), "no runs while parked");
     let goal = env.goal_json("lazy-1");
@@ -457,11 +453,7 @@ fn waiting_is_free_until_the_time_passes() {
             "lazy-1: waits for CI is running (until 2026-11-21T06:00:00Z)",
         ));
     env.set_now(&minute(125));
-    env.steward_on_path()
-        .args(["tick", "-q"])
-        .assert()
-        .success();
-    env.settle();
+    env.tick_and_settle();
     assert!(
         env.read("state/goals/lazy-1.md")
             .contains("watchdog waited: done waiting for CI is running")
@@ -807,11 +799,7 @@ agents:
             .assert()
             .success();
     }
-    env.steward_on_path()
-        .args(["tick", "-q"])
-        .assert()
-        .success();
-    env.settle();
+    env.tick_and_settle();
     // Not blocked again on the runs from before; one fresh run each.
     let runs = env.runs();
     let fresh: Vec<&serde_json::Value> = runs[runs_before..].iter().collect();
@@ -1052,11 +1040,7 @@ agents:
 ",
     );
     add(&env, "claude-1", &[]);
-    env.steward_on_path()
-        .args(["tick", "-q"])
-        .assert()
-        .success();
-    env.settle();
+    env.tick_and_settle();
     let run = &env.runs()[0];
     assert_eq!(run["outcome"], "timeout");
     // Two responses of 100,000 input tokens at $3 a million.
@@ -1149,11 +1133,7 @@ fn tick_keeps_machine_local_state_within_its_retention() {
         .args(["update", "kept", "--note", "a recent change"])
         .assert()
         .success();
-    env.steward_on_path()
-        .args(["tick", "-q"])
-        .assert()
-        .success();
-    env.settle();
+    env.tick_and_settle();
     let run = env.runs()[0]["id"].as_str().unwrap().to_string();
     assert_eq!(env.goal_json("ok-1")["status"], "completed");
     assert!(env.path(&format!("state/runs/{run}.out")).exists());

@@ -466,11 +466,7 @@ fn a_runs_commits_name_its_goal_and_steward_and_its_machine_state_stays_out() {
     git(env.root(), &["commit", "-q", "-m", "setup"]);
     let before = commits(&env);
     env.add_goal("g");
-    env.steward_on_path()
-        .args(["tick", "-q"])
-        .assert()
-        .success();
-    env.settle();
+    env.tick_and_settle();
     // The run's end is committed just after its record is written.
     let waited = std::time::Instant::now();
     while commits(&env) < before + 3 && waited.elapsed() < std::time::Duration::from_secs(10) {

@@ -130,11 +130,7 @@ fn codex_subagents_are_obligations_of_the_goal_too() {
 #[test]
 fn a_runs_subagents_are_obligations_of_its_goal_and_bounded() {
     let env = store(SUBAGENTS, "  max_subagents: 2\n");
-    env.steward_on_path()
-        .args(["tick", "-q"])
-        .assert()
-        .success();
-    env.settle();
+    env.tick_and_settle();
     let run = &env.runs()[0];
     assert_eq!(run["outcome"], "ok", "{run}");
     assert_eq!(run["subagents"], 2, "{run}");

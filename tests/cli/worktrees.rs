@@ -128,6 +128,25 @@ fn tick(env: &TestEnv) -> String {
     )
 }
 
+/// `label` waits for a person to merge its branch, because of `why`
+/// (said in the wait), and nothing reached the root.
+fn left_to_a_person(env: &TestEnv, label: &str, why: &str) {
+    let goal = env.goal_json(label);
+    assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}");
+    assert!(
+        goal["waiting"]["reason"].as_str().unwrap().contains(why),
+        "{goal}"
+    );
+    assert_eq!(env.read("shared.txt"), "base\n");
+}
+
+/// Turns `git.commit` on, as a person would, and commits the change.
+fn commit_every_change(env: &TestEnv) {
+    let config = env.read("steward.yaml") + "git:\n  commit: true\n";
+    env.write("steward.yaml", &config);
+    git(env.root(), &["commit", "-qam", "commit steward's changes"]);
+}
+
 fn agent_log(outside: &tempfile::TempDir) -> String {
     std::fs::read_to_string(outside.path().join("agent.log")).unwrap_or_default()
 }
@@ -261,9 +280,7 @@ fn a_clean_branch_is_fast_forwarded_and_judged_in_the_root() {
 fn ff_looks_past_stewards_own_commits_but_not_a_persons() {
     for persons_commit in [false, true] {
         let (env, outside) = store("ff", 1);
-        let config = env.read("steward.yaml") + "git:\n  commit: true\n";
-        env.write("steward.yaml", &config);
-        git(env.root(), &["commit", "-qam", "commit steward's changes"]);
+        commit_every_change(&env);
         add(&env, "alpha");
         judged_in_its_worktree(&env, &outside, "alpha");
         if persons_commit {
@@ -274,15 +291,7 @@ fn ff_looks_past_stewards_own_commits_but_not_a_persons() {
         let said = tick(&env);
         let goal = env.goal_json("alpha");
         if persons_commit {
-            assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}\n{said}");
-            assert!(
-                goal["waiting"]["reason"]
-                    .as_str()
-                    .unwrap()
-                    .contains("notes.txt changed there"),
-                "{goal}"
-            );
-            assert_eq!(env.read("shared.txt"), "base\n");
+            left_to_a_person(&env, "alpha", "notes.txt changed there");
         } else {
             assert_eq!(goal["status"], "completed", "{goal}\n{said}");
             assert_eq!(env.read("shared.txt"), "alpha\n");
@@ -388,16 +397,7 @@ fn a_branch_that_changes_a_protected_path_is_a_persons_to_merge() {
     add(&env, "alpha");
     judged_in_its_worktree(&env, &outside, "alpha");
     tick(&env);
-    let goal = env.goal_json("alpha");
-    assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}");
-    assert!(
-        goal["waiting"]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("(shared.txt): a person merges it"),
-        "{goal}"
-    );
-    assert_eq!(env.read("shared.txt"), "base\n");
+    left_to_a_person(&env, "alpha", "(shared.txt): a person merges it");
 }
 
 /// Objects the repository borrows from elsewhere (`objects/info/
@@ -413,16 +413,7 @@ fn a_repository_that_borrows_objects_is_a_persons_to_merge() {
         &format!("{}\n", outside.path().display()),
     );
     tick(&env);
-    let goal = env.goal_json("alpha");
-    assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}");
-    assert!(
-        goal["waiting"]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("objects/info/alternates"),
-        "{goal}"
-    );
-    assert_eq!(env.read("shared.txt"), "base\n");
+    left_to_a_person(&env, "alpha", "objects/info/alternates");
 }
 
 /// While the goal's checks run on the merge result, another steward
@@ -432,9 +423,7 @@ fn a_repository_that_borrows_objects_is_a_persons_to_merge() {
 #[test]
 fn a_merge_is_made_again_past_stewards_own_commits_made_meanwhile() {
     let (env, outside) = store("ff", 1);
-    let config = env.read("steward.yaml") + "git:\n  commit: true\n";
-    env.write("steward.yaml", &config);
-    git(env.root(), &["commit", "-qam", "commit steward's changes"]);
+    commit_every_change(&env);
     env.steward_on_path()
         .args(["add", "other", "--title", "other", "--criterion", "c"])
         .assert()
@@ -601,11 +590,7 @@ agents:
     );
     env.executable("agent.sh", "#!/bin/sh\ncat > /dev/null\npwd > where.txt\n");
     env.add_goal("plain");
-    env.steward_on_path()
-        .args(["tick", "-q"])
-        .assert()
-        .success();
-    env.settle();
+    env.tick_and_settle();
     let run = &env.runs()[0];
     assert!(run["worktree"].is_null(), "{run}");
     let doctor = env.steward().arg("doctor").output().unwrap();
@@ -669,14 +654,12 @@ fn a_branch_whose_commits_git_would_read_replaced_is_left_to_a_person() {
     let before = git(env.root(), &["rev-parse", "main"]);
     let said = tick(&env);
     assert!(said.contains("replacement refs"), "{said}");
-    let goal = env.goal_json("alpha");
-    assert_eq!(goal["waiting"]["for_person"], "merge", "{goal}");
+    left_to_a_person(&env, "alpha", "replacement refs");
     assert_eq!(
         git(env.root(), &["rev-parse", "main"]),
         before,
         "main did not move"
     );
-    assert_eq!(env.read("shared.txt"), "base\n");
 }
 
 #[test]
