@@ -312,6 +312,9 @@ fn stage(repo: &Repository, changes: &[(&str, Option<(Oid, std::fs::Metadata)>)]
                 std::thread::sleep(Duration::from_millis(50));
                 continue;
             }
+            Some(Err(err)) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+                return Err(index_locked(repo));
+            }
             Some(Err(err)) => {
                 return Err(Error::io(
                     &repo.path().join("index"),
@@ -336,9 +339,19 @@ fn stage(repo: &Repository, changes: &[(&str, Option<(Oid, std::fs::Metadata)>)]
                 attempt += 1;
                 std::thread::sleep(Duration::from_millis(50));
             }
+            Err(err) if err.code() == ErrorCode::Locked => return Err(index_locked(repo)),
             Err(err) => return Err(git_error(repo.path(), "cannot update the index", &err)),
         }
     }
+}
+
+/// The index lock was still held after the retries.
+fn index_locked(repo: &Repository) -> Error {
+    Error::Git(format!(
+        "{}: another git process holds the index lock (still there after {} ms of retries); if no git is running, remove the file and run `git add` on the files the commit names",
+        repo.path().join("index.lock").display(),
+        INDEX_RETRIES * 50
+    ))
 }
 
 /// The repository's settings for the index file, as git reads them.

@@ -85,9 +85,7 @@ fn finish(tx: Transaction<'_>) -> Result<Notices> {
     let finished = tx.finish()?;
     Ok(Notices {
         warnings: finished.warnings,
-        commit_error: finished
-            .commit_error
-            .map(|err| format!("the change is written but not committed: {err}")),
+        commit_error: finished.commit_error,
     })
 }
 

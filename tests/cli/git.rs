@@ -301,14 +301,28 @@ fn a_commit_failure_keeps_the_change_and_exits_1() {
     let env = repository();
     env.add_goal("g");
     std::fs::write(env.path(".git/index.lock"), "").unwrap();
-    env.steward()
+    let output = env
+        .steward()
         .args(["update", "g", "--note", "while git is busy"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("g: note added"))
         .stderr(predicate::str::contains(
             "the change is written but not committed",
-        ));
+        ))
+        .get_output()
+        .clone();
+    // Said once, naming the lock and what to do about it.
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr.matches("written but not committed").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(".git/index.lock: another git process holds the index lock"),
+        "{stderr}"
+    );
     assert!(
         env.read("state/goals/g.md")
             .contains("user note: while git is busy")
