@@ -798,8 +798,8 @@ impl Store {
         if (names.len() as u64) < limit {
             return Ok(names.len() as u64);
         }
-        let cache = terminal_cache::TerminalCache::load(&self.terminal_cache_path());
-        let not_closed = names.iter().filter(|name| !cache.lists(name)).count() as u64;
+        let closed = terminal_cache::count_listed(&self.terminal_cache_path(), &names);
+        let not_closed = (names.len() - closed) as u64;
         if not_closed < limit {
             return Ok(not_closed);
         }
