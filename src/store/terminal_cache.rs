@@ -268,9 +268,8 @@ impl Hasher for NameHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mix = |hash: u64, word: u64| {
-            (hash.rotate_left(5) ^ word).wrapping_mul(0x51_7cc1_b727_220a_95)
-        };
+        let mix =
+            |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
         let mut chunks = bytes.chunks_exact(8);
         for chunk in &mut chunks {
             self.0 = mix(
