@@ -297,7 +297,7 @@ fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
         .clone()
         .unwrap_or_else(|| "no-session".to_string());
     let path = continuations_path(ctx, &session);
-    let mut state: Continuations = crate::store::safe::read_state(&path)
+    let mut state: Continuations = crate::safe_file::read_state(&path)
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
     let now_print = progress(&open);

@@ -21,9 +21,9 @@ use crate::assessment::{Outcome, Report};
 use crate::context::{Context, Environment, GlobalOptions};
 use crate::engine::{self, AddRequest, CompleteRequest, PromptRequest, Turn, UpdateRequest};
 use crate::error::{Error, Result};
+use crate::model::plan::NodeStatus;
 use crate::model::{Check, Priority, format_time};
 use crate::obligations::{Ending, Key};
-use crate::plan::NodeStatus;
 use crate::store::Scope;
 
 /// Serves MCP on stdin and stdout until the client closes stdin. The store

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::meter::Seen;
+use crate::agents::meter::Seen;
 
 /// How long the agent gets after SIGINT, then after SIGTERM.
 const GRACE: Duration = Duration::from_secs(2);
@@ -156,7 +156,7 @@ fn copy_tail(
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let max = max.max(1024) as usize;
-        let Ok(mut file) = crate::store::safe::create_truncated(&to) else {
+        let Ok(mut file) = crate::safe_file::create_truncated(&to) else {
             return;
         };
         let mut tail: Vec<u8> = Vec::new();
@@ -189,7 +189,7 @@ fn copy_tail(
             let _ = file.write_all(&buffer[..n]);
             written += n;
             if written > 2 * max {
-                if let Ok(mut fresh) = crate::store::safe::create_truncated(&to) {
+                if let Ok(mut fresh) = crate::safe_file::create_truncated(&to) {
                     let _ = fresh.write_all(&tail);
                     file = fresh;
                 }
@@ -197,7 +197,7 @@ fn copy_tail(
             }
         }
         if written > max
-            && let Ok(mut fresh) = crate::store::safe::create_truncated(&to)
+            && let Ok(mut fresh) = crate::safe_file::create_truncated(&to)
         {
             let _ = fresh.write_all(&tail);
         }

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use crate::agents::Usage;
+use super::Usage;
 
 /// What the output of a run showed so far.
 #[derive(Debug, Default)]
@@ -66,7 +66,7 @@ impl Seen {
                 self.thread = event
                     .get("thread_id")
                     .and_then(Value::as_str)
-                    .filter(|t| crate::agents::is_session_id(t))
+                    .filter(|t| super::is_session_id(t))
                     .map(str::to_string);
             }
             _ => {}
@@ -142,7 +142,7 @@ impl Rollout {
         let Some(file) = &self.file else {
             return RolloutState::default();
         };
-        let Ok(Some(text)) = crate::store::safe::read_text(file, 256 * 1024 * 1024) else {
+        let Ok(Some(text)) = crate::safe_file::read_text(file, 256 * 1024 * 1024) else {
             return RolloutState::default();
         };
         read_rollout(&text)

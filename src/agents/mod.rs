@@ -2,6 +2,8 @@
 //! how to resume its session, and how to read what it printed. Pure: no
 //! processes here.
 
+pub mod meter;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
@@ -283,7 +285,7 @@ fn last_lines(stdout: &str) -> Option<String> {
 /// with the same object (`stream-json`); a line that is one wins over noise
 /// around it.
 fn read_claude(stdout: &str) -> RunReport {
-    let mut seen = crate::meter::Seen::default();
+    let mut seen = crate::agents::meter::Seen::default();
     for line in stdout.lines() {
         seen.line(line);
     }
@@ -378,7 +380,7 @@ fn read_codex(stdout: &str) -> RunReport {
             }
             Some("turn.completed") => {
                 report.finished = true;
-                report.session_usage = event.get("usage").map(crate::meter::codex_usage);
+                report.session_usage = event.get("usage").map(crate::agents::meter::codex_usage);
             }
             Some("turn.failed") => {
                 report.failed = true;

@@ -28,6 +28,7 @@ mod mcp;
 mod mdman;
 mod merge_driver;
 mod mirror;
+mod page;
 mod pause;
 mod plan;
 mod prompt;

@@ -1,7 +1,8 @@
 //! The page a person opens on a phone
 //! (steward-guide(7), "A page to look at"): goals by status with bars for
 //! criteria and budget, plan trees, who must do what, recent events and
-//! spend, as one self-contained HTML file. Pure: a [`Page`] in, text out.
+//! spend, as one self-contained HTML file. Pure: the [`Page`]
+//! `engine::report` gathers in, text out; the engine writes it.
 //!
 //! Goal text is written by agents, so every string from the store goes
 //! through [`escape`], and the only links are to the page's own sections
@@ -14,28 +15,10 @@ use std::fmt::Write;
 
 use chrono::{DateTime, Utc};
 
-use crate::engine::overview::StatusReport;
+use crate::engine::report::Page;
+use crate::model::plan::{NodeStatus, Plan, Tally};
 use crate::model::{Goal, Run, Status, format_time};
-use crate::plan::{NodeStatus, Plan, Tally};
-use crate::store::events::Event;
 use crate::text::{count, head, one_line};
-
-/// What the page shows, gathered by `engine::report`.
-#[derive(Debug)]
-pub struct Page {
-    /// When the page was made: the clock every age on it is measured by.
-    pub now: DateTime<Utc>,
-    /// The start of the window for closed goals, events and runs.
-    pub since: DateTime<Utc>,
-    /// The open goals and what needs a person (`status`).
-    pub overview: StatusReport,
-    /// Goals that closed since `since`, most recently closed first.
-    pub closed: Vec<Goal>,
-    /// The event log since `since`, oldest first.
-    pub events: Vec<Event>,
-    /// Runs started or ended since `since`, oldest first.
-    pub runs: Vec<Run>,
-}
 
 /// The most events the page lists (the newest).
 const MAX_EVENTS: usize = 50;

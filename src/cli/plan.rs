@@ -12,7 +12,7 @@ use super::{Output, args};
 use crate::context::Context;
 use crate::engine;
 use crate::error::Result;
-use crate::plan::{NodeStatus, Plan};
+use crate::model::plan::{NodeStatus, Plan};
 
 /// Break a goal into phases, tasks and subtasks that an agent works
 /// through: the planner prompt, the planner's JSON imported, the plan shown
@@ -124,7 +124,11 @@ pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<ExitCode> 
         PlanCommand::Show(args) => {
             let loaded = ctx.store.resolve(&args.goal)?;
             let goal = &loaded.goal;
-            let Some(plan) = goal.plan.as_ref().map(crate::plan::PlanSection::plan) else {
+            let Some(plan) = goal
+                .plan
+                .as_ref()
+                .map(crate::model::plan::PlanSection::plan)
+            else {
                 if out.json {
                     out.json(&json!({"schema_version": SCHEMA_VERSION, "goal": goal.label, "plan": Value::Null}));
                 } else if !out.quiet {

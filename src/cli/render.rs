@@ -8,9 +8,9 @@ use serde_json::{Value, json};
 use super::Output;
 use crate::context::Context;
 use crate::model::format_time;
+use crate::model::plan::Plan;
 use crate::model::{Goal, Obligation, Receipt, Status, Tick};
 use crate::obligations::Book;
-use crate::plan::Plan;
 use crate::store::LoadedGoal;
 
 pub const SCHEMA_VERSION: u32 = 1;

@@ -43,6 +43,7 @@ pub fn run(ctx: &Context, args: ReportArgs, out: &mut Output) -> Result<ExitCode
             dir: args.html,
             since,
         },
+        super::page::render,
     )?;
     for problem in &written.problems {
         out.warn(problem.clone());

@@ -196,7 +196,11 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, waits: &[String], out: &mut Ou
             .unwrap_or_default();
         out.line(format!("  {}. {mark} {}{who}", criterion.n, criterion.text));
     }
-    if let Some(plan) = goal.plan.as_ref().map(crate::plan::PlanSection::plan) {
+    if let Some(plan) = goal
+        .plan
+        .as_ref()
+        .map(crate::model::plan::PlanSection::plan)
+    {
         let next: Vec<String> = plan
             .next_work()
             .iter()

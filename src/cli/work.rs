@@ -7,7 +7,7 @@ use super::{Output, args};
 use crate::context::Context;
 use crate::engine::work::{self, NodeWork};
 use crate::error::Result;
-use crate::plan::NodeStatus;
+use crate::model::plan::NodeStatus;
 
 /// Move one node of a goal's plan: start it, mark it done, block it with a
 /// reason, or cancel it. Its line in the goal file changes and nothing

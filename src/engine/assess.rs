@@ -7,8 +7,8 @@ use super::{Saved, limits};
 use crate::assessment::{self, Report};
 use crate::context::Context;
 use crate::error::{Error, Input, Result};
+use crate::model::plan::NodeStatus;
 use crate::model::{Edit, GoalChange, format_time, progress_edits, record_ticks};
-use crate::plan::NodeStatus;
 
 /// Records `report` on the goal `reference` names. A budget or bound the
 /// assessment uses up takes effect at once. `dispatch_id` ties it to an
@@ -34,7 +34,7 @@ pub fn assess_update(
     text: &str,
     dispatch_id: Option<&str>,
 ) -> Result<Saved> {
-    let update = crate::plan::update::extract(text)
+    let update = crate::model::plan::update::extract(text)
         .map_err(|why| Error::bad_input(Input::OverseerUpdate, why))?;
     let run = dispatch_id.and_then(|id| ctx.store.find_run(id).ok());
     let goal = match (reference, &update.goal) {

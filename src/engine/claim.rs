@@ -66,7 +66,7 @@ pub fn unreadable(ctx: &Context) -> Vec<crate::error::FileProblem> {
         .map(|entry| entry.path())
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .filter_map(|path| {
-            let why = match crate::store::safe::read_text(&path, crate::store::safe::STATE_BYTES) {
+            let why = match crate::safe_file::read_text(&path, crate::safe_file::STATE_BYTES) {
                 Ok(Some(text)) => serde_json::from_str::<Claim>(&text).err()?.to_string(),
                 Ok(None) => return None,
                 Err(err) => err.to_string(),
@@ -87,7 +87,7 @@ pub fn read_all(ctx: &Context) -> Vec<Claim> {
         return Vec::new();
     };
     entries
-        .filter_map(|entry| crate::store::safe::read_state(&entry.ok()?.path()))
+        .filter_map(|entry| crate::safe_file::read_state(&entry.ok()?.path()))
         .filter_map(|text| serde_json::from_str(&text).ok())
         .collect()
 }
@@ -149,9 +149,14 @@ pub fn check_setup(ctx: &Context) -> Result<()> {
 /// Claims the goals of `decided` runs: commits a claim per run and pushes
 /// it; a push rejected because the remote moved pulls and takes back the
 /// claims another machine won first. The runs whose claims stand are then
-/// recorded (counted as dispatches, committed, pushed) and returned, to be
-/// started. What was given up is said in the notices.
-pub fn claim(ctx: &Context, decided: Vec<(Run, String)>) -> Result<(Vec<Run>, super::Notices)> {
+/// recorded by `record` (counted as dispatches: `dispatch::record_claimed`),
+/// committed, pushed, and returned, to be started. What was given up is
+/// said in the notices.
+pub fn claim(
+    ctx: &Context,
+    decided: Vec<(Run, String)>,
+    record: impl FnOnce(&Context, &[(Run, String)]) -> Result<super::Notices>,
+) -> Result<(Vec<Run>, super::Notices)> {
     let remote = ctx.config.git.remote.clone();
     let branch = crate::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?
         .trim()
@@ -214,7 +219,7 @@ pub fn claim(ctx: &Context, decided: Vec<(Run, String)>) -> Result<(Vec<Run>, su
             "the claims could not be pushed to {remote} after {PUSH_ATTEMPTS} tries: nothing started; the next tick tries again"
         )));
     }
-    let mut notices = super::dispatch::record_claimed(ctx, &decided)?;
+    let mut notices = record(ctx, &decided)?;
     notices.warnings.extend(lost);
     if !decided.is_empty()
         && let Err(err) = push()

@@ -14,11 +14,11 @@ use super::{Notices, limits, run};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::ladder::{self, Step};
+use crate::model::plan::Node;
 use crate::model::{
     Actor, Edit, Escalation, Goal, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState,
     Status, fingerprint, format_time, progress_fingerprint,
 };
-use crate::plan::Node;
 use crate::stewardship::render;
 use crate::store::{LoadedGoal, Transaction};
 
@@ -89,7 +89,7 @@ pub fn plan(
     if room.spend_capped && !dry_run && !spend_cap_told(ctx)? {
         let detail = format!(
             "runs cost ${:.2} in the last 24h, dispatch.max_cost_usd_per_day is ${:.2}: no new runs",
-            spent_last_day(&runs, ctx.now),
+            limits::spent_last_day(&runs, ctx.now),
             settings.max_cost_usd_per_day.unwrap_or_default()
         );
         // About the goal whose run spent last: what a person looks at first.
@@ -420,7 +420,8 @@ pub fn dispatch_now(
     }
     if claiming {
         drop(tx);
-        let (won, mut notices) = super::claim::claim(ctx, vec![(run.clone(), instruction)])?;
+        let (won, mut notices) =
+            super::claim::claim(ctx, vec![(run.clone(), instruction)], record_claimed)?;
         notices.warnings.extend(start_supervisors(ctx, &won));
         if won.is_empty() {
             return Err(Error::DispatchRefused {
@@ -490,7 +491,7 @@ fn room(ctx: &Context, runs: &[Run]) -> Result<Room> {
     let active = runs.iter().filter(|r| r.is_active()).count() as u64;
     let recent = limits::window(ctx)?;
     let window = recent.len() as u64;
-    let spent = spent_last_day(runs, ctx.now);
+    let spent = limits::spent_last_day(runs, ctx.now);
     let spend_capped = settings
         .max_cost_usd_per_day
         .is_some_and(|cap| spent >= cap);
@@ -551,16 +552,6 @@ fn spend_frees_at(runs: &[Run], now: DateTime<Utc>, cap: f64) -> Option<DateTime
         }
     }
     None
-}
-
-/// What runs that ended in the 24 hours before `now` cost.
-pub fn spent_last_day(runs: &[Run], now: DateTime<Utc>) -> f64 {
-    let since = format_time(now - chrono::Duration::days(1));
-    runs.iter()
-        .filter(|r| r.ended_at.as_deref().is_some_and(|t| t >= since.as_str()))
-        .map(|r| r.cost_usd)
-        // Not `sum`: the sum of no floats is -0.0, printed "$-0.00".
-        .fold(0.0, |total, cost| total + cost)
 }
 
 /// The same instruction sent within `min_resend_interval`: when.
@@ -754,17 +745,17 @@ fn planning_instruction(ctx: &Context, goal: &Goal, mine: &[&Run]) -> String {
     let previous = mine
         .last()
         .filter(|run| run.kind == RunKind::Plan)
-        .and_then(|run| crate::store::safe::read_state(&run::answer_path(ctx, &run.id)));
+        .and_then(|run| crate::safe_file::read_state(&run::answer_path(ctx, &run.id)));
     let planner = || {
-        let mut prompt = crate::plan::prompt::planner(goal, &ctx.root.display().to_string());
+        let mut prompt = crate::model::plan::prompt::planner(goal, &ctx.root.display().to_string());
         if let Some(plan) = &goal.plan {
             prompt.push_str(&replanning(goal, plan));
         }
         prompt
     };
     let prompt = match previous {
-        Some(answer) => match crate::plan::json::validate(&answer) {
-            Err(problems) => crate::plan::prompt::repair(&problems, &answer),
+        Some(answer) => match crate::model::plan::json::validate(&answer) {
+            Err(problems) => crate::model::plan::prompt::repair(&problems, &answer),
             Ok(_) => planner(),
         },
         None => planner(),
@@ -776,7 +767,7 @@ fn planning_instruction(ctx: &Context, goal: &Goal, mine: &[&Run]) -> String {
 
 /// What a planning run is told of the plan a goal has, when a person
 /// unblocked it after the work stalled.
-fn replanning(goal: &Goal, plan: &crate::plan::PlanSection) -> String {
+fn replanning(goal: &Goal, plan: &crate::model::plan::PlanSection) -> String {
     let note = goal
         .progress
         .unblock_note
@@ -790,7 +781,7 @@ fn replanning(goal: &Goal, plan: &crate::plan::PlanSection) -> String {
         .unwrap_or_default();
     format!(
         "\nThis goal has a plan, and work on it stalled until a person looked.{note} Its plan, with where each node stands:\n\n{}\nGive the whole plan again, changed where it did not work: keep the ids of the nodes that are done (they stay done), and add or change what the rest needs.\n",
-        crate::plan::json::render(plan.plan(), "\n")
+        crate::model::plan::json::render(plan.plan(), "\n")
     )
 }
 

@@ -1,12 +1,13 @@
 //! Limits that every verb respects: a budget or bound crossed by a change
-//! takes effect at once, and the store-wide hourly dispatch window.
+//! takes effect at once, the store-wide hourly dispatch window, and what
+//! runs spent in the last day (the daily cap).
 
 use chrono::{DateTime, Utc};
 
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
-use crate::model::{Actor, Edit, Goal, GoalChange, Status, record_ticks};
+use crate::model::{Actor, Edit, Goal, GoalChange, Run, Status, record_ticks};
 use crate::store::{LoadedGoal, Transaction};
 use crate::watchdog::{self, Evaluation, Verdict};
 
@@ -116,4 +117,14 @@ pub fn dispatch_counted(ctx: &Context, goal_id: &str, dispatch_id: &str) -> Resu
             && e.goal_id == goal_id
             && e.dispatch_id.as_deref() == Some(dispatch_id)
     }))
+}
+
+/// What runs that ended in the 24 hours before `now` cost.
+pub fn spent_last_day(runs: &[Run], now: DateTime<Utc>) -> f64 {
+    let since = format_time(now - chrono::Duration::days(1));
+    runs.iter()
+        .filter(|r| r.ended_at.as_deref().is_some_and(|t| t >= since.as_str()))
+        .map(|r| r.cost_usd)
+        // Not `sum`: the sum of no floats is -0.0, printed "$-0.00".
+        .fold(0.0, |total, cost| total + cost)
 }

@@ -29,7 +29,7 @@ pub struct MirrorCheck {
 /// The current block of the mirror at `path`, `None` when there is none
 /// yet; broken markers are an error and the file is left alone.
 fn current_block(path: &std::path::Path) -> Result<Option<String>> {
-    let existing = match crate::store::safe::read_text(path, crate::store::safe::STATE_BYTES) {
+    let existing = match crate::safe_file::read_text(path, crate::safe_file::STATE_BYTES) {
         Ok(Some(text)) => text,
         Ok(None) => return Ok(None),
         Err(err) => return Err(Error::io(path, "cannot read mirror", err)),

@@ -92,7 +92,7 @@ fn outbox_path(ctx: &Context) -> PathBuf {
 }
 
 pub fn read_outbox(ctx: &Context) -> Outbox {
-    crate::store::safe::read_state(&outbox_path(ctx))
+    crate::safe_file::read_state(&outbox_path(ctx))
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default()
 }
@@ -100,7 +100,7 @@ pub fn read_outbox(ctx: &Context) -> Outbox {
 fn write_outbox(ctx: &Context, tx: &mut Transaction<'_>, outbox: &Outbox) -> Result<()> {
     let text = serde_json::to_string_pretty(outbox).expect("the outbox serializes") + "\n";
     let path = outbox_path(ctx);
-    if crate::store::safe::read_state(&path).as_deref() == Some(text.as_str()) {
+    if crate::safe_file::read_state(&path).as_deref() == Some(text.as_str()) {
         return Ok(());
     }
     tx.write_file(&path, &text)

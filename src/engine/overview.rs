@@ -80,7 +80,7 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
             .filter(|g| g.waiting.as_ref().is_none_or(|w| w.for_person.is_none()))
             .filter_map(|g| Some((g.label.clone(), waiting_text(g.waiting.as_ref()?))))
             .collect(),
-        spent_today: super::dispatch::spent_last_day(&runs, ctx.now),
+        spent_today: super::limits::spent_last_day(&runs, ctx.now),
         daily_cap: ctx.config.dispatch.max_cost_usd_per_day,
         runs: runs.into_iter().filter(Run::is_active).collect(),
         moved: moved(&recent),
@@ -211,7 +211,7 @@ fn moved(recent: &[events::Event]) -> Vec<Moved> {
 /// When `tick` last ran, from the file it keeps.
 fn last_tick(ctx: &Context) -> Result<Option<String>> {
     Ok(
-        crate::store::safe::read_state(&ctx.store.state_dir.join("tick.json"))
+        crate::safe_file::read_state(&ctx.store.state_dir.join("tick.json"))
             .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
             .and_then(|v| v["last_run"].as_str().map(str::to_string)),
     )
@@ -234,7 +234,7 @@ pub struct DigestReport {
     /// (label, criterion, text, who) ticked since.
     pub criteria_met: Vec<(String, usize, String, String)>,
     /// Open goals whose plan moved since: (label, its tally, the next node).
-    pub plans: Vec<(String, crate::plan::Tally, Option<String>)>,
+    pub plans: Vec<(String, crate::model::plan::Tally, Option<String>)>,
     pub runs: Vec<Run>,
     pub cost: f64,
 }

@@ -5,9 +5,9 @@
 use super::{Saved, refuse_terminal};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::model::plan::json::{self, Replaced};
+use crate::model::plan::{self as plans, Plan};
 use crate::model::{Edit, Goal, GoalChange, Status};
-use crate::plan::json::{self, Replaced};
-use crate::plan::{self as plans, Plan};
 
 /// The planner prompt for the goal `reference` names.
 pub fn prompt(ctx: &Context, reference: &str) -> Result<String> {

@@ -130,7 +130,7 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
 
 /// The rotation so far; a file steward cannot read starts it over.
 fn read_rotation(path: &Path, warnings: &mut Vec<String>) -> Rotation {
-    match crate::store::safe::read_text(path, crate::store::safe::STATE_BYTES) {
+    match crate::safe_file::read_text(path, crate::safe_file::STATE_BYTES) {
         Ok(Some(text)) => serde_json::from_str(&text).unwrap_or_else(|err| {
             warnings.push(format!(
                 "{}: {err}; the rotation starts over",

@@ -1,7 +1,7 @@
 //! `report --html` (steward-guide(7), "A page to look at"): gathers what the
 //! page shows — the open goals and what needs a person (the same as
-//! `status`), goals closed, events and runs since a time — renders it with
-//! [`crate::report`] and writes `DIR/index.html` in one atomic step, so a
+//! `status`), goals closed, events and runs since a time — has the front
+//! door render it, and writes `DIR/index.html` in one atomic step, so a
 //! web server publishing `DIR` never serves half a page. Reads the store;
 //! changes nothing in it.
 
@@ -9,11 +9,10 @@ use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 
-use super::overview;
+use super::overview::{self, StatusReport};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::model::{Goal, format_time};
-use crate::report::{Page, render};
+use crate::model::{Goal, Run, format_time};
 use crate::store::atomic;
 use crate::store::events::Event;
 
@@ -22,6 +21,23 @@ use crate::store::events::Event;
 pub struct ReportRequest {
     pub dir: PathBuf,
     pub since: DateTime<Utc>,
+}
+
+/// What the page shows, gathered by [`gather`].
+#[derive(Debug)]
+pub struct Page {
+    /// When the page was made: the clock every age on it is measured by.
+    pub now: DateTime<Utc>,
+    /// The start of the window for closed goals, events and runs.
+    pub since: DateTime<Utc>,
+    /// The open goals and what needs a person (`status`).
+    pub overview: StatusReport,
+    /// Goals that closed since `since`, most recently closed first.
+    pub closed: Vec<Goal>,
+    /// The event log since `since`, oldest first.
+    pub events: Vec<Event>,
+    /// Runs started or ended since `since`, oldest first.
+    pub runs: Vec<Run>,
 }
 
 /// The page written.
@@ -33,7 +49,12 @@ pub struct Written {
     pub problems: Vec<String>,
 }
 
-pub fn report(ctx: &Context, request: &ReportRequest) -> Result<Written> {
+/// Gathers the page, has `render` make its HTML, and writes it.
+pub fn report(
+    ctx: &Context,
+    request: &ReportRequest,
+    render: impl FnOnce(&Page) -> String,
+) -> Result<Written> {
     let page = gather(ctx, request.since)?;
     let html = render(&page);
     let path = request.dir.join("index.html");

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::agents::meter::Seen;
 use crate::agents::{self, SessionTotals};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::meter::Seen;
 use crate::model::{
     Actor, Edit, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState, format_time,
 };
@@ -142,7 +142,7 @@ fn take_plan(
     answer: Option<&str>,
 ) -> Result<()> {
     let answer = answer.unwrap_or_default();
-    match crate::plan::json::validate(answer) {
+    match crate::model::plan::json::validate(answer) {
         Ok(plan) => {
             let Ok(loaded) = tx.refind(&run.goal_id, &run.goal_label) else {
                 return Ok(());
@@ -178,7 +178,7 @@ pub fn answer_path(ctx: &Context, id: &str) -> PathBuf {
 /// The last lines the agent wrote to stderr, when its output said nothing.
 fn stderr_tail(ctx: &Context, id: &str) -> Option<String> {
     let (_, stderr) = ctx.store.run_output_paths(id);
-    let text = crate::store::safe::read_state(&stderr)?;
+    let text = crate::safe_file::read_state(&stderr)?;
     let tail: Vec<&str> = text
         .lines()
         .rev()
@@ -239,7 +239,7 @@ fn launch(
         .ok_or_else(|| format!("no agent profile `{}`", run.agent))?
         .clone();
     let instruction =
-        crate::store::safe::read_text(&prompt_path(ctx, &run.id), crate::store::safe::STATE_BYTES)
+        crate::safe_file::read_text(&prompt_path(ctx, &run.id), crate::safe_file::STATE_BYTES)
             .map_err(|err| format!("cannot read the instruction: {err}"))?
             .ok_or("cannot read the instruction: it is gone")?;
     let session = run
@@ -286,8 +286,8 @@ fn launch(
     let allowance = allowance(ctx, run);
     let before = previous_session_total(ctx, run, session.as_deref()).map_or(0.0, |t| t.cost_usd);
     let mut rollout = (profile.output == agents::OutputFormat::CodexJsonl)
-        .then(|| crate::meter::Rollout::new(&codex_home(ctx)));
-    let spent = |rollout: &mut Option<crate::meter::Rollout>| -> Option<f64> {
+        .then(|| crate::agents::meter::Rollout::new(&codex_home(ctx)));
+    let spent = |rollout: &mut Option<crate::agents::meter::Rollout>| -> Option<f64> {
         let seen = seen.lock().ok()?;
         match rollout {
             Some(rollout) => {
@@ -323,7 +323,7 @@ fn launch(
     let ended = supervise::wait(agent, timeout, &mut watch, &paused)
         .map_err(|err| format!("lost the agent: {err}"))?;
     person.end(ctx, &run.id);
-    let output = crate::store::safe::read_state(&stdout).unwrap_or_default();
+    let output = crate::safe_file::read_state(&stdout).unwrap_or_default();
     let mut report = agents::read_output(profile.output, &output);
     let seen = seen
         .lock()
@@ -485,12 +485,12 @@ fn codex_home(ctx: &Context) -> PathBuf {
 
 /// What run `run` may spend before it crosses a bound: what is left of
 /// its goal's `max_cost_usd`, or of the day's spend cap, whichever is less.
-fn allowance(ctx: &Context, run: &Run) -> Option<crate::meter::Allowance> {
-    let mut left: Vec<crate::meter::Allowance> = Vec::new();
+fn allowance(ctx: &Context, run: &Run) -> Option<crate::agents::meter::Allowance> {
+    let mut left: Vec<crate::agents::meter::Allowance> = Vec::new();
     if let Ok(loaded) = ctx.store.refind(&run.goal_id, &run.goal_label)
         && let Some(max) = loaded.goal.bounds.max_cost_usd
     {
-        left.push(crate::meter::Allowance {
+        left.push(crate::agents::meter::Allowance {
             usd: (max - loaded.goal.progress.cost_usd).max(0.0),
             bound: format!("its goal's max_cost_usd (${max:.2})"),
         });
@@ -498,8 +498,8 @@ fn allowance(ctx: &Context, run: &Run) -> Option<crate::meter::Allowance> {
     if let Some(cap) = ctx.config.dispatch.max_cost_usd_per_day
         && let Ok((runs, _)) = ctx.store.runs()
     {
-        let spent = super::dispatch::spent_last_day(&runs, ctx.clock_now());
-        left.push(crate::meter::Allowance {
+        let spent = super::limits::spent_last_day(&runs, ctx.clock_now());
+        left.push(crate::agents::meter::Allowance {
             usd: (cap - spent).max(0.0),
             bound: format!("dispatch.max_cost_usd_per_day (${cap:.2})"),
         });

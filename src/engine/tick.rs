@@ -297,7 +297,11 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     // are pushed, when machines share the store), then the person is told.
     let mut dispatched = dispatched;
     if claiming {
-        match super::claim::claim(ctx, std::mem::take(&mut dispatched.to_claim)) {
+        match super::claim::claim(
+            ctx,
+            std::mem::take(&mut dispatched.to_claim),
+            dispatch::record_claimed,
+        ) {
             Ok((won, notices)) => {
                 let won = dispatch::Dispatched {
                     started: won,
@@ -352,7 +356,7 @@ fn record_pass(
             "events": events,
         })
     );
-    if crate::store::safe::read_state(&path).as_deref() != Some(text.as_str()) {
+    if crate::safe_file::read_state(&path).as_deref() != Some(text.as_str()) {
         tx.write_file(&path, &text)?;
     }
     Ok(())
@@ -371,7 +375,7 @@ struct Reported {
 }
 
 fn reported_before(ctx: &Context) -> Reported {
-    let Some(last) = crate::store::safe::read_state(&ctx.store.state_dir.join("tick.json"))
+    let Some(last) = crate::safe_file::read_state(&ctx.store.state_dir.join("tick.json"))
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
     else {
         return Reported::default();

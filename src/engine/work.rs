@@ -5,8 +5,8 @@
 use super::{Saved, refuse_terminal};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::model::plan::NodeStatus;
 use crate::model::{Edit, Goal, GoalChange, Status};
-use crate::plan::NodeStatus;
 
 /// A node's new status; `Block` needs a reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,7 +31,11 @@ pub fn work(ctx: &Context, reference: &str, work: &NodeWork) -> Result<Saved> {
 /// The edits that give `work.node` its new status, roll it up, and move the
 /// goal to `verifying` when the whole plan is done; and the history detail.
 pub fn node_edits(goal: &Goal, work: &NodeWork) -> Result<(Vec<Edit>, String)> {
-    let Some(plan) = goal.plan.as_ref().map(crate::plan::PlanSection::plan) else {
+    let Some(plan) = goal
+        .plan
+        .as_ref()
+        .map(crate::model::plan::PlanSection::plan)
+    else {
         return Err(Error::BadRequest(format!(
             "`{}` has no plan: write one with `steward plan import {} FILE` (`steward plan prompt {}` asks an agent for it)",
             goal.label, goal.label, goal.label
@@ -82,7 +86,7 @@ pub fn node_edits(goal: &Goal, work: &NodeWork) -> Result<(Vec<Edit>, String)> {
             "; override: {open_children} of its {} {}s not done",
             node.children.len(),
             match node.level {
-                crate::plan::Level::Phase => "task",
+                crate::model::plan::Level::Phase => "task",
                 _ => "subtask",
             }
         ));

@@ -64,11 +64,11 @@ pub enum Edit {
     /// One plan node's status: its line is rewritten, nothing else.
     PlanNode {
         id: String,
-        status: crate::plan::NodeStatus,
+        status: crate::model::plan::NodeStatus,
         reason: Option<String>,
     },
     /// The whole plan, written under `## Plan`.
-    Plan(crate::plan::Plan),
+    Plan(crate::model::plan::Plan),
     /// One key of the goal's record; empty removes it.
     Record(RecordField),
     /// The latest handoff.

@@ -247,7 +247,7 @@ pub struct Goal {
     pub description: String,
     pub criteria: Vec<Criterion>,
     /// The `## Plan` section, when the goal has one (steward-reference(5), "The plan section").
-    pub plan: Option<crate::plan::PlanSection>,
+    pub plan: Option<crate::model::plan::PlanSection>,
     pub history: Vec<HistoryEntry>,
     pub extra: serde_json::Map<String, serde_json::Value>,
 }

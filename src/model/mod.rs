@@ -6,6 +6,7 @@ mod digest;
 mod goal;
 mod handoff;
 mod obligation;
+pub mod plan;
 mod receipt;
 mod run;
 mod status;

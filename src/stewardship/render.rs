@@ -6,9 +6,9 @@ use chrono::{DateTime, Utc};
 
 use crate::duration::HumanDuration;
 use crate::model::format_time;
+use crate::model::plan::{NodeStatus, Plan};
 use crate::model::{Goal, Obligation, ObligationStatus, Status};
 use crate::obligations::Book;
-use crate::plan::{NodeStatus, Plan};
 
 pub const GOAL_TAG: &str = "goal-stewardship";
 pub const ATTENTION_TAG: &str = "goals-needing-attention";

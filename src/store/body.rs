@@ -613,14 +613,14 @@ fn next_marker(prefix: &str) -> String {
 pub fn set_plan_node(
     body: &str,
     id: &str,
-    status: crate::plan::NodeStatus,
+    status: crate::model::plan::NodeStatus,
     reason: Option<&str>,
 ) -> Result<String, BodyError> {
     let layout = BodyLayout::parse(body);
     let content = layout
         .plan_content()
         .ok_or_else(|| BodyError::NoSuchNode { id: id.to_string() })?;
-    let parsed = crate::plan::section::parse(body, content)
+    let parsed = crate::model::plan::section::parse(body, content)
         .map_err(|err| BodyError::Plan(format!("line {}: {}", err.line, err.message)))?;
     let index = parsed
         .plan
@@ -628,12 +628,12 @@ pub fn set_plan_node(
         .ok_or_else(|| BodyError::NoSuchNode { id: id.to_string() })?;
     let range = parsed.lines[index].clone();
     let line = &body[range.clone()];
-    let crate::plan::line::PlanLine::Node(node) =
-        crate::plan::line::classify(line).map_err(|err| BodyError::Plan(err.message))?
+    let crate::model::plan::line::PlanLine::Node(node) =
+        crate::model::plan::line::classify(line).map_err(|err| BodyError::Plan(err.message))?
     else {
         return Err(BodyError::NoSuchNode { id: id.to_string() });
     };
-    let rewritten = crate::plan::line::with_status(line, &node, status, reason);
+    let rewritten = crate::model::plan::line::with_status(line, &node, status, reason);
     let mut out = body.to_string();
     out.replace_range(range, &rewritten);
     Ok(out)
@@ -646,7 +646,7 @@ pub fn set_plan_node(
 pub fn set_plan(body: &str, lines: &str, newline: &str) -> String {
     let layout = BodyLayout::parse(body);
     if let Some(content) = layout.plan_content() {
-        let first_node = crate::plan::section::parse(body, content.clone())
+        let first_node = crate::model::plan::section::parse(body, content.clone())
             .ok()
             .and_then(|parsed| parsed.lines.first().map(|line| line.start));
         let intro_end = first_node.unwrap_or_else(|| {

@@ -114,7 +114,7 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
         Edit::Plan(plan) => file.edit_body(|body, newline| {
             Ok(body::set_plan(
                 body,
-                &crate::plan::json::render(plan, newline),
+                &crate::model::plan::json::render(plan, newline),
                 newline,
             ))
         }),

@@ -121,7 +121,7 @@ pub fn append(path: &Path, episode: &str) -> Result<()> {
             .map_err(|err| Error::io(dir, "cannot create directory", err))?;
     }
     // Never through a link (it could lead anywhere) nor to a FIFO.
-    let mut file = super::safe::open_append(path)
+    let mut file = crate::safe_file::open_append(path)
         .map_err(|err| Error::io(path, "cannot open the episode file", err))?;
     let mut last = [0u8; 2];
     let len = file

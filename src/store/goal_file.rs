@@ -332,14 +332,16 @@ impl GoalFile {
             .collect();
         let plan = match layout.plan_content() {
             None => None,
-            Some(content) => Some(crate::plan::PlanSection::read(body, content).map_err(
-                |err| FileProblem {
-                    path: self.path.display().to_string(),
-                    line: self.body_line() + err.line - 1,
-                    column: err.column,
-                    message: format!("## Plan: {}", err.message),
-                },
-            )?),
+            Some(content) => Some(
+                crate::model::plan::PlanSection::read(body, content).map_err(|err| {
+                    FileProblem {
+                        path: self.path.display().to_string(),
+                        line: self.body_line() + err.line - 1,
+                        column: err.column,
+                        message: format!("## Plan: {}", err.message),
+                    }
+                })?,
+            ),
         };
         Ok(Goal {
             id: reader.text(&["id"])?.unwrap_or_default(),

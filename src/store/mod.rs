@@ -14,11 +14,11 @@ pub mod key;
 mod leftovers;
 mod lock;
 mod runs;
-pub mod safe;
 pub mod seal;
 mod terminal_cache;
 mod transaction;
 
+use crate::safe_file;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -370,7 +370,7 @@ impl Store {
             return None;
         }
         let path = self.undo_dir().join(format!("{id}.json"));
-        let text = safe::read_text(&path, 4 * crate::config::MAX_FILE_BYTES)
+        let text = safe_file::read_text(&path, 4 * crate::config::MAX_FILE_BYTES)
             .ok()
             .flatten()?;
         let record: crate::model::UndoRecord = serde_json::from_str(&text).ok()?;
@@ -427,7 +427,7 @@ impl Store {
         };
         let mut book = Book::default();
         let legacy = self.legacy_obligations_path();
-        match safe::read_text(&legacy, safe::STATE_BYTES) {
+        match safe_file::read_text(&legacy, safe_file::STATE_BYTES) {
             Ok(Some(text)) => match serde_json::from_str::<Book>(&text) {
                 Ok(legacy_book) => book.obligations = legacy_book.obligations,
                 Err(err) => book.unreadable.push(unreadable(&legacy, err)),
@@ -475,7 +475,7 @@ impl Store {
             if path.extension().is_none_or(|e| e != "json") {
                 continue;
             }
-            match safe::read_text(&path, safe::STATE_BYTES) {
+            match safe_file::read_text(&path, safe_file::STATE_BYTES) {
                 Ok(Some(text)) => files.push((path, text)),
                 Ok(None) => {}
                 Err(err) => problems.push(FileProblem::whole_file(

@@ -180,7 +180,7 @@ impl<'s> Transaction<'s> {
         let key = self.store.keys.key()?;
         let published = self.store.published_key_path(self.store.keys.machine());
         let public = format!("ed25519 {}\n", key.public_hex());
-        if super::safe::read_text(&published, 4096)
+        if crate::safe_file::read_text(&published, 4096)
             .ok()
             .flatten()
             .as_deref()
@@ -206,7 +206,7 @@ impl<'s> Transaction<'s> {
         // names now; later changes to them wait for a person here.
         self.store
             .trust_machines(&self.store.published_machines())?;
-        let config = super::safe::read_state(&self.store.root.join(crate::config::FILE_NAME));
+        let config = crate::safe_file::read_state(&self.store.root.join(crate::config::FILE_NAME));
         self.store
             .accept_commands(&crate::config::commands_in(config.as_deref().unwrap_or("")))?;
         let scan = self.store.scan(Scope::Open)?;
@@ -1230,7 +1230,7 @@ impl<'s> Transaction<'s> {
         }
         // Never through a link: its target's bytes would become the
         // mirror, and go wherever the mirror is committed.
-        let existing = match super::safe::read_text(&path, super::safe::STATE_BYTES) {
+        let existing = match crate::safe_file::read_text(&path, crate::safe_file::STATE_BYTES) {
             Ok(text) => text,
             Err(err) => return Err(format!("{}: mirror not updated: {err}", path.display())),
         };

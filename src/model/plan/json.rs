@@ -481,7 +481,7 @@ mod tests {
             ]
         );
         assert!(text.contains("    - [ ] S1.1.2 Return the build id · after S1.1.1\n"));
-        let read = crate::plan::section::parse(&text, 0..text.len())
+        let read = crate::model::plan::section::parse(&text, 0..text.len())
             .unwrap()
             .plan;
         assert_eq!(read, plan);

@@ -212,7 +212,7 @@ fn read(body: &str, content: Range<usize>, full: bool) -> Result<Read, PlanError
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::NodeStatus;
+    use crate::model::plan::NodeStatus;
 
     fn read(text: &str) -> Result<ParsedPlan, PlanError> {
         parse(text, 0..text.len())
@@ -231,7 +231,10 @@ mod tests {
         let summary = check(text, 0..text.len()).unwrap();
         let plan = read(text).unwrap().plan;
         assert_eq!(summary.tally, plan.overall());
-        assert_eq!(summary.tally, crate::plan::Tally { done: 3, total: 4 });
+        assert_eq!(
+            summary.tally,
+            crate::model::plan::Tally { done: 3, total: 4 }
+        );
     }
 
     #[test]
