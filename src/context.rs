@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use crate::config::{self, Config, FlagOverrides, LoadedConfig};
 use crate::error::{Error, Result};
 use crate::model::Actor;
-use crate::process::Ancestor;
+use crate::os::process::Ancestor;
 use crate::store::Store;
 
 /// What the process was started with: variables, working directory, and
@@ -222,7 +222,7 @@ impl Caller {
         } else {
             match &env.lineage {
                 Some(lineage) => agent_ancestor(lineage),
-                None => agent_ancestor(&crate::process::ancestors()),
+                None => agent_ancestor(&crate::os::process::ancestors()),
             }
         };
         let overridden = agent_by_environment.is_some()
@@ -344,7 +344,7 @@ impl Context {
             .as_deref()
             .or(env.var("STEWARD_LOCK_TIMEOUT"))
         {
-            Some(text) => crate::duration::HumanDuration::parse(text)
+            Some(text) => crate::model::duration::HumanDuration::parse(text)
                 .map_err(|why| Error::bad_value("--lock-timeout", why))?
                 .to_std(),
             None => Duration::from_secs(10),

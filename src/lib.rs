@@ -4,32 +4,18 @@
 //! called from tests.
 
 pub mod agents;
-pub mod assessment;
 pub mod checks;
-pub mod cli;
 pub mod config;
 pub mod context;
-pub mod duration;
+pub mod doors;
 pub mod engine;
 pub mod error;
 pub mod exit;
-pub mod git;
-mod git_index;
-pub mod hooks;
-pub mod label;
-pub mod ladder;
-pub mod mcp;
-pub mod mirror;
 pub mod model;
-pub mod obligations;
-pub mod process;
-pub mod safe_file;
-pub mod sandbox;
-pub mod stewardship;
+pub mod os;
+pub mod rules;
 pub mod store;
-pub mod supervise;
 pub mod text;
-pub mod watchdog;
 pub(crate) mod yaml_locate;
 
 use std::ffi::OsString;
@@ -45,7 +31,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> u8 {
 }
 
 fn exit_code(args: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let cli = match cli::parse(args.into_iter().collect()) {
+    let cli = match doors::cli::parse(args.into_iter().collect()) {
         Ok(cli) => cli,
         Err(err) => {
             let _ = err.print();
@@ -63,8 +49,8 @@ fn exit_code(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             return err.exit_code();
         }
     };
-    let mut out = cli::Output::default();
-    let result = cli::run(cli, env, &mut out);
+    let mut out = doors::cli::Output::default();
+    let result = doors::cli::run(cli, env, &mut out);
     for line in &out.stderr {
         eprintln!("steward: {line}");
     }
@@ -90,7 +76,7 @@ fn exit_code(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             }
         }
         Err(err) => {
-            eprintln!("steward: {}", cli::clean(&err.to_string(), false));
+            eprintln!("steward: {}", doors::cli::clean(&err.to_string(), false));
             err.exit_code()
         }
     }

@@ -142,7 +142,7 @@ impl Rollout {
         let Some(file) = &self.file else {
             return RolloutState::default();
         };
-        let Ok(Some(text)) = crate::safe_file::read_text(file, 256 * 1024 * 1024) else {
+        let Ok(Some(text)) = crate::os::safe_file::read_text(file, 256 * 1024 * 1024) else {
             return RolloutState::default();
         };
         read_rollout(&text)

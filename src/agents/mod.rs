@@ -1,8 +1,11 @@
-//! Agent profiles (steward-guide(7), "Profiles"): how to start an agent CLI,
-//! how to resume its session, and how to read what it printed. Pure: no
-//! processes here.
+//! The agent CLIs. This file holds their profiles (steward-guide(7),
+//! "Profiles"): how to start one, how to resume its session, and how to
+//! read what it printed, as pure functions. [`meter`] reads what a run has
+//! used while it runs, and [`supervise`] runs one under supervision: the
+//! only place here that starts a process.
 
 pub mod meter;
+pub mod supervise;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;

@@ -6,10 +6,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::agents::{AgentProfile, OutputFormat, PromptVia};
-use crate::duration::HumanDuration;
 use crate::error::{Error, FileProblem, Result};
+use crate::model::duration::HumanDuration;
 use crate::model::{Actor, Priority};
-use crate::sandbox::SandboxMode;
+use crate::os::sandbox::SandboxMode;
 use crate::yaml_locate::key_position;
 
 use super::parse::{describe_yaml, parse_value, string_list, yaml_message};

@@ -103,8 +103,8 @@ mod tests {
 
     use super::schema::{SETTINGS, default_values};
     use super::*;
-    use crate::duration::HumanDuration;
     use crate::error::Result;
+    use crate::model::duration::HumanDuration;
     use crate::model::{Actor, Priority};
 
     fn load(text: &str, env: &[(&str, &str)]) -> Result<LoadedConfig> {

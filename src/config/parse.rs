@@ -1,8 +1,8 @@
 //! Validation: a YAML value read as a setting's type, with a message
 //! that says what was expected.
 
-use crate::duration::HumanDuration;
 use crate::model::Priority;
+use crate::model::duration::HumanDuration;
 
 use super::schema::{Kind, NOTIFY_EVENTS, Value};
 use super::settings::{QuietHours, Route};

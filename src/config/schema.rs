@@ -5,8 +5,8 @@
 use std::fmt;
 
 use crate::agents::{AgentProfile, PromptVia};
-use crate::duration::HumanDuration;
 use crate::model::Priority;
+use crate::model::duration::HumanDuration;
 
 use super::settings::Route;
 

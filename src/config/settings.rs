@@ -5,9 +5,9 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::agents::AgentProfile;
-use crate::duration::HumanDuration;
 use crate::model::Priority;
-use crate::sandbox::SandboxMode;
+use crate::model::duration::HumanDuration;
+use crate::os::sandbox::SandboxMode;
 
 /// Where an effective value came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +154,7 @@ pub struct Dispatch {
     pub plan_auto: bool,
     pub plan_repairs: u64,
     /// Runs in the client's sandbox, the store's state read-only
-    /// (`crate::sandbox`).
+    /// (`crate::os::sandbox`).
     pub sandbox: SandboxMode,
     /// Subagents one run may start; 0: no limit.
     pub max_subagents: u64,

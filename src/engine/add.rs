@@ -18,7 +18,7 @@ pub struct AddRequest {
     pub checks: Vec<Check>,
     pub max_dispatches: Option<u64>,
     pub max_assessments: Option<u64>,
-    pub cooldown: Option<crate::duration::HumanDuration>,
+    pub cooldown: Option<crate::model::duration::HumanDuration>,
     pub escalate_after: Option<u64>,
     pub bounds: Bounds,
     pub confirmed: bool,

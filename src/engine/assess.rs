@@ -1,14 +1,14 @@
 //! `assess`: the agent records one stewardship assessment (seed tool
-//! `goal_assess`). The rules are in `crate::assessment`; this applies them
+//! `goal_assess`). The rules are in `crate::rules::assessment`; this applies them
 //! under the lock.
 
 use super::work::NodeWork;
 use super::{Saved, limits};
-use crate::assessment::{self, Report};
 use crate::context::Context;
 use crate::error::{Error, Input, Result};
 use crate::model::plan::NodeStatus;
 use crate::model::{Edit, GoalChange, format_time, progress_edits, record_ticks};
+use crate::rules::assessment::{self, Report};
 
 /// Records `report` on the goal `reference` names. A budget or bound the
 /// assessment uses up takes effect at once. `dispatch_id` ties it to an

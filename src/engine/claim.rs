@@ -66,11 +66,12 @@ pub fn unreadable(ctx: &Context) -> Vec<crate::error::FileProblem> {
         .map(|entry| entry.path())
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .filter_map(|path| {
-            let why = match crate::safe_file::read_text(&path, crate::safe_file::STATE_BYTES) {
-                Ok(Some(text)) => serde_json::from_str::<Claim>(&text).err()?.to_string(),
-                Ok(None) => return None,
-                Err(err) => err.to_string(),
-            };
+            let why =
+                match crate::os::safe_file::read_text(&path, crate::os::safe_file::STATE_BYTES) {
+                    Ok(Some(text)) => serde_json::from_str::<Claim>(&text).err()?.to_string(),
+                    Ok(None) => return None,
+                    Err(err) => err.to_string(),
+                };
             Some(crate::error::FileProblem::whole_file(
                 &path,
                 format!(
@@ -87,7 +88,7 @@ pub fn read_all(ctx: &Context) -> Vec<Claim> {
         return Vec::new();
     };
     entries
-        .filter_map(|entry| crate::safe_file::read_state(&entry.ok()?.path()))
+        .filter_map(|entry| crate::os::safe_file::read_state(&entry.ok()?.path()))
         .filter_map(|text| serde_json::from_str(&text).ok())
         .collect()
 }
@@ -135,7 +136,7 @@ pub fn check_setup(ctx: &Context) -> Result<()> {
         ));
     }
     let remote = &ctx.config.git.remote;
-    crate::git::cli(&ctx.root, &["remote", "get-url", remote]).map_err(|_| {
+    crate::os::git::cli(&ctx.root, &["remote", "get-url", remote]).map_err(|_| {
         Error::bad_value(
             "dispatch.claim",
             format!(
@@ -158,11 +159,11 @@ pub fn claim(
     record: impl FnOnce(&Context, &[(Run, String)]) -> Result<super::Notices>,
 ) -> Result<(Vec<Run>, super::Notices)> {
     let remote = ctx.config.git.remote.clone();
-    let branch = crate::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?
+    let branch = crate::os::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?
         .trim()
         .to_string();
     let push = || {
-        crate::git::cli(
+        crate::os::git::cli(
             &ctx.root,
             &["push", "--quiet", &remote, &format!("HEAD:{branch}")],
         )

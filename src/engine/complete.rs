@@ -78,7 +78,7 @@ pub(crate) fn complete_by(
     refuse_unless_open(&loaded.goal)?;
     // A bound is hard: past its deadline (or cost, or iterations) a goal
     // fails, whatever its checks say now.
-    if let Some(why) = crate::watchdog::crossed_bound(&loaded.goal, ctx.now) {
+    if let Some(why) = crate::rules::watchdog::crossed_bound(&loaded.goal, ctx.now) {
         let label = loaded.goal.label.clone();
         super::limits::enforce(ctx, &mut tx, loaded)?;
         super::finish(tx)?;

@@ -1,6 +1,6 @@
 //! Dispatch (steward-design(7), "Record, then start"): after the watchdog
 //! pass, `tick` follows up the runs under way, decides which goals to run
-//! (the ladder in `crate::ladder`), records each run and counts it under the
+//! (the ladder in `crate::rules::ladder`), records each run and counts it under the
 //! lock, and only then — the lock released — starts a supervisor for each. A
 //! crash between the two leaves a recorded run without a process, which the
 //! next `tick` starts under the same dispatch id without counting it again.
@@ -13,13 +13,13 @@ use chrono::{DateTime, Utc};
 use super::{Notices, limits, run};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::ladder::{self, Step};
 use crate::model::plan::Node;
 use crate::model::{
     Actor, Edit, Escalation, Goal, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState,
     Status, fingerprint, format_time, progress_fingerprint,
 };
-use crate::stewardship::render;
+use crate::rules::ladder::{self, Step};
+use crate::rules::stewardship::render;
 use crate::store::{LoadedGoal, Transaction};
 
 /// What dispatch did in one pass.
@@ -696,7 +696,7 @@ fn follow_up_running(
         // start time and boot: a bare pid may be anyone's by now.
         let supervisor_alive = match run.supervisor_process() {
             Some(process) => process.is_running(),
-            None => run.supervisor_pid.is_some_and(crate::process::is_alive),
+            None => run.supervisor_pid.is_some_and(crate::os::process::is_alive),
         };
         let overdue = ladder::overdue(run, &ctx.config.dispatch, grace, ctx.now);
         let (outcome, why) = match (supervisor_alive, overdue) {
@@ -745,7 +745,7 @@ fn planning_instruction(ctx: &Context, goal: &Goal, mine: &[&Run]) -> String {
     let previous = mine
         .last()
         .filter(|run| run.kind == RunKind::Plan)
-        .and_then(|run| crate::safe_file::read_state(&run::answer_path(ctx, &run.id)));
+        .and_then(|run| crate::os::safe_file::read_state(&run::answer_path(ctx, &run.id)));
     let planner = || {
         let mut prompt = crate::model::plan::prompt::planner(goal, &ctx.root.display().to_string());
         if let Some(plan) = &goal.plan {
@@ -852,7 +852,7 @@ fn instruction(
             lowercase_first(&report)
         );
     }
-    let book = crate::obligations::Book::default();
+    let book = crate::model::book::Book::default();
     let block = render::goal_block(
         goal,
         &book,
@@ -897,7 +897,7 @@ fn lowercase_first(text: &str) -> String {
 /// detached in its own session so it outlives the `tick` that started it.
 /// Returns what could not be started, as warnings.
 pub fn start_supervisors(ctx: &Context, runs: &[Run]) -> Vec<String> {
-    let exe = match crate::process::own_binary() {
+    let exe = match crate::os::process::own_binary() {
         Ok(exe) => exe,
         Err(err) => return vec![format!("{err}: no run started")],
     };

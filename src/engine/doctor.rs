@@ -8,7 +8,7 @@ use super::checking;
 use crate::context::Context;
 use crate::error::{Error, FileProblem, Result};
 use crate::model::{Priority, Status};
-use crate::stewardship::heartbeat::HeartbeatPatterns;
+use crate::rules::stewardship::heartbeat::HeartbeatPatterns;
 use crate::store::{Field, LoadedGoal, Scope, StoreLock};
 use crate::yaml_locate::key_position;
 

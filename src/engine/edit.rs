@@ -43,7 +43,7 @@ pub fn open(ctx: &Context, reference: &str) -> Result<Draft> {
     }
     if reopened {
         // Drafts kept before the base was recorded are taken as current.
-        if let Some(taken_from) = crate::safe_file::read_state(&base)
+        if let Some(taken_from) = crate::os::safe_file::read_state(&base)
             && taken_from != goal.file.text()
         {
             return Err(Error::StaleDraft {
@@ -78,7 +78,7 @@ pub enum Reviewed {
 /// Reads the draft and checks what a hand edit may not do. Problems are
 /// located in the draft, where the line numbers apply.
 pub fn review(ctx: &Context, draft: &Draft) -> Result<Reviewed> {
-    let text = crate::safe_file::read_text(&draft.path, crate::config::MAX_FILE_BYTES)
+    let text = crate::os::safe_file::read_text(&draft.path, crate::config::MAX_FILE_BYTES)
         .map_err(|err| Error::io(&draft.path, "cannot read draft", err))?
         .ok_or_else(|| {
             Error::io(

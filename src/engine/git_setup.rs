@@ -26,7 +26,7 @@ pub fn attributes(ctx: &Context) -> Vec<String> {
 
 /// The merge driver's command line: this binary, by its full path.
 fn driver_command() -> Result<String> {
-    let exe = crate::process::own_binary()?;
+    let exe = crate::os::process::own_binary()?;
     Ok(format!(
         "'{}' merge-driver mirror %O %A %B",
         exe.display().to_string().replace('\'', "'\\''")
@@ -66,7 +66,7 @@ pub fn register(ctx: &Context, tx: &mut Transaction<'_>) -> Result<Vec<String>> 
         added.push(ctx.store.relative(&path));
     }
     if ctx.config.mirror.enabled
-        && crate::git::set_merge_driver(
+        && crate::os::git::set_merge_driver(
             &ctx.root,
             MIRROR_DRIVER,
             "steward's mirror: the generated block merges entry by entry",
@@ -105,7 +105,7 @@ pub fn foreign_attributes(ctx: &Context) -> Result<Vec<String>> {
     let mut args = vec!["check-attr".to_string(), "-a".to_string(), "--".to_string()];
     args.extend(samples);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let report = crate::git::cli(&ctx.root, &args)?;
+    let report = crate::os::git::cli(&ctx.root, &args)?;
     let own: Vec<(String, String)> = attributes(ctx)
         .iter()
         .filter_map(|line| {
@@ -180,10 +180,10 @@ pub fn adopt_clone(ctx: &Context) -> Option<String> {
     {
         return None;
     }
-    if crate::git::merge_driver(&ctx.root, MIRROR_DRIVER).is_some() {
+    if crate::os::git::merge_driver(&ctx.root, MIRROR_DRIVER).is_some() {
         return None;
     }
-    match crate::git::set_merge_driver(
+    match crate::os::git::set_merge_driver(
         &ctx.root,
         MIRROR_DRIVER,
         "steward's mirror: the generated block merges entry by entry",
@@ -219,7 +219,8 @@ pub fn missing(ctx: &Context) -> Vec<String> {
             "git attribute not steward's on its files ({foreign}): it changes how git merges or stores them; remove its line from .gitattributes"
         ));
     }
-    if ctx.config.mirror.enabled && crate::git::merge_driver(&ctx.root, MIRROR_DRIVER).is_none() {
+    if ctx.config.mirror.enabled && crate::os::git::merge_driver(&ctx.root, MIRROR_DRIVER).is_none()
+    {
         problems.push(format!(
             "the merge driver {MIRROR_DRIVER} is not configured in this clone: a pull that changes the mirror would conflict; run `steward doctor --fix`"
         ));

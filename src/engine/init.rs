@@ -85,7 +85,7 @@ pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
         created.push(store.relative(&ignore));
     }
     if git {
-        if crate::git::ensure_repository(&ctx.root)? {
+        if crate::os::git::ensure_repository(&ctx.root)? {
             created.push(".git/".to_string());
         }
         created.extend(super::git_setup::register(ctx, &mut tx)?);

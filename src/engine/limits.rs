@@ -8,8 +8,8 @@ use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
 use crate::model::{Actor, Edit, Goal, GoalChange, Run, Status, record_ticks};
+use crate::rules::watchdog::{self, Evaluation, Verdict};
 use crate::store::{LoadedGoal, Transaction};
-use crate::watchdog::{self, Evaluation, Verdict};
 
 /// Applies the watchdog's blocking and failing rules right after another
 /// verb changed a goal, so a budget or bound that change crossed takes

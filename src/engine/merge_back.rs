@@ -59,7 +59,7 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
             || !run.verified
             || !awaits_merge(goal)
             || goal.status != Status::Verifying
-            || crate::watchdog::crossed_bound(goal, ctx.now).is_some()
+            || crate::rules::watchdog::crossed_bound(goal, ctx.now).is_some()
         {
             continue;
         }
@@ -449,7 +449,7 @@ fn changed_paths(
 fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String> {
     // Never over a file the person keeps out of git (`.env`), never with
     // their uncommitted changes stashed and put back.
-    let output = crate::git::command_without_hooks(top)
+    let output = crate::os::git::command_without_hooks(top)
         .args([
             "merge",
             "--ff-only",

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::mirror;
 use crate::store::Scope;
+use crate::store::mirror;
 
 /// The mirror after a refresh.
 #[derive(Debug)]
@@ -29,7 +29,7 @@ pub struct MirrorCheck {
 /// The current block of the mirror at `path`, `None` when there is none
 /// yet; broken markers are an error and the file is left alone.
 fn current_block(path: &std::path::Path) -> Result<Option<String>> {
-    let existing = match crate::safe_file::read_text(path, crate::safe_file::STATE_BYTES) {
+    let existing = match crate::os::safe_file::read_text(path, crate::os::safe_file::STATE_BYTES) {
         Ok(Some(text)) => text,
         Ok(None) => return Ok(None),
         Err(err) => return Err(Error::io(path, "cannot read mirror", err)),

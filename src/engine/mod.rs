@@ -6,9 +6,9 @@
 //! prints or exits.
 //!
 //! Where a rule lives:
-//! - what an assessment does to a goal: `crate::assessment` (pure), applied
+//! - what an assessment does to a goal: `crate::rules::assessment` (pure), applied
 //!   by [`assess`];
-//! - the watchdog's rules: `crate::watchdog` (pure), applied by [`tick`];
+//! - the watchdog's rules: `crate::rules::watchdog` (pure), applied by [`tick`];
 //! - budgets crossed by a change, the hourly dispatch window: [`limits`];
 //! - running mechanical checks: [`checking`];
 //! - what finished subagent tasks do to their goals: [`task`];

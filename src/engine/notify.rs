@@ -92,7 +92,7 @@ fn outbox_path(ctx: &Context) -> PathBuf {
 }
 
 pub fn read_outbox(ctx: &Context) -> Outbox {
-    crate::safe_file::read_state(&outbox_path(ctx))
+    crate::os::safe_file::read_state(&outbox_path(ctx))
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default()
 }
@@ -100,7 +100,7 @@ pub fn read_outbox(ctx: &Context) -> Outbox {
 fn write_outbox(ctx: &Context, tx: &mut Transaction<'_>, outbox: &Outbox) -> Result<()> {
     let text = serde_json::to_string_pretty(outbox).expect("the outbox serializes") + "\n";
     let path = outbox_path(ctx);
-    if crate::safe_file::read_state(&path).as_deref() == Some(text.as_str()) {
+    if crate::os::safe_file::read_state(&path).as_deref() == Some(text.as_str()) {
         return Ok(());
     }
     tx.write_file(&path, &text)
@@ -185,7 +185,7 @@ pub fn collect(
     for notification in &mut outbox.pending {
         let claimed = notification
             .sending
-            .is_some_and(|pid| pid != me && crate::process::is_alive(pid));
+            .is_some_and(|pid| pid != me && crate::os::process::is_alive(pid));
         if !claimed {
             notification.sending = Some(me);
             to_send.push(notification.clone());
@@ -689,14 +689,14 @@ fn run_notifier(
         // Its own process group, and this process the reaper of whatever
         // leaves that group: all of it is stopped when the notifier ends.
         .process_group(0);
-    let others = crate::process::children_of(std::process::id());
-    crate::process::become_subreaper();
+    let others = crate::os::process::children_of(std::process::id());
+    crate::os::process::become_subreaper();
     let mut child = child
         .spawn()
         .map_err(|err| format!("cannot start `{program}`: {err}"))?;
     let stop_the_rest = |child: &std::process::Child| {
-        crate::process::kill_with_group(child.id());
-        crate::process::kill_orphans(&others);
+        crate::os::process::kill_with_group(child.id());
+        crate::os::process::kill_orphans(&others);
     };
     if let Some(mut stdin) = child.stdin.take() {
         let text = serde_json::to_string(document).expect("documents serialize") + "\n";

@@ -1,6 +1,6 @@
 //! `prompt`: what the agent reads on its turn
 //! (steward-guide(7), "The stewardship block (`prompt`)"). The block is
-//! composed by `crate::stewardship` (pure); this reads the goals, the
+//! composed by `crate::rules::stewardship` (pure); this reads the goals, the
 //! obligations and the rotation, and advances the rotation.
 
 use std::path::Path;
@@ -9,10 +9,10 @@ use super::Notices;
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::Goal;
-use crate::stewardship::heartbeat::HeartbeatPatterns;
-use crate::stewardship::render::{char_len, pending_block, summary_lines};
-use crate::stewardship::select::Rotation;
-use crate::stewardship::{self, LoopStatus};
+use crate::rules::stewardship::heartbeat::HeartbeatPatterns;
+use crate::rules::stewardship::render::{char_len, pending_block, summary_lines};
+use crate::rules::stewardship::select::Rotation;
+use crate::rules::stewardship::{self, LoopStatus};
 use crate::store::Scope;
 
 /// Which kind of turn the agent is on.
@@ -130,7 +130,7 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
 
 /// The rotation so far; a file steward cannot read starts it over.
 fn read_rotation(path: &Path, warnings: &mut Vec<String>) -> Rotation {
-    match crate::safe_file::read_text(path, crate::safe_file::STATE_BYTES) {
+    match crate::os::safe_file::read_text(path, crate::os::safe_file::STATE_BYTES) {
         Ok(Some(text)) => serde_json::from_str(&text).unwrap_or_else(|err| {
             warnings.push(format!(
                 "{}: {err}; the rotation starts over",

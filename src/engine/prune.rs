@@ -34,7 +34,7 @@ fn marker(ctx: &Context) -> std::path::PathBuf {
 /// ids of the open goals.
 pub fn prune(ctx: &Context, tx: &mut Transaction<'_>, open: &HashSet<&str>) -> Result<Pruned> {
     let mut pruned = Pruned::default();
-    let last = crate::safe_file::read_state(&marker(ctx))
+    let last = crate::os::safe_file::read_state(&marker(ctx))
         .and_then(|text| crate::model::parse_time(text.trim()));
     if last.is_some_and(|at| ctx.now - at < EVERY) {
         return Ok(pruned);
@@ -61,7 +61,7 @@ pub fn prune(ctx: &Context, tx: &mut Transaction<'_>, open: &HashSet<&str>) -> R
         }
     }
     let (runs, _) = ctx.store.runs()?;
-    let before = |keep: &crate::duration::HumanDuration| {
+    let before = |keep: &crate::model::duration::HumanDuration| {
         crate::model::format_time(ctx.now - keep.to_chrono())
     };
     let (logs_before, records_before) = (before(&retention.run_logs), before(&retention.runs));

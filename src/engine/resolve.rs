@@ -152,19 +152,19 @@ pub fn resolve(ctx: &Context, reference: &str, choice: &Choice) -> Result<Resolv
 fn merge_with_choices(ctx: &Context, resolved: &mut Resolved) -> Result<()> {
     let root = &ctx.root;
     let remote = ctx.config.git.remote.clone();
-    let branch = crate::git::cli(root, &["rev-parse", "--abbrev-ref", "HEAD"])?
+    let branch = crate::os::git::cli(root, &["rev-parse", "--abbrev-ref", "HEAD"])?
         .trim()
         .to_string();
     let lock = crate::store::StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
-    crate::git::cli(root, &["fetch", "--quiet", &remote, &branch])?;
+    crate::os::git::cli(root, &["fetch", "--quiet", &remote, &branch])?;
     let merge = super::trust::Merge::of_fetched(root)?;
-    let merged = crate::git::cli(
+    let merged = crate::os::git::cli(
         root,
         &["merge", "--quiet", "--no-ff", "--no-commit", "FETCH_HEAD"],
     );
     if merged.is_err() {
         let conflicted: Vec<String> =
-            crate::git::cli(root, &["diff", "--name-only", "--diff-filter=U"])?
+            crate::os::git::cli(root, &["diff", "--name-only", "--diff-filter=U"])?
                 .lines()
                 .map(str::to_string)
                 .collect();
@@ -181,18 +181,18 @@ fn merge_with_choices(ctx: &Context, resolved: &mut Resolved) -> Result<()> {
                     .map_err(|err| Error::io(&root.join(path), "cannot write", err))?;
             } else if mirror {
                 // Rendered again from the merged goals below.
-                crate::git::cli(root, &["checkout", "--ours", "--", path])?;
+                crate::os::git::cli(root, &["checkout", "--ours", "--", path])?;
             } else {
                 // The remote moved on with a new conflict: choose for it too.
-                crate::git::cli(root, &["merge", "--abort"])?;
+                crate::os::git::cli(root, &["merge", "--abort"])?;
                 return Err(Error::BadRequest(format!(
                     "the remote changed {path} too since `sync`: run `steward sync` again, then resolve what it names"
                 )));
             }
-            crate::git::cli(root, &["add", "--", path])?;
+            crate::os::git::cli(root, &["add", "--", path])?;
         }
     }
-    crate::git::cli(
+    crate::os::git::cli(
         root,
         &[
             "commit",

@@ -8,15 +8,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::agents::meter::Seen;
+use crate::agents::supervise::{self, Launch, Stopped};
 use crate::agents::{self, SessionTotals};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{
     Actor, Edit, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState, format_time,
 };
-use crate::sandbox::SandboxMode;
+use crate::os::sandbox::SandboxMode;
 use crate::store::{LoadedGoal, Transaction};
-use crate::supervise::{self, Launch, Stopped};
 
 use super::{Notices, limits};
 
@@ -178,7 +178,7 @@ pub fn answer_path(ctx: &Context, id: &str) -> PathBuf {
 /// The last lines the agent wrote to stderr, when its output said nothing.
 fn stderr_tail(ctx: &Context, id: &str) -> Option<String> {
     let (_, stderr) = ctx.store.run_output_paths(id);
-    let text = crate::safe_file::read_state(&stderr)?;
+    let text = crate::os::safe_file::read_state(&stderr)?;
     let tail: Vec<&str> = text
         .lines()
         .rev()
@@ -217,7 +217,7 @@ fn claim(ctx: &Context, id: &str) -> Result<Option<Run>> {
         return Ok(None);
     }
     run.started_at = Some(format_time(ctx.now));
-    let me = crate::process::ProcessId::of(std::process::id());
+    let me = crate::os::process::ProcessId::of(std::process::id());
     run.supervisor_pid = Some(std::process::id());
     run.supervisor_start = me.as_ref().map(|p| p.start);
     run.boot = me.map(|p| p.boot);
@@ -238,10 +238,12 @@ fn launch(
         .agent(&run.agent)
         .ok_or_else(|| format!("no agent profile `{}`", run.agent))?
         .clone();
-    let instruction =
-        crate::safe_file::read_text(&prompt_path(ctx, &run.id), crate::safe_file::STATE_BYTES)
-            .map_err(|err| format!("cannot read the instruction: {err}"))?
-            .ok_or("cannot read the instruction: it is gone")?;
+    let instruction = crate::os::safe_file::read_text(
+        &prompt_path(ctx, &run.id),
+        crate::os::safe_file::STATE_BYTES,
+    )
+    .map_err(|err| format!("cannot read the instruction: {err}"))?
+    .ok_or("cannot read the instruction: it is gone")?;
     let session = run
         .session
         .clone()
@@ -300,7 +302,7 @@ fn launch(
     let agent = supervise::start(&launch)
         .map_err(|err| format!("cannot start `{}`: {err}", argv.join(" ")))?;
     run.agent_pid = Some(agent.pid());
-    run.agent_start = crate::process::ProcessId::of(agent.pid()).map(|p| p.start);
+    run.agent_start = crate::os::process::ProcessId::of(agent.pid()).map(|p| p.start);
     let _ = record_agent(ctx, run);
     let timeout = Duration::from_secs(ctx.config.dispatch.timeout.as_secs());
     // A wait for a person (marked by the client's hook) does not count
@@ -323,7 +325,7 @@ fn launch(
     let ended = supervise::wait(agent, timeout, &mut watch, &paused)
         .map_err(|err| format!("lost the agent: {err}"))?;
     person.end(ctx, &run.id);
-    let output = crate::safe_file::read_state(&stdout).unwrap_or_default();
+    let output = crate::os::safe_file::read_state(&stdout).unwrap_or_default();
     let mut report = agents::read_output(profile.output, &output);
     let seen = seen
         .lock()
@@ -578,13 +580,13 @@ fn sandboxed(
                 None => ctx.root.join(cache.join("claude-sandbox.json")),
             };
             let key_dir = ctx.env.user_home().map(|h| crate::store::key::key_dir(&h));
-            let mut given = crate::sandbox::claude_settings(
+            let mut given = crate::os::sandbox::claude_settings(
                 &ctx.root,
                 key_dir.as_deref(),
                 mode == SandboxMode::Required,
             );
             if let Some(worktree) = worktree {
-                crate::sandbox::claude_in_worktree(
+                crate::os::sandbox::claude_in_worktree(
                     &mut given,
                     &ctx.root,
                     &super::worktree::state_entries(ctx),
@@ -594,7 +596,7 @@ fn sandboxed(
             }
             // The run's own subagents and waits for a person reach steward
             // whatever the working directory's settings say.
-            if let Ok(exe) = crate::process::own_binary() {
+            if let Ok(exe) = crate::os::process::own_binary() {
                 given["hooks"] = run_hooks(&exe);
             }
             let text = serde_json::to_string_pretty(&given).expect("settings serialize");
@@ -607,15 +609,15 @@ fn sandboxed(
             Ok(sandboxed)
         }
         agents::OutputFormat::CodexJsonl => {
-            let steward = crate::process::own_binary().map_err(|err| err.to_string())?;
-            let argv = crate::sandbox::without_sandbox_flag(&argv);
+            let steward = crate::os::process::own_binary().map_err(|err| err.to_string())?;
+            let argv = crate::os::sandbox::without_sandbox_flag(&argv);
             let at = argv
                 .iter()
                 .position(|word| word == "exec")
                 .map_or(1, |i| i + 1);
             let mut sandboxed = argv[..at].to_vec();
             let key_dir = ctx.env.user_home().map(|h| crate::store::key::key_dir(&h));
-            sandboxed.extend(crate::sandbox::codex_args(
+            sandboxed.extend(crate::os::sandbox::codex_args(
                 &ctx.root,
                 &steward,
                 key_dir.as_deref(),
@@ -755,8 +757,8 @@ pub fn stop_processes(ctx: &Context, run: &Run) -> bool {
     }
     if run.supervisor_process().is_some_and(|s| !s.is_running()) {
         // Its supervisor is gone: what the run left behind is ours to end.
-        for pid in crate::process::carrying("STEWARD_DISPATCH_ID", &run.id) {
-            crate::process::kill_with_group(pid);
+        for pid in crate::os::process::carrying("STEWARD_DISPATCH_ID", &run.id) {
+            crate::os::process::kill_with_group(pid);
             signalled = true;
         }
     }

@@ -37,10 +37,10 @@ pub struct Synced {
 pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
     let root = &ctx.root;
     let remote = ctx.config.git.remote.clone();
-    let branch = crate::git::cli(root, &["rev-parse", "--abbrev-ref", "HEAD"])?
+    let branch = crate::os::git::cli(root, &["rev-parse", "--abbrev-ref", "HEAD"])?
         .trim()
         .to_string();
-    crate::git::cli(root, &["remote", "get-url", &remote]).map_err(|_| {
+    crate::os::git::cli(root, &["remote", "get-url", &remote]).map_err(|_| {
         Error::Git(format!(
             "no git remote `{remote}` (git.remote): add one with `git remote add {remote} URL`"
         ))
@@ -66,7 +66,7 @@ pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
     }
     loop {
         let lock = StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
-        match crate::git::cli(
+        match crate::os::git::cli(
             root,
             &["push", "--quiet", &remote, &format!("HEAD:{branch}")],
         ) {
@@ -151,15 +151,15 @@ fn commit_own(ctx: &Context, message: &str) -> Result<bool> {
     }
     let mut add = vec!["add", "-A", "--"];
     add.extend(&existing);
-    crate::git::cli(root, &add)?;
+    crate::os::git::cli(root, &add)?;
     let mut staged = vec!["diff", "--cached", "--quiet", "--"];
     staged.extend(&existing);
-    if crate::git::cli(root, &staged).is_ok() {
+    if crate::os::git::cli(root, &staged).is_ok() {
         return Ok(false);
     }
     let mut commit = vec!["commit", "--quiet", "--no-verify", "-m", message, "--"];
     commit.extend(&existing);
-    crate::git::cli(root, &commit)?;
+    crate::os::git::cli(root, &commit)?;
     Ok(true)
 }
 
@@ -168,8 +168,8 @@ fn commit_own(ctx: &Context, message: &str) -> Result<bool> {
 /// `state/conflicts/`, and reported.
 fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
     let root = &ctx.root;
-    crate::git::cli(root, &["fetch", "--quiet", remote, branch])?;
-    let behind: usize = crate::git::cli(root, &["rev-list", "--count", "HEAD..FETCH_HEAD"])?
+    crate::os::git::cli(root, &["fetch", "--quiet", remote, branch])?;
+    let behind: usize = crate::os::git::cli(root, &["rev-list", "--count", "HEAD..FETCH_HEAD"])?
         .trim()
         .parse()
         .unwrap_or(0);
@@ -181,7 +181,7 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
     }
     let foreign_before = super::git_setup::foreign_attributes(ctx).unwrap_or_default();
     let merge = super::trust::Merge::of_fetched(root)?;
-    if crate::git::cli(root, &["merge", "--quiet", "--no-edit", "FETCH_HEAD"]).is_ok() {
+    if crate::os::git::cli(root, &["merge", "--quiet", "--no-edit", "FETCH_HEAD"]).is_ok() {
         check_merge(ctx, &merge, &foreign_before, &format!("{remote}/{branch}"))?;
         return Ok(Pulled {
             commits: behind,
@@ -189,7 +189,7 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
         });
     }
     let conflicted: Vec<String> =
-        crate::git::cli(root, &["diff", "--name-only", "--diff-filter=U"])?
+        crate::os::git::cli(root, &["diff", "--name-only", "--diff-filter=U"])?
             .lines()
             .map(str::to_string)
             .collect();
@@ -197,7 +197,7 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
     for path in &conflicted {
         keep_both(root, &kept, path)?;
     }
-    crate::git::cli(root, &["merge", "--abort"])?;
+    crate::os::git::cli(root, &["merge", "--abort"])?;
     if conflicted.is_empty() {
         return Err(Error::Git(
             "the merge failed without a conflict git could name: see `git status`".to_string(),
@@ -253,7 +253,7 @@ fn check_merge(
     for path in &broken {
         let name = path.replace('/', "__");
         for (commit, side) in [(&merge.ours, "ours"), (&merge.theirs, "theirs")] {
-            if let Ok(text) = crate::git::cli(root, &["show", &format!("{commit}:./{path}")]) {
+            if let Ok(text) = crate::os::git::cli(root, &["show", &format!("{commit}:./{path}")]) {
                 let file = kept.join(format!("{name}.{side}"));
                 std::fs::create_dir_all(&kept)
                     .map_err(|err| Error::io(&kept, "cannot create directory", err))?;
@@ -262,7 +262,7 @@ fn check_merge(
         }
     }
     // `--keep`: nothing a person had not committed is lost.
-    crate::git::cli(root, &["reset", "--quiet", "--keep", &merge.ours])?;
+    crate::os::git::cli(root, &["reset", "--quiet", "--keep", &merge.ours])?;
     Err(Error::BrokenMerge {
         from: from.to_string(),
         problems,
@@ -274,7 +274,7 @@ fn check_merge(
 fn keep_both(root: &Path, kept: &Path, path: &str) -> Result<()> {
     let name = path.replace('/', "__");
     for (stage, side) in [(2, "ours"), (3, "theirs")] {
-        let Ok(text) = crate::git::cli(root, &["show", &format!(":{stage}:{path}")]) else {
+        let Ok(text) = crate::os::git::cli(root, &["show", &format!(":{stage}:{path}")]) else {
             continue;
         };
         let file = kept.join(format!("{name}.{side}"));

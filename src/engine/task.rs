@@ -5,10 +5,10 @@
 use super::{Notices, limits};
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::model::book::{self, Book, BookError, Ending, Key, Spawn, Transition};
 use crate::model::{
     Actor, Edit, Goal, GoalChange, Obligation, ObligationStatus, ProgressField, Status,
 };
-use crate::obligations::{self, Book, BookError, Ending, Key, Spawn, Transition};
 use crate::store::{LoadedGoal, Transaction};
 
 /// What the harness says about a spawned subagent.
@@ -75,7 +75,7 @@ pub fn spawned(ctx: &Context, request: &SpawnRequest) -> Result<(String, TaskOut
         summary: request.summary.clone(),
         machine: ctx.machine_id(),
     };
-    let (id, transition) = book.spawn(spawn, ctx.now, obligations::new_id);
+    let (id, transition) = book.spawn(spawn, ctx.now, book::new_id);
     let transitions: Vec<Transition> = transition.into_iter().collect();
     tx.save_obligations(&book, &transitions)?;
     let moved = apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
@@ -98,7 +98,7 @@ fn link_by_label(ctx: &Context, label: &str, warnings: &mut Vec<String>) -> Opti
     let mut matches = Vec::new();
     for (index, _) in label.match_indices(['-', '/']) {
         let prefix = &label[..index];
-        if crate::label::validate(prefix).is_err() {
+        if crate::model::label::validate(prefix).is_err() {
             continue;
         }
         if let Ok(loaded) = ctx.store.load(&ctx.store.open_path(prefix))
@@ -163,7 +163,7 @@ pub fn resolve(ctx: &Context, id: &str, to: ObligationStatus) -> Result<TaskOutc
 /// and `[DISMISS:id]` tags. `None` when the message has no tags (nothing
 /// is read or locked).
 pub fn resolve_message(ctx: &Context, message: &str) -> Result<Option<TaskOutcome>> {
-    let tags = obligations::tags(message);
+    let tags = book::tags(message);
     if tags.is_empty() {
         return Ok(None);
     }

@@ -1,6 +1,6 @@
 //! `tick`: one deterministic watchdog pass, then the mirror. The rules
 //! (steward-design(7), "The first rule that changes something decides") are
-//! in `crate::watchdog`; this runs the checks, applies the verdicts under
+//! in `crate::rules::watchdog`; this runs the checks, applies the verdicts under
 //! the lock and reports what changed.
 
 use std::collections::HashMap;
@@ -10,11 +10,11 @@ use super::{Notices, checking, dispatch, limits, notify, task};
 use crate::checks::CheckOutcome;
 use crate::context::Context;
 use crate::error::{Error, FileProblem, Result};
+use crate::model::book::{Book, Transition};
 use crate::model::{Actor, Check, CheckKind, Goal, GoalChange, Status};
-use crate::obligations::{Book, Transition};
+use crate::rules::watchdog::{self, Evaluation, Verdict};
 use crate::store::seal::{Place, Seal};
 use crate::store::{ClosedInPlace, LoadedGoal, OutsideChange, Scan, Scope, Transaction, Trust};
-use crate::watchdog::{self, Evaluation, Verdict};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TickRequest {
@@ -103,7 +103,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let claiming = ctx.config.dispatch.enabled && ctx.config.dispatch.claim_git && !request.dry_run;
     if claiming {
         super::claim::check_setup(ctx)?;
-        let branch = crate::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?;
+        let branch = crate::os::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?;
         super::sync::pull_locked(ctx, &ctx.config.git.remote, branch.trim())?;
     }
     if !request.dry_run {
@@ -356,7 +356,7 @@ fn record_pass(
             "events": events,
         })
     );
-    if crate::safe_file::read_state(&path).as_deref() != Some(text.as_str()) {
+    if crate::os::safe_file::read_state(&path).as_deref() != Some(text.as_str()) {
         tx.write_file(&path, &text)?;
     }
     Ok(())
@@ -375,7 +375,7 @@ struct Reported {
 }
 
 fn reported_before(ctx: &Context) -> Reported {
-    let Some(last) = crate::safe_file::read_state(&ctx.store.state_dir.join("tick.json"))
+    let Some(last) = crate::os::safe_file::read_state(&ctx.store.state_dir.join("tick.json"))
         .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
     else {
         return Reported::default();
@@ -561,7 +561,7 @@ fn expire(ctx: &Context, book: &mut Book) -> Vec<Transition> {
         obligations.grace.as_secs(),
         obligations.delivered_ttl.as_secs(),
         &ctx.machine_id(),
-        crate::process::is_alive,
+        crate::os::process::is_alive,
     )
 }
 

@@ -211,7 +211,7 @@ pub fn adopt_merged(ctx: &Context, merge: &Merge) -> Result<usize> {
             continue;
         }
         let version = |commit: &str| {
-            crate::git::cli(&ctx.root, &["show", &format!("{commit}:./{relative}")]).ok()
+            crate::os::git::cli(&ctx.root, &["show", &format!("{commit}:./{relative}")]).ok()
         };
         let sha = |text: &Option<String>| text.as_deref().map(|t| sha256(t.as_bytes()));
         let (ours, theirs, base) = (
@@ -266,7 +266,7 @@ impl Merge {
     /// of the merge and `HEAD` now.
     pub fn changed_goal_files(&self, ctx: &Context) -> Result<Vec<String>> {
         let goals = ctx.store.relative(&ctx.store.goals_dir);
-        let diff = crate::git::cli(
+        let diff = crate::os::git::cli(
             &ctx.root,
             &[
                 "diff",
@@ -289,7 +289,7 @@ impl Merge {
     /// the repository at `root`, about to be made.
     pub fn of_fetched(root: &std::path::Path) -> Result<Merge> {
         let git = |args: &[&str]| -> Result<String> {
-            Ok(crate::git::cli(root, args)?.trim().to_string())
+            Ok(crate::os::git::cli(root, args)?.trim().to_string())
         };
         Ok(Merge {
             ours: git(&["rev-parse", "HEAD"])?,

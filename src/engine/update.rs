@@ -4,8 +4,8 @@ use chrono::{DateTime, Utc};
 
 use super::{Saved, check_criterion_in_range, refuse_terminal};
 use crate::context::Context;
-use crate::duration::HumanDuration;
 use crate::error::{Error, Input, Result};
+use crate::model::duration::HumanDuration;
 use crate::model::{
     BoundField, BudgetField, Check, Edit, Goal, GoalChange, Planning, Priority, Record,
     RecordField, forget_ticks, format_time, record_ticks,

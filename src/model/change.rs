@@ -8,7 +8,7 @@ use super::{
     Actor, Bounds, Budget, Check, Escalation, LastCheck, Priority, Progress, Receipt, Status, Tick,
     Waiting,
 };
-use crate::duration::HumanDuration;
+use crate::model::duration::HumanDuration;
 
 /// One edit of a goal file. Verbs emit an edit only for a value that
 /// changes; the store writes exactly what it is given.

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 
 use super::{Check, Priority, Receipt, Status, Tick};
-use crate::duration::HumanDuration;
+use crate::model::duration::HumanDuration;
 
 /// Soft limits: crossing one blocks the goal until a human resets it.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,10 +1,16 @@
-//! Goals as data: no I/O here.
+//! Goals as data, with the grammars and rules of their parts: a goal and
+//! a change to it, runs, checks, receipts, plans (`plan/`), the obligations'
+//! task book (`book`), labels and durations. No I/O here: a run names its
+//! processes with `os::process` identities, never looks at them.
 
+pub mod book;
 mod change;
 mod check;
 mod digest;
+pub mod duration;
 mod goal;
 mod handoff;
+pub mod label;
 mod obligation;
 pub mod plan;
 mod receipt;

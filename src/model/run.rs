@@ -264,8 +264,8 @@ pub enum RunState {
 impl Run {
     /// The supervisor as steward started it, when the record says all of
     /// it.
-    pub fn supervisor_process(&self) -> Option<crate::process::ProcessId> {
-        Some(crate::process::ProcessId {
+    pub fn supervisor_process(&self) -> Option<crate::os::process::ProcessId> {
+        Some(crate::os::process::ProcessId {
             pid: self.supervisor_pid?,
             start: self.supervisor_start?,
             boot: self.boot.clone()?,
@@ -273,8 +273,8 @@ impl Run {
     }
 
     /// The agent as its supervisor started it.
-    pub fn agent_process(&self) -> Option<crate::process::ProcessId> {
-        Some(crate::process::ProcessId {
+    pub fn agent_process(&self) -> Option<crate::os::process::ProcessId> {
+        Some(crate::os::process::ProcessId {
             pid: self.agent_pid?,
             start: self.agent_start?,
             boot: self.boot.clone()?,

@@ -230,7 +230,7 @@ pub fn leftovers(dir: &Path) -> Vec<PathBuf> {
                 return false;
             };
             let pid = rest.split('-').next().and_then(|p| p.parse().ok());
-            !pid.is_some_and(crate::process::is_alive)
+            !pid.is_some_and(crate::os::process::is_alive)
         })
         .map(|entry| entry.path())
         .collect()

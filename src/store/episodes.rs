@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use crate::duration::HumanDuration;
 use crate::error::{Error, Result};
+use crate::model::duration::HumanDuration;
 use crate::model::{Goal, Status, format_time};
 
 /// The file an episode at `at` goes to, `{date}` filled in; relative paths
@@ -121,7 +121,7 @@ pub fn append(path: &Path, episode: &str) -> Result<()> {
             .map_err(|err| Error::io(dir, "cannot create directory", err))?;
     }
     // Never through a link (it could lead anywhere) nor to a FIFO.
-    let mut file = crate::safe_file::open_append(path)
+    let mut file = crate::os::safe_file::open_append(path)
         .map_err(|err| Error::io(path, "cannot open the episode file", err))?;
     let mut last = [0u8; 2];
     let len = file

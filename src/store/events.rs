@@ -541,7 +541,7 @@ fn goal_id_of(line: &[u8]) -> Option<&str> {
 /// The last lines of the file at `path`, whole, in at most `budget` bytes.
 fn tail_lines(path: &Path, budget: u64) -> std::io::Result<Vec<Vec<u8>>> {
     use std::io::{Read, Seek, SeekFrom};
-    let Some(mut file) = crate::safe_file::open_regular(path)? else {
+    let Some(mut file) = crate::os::safe_file::open_regular(path)? else {
         return Ok(Vec::new());
     };
     let end = file.seek(SeekFrom::End(0))?;
@@ -570,7 +570,7 @@ fn read_since(path: &Path, since: &str, word: Option<&str>) -> Result<Vec<Event>
     static ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
     let word = word.map(memchr::memmem::Finder::new);
-    let mut file = match crate::safe_file::open_regular(path) {
+    let mut file = match crate::os::safe_file::open_regular(path) {
         Ok(Some(file)) => file,
         Ok(None) => return Ok(Vec::new()),
         Err(err) => return Err(Error::io(path, "cannot read event log", err)),
@@ -646,7 +646,7 @@ fn each_from<T: DeserializeOwned>(
     each: &mut impl FnMut(T),
 ) -> Result<u64> {
     use std::io::{Read, Seek, SeekFrom};
-    let file = match crate::safe_file::open_regular(path) {
+    let file = match crate::os::safe_file::open_regular(path) {
         Ok(Some(file)) => file,
         Ok(None) => return Ok(0),
         Err(err) => return Err(Error::io(path, "cannot read event log", err)),

@@ -13,8 +13,8 @@ use super::body::{self, BodyError, BodyLayout};
 use super::dir::{Dir, Stat};
 use super::frontmatter::{self, YamlValue};
 use crate::config::{GoalDefaults, MAX_FILE_BYTES, describe_yaml as describe, yaml_message};
-use crate::duration::HumanDuration;
 use crate::error::{Error, FileProblem};
+use crate::model::duration::HumanDuration;
 use crate::model::limits;
 use crate::model::{
     Bounds, Budget, Check, CheckKind, Criterion, Escalation, Goal, HistoryEntry, LastCheck,
@@ -283,7 +283,7 @@ impl GoalFile {
             .unwrap_or(stem)
             .to_ascii_lowercase();
         // The label names the file steward writes: never a path.
-        if let Err(why) = crate::label::validate(&label) {
+        if let Err(why) = crate::model::label::validate(&label) {
             return Err(self.problem_at_key(&["label"], why));
         }
         let budget = Budget {

@@ -90,7 +90,7 @@ fn version(dir: &Path) -> Option<Version> {
 
 /// The record's text; empty unless it starts with [`HEADER`].
 fn read(record: &Path) -> String {
-    match crate::safe_file::read_state(record) {
+    match crate::os::safe_file::read_state(record) {
         Some(text) if text.lines().next() == Some(HEADER) => text,
         _ => String::new(),
     }

@@ -13,12 +13,13 @@ mod goal_file;
 pub mod key;
 mod leftovers;
 mod lock;
+pub mod mirror;
 mod runs;
 pub mod seal;
 mod terminal_cache;
 mod transaction;
 
-use crate::safe_file;
+use crate::os::safe_file;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -32,8 +33,8 @@ pub use transaction::{Acting, Finished, Transaction, Verified};
 
 use crate::config::{Config, GoalDefaults};
 use crate::error::{Error, FileProblem, Result};
+use crate::model::book::Book;
 use crate::model::{Digest, Goal};
-use crate::obligations::Book;
 
 /// Where terminal goals go, inside the goals directory.
 const CLOSED_DIR: &str = "closed";
@@ -348,7 +349,7 @@ impl Store {
             .filter_map(|entry| {
                 let name = entry.file_name().into_string().ok()?;
                 let label = name.strip_suffix(".md")?;
-                crate::label::validate(label).ok()?;
+                crate::model::label::validate(label).ok()?;
                 Some(label.to_string())
             })
             .collect();
@@ -840,7 +841,7 @@ impl Store {
     /// or closed. Only when neither holds it (a label changed by hand, a
     /// file renamed) is the store searched as [`Store::resolve`] does.
     pub fn refind(&self, id: &str, label: &str) -> Result<LoadedGoal> {
-        if !id.is_empty() && crate::label::validate(label).is_ok() {
+        if !id.is_empty() && crate::model::label::validate(label).is_ok() {
             let short: String = id.chars().take(8).collect();
             let closed = self.closed_dir.join(format!("{label}-{short}.md"));
             for path in [self.open_path(label), closed] {
@@ -865,7 +866,7 @@ impl Store {
         // Fast path: the file named after the label.
         let direct = self.open_path(&wanted);
         let is_plain_file = direct.symlink_metadata().is_ok_and(|m| m.is_file());
-        if crate::label::validate(&wanted).is_ok() && is_plain_file {
+        if crate::model::label::validate(&wanted).is_ok() && is_plain_file {
             let loaded = self.load(&direct)?;
             if loaded.goal.label == wanted && !loaded.goal.status.is_terminal() {
                 return Ok(loaded);

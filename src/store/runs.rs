@@ -108,7 +108,7 @@ impl Store {
 const RUN_BYTES: u64 = 1024 * 1024;
 
 fn read_run(path: &Path) -> Result<Run, FileProblem> {
-    let text = crate::safe_file::read_text(path, RUN_BYTES)
+    let text = crate::os::safe_file::read_text(path, RUN_BYTES)
         .map_err(|err| FileProblem::whole_file(path, format!("cannot read: {err}")))?
         .ok_or_else(|| FileProblem::whole_file(path, "cannot read: it is gone"))?;
     serde_json::from_str(&text).map_err(|err| FileProblem {

@@ -22,7 +22,7 @@ use super::events::Signer;
 use super::key::{self, Domain, MachineKey, PublicKey, sha256};
 use super::{GoalFile, LoadedGoal, Store, atomic};
 use crate::error::{Error, Result};
-use crate::safe_file as safe;
+use crate::os::safe_file as safe;
 
 /// Where a seal lives, as part of what its MAC binds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,9 +13,9 @@ use super::seal::{OutsideChange, Place, Seal, Trust};
 use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic};
 use crate::config::MAX_FILE_BYTES;
 use crate::error::{Error, Result};
-use crate::mirror;
+use crate::model::book::{Book, Transition};
 use crate::model::{Actor, Digest, Edit, Goal, GoalChange, PersonWait, UndoRecord, format_time};
-use crate::obligations::{Book, Transition};
+use crate::store::mirror;
 
 /// Who a transaction acts for.
 #[derive(Debug, Clone)]
@@ -180,7 +180,7 @@ impl<'s> Transaction<'s> {
         let key = self.store.keys.key()?;
         let published = self.store.published_key_path(self.store.keys.machine());
         let public = format!("ed25519 {}\n", key.public_hex());
-        if crate::safe_file::read_text(&published, 4096)
+        if crate::os::safe_file::read_text(&published, 4096)
             .ok()
             .flatten()
             .as_deref()
@@ -206,7 +206,8 @@ impl<'s> Transaction<'s> {
         // names now; later changes to them wait for a person here.
         self.store
             .trust_machines(&self.store.published_machines())?;
-        let config = crate::safe_file::read_state(&self.store.root.join(crate::config::FILE_NAME));
+        let config =
+            crate::os::safe_file::read_state(&self.store.root.join(crate::config::FILE_NAME));
         self.store
             .accept_commands(&crate::config::commands_in(config.as_deref().unwrap_or("")))?;
         let scan = self.store.scan(Scope::Open)?;
@@ -1193,14 +1194,14 @@ impl<'s> Transaction<'s> {
             && !self.written.is_empty()
             && !self.uncommitted
         {
-            let request = crate::git::CommitRequest {
+            let request = crate::os::git::CommitRequest {
                 root: &self.store.absolute_root,
                 paths: &self.written,
                 message: commit_message(self.command, self.actor, &self.events),
                 author: git.author.as_deref(),
                 when: self.now,
             };
-            match crate::git::commit(&request) {
+            match crate::os::git::commit(&request) {
                 Ok(committed) => warnings.extend(committed.warnings),
                 Err(err) => {
                     commit_error = Some(format!("the change is written but not committed: {err}"))
@@ -1230,10 +1231,11 @@ impl<'s> Transaction<'s> {
         }
         // Never through a link: its target's bytes would become the
         // mirror, and go wherever the mirror is committed.
-        let existing = match crate::safe_file::read_text(&path, crate::safe_file::STATE_BYTES) {
-            Ok(text) => text,
-            Err(err) => return Err(format!("{}: mirror not updated: {err}", path.display())),
-        };
+        let existing =
+            match crate::os::safe_file::read_text(&path, crate::os::safe_file::STATE_BYTES) {
+                Ok(text) => text,
+                Err(err) => return Err(format!("{}: mirror not updated: {err}", path.display())),
+            };
         let broken = |(line, message): (usize, String)| {
             format!("{}:{line}:1: mirror not updated: {message}", path.display())
         };

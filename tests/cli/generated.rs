@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use steward::cli::generate;
+use steward::doors::cli::generate;
 
 fn check_or_write(expected: &[(PathBuf, Vec<u8>)], dir: &Path) {
     let regenerate = std::env::var_os("STEWARD_REGENERATE").is_some();

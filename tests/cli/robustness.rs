@@ -157,7 +157,10 @@ fn a_writer_killed_at_any_moment_leaves_every_file_whole() {
     env.steward().args(["--json", "list"]).assert().success();
     env.steward().arg("tasks").assert().success();
     let mirror = env.read("ACTIVE-TASKS.md");
-    assert!(steward::mirror::find_block(&mirror).is_ok(), "{mirror}");
+    assert!(
+        steward::store::mirror::find_block(&mirror).is_ok(),
+        "{mirror}"
+    );
     for line in env.event_lines() {
         serde_json::from_str::<serde_json::Value>(&line)
             .unwrap_or_else(|err| panic!("torn event line {line:?}: {err}"));

@@ -7,8 +7,8 @@ use super::render::{self, SCHEMA_VERSION, goal_json, paint};
 use super::{Output, args};
 use crate::context::Context;
 use crate::error::Result;
+use crate::model::book::Book;
 use crate::model::{Goal, Priority, Status};
-use crate::obligations::Book;
 use crate::store::{LoadedGoal, Scope};
 
 /// List goals: open ones by default, sorted by priority then label. Each

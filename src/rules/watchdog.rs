@@ -10,7 +10,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::checks::CheckOutcome;
-use crate::duration::HumanDuration;
+use crate::model::duration::HumanDuration;
 use crate::model::format_time;
 use crate::model::{Escalation, Goal, LastCheck, PersonWait, Status};
 

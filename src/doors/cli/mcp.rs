@@ -12,6 +12,6 @@ use crate::error::Result;
 pub struct McpArgs {}
 
 pub fn run(options: GlobalOptions, env: Environment, _args: McpArgs) -> Result<ExitCode> {
-    crate::mcp::serve(options, env)?;
+    crate::doors::mcp::serve(options, env)?;
     Ok(ExitCode::Success)
 }

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::{GlobalArgs, Output};
 use crate::context::{Context, Environment, GlobalOptions};
+use crate::doors::hooks::{self, Harness, HookInput};
 use crate::error::{Error, Result};
-use crate::hooks::{self, Harness, HookInput};
 
 /// The most of a hook's input read from stdin.
 const MAX_INPUT: u64 = 1 << 20;
@@ -203,7 +203,7 @@ fn events(target: Target) -> &'static [(&'static str, Option<&'static str>)] {
 }
 
 fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<ExitCode> {
-    let exe = crate::process::own_binary()?;
+    let exe = crate::os::process::own_binary()?;
     let exe = exe.display().to_string();
     let home = env.var("HOME").map(PathBuf::from);
     let (path, harness_arg) = match args.target {
@@ -260,9 +260,9 @@ fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<Ex
             .map(|home| crate::store::key::key_dir(&home));
         match args.target {
             Target::ClaudeCode => {
-                crate::sandbox::merge(
+                crate::os::sandbox::merge(
                     &mut merged,
-                    &crate::sandbox::claude_settings(&root, key_dir.as_deref(), true),
+                    &crate::os::sandbox::claude_settings(&root, key_dir.as_deref(), true),
                 );
             }
             Target::Codex => {
@@ -325,7 +325,7 @@ fn install_codex_rule(hooks: &Path) -> Result<()> {
         .map_or_else(|| PathBuf::from("rules"), |home| home.join("rules"));
     std::fs::create_dir_all(&dir).map_err(|err| Error::io(&dir, "cannot create directory", err))?;
     let path = dir.join("steward.rules");
-    std::fs::write(&path, crate::sandbox::CODEX_RULE)
+    std::fs::write(&path, crate::os::sandbox::CODEX_RULE)
         .map_err(|err| Error::io(&path, "cannot write", err))
 }
 
@@ -333,7 +333,7 @@ fn install_codex_rule(hooks: &Path) -> Result<()> {
 /// file): the permission profile that keeps the store's state read-only,
 /// and steward's MCP server.
 fn codex_profile_note(root: &Path, steward: &Path, key_dir: Option<&Path>) -> String {
-    let args = crate::sandbox::codex_args(root, steward, key_dir, None, &[]);
+    let args = crate::os::sandbox::codex_args(root, steward, key_dir, None, &[]);
     let lines: Vec<String> = args.chunks(2).map(|pair| pair[1].clone()).collect();
     format!(
         "add to $CODEX_HOME/config.toml, before its first [table] (or pass each with -c), and never run codex with --sandbox or --dangerously-bypass-approvals-and-sandbox:\n  {}",

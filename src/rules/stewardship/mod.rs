@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use crate::config::Config;
 use crate::model::Goal;
-use crate::obligations::Book;
+use crate::model::book::Book;
 use select::Rotation;
 
 /// What one heartbeat offers the agent.

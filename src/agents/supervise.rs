@@ -80,7 +80,7 @@ extern "C" fn request_stop(_signal: libc::c_int) {
 pub fn become_supervisor() {
     // SAFETY: the handler only stores to an atomic.
     SUPERVISING.store(true, Ordering::SeqCst);
-    crate::process::become_subreaper();
+    crate::os::process::become_subreaper();
     unsafe {
         libc::signal(
             libc::SIGTERM,
@@ -156,7 +156,7 @@ fn copy_tail(
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         let max = max.max(1024) as usize;
-        let Ok(mut file) = crate::safe_file::create_truncated(&to) else {
+        let Ok(mut file) = crate::os::safe_file::create_truncated(&to) else {
             return;
         };
         let mut tail: Vec<u8> = Vec::new();
@@ -189,7 +189,7 @@ fn copy_tail(
             let _ = file.write_all(&buffer[..n]);
             written += n;
             if written > 2 * max {
-                if let Ok(mut fresh) = crate::safe_file::create_truncated(&to) {
+                if let Ok(mut fresh) = crate::os::safe_file::create_truncated(&to) {
                     let _ = fresh.write_all(&tail);
                     file = fresh;
                 }
@@ -197,7 +197,7 @@ fn copy_tail(
             }
         }
         if written > max
-            && let Ok(mut fresh) = crate::safe_file::create_truncated(&to)
+            && let Ok(mut fresh) = crate::os::safe_file::create_truncated(&to)
         {
             let _ = fresh.write_all(&tail);
         }
@@ -278,7 +278,7 @@ fn sweep(pgid: i32) {
     signal_group(pgid, libc::SIGKILL);
     // Only a subreaper's orphans are its own to kill and reap.
     if SUPERVISING.load(Ordering::SeqCst) {
-        crate::process::kill_orphans(&[]);
+        crate::os::process::kill_orphans(&[]);
     }
 }
 

@@ -25,7 +25,7 @@ pub struct LogArgs {
 pub fn run(ctx: &Context, args: LogArgs, out: &mut Output) -> Result<ExitCode> {
     let goal = ctx.store.resolve(&args.goal)?.goal;
     let entries: Vec<(String, String, String, String)> =
-        match crate::git::goal_log(&ctx.store.absolute_root, &goal.id)? {
+        match crate::os::git::goal_log(&ctx.store.absolute_root, &goal.id)? {
             Some(commits) if !commits.is_empty() => commits
                 .into_iter()
                 .map(|c| (format_time(c.when), c.actor, c.action, c.subject))

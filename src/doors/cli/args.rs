@@ -3,11 +3,11 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 
-use crate::duration::HumanDuration;
+use crate::model::duration::HumanDuration;
 use crate::model::{Bounds, Check, Priority, limits};
 
 pub fn label(text: &str) -> Result<String, String> {
-    crate::label::normalize(text)
+    crate::model::label::normalize(text)
 }
 
 pub fn priority(text: &str) -> Result<Priority, String> {

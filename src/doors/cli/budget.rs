@@ -85,7 +85,9 @@ fn usage_line(ctx: &Context, goal: &Goal) -> String {
         } else {
             format!(
                 "in {}",
-                crate::duration::HumanDuration::from_secs(left.num_minutes().max(1) as u64 * 60)
+                crate::model::duration::HumanDuration::from_secs(
+                    left.num_minutes().max(1) as u64 * 60
+                )
             )
         };
         parts.push(format!("deadline {when} ({})", format_time(deadline)));

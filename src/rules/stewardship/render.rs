@@ -4,11 +4,11 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::duration::HumanDuration;
+use crate::model::book::Book;
+use crate::model::duration::HumanDuration;
 use crate::model::format_time;
 use crate::model::plan::{NodeStatus, Plan};
 use crate::model::{Goal, Obligation, ObligationStatus, Status};
-use crate::obligations::Book;
 
 pub const GOAL_TAG: &str = "goal-stewardship";
 pub const ATTENTION_TAG: &str = "goals-needing-attention";
@@ -657,7 +657,7 @@ mod tests {
     fn the_pending_block_fits_its_cap_and_says_what_was_left_out() {
         let mut book = Book::default();
         for n in 0..40 {
-            let spawn = crate::obligations::Spawn {
+            let spawn = crate::model::book::Spawn {
                 label: format!("task-{n}"),
                 timeout_secs: 600,
                 ..Default::default()

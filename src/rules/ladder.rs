@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 
 use crate::config::Dispatch;
 use crate::model::{Goal, Run, RunKind, RunOutcome, RunState, Status, progress_fingerprint};
-use crate::stewardship::select;
+use crate::rules::stewardship::select;
 
 /// The next step for one goal.
 #[derive(Debug, Clone, PartialEq)]
@@ -287,7 +287,7 @@ pub fn backoff(settings: &Dispatch, attempt: u32) -> chrono::Duration {
     let secs = base
         .saturating_mul(factor)
         .min(settings.backoff_max.as_secs());
-    crate::duration::HumanDuration::from_secs(secs).to_chrono()
+    crate::model::duration::HumanDuration::from_secs(secs).to_chrono()
 }
 
 /// Whether a run is still within its time: its supervisor should stop it

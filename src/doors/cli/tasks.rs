@@ -8,9 +8,9 @@ use serde_json::json;
 use super::Output;
 use super::render::{SCHEMA_VERSION, obligation_json};
 use crate::context::Context;
-use crate::duration::HumanDuration;
 use crate::error::Result;
 use crate::model::Obligation;
+use crate::model::duration::HumanDuration;
 
 /// List obligations: pending ones by default (running, arrived, failed,
 /// timed out, cancelled), every one with --all.

@@ -291,9 +291,9 @@ pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
 /// retries while another git process holds the index lock.
 fn stage(repo: &Repository, changes: &[(&str, Option<(Oid, std::fs::Metadata)>)]) -> Result<()> {
     let mut attempt = 0;
-    let mut patches: Vec<crate::git_index::Change<'_>> = changes
+    let mut patches: Vec<crate::os::git_index::Change<'_>> = changes
         .iter()
-        .map(|(relative, blob)| crate::git_index::Change {
+        .map(|(relative, blob)| crate::os::git_index::Change {
             path: relative,
             entry: blob
                 .as_ref()
@@ -303,7 +303,7 @@ fn stage(repo: &Repository, changes: &[(&str, Option<(Oid, std::fs::Metadata)>)]
     let settings = index_settings(repo);
     loop {
         // The index patched in place where it can be; else libgit2.
-        match crate::git_index::patch(repo.path(), &mut patches, &settings) {
+        match crate::os::git_index::patch(repo.path(), &mut patches, &settings) {
             Some(Ok(())) => return Ok(()),
             Some(Err(err))
                 if err.kind() == std::io::ErrorKind::AlreadyExists && attempt < INDEX_RETRIES =>
@@ -355,8 +355,8 @@ fn index_locked(repo: &Repository) -> Error {
 }
 
 /// The repository's settings for the index file, as git reads them.
-fn index_settings(repo: &Repository) -> crate::git_index::Settings {
-    let mut settings = crate::git_index::Settings::default();
+fn index_settings(repo: &Repository) -> crate::os::git_index::Settings {
+    let mut settings = crate::os::git_index::Settings::default();
     let Ok(config) = repo.config() else {
         return settings;
     };
@@ -382,7 +382,7 @@ fn index_settings(repo: &Repository) -> crate::git_index::Settings {
 fn raw_entry(relative: &str, id: Oid, metadata: &std::fs::Metadata) -> Vec<u8> {
     let entry = index_entry(relative, id, metadata);
     let time = |t: git2::IndexTime| (t.seconds() as u32, t.nanoseconds());
-    crate::git_index::entry_bytes(
+    crate::os::git_index::entry_bytes(
         time(entry.ctime),
         time(entry.mtime),
         entry.dev,

@@ -201,12 +201,12 @@ fn subagent_stopped(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
     let Some(agent_id) = input.agent_id.as_deref().filter(|id| !id.is_empty()) else {
         return Ok(None);
     };
-    let key = crate::obligations::Key::Session(agent_id.to_string());
+    let key = crate::model::book::Key::Session(agent_id.to_string());
     let detail = input
         .last_assistant_message
         .as_deref()
         .map(|m| crate::text::head(&crate::text::one_line(m), 500));
-    match engine::task::ended(ctx, &key, crate::obligations::Ending::Ok, detail) {
+    match engine::task::ended(ctx, &key, crate::model::book::Ending::Ok, detail) {
         Ok(_) => Ok(None),
         // A subagent started before the hooks were installed: nothing owed.
         Err(crate::error::Error::ObligationNotFound { .. }) => Ok(None),
@@ -297,7 +297,7 @@ fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
         .clone()
         .unwrap_or_else(|| "no-session".to_string());
     let path = continuations_path(ctx, &session);
-    let mut state: Continuations = crate::safe_file::read_state(&path)
+    let mut state: Continuations = crate::os::safe_file::read_state(&path)
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
     let now_print = progress(&open);

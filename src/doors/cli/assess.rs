@@ -5,11 +5,11 @@ use crate::exit::ExitCode;
 use clap::Args;
 
 use super::{Output, args};
-use crate::assessment::{Outcome, Report};
 use crate::context::Context;
 use crate::engine;
 use crate::error::Result;
 use crate::model::Goal;
+use crate::rules::assessment::{Outcome, Report};
 
 /// Record one assessment of a goal: what the agent found, what comes next,
 /// and what it did.

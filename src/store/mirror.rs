@@ -10,8 +10,8 @@
 
 use std::borrow::Cow;
 
+use crate::model::book::Book;
 use crate::model::{Goal, ObligationStatus, Priority};
-use crate::obligations::Book;
 
 pub const HEADING: &str = "## Active Goals";
 pub const BEGIN: &str =
@@ -364,7 +364,7 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> (String, bool) {
         _ => None,
     };
     let (Some(our_block), Some(their_block)) = (block(ours), block(theirs)) else {
-        return crate::git::merge_text(base, ours, theirs);
+        return crate::os::git::merge_text(base, ours, theirs);
     };
     let merged_block = merge_blocks(&block(base).unwrap_or_default(), &our_block, &their_block);
     // The text around the block merges with our block in all three, so
@@ -380,7 +380,7 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> (String, bool) {
         }
     };
     let (mut merged, clean) =
-        crate::git::merge_text(&with_our_block(base), ours, &with_our_block(theirs));
+        crate::os::git::merge_text(&with_our_block(base), ours, &with_our_block(theirs));
     if clean && let Ok(Some(span)) = find_block(&merged) {
         merged.replace_range(span.content, &merged_block);
     }

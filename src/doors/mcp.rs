@@ -17,13 +17,13 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use crate::assessment::{Outcome, Report};
 use crate::context::{Context, Environment, GlobalOptions};
 use crate::engine::{self, AddRequest, CompleteRequest, PromptRequest, Turn, UpdateRequest};
 use crate::error::{Error, Result};
+use crate::model::book::{Ending, Key};
 use crate::model::plan::NodeStatus;
 use crate::model::{Check, Priority, format_time};
-use crate::obligations::{Ending, Key};
+use crate::rules::assessment::{Outcome, Report};
 use crate::store::Scope;
 
 /// Serves MCP on stdin and stdout until the client closes stdin. The store
@@ -242,7 +242,7 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
         "task_spawned" => {
             let args: SpawnedArgs = arguments(tool, value)?;
             let request = engine::task::SpawnRequest {
-                label: crate::obligations::task_label(&args.label)
+                label: crate::model::book::task_label(&args.label)
                     .map_err(|why| Error::bad_value("label", why))?,
                 goal: args.goal,
                 agent: args.agent,
@@ -250,7 +250,7 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
                 pid: args.pid,
                 timeout_secs: args
                     .timeout
-                    .map(|t| crate::duration::HumanDuration::parse(&t).map(|d| d.as_secs()))
+                    .map(|t| crate::model::duration::HumanDuration::parse(&t).map(|d| d.as_secs()))
                     .transpose()
                     .map_err(|why| Error::bad_value("timeout", why))?,
                 summary: args.summary.map(|s| one_line("summary", &s)).transpose()?,
@@ -303,9 +303,9 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
                 "offered": outcome.offered,
                 "attention": outcome.attention,
                 "next": match outcome.status {
-                    crate::stewardship::LoopStatus::Work => "work",
-                    crate::stewardship::LoopStatus::NeedsPerson => "a person is needed",
-                    crate::stewardship::LoopStatus::Idle => "nothing to do now",
+                    crate::rules::stewardship::LoopStatus::Work => "work",
+                    crate::rules::stewardship::LoopStatus::NeedsPerson => "a person is needed",
+                    crate::rules::stewardship::LoopStatus::Idle => "nothing to do now",
                 },
             })
         }
@@ -411,7 +411,7 @@ struct RegisterArgs {
 impl RegisterArgs {
     fn into_request(self) -> std::result::Result<AddRequest, Error> {
         Ok(AddRequest {
-            label: crate::label::normalize(&self.label)
+            label: crate::model::label::normalize(&self.label)
                 .map_err(|why| Error::bad_value("label", why))?,
             title: one_line("title", &self.title)?,
             description: self.description,

@@ -13,11 +13,11 @@ use serde_json::json;
 use super::render::{SCHEMA_VERSION, obligation_json};
 use super::{Output, args};
 use crate::context::Context;
-use crate::duration::HumanDuration;
 use crate::engine::task::{self, SpawnRequest, TaskOutcome};
 use crate::error::{Error, Result};
 use crate::model::ObligationStatus;
-use crate::obligations::{self, Ending, Key};
+use crate::model::book::{self, Ending, Key};
+use crate::model::duration::HumanDuration;
 
 /// Track what spawned subagents owe: results to deliver, failures to report.
 #[derive(Debug, Args)]
@@ -45,7 +45,7 @@ enum TaskCommand {
 #[derive(Debug, Args)]
 struct SpawnedArgs {
     /// The task's label (a-z 0-9 - _ / . :)
-    #[arg(long, value_parser = obligations::task_label)]
+    #[arg(long, value_parser = book::task_label)]
     label: String,
 
     /// The goal it serves (a label, an id, or an id prefix)
@@ -78,7 +78,7 @@ struct SpawnedArgs {
 #[command(group = clap::ArgGroup::new("which").required(true).args(["label", "session"]))]
 struct EndedArgs {
     /// The task's label
-    #[arg(long, value_parser = obligations::task_label)]
+    #[arg(long, value_parser = book::task_label)]
     label: Option<String>,
 
     /// The session key given at spawn (wins over --label)

@@ -142,19 +142,19 @@ pub fn man_pages() -> Vec<(String, Vec<u8>)> {
 const MARKDOWN: [(&str, &str); 4] = [
     (
         "steward-guide.7.md",
-        include_str!("../../man/steward-guide.7.md"),
+        include_str!("../../../man/steward-guide.7.md"),
     ),
     (
         "steward-reference.5.md",
-        include_str!("../../man/steward-reference.5.md"),
+        include_str!("../../../man/steward-reference.5.md"),
     ),
     (
         "steward-design.7.md",
-        include_str!("../../man/steward-design.7.md"),
+        include_str!("../../../man/steward-design.7.md"),
     ),
     (
         "steward-development.7.md",
-        include_str!("../../man/steward-development.7.md"),
+        include_str!("../../../man/steward-development.7.md"),
     ),
 ];
 

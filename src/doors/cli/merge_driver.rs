@@ -50,7 +50,7 @@ pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<E
     };
     let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
     let (merged, clean) = match args.kind {
-        Kind::Mirror => crate::mirror::merge(&base, &ours, &theirs),
+        Kind::Mirror => crate::store::mirror::merge(&base, &ours, &theirs),
     };
     write_over(&args.ours, &merged).map_err(|err| Error::io(&args.ours, "cannot write", err))?;
     Ok(ExitCode::failure_if(!clean))

@@ -69,7 +69,7 @@ pub fn run(ctx: &Context, args: RunsArgs, out: &mut Output) -> Result<ExitCode> 
 fn line(run: &Run, now: DateTime<Utc>) -> String {
     let age = DateTime::parse_from_rfc3339(&run.created_at)
         .map(|t| {
-            crate::duration::HumanDuration::from_secs(
+            crate::model::duration::HumanDuration::from_secs(
                 (now - t.with_timezone(&Utc)).num_seconds().max(0) as u64,
             )
             .to_string()

@@ -7,10 +7,10 @@ use serde_json::{Value, json};
 
 use super::Output;
 use crate::context::Context;
+use crate::model::book::Book;
 use crate::model::format_time;
 use crate::model::plan::Plan;
 use crate::model::{Goal, Obligation, Receipt, Status, Tick};
-use crate::obligations::Book;
 use crate::store::LoadedGoal;
 
 pub const SCHEMA_VERSION: u32 = 1;
