@@ -22,7 +22,7 @@ use crate::engine::{self, AddRequest, CompleteRequest, PromptRequest, Turn, Upda
 use crate::error::{Error, Result};
 use crate::model::book::{Ending, Key};
 use crate::model::plan::NodeStatus;
-use crate::model::{Check, Priority, format_time};
+use crate::model::{Check, Priority};
 use crate::rules::assessment::{Outcome, Report};
 use crate::store::Scope;
 
@@ -313,39 +313,10 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
     })
 }
 
+/// A goal as the tools return it: the same view as `show --json`.
 fn goal_value(ctx: &Context, loaded: &crate::store::LoadedGoal) -> Result<Value> {
-    let goal = &loaded.goal;
-    Ok(json!({
-        "id": goal.id,
-        "label": goal.label,
-        "title": goal.title,
-        "description": goal.description,
-        "status": goal.status.as_str(),
-        "priority": goal.priority.as_str(),
-        "confirmed": goal.confirmed,
-        "criteria": goal.criteria.iter().map(|c| json!({"n": c.n, "text": c.text, "met": c.met})).collect::<Vec<_>>(),
-        "verification": goal.verification.iter().map(|c| json!({"type": c.kind.as_str(), "target": c.target, "criterion": c.criterion})).collect::<Vec<_>>(),
-        "blockers": goal.blockers,
-        "escalation": goal.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason})),
-        "waiting": goal.waiting.as_ref().map(crate::model::Waiting::json),
-        "progress": {
-            "assessments": goal.progress.assessments,
-            "max_assessments": goal.budget.max_assessments,
-            "dispatches": goal.progress.dispatches,
-            "max_dispatches": goal.budget.max_dispatches,
-            "cost_usd": goal.progress.cost_usd,
-            "last_assessed_at": goal.progress.last_assessed_at.map(format_time),
-            "last_outcome": goal.progress.last_outcome,
-        },
-        "receipt": goal.receipt,
-        "owner": goal.record.owner,
-        "origin": goal.record.origin,
-        "constraints": goal.record.constraints,
-        "non_goals": goal.record.non_goals,
-        "risks": goal.record.risks,
-        "handoff": goal.handoff,
-        "path": ctx.store.relative(&loaded.file.path),
-    }))
+    let book = ctx.store.obligations()?;
+    Ok(serde_json::to_value(engine::view::goal_json(ctx, loaded, &book)).expect("goals serialize"))
 }
 
 fn one_line(name: &str, text: &str) -> std::result::Result<String, Error> {

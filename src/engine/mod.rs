@@ -44,6 +44,7 @@ mod tick;
 pub mod trust;
 mod undo;
 mod update;
+pub mod view;
 pub mod work;
 pub mod worktree;
 

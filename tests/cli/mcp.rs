@@ -224,6 +224,12 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
         docs["handoff"]["decisions"][0]["rationale"],
         "read on a phone"
     );
+    // One view of a goal: the tool's is `show --json`'s, plus what keeps an
+    // open goal from being worked now.
+    let mut shown = docs.clone();
+    assert!(shown["waits"].is_array(), "{docs}");
+    shown.as_object_mut().unwrap().remove("waits");
+    assert_eq!(shown, env.goal_json("docs"));
 
     // A plan node moves over MCP as with `steward work`; a block says why.
     document(&calls[17]);
