@@ -10,9 +10,8 @@
 //!   heartbeat, the one-line summaries otherwise; it also starts the
 //!   session's `Stop` continuations over.
 //! - `Stop`: keeps the session working (`{"decision":"block"}`) while a
-//!   goal is workable for the agent, at most `hooks.max_continuations`
-//!   times in a row, and not again when the last continuation changed
-//!   nothing; never when only a person can move things.
+//!   goal is workable for the agent, as `engine::continuation` decides
+//!   and counts; this file words the reason.
 //! - `SubagentStart`, `SubagentStop`: the agent's own subagents are
 //!   obligations (`task spawned`, `task ended`), under the goal its run
 //!   works on.
@@ -25,14 +24,13 @@
 
 use std::path::PathBuf;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::context::Context;
 use crate::engine::{self, PromptRequest, Turn};
 use crate::error::Result;
-use crate::model::{Goal, Status, fingerprint, progress_fingerprint};
-use crate::store::Scope;
+use crate::model::{Goal, Status};
 
 /// Both clients keep 10,000 characters of hook output.
 pub const CONTEXT_CAP: usize = 9_000;
@@ -82,14 +80,6 @@ pub struct HookInput {
     pub tool_input: Option<Value>,
 }
 
-/// What a session's `Stop` continuations stand at (`state/hooks/`).
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Continuations {
-    count: u64,
-    /// The goals' progress when the last continuation was sent.
-    fingerprint: String,
-}
-
 /// The JSON to print for `input`, or nothing.
 pub fn answer(ctx: &Context, harness: Harness, input: &HookInput) -> Result<Option<Value>> {
     let _ = harness;
@@ -97,7 +87,7 @@ pub fn answer(ctx: &Context, harness: Harness, input: &HookInput) -> Result<Opti
         "SessionStart" => context("SessionStart", ctx, Turn::Ordinary),
         "UserPromptSubmit" => {
             if let Some(session) = &input.session_id {
-                forget_continuations(ctx, session);
+                engine::continuation::start_over(ctx, session);
             }
             let prompt = input.prompt.clone().unwrap_or_default();
             context("UserPromptSubmit", ctx, Turn::Message(prompt))
@@ -271,75 +261,13 @@ fn context(event: &str, ctx: &Context, turn: Turn) -> Result<Option<Value>> {
 }
 
 fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
-    if !ctx.config.enabled {
-        return Ok(None);
-    }
-    let scan = ctx.store.scan(Scope::Open)?;
-    let open: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
-    // A goal the session can go on with: its cooldown does not count (an
-    // assessment of partial progress starts it, and is no reason to stop);
-    // the continuations are bounded by hooks.max_continuations and by
-    // progress below.
-    let Some(goal) = open
-        .iter()
-        .copied()
-        .filter(|g| continuable(g))
-        .max_by(|a, b| {
-            ctx.config
-                .attention_weight(&a.priority)
-                .total_cmp(&ctx.config.attention_weight(&b.priority))
+    let session = input.session_id.as_deref().unwrap_or("no-session");
+    Ok(engine::continuation::at_stop(ctx, session)?.map(|go_on| {
+        json!({
+            "decision": "block",
+            "reason": reason(&go_on.goal, go_on.count, go_on.limit),
         })
-    else {
-        return Ok(None);
-    };
-    let session = input
-        .session_id
-        .clone()
-        .unwrap_or_else(|| "no-session".to_string());
-    let path = continuations_path(ctx, &session);
-    let mut state: Continuations = crate::os::safe_file::read_state(&path)
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default();
-    let now_print = progress(&open);
-    let limit = ctx.config.hooks.max_continuations;
-    if state.count >= limit || (state.count > 0 && state.fingerprint == now_print) {
-        return Ok(None);
-    }
-    state.count += 1;
-    state.fingerprint = now_print;
-    // Machine state of one session: never committed (its own .gitignore).
-    if let Some(dir) = path.parent() {
-        crate::store::cache_dir_ready(dir);
-    }
-    ctx.store.write_private(
-        &path,
-        &(serde_json::to_string(&state).expect("continuations serialize") + "\n"),
-    )?;
-    Ok(Some(json!({
-        "decision": "block",
-        "reason": reason(goal, state.count, limit),
-    })))
-}
-
-/// Whether a session may be kept working on `goal`: being worked on,
-/// confirmed, not waiting (for a time, a check or a person), budget left.
-fn continuable(goal: &Goal) -> bool {
-    matches!(
-        goal.status,
-        Status::Active | Status::Stalled | Status::Verifying
-    ) && goal.confirmed
-        && goal.waiting.is_none()
-        && goal.exhausted_budget().is_none()
-}
-
-/// What moves when the agent works: every open goal's progress.
-fn progress(open: &[&Goal]) -> String {
-    let mut prints: Vec<String> = open
-        .iter()
-        .map(|g| format!("{}:{}:{}", g.id, g.status.as_str(), progress_fingerprint(g)))
-        .collect();
-    prints.sort();
-    fingerprint(&prints.join("\n"))
+    }))
 }
 
 /// Plain text naming the goal and the exact next command.
@@ -365,28 +293,6 @@ fn reason(goal: &Goal, count: u64, limit: u64) -> String {
     // Codex escapes angle brackets; the reason is plain text.
     let state = crate::text::head(&state.replace(['<', '>'], ""), room);
     format!("{opening}{state}{rest}")
-}
-
-fn continuations_path(ctx: &Context, session: &str) -> PathBuf {
-    let safe: String = session
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(80)
-        .collect();
-    ctx.store
-        .state_dir
-        .join("hooks")
-        .join(format!("{safe}.json"))
-}
-
-fn forget_continuations(ctx: &Context, session: &str) {
-    let _ = std::fs::remove_file(continuations_path(ctx, session));
 }
 
 #[cfg(test)]

@@ -1,0 +1,127 @@
+//! Keeping an agent's session working when it would stop
+//! (steward-guide(7), "CLAUDE CODE AND CODEX: HOOKS AND AN MCP SERVER"):
+//! at the harness's `Stop`, the most important goal the session can go on
+//! with, at most `hooks.max_continuations` times in a row, and not again
+//! when the last continuation changed nothing; never when only a person
+//! can move things. A session's count is machine state under
+//! `state/hooks/`, never committed, started over by the person's next
+//! prompt. The hook front door words the continuation for its harness.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::{Goal, Status, fingerprint, progress_fingerprint};
+use crate::store::Scope;
+
+/// A continuation: keep working on `goal`, the `count`th of `limit` in a
+/// row.
+#[derive(Debug)]
+pub struct Continuation {
+    pub goal: Goal,
+    pub count: u64,
+    pub limit: u64,
+}
+
+/// What a session's continuations stand at (`state/hooks/SESSION.json`).
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Continuations {
+    count: u64,
+    /// The goals' progress when the last continuation was sent.
+    fingerprint: String,
+}
+
+/// The continuation for `session` as it stops, counted, or none.
+pub fn at_stop(ctx: &Context, session: &str) -> Result<Option<Continuation>> {
+    if !ctx.config.enabled {
+        return Ok(None);
+    }
+    let scan = ctx.store.scan(Scope::Open)?;
+    let open: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
+    // A goal the session can go on with: its cooldown does not count (an
+    // assessment of partial progress starts it, and is no reason to stop);
+    // the continuations are bounded by hooks.max_continuations and by
+    // progress below.
+    let Some(goal) = open
+        .iter()
+        .copied()
+        .filter(|g| continuable(g))
+        .max_by(|a, b| {
+            ctx.config
+                .attention_weight(&a.priority)
+                .total_cmp(&ctx.config.attention_weight(&b.priority))
+        })
+    else {
+        return Ok(None);
+    };
+    let path = continuations_path(ctx, session);
+    let mut state: Continuations = crate::os::safe_file::read_state(&path)
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let now_print = progress(&open);
+    let limit = ctx.config.hooks.max_continuations;
+    if state.count >= limit || (state.count > 0 && state.fingerprint == now_print) {
+        return Ok(None);
+    }
+    state.count += 1;
+    state.fingerprint = now_print;
+    // Machine state of one session: never committed (its own .gitignore).
+    if let Some(dir) = path.parent() {
+        crate::store::cache_dir_ready(dir);
+    }
+    ctx.store.write_private(
+        &path,
+        &(serde_json::to_string(&state).expect("continuations serialize") + "\n"),
+    )?;
+    Ok(Some(Continuation {
+        goal: goal.clone(),
+        count: state.count,
+        limit,
+    }))
+}
+
+/// Starts `session`'s continuations over: a person spoke.
+pub fn start_over(ctx: &Context, session: &str) {
+    let _ = std::fs::remove_file(continuations_path(ctx, session));
+}
+
+/// Whether a session may be kept working on `goal`: being worked on,
+/// confirmed, not waiting (for a time, a check or a person), budget left.
+fn continuable(goal: &Goal) -> bool {
+    matches!(
+        goal.status,
+        Status::Active | Status::Stalled | Status::Verifying
+    ) && goal.confirmed
+        && goal.waiting.is_none()
+        && goal.exhausted_budget().is_none()
+}
+
+/// What moves when the agent works: every open goal's progress.
+fn progress(open: &[&Goal]) -> String {
+    let mut prints: Vec<String> = open
+        .iter()
+        .map(|g| format!("{}:{}:{}", g.id, g.status.as_str(), progress_fingerprint(g)))
+        .collect();
+    prints.sort();
+    fingerprint(&prints.join("\n"))
+}
+
+fn continuations_path(ctx: &Context, session: &str) -> PathBuf {
+    let safe: String = session
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    ctx.store
+        .state_dir
+        .join("hooks")
+        .join(format!("{safe}.json"))
+}
