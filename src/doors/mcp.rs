@@ -24,7 +24,6 @@ use crate::model::book::{Ending, Key};
 use crate::model::plan::NodeStatus;
 use crate::model::{Check, Priority};
 use crate::rules::assessment::{Outcome, Report};
-use crate::store::Scope;
 
 /// Serves MCP on stdin and stdout until the client closes stdin. The store
 /// is resolved once first, so a server started in the wrong place says so
@@ -140,28 +139,37 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
     Ok(match tool {
         "goal_list" => {
             let args: ListArgs = arguments(tool, value)?;
-            let scope = if args.all { Scope::All } else { Scope::Open };
-            let scan = ctx.store.scan(scope)?;
-            json!({
-                "goals": scan.goals.iter().map(|g| json!({
+            let request = engine::list::ListRequest {
+                all: args.all,
+                ..Default::default()
+            };
+            let mut found = engine::list::list(ctx, request)?;
+            let line = |g: &crate::store::LoadedGoal| {
+                json!({
                     "label": g.goal.label,
                     "title": g.goal.title,
                     "status": g.goal.status.as_str(),
                     "priority": g.goal.priority.as_str(),
                     "criteria_met": g.goal.criteria_met(),
                     "criteria_total": g.goal.criteria.len(),
-                })).collect::<Vec<_>>(),
-                "unreadable": scan.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                })
+            };
+            let mut goals: Vec<Value> = found.open.iter().map(line).collect();
+            found.each_closed(ctx, |g, _| goals.push(line(g)));
+            json!({
+                "goals": goals,
+                "unreadable": found.problems.iter().map(ToString::to_string).collect::<Vec<_>>(),
             })
         }
         "goal_show" => {
             let args: GoalArgs = arguments(tool, value)?;
-            let loaded = ctx.store.resolve(&args.goal)?;
-            let mut value = doc(&loaded)?;
-            if !loaded.goal.status.is_terminal() {
+            let shown = engine::show::show(ctx, &args.goal, true)?;
+            let mut value =
+                serde_json::to_value(engine::view::goal_json(ctx, &shown.loaded, &shown.book))
+                    .expect("goals serialize");
+            if !shown.loaded.goal.status.is_terminal() {
                 // What keeps it from being worked now (`steward why`).
-                value["waits"] =
-                    json!(engine::dispatch::Holds::read(ctx)?.why_not(ctx, &loaded.goal));
+                value["waits"] = json!(shown.waits);
             }
             value
         }

@@ -250,6 +250,14 @@ fn decide(
     }
 }
 
+/// `why`: `goal` (a label, an id, or an id's first characters) and what
+/// keeps it from being worked now; nothing when a run can start.
+pub fn why(ctx: &Context, goal: &str) -> Result<(LoadedGoal, Vec<String>)> {
+    let loaded = ctx.store.resolve(goal)?;
+    let reasons = Holds::read(ctx)?.why_not(ctx, &loaded.goal);
+    Ok((loaded, reasons))
+}
+
 /// What holds goals back from runs, read once for many goals (`why`,
 /// `show`, `status`, MCP).
 pub struct Holds {

@@ -128,3 +128,29 @@ pub fn spent_last_day(runs: &[Run], now: DateTime<Utc>) -> f64 {
         // Not `sum`: the sum of no floats is -0.0, printed "$-0.00".
         .fold(0.0, |total, cost| total + cost)
 }
+
+/// What every open goal has used of its budget and bounds, and the
+/// store-wide dispatch window (`budget`).
+#[derive(Debug)]
+pub struct Usage {
+    /// Open goals by priority, then label.
+    pub goals: Vec<LoadedGoal>,
+    pub dispatches_last_hour: u64,
+    pub max_dispatches_per_hour: u64,
+    pub problems: Vec<crate::error::FileProblem>,
+}
+
+/// What `budget` shows.
+pub fn usage(ctx: &Context) -> Result<Usage> {
+    let scan = ctx.store.scan(crate::store::Scope::Open)?;
+    let mut goals = scan.goals;
+    goals.sort_by(|a, b| {
+        (a.goal.priority.rank(), &a.goal.label).cmp(&(b.goal.priority.rank(), &b.goal.label))
+    });
+    Ok(Usage {
+        goals,
+        dispatches_last_hour: dispatches_last_hour(ctx)?,
+        max_dispatches_per_hour: ctx.config.global_limits.max_dispatches_per_hour,
+        problems: scan.problems,
+    })
+}

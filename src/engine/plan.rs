@@ -19,6 +19,13 @@ pub fn prompt(ctx: &Context, reference: &str) -> Result<String> {
 }
 
 /// The plan in `text`, or every problem with its JSON path.
+/// `plan show`: `reference`'s goal and its plan, when it has one.
+pub fn show(ctx: &Context, reference: &str) -> Result<(Goal, Option<Plan>)> {
+    let goal = ctx.store.resolve(reference)?.goal;
+    let plan = goal.plan.as_ref().map(|section| section.plan().clone());
+    Ok((*goal, plan))
+}
+
 pub fn validate(text: &str) -> Result<Plan> {
     json::validate(text).map_err(|problems| Error::InvalidPlan {
         problems: problems.iter().map(ToString::to_string).collect(),

@@ -765,6 +765,17 @@ pub fn stop_processes(ctx: &Context, run: &Run) -> bool {
     signalled
 }
 
+/// The runs `runs` shows: those under way or started in the last day,
+/// every one with `all`; and the run records that could not be read.
+pub fn listed(ctx: &Context, all: bool) -> Result<(Vec<Run>, Vec<crate::error::FileProblem>)> {
+    let (runs, problems) = ctx.store.runs()?;
+    let recent = format_time(ctx.now - chrono::Duration::days(1));
+    let shown = (runs.into_iter())
+        .filter(|r| all || r.is_active() || r.created_at >= recent)
+        .collect();
+    Ok((shown, problems))
+}
+
 /// `runs kill ID`: asks the run's supervisor to stop the agent and all it
 /// started; a run whose supervisor is gone is ended here.
 pub fn kill(ctx: &Context, reference: &str) -> Result<(Run, Notices)> {

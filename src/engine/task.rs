@@ -313,6 +313,33 @@ fn goal_change(
     Some(change)
 }
 
+/// What `tasks` shows: obligations and the agent runs steward started.
+#[derive(Debug)]
+pub struct Tasks {
+    pub obligations: Vec<crate::model::Obligation>,
+    pub runs: Vec<crate::model::Run>,
+}
+
+/// The obligations not yet resolved and the runs under way (every one of
+/// each with `all`), only those of `goal` when given.
+pub fn listed(ctx: &Context, all: bool, goal: Option<&str>) -> Result<Tasks> {
+    let book = ctx.store.obligations()?;
+    let goal_id = goal
+        .map(|g| ctx.store.resolve(g).map(|l| l.goal.id))
+        .transpose()?;
+    let obligations = (book.obligations.into_iter())
+        .filter(|o| all || !o.status.is_resolved())
+        .filter(|o| goal_id.is_none() || o.goal_id == goal_id)
+        .collect();
+    // Agent runs steward started are obligations too.
+    let (runs, _) = ctx.store.runs()?;
+    let runs = (runs.into_iter())
+        .filter(|r| all || r.is_active())
+        .filter(|r| goal_id.as_deref().is_none_or(|id| r.goal_id == id))
+        .collect();
+    Ok(Tasks { obligations, runs })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

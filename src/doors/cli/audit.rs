@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::{Output, args};
 use crate::context::Context;
+use crate::engine::{self, history::AuditRequest};
 use crate::error::Result;
-use crate::model::format_time;
-use crate::store::events::{Cursor, Event};
+use crate::store::events::Event;
 
 /// Print the event log as JSON lines {ts, goal_id, label, actor, action,
 /// from, to, detail}, oldest first.
@@ -38,44 +38,22 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<ExitCode>
         .as_deref()
         .map(|text| args::since_time(ctx.now, text))
         .transpose()?;
-    let log = ctx.store.log();
-    // A goal whose file is gone still has its events: match them by label
-    // or id prefix when it cannot be resolved.
-    let wanted_id = args
-        .goal
-        .as_deref()
-        .map(|goal| ctx.store.resolve(goal).map(|g| g.goal.id));
     if since.is_none() {
         // The whole log can be larger than memory: printed as it is read.
         out.stream();
     }
-    let mut print = |event: &Event| {
-        if let Some(goal) = &args.goal {
-            let matches = match &wanted_id {
-                Some(Ok(id)) => event.goal_id == *id,
-                _ => {
-                    event.label == goal.to_ascii_lowercase()
-                        || (goal.len() >= 4
-                            && event.goal_id.starts_with(&goal.to_ascii_lowercase()))
-                }
-            };
-            if !matches {
-                return;
-            }
-        }
+    let request = AuditRequest {
+        goal: args.goal,
+        since,
+    };
+    engine::history::audit(ctx, &request, |event| {
         let line = if args.redact {
             serde_json::to_string(&Redacted::from(event))
         } else {
             serde_json::to_string(event)
         };
         out.line(line.expect("events serialize"));
-    };
-    match &since {
-        Some(since) => log.read_since(&format_time(*since))?.iter().for_each(print),
-        None => {
-            log.each_from(&Cursor::default(), |event: Event| print(&event))?;
-        }
-    }
+    })?;
     Ok(ExitCode::Success)
 }
 

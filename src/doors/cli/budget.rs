@@ -12,7 +12,6 @@ use crate::engine;
 use crate::error::Result;
 use crate::model::Goal;
 use crate::model::format_time;
-use crate::store::Scope;
 
 /// Show dispatches and assessments against each open goal's budget,
 /// iterations, cost and deadline against its bounds, and the dispatches of
@@ -22,11 +21,10 @@ use crate::store::Scope;
 pub struct BudgetArgs {}
 
 pub fn run(ctx: &Context, _args: BudgetArgs, out: &mut Output) -> Result<ExitCode> {
-    let scan = ctx.store.scan(Scope::Open)?;
-    let window = engine::limits::dispatches_last_hour(ctx)?;
-    let limit = ctx.config.global_limits.max_dispatches_per_hour;
-    let mut goals: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
-    goals.sort_by(|a, b| (a.priority.rank(), &a.label).cmp(&(b.priority.rank(), &b.label)));
+    let usage = engine::limits::usage(ctx)?;
+    let window = usage.dispatches_last_hour;
+    let limit = usage.max_dispatches_per_hour;
+    let goals: Vec<&Goal> = usage.goals.iter().map(|g| &*g.goal).collect();
     if out.json {
         out.json(&json!({
             "schema_version": SCHEMA_VERSION,
@@ -39,10 +37,10 @@ pub fn run(ctx: &Context, _args: BudgetArgs, out: &mut Output) -> Result<ExitCod
         }
         out.line(format!("global: {window}/{limit} dispatches in the last hour (global_limits.max_dispatches_per_hour)"));
     }
-    for problem in &scan.problems {
+    for problem in &usage.problems {
         out.warn(problem.to_string());
     }
-    Ok(ExitCode::failure_if(!scan.problems.is_empty()))
+    Ok(ExitCode::failure_if(!usage.problems.is_empty()))
 }
 
 fn goal_usage(goal: &Goal) -> Value {

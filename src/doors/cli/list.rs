@@ -6,10 +6,11 @@ use clap::Args;
 use super::render::{self, SCHEMA_VERSION, goal_json, paint};
 use super::{Output, args};
 use crate::context::Context;
+use crate::engine::{self, list::ListRequest};
 use crate::error::Result;
 use crate::model::book::Book;
 use crate::model::{Goal, Priority, Status};
-use crate::store::{LoadedGoal, Scope};
+use crate::store::LoadedGoal;
 
 /// List goals: open ones by default, sorted by priority then label. Each
 /// line: label, status, priority, criteria met/total, age (since the goal
@@ -40,49 +41,31 @@ pub struct ListArgs {
 
 pub fn run(ctx: &Context, args: ListArgs, out: &mut Output) -> Result<ExitCode> {
     if args.labels {
-        for label in ctx.store.open_labels()? {
+        for label in engine::list::labels(ctx)? {
             out.line(label);
         }
         return Ok(ExitCode::Success);
     }
-    let wants_terminal = args.all || args.statuses.iter().any(Status::is_terminal);
-    let wanted = |goal: &Goal| {
-        (args.statuses.is_empty() || args.statuses.contains(&goal.status))
-            && (wants_terminal || !goal.status.is_terminal())
-            && args.priority.as_ref().is_none_or(|p| *p == goal.priority)
-    };
-    let scan = ctx.store.scan(if wants_terminal {
-        Scope::OpenDirectory
-    } else {
-        Scope::Open
-    })?;
-    let mut problems = scan.problems.clone();
-    let mut goals: Vec<&LoadedGoal> = scan.goals.iter().filter(|g| wanted(&g.goal)).collect();
-    goals.sort_by(|a, b| list_order(a).cmp(&list_order(b)));
-    let book = if out.json {
-        ctx.store.obligations()?
-    } else {
-        Book::default()
-    };
-    let mut listing = Listing::start(&goals, wants_terminal, out);
-    for loaded in &goals {
-        listing.goal(ctx, loaded, &book, out);
+    let mut found = engine::list::list(
+        ctx,
+        ListRequest {
+            all: args.all,
+            statuses: args.statuses,
+            priority: args.priority,
+            with_tasks: out.json,
+        },
+    )?;
+    let open: Vec<&LoadedGoal> = found.open.iter().collect();
+    let mut listing = Listing::start(&open, found.has_closed(), out);
+    for loaded in &found.open {
+        listing.goal(ctx, loaded, &found.book, out);
     }
-    if wants_terminal {
-        // Closed goals can be many: read a batch at a time, written and
-        // dropped.
-        let paths = ctx.store.closed_paths(&mut problems)?;
-        ctx.store.load_each(&paths, |result| match result {
-            Ok(loaded) if wanted(&loaded.goal) => listing.goal(ctx, &loaded, &book, out),
-            Ok(_) => {}
-            Err(problem) => problems.push(problem),
-        });
-    }
-    listing.finish(&problems, out);
-    for problem in &problems {
+    found.each_closed(ctx, |loaded, book| listing.goal(ctx, loaded, book, out));
+    listing.finish(&found.problems, out);
+    for problem in &found.problems {
         out.warn(problem.to_string());
     }
-    Ok(ExitCode::failure_if(!problems.is_empty()))
+    Ok(ExitCode::failure_if(!found.problems.is_empty()))
 }
 
 /// Writes the listing one goal at a time: JSON, or a table whose columns
@@ -191,10 +174,4 @@ fn table_line(
         plan,
         goal.title
     )
-}
-
-/// Open goals first, then by priority, then by label.
-fn list_order(loaded: &LoadedGoal) -> (bool, u8, &str) {
-    let goal = &loaded.goal;
-    (goal.status.is_terminal(), goal.priority.rank(), &goal.label)
 }

@@ -8,9 +8,8 @@ use serde_json::json;
 use super::Output;
 use super::render::SCHEMA_VERSION;
 use crate::context::Context;
+use crate::engine;
 use crate::error::Result;
-use crate::model::format_time;
-use crate::store::events::{Cursor, Event};
 
 /// Show a goal's history, newest first: date, actor, action and subject of
 /// every commit that names the goal in its Steward-Goal trailer, or, when
@@ -23,37 +22,23 @@ pub struct LogArgs {
 }
 
 pub fn run(ctx: &Context, args: LogArgs, out: &mut Output) -> Result<ExitCode> {
-    let goal = ctx.store.resolve(&args.goal)?.goal;
-    let entries: Vec<(String, String, String, String)> =
-        match crate::os::git::goal_log(&ctx.store.absolute_root, &goal.id)? {
-            Some(commits) if !commits.is_empty() => commits
-                .into_iter()
-                .map(|c| (format_time(c.when), c.actor, c.action, c.subject))
-                .collect(),
-            _ => {
-                // The whole log, a line at a time, keeping this goal's.
-                let mut from_log = Vec::new();
-                ctx.store.log().each_from(&Cursor::default(), |e: Event| {
-                    if e.goal_id == goal.id {
-                        let subject = if e.detail.is_empty() {
-                            e.action.clone()
-                        } else {
-                            format!("{}: {}", e.action, e.detail)
-                        };
-                        from_log.push((e.ts, e.actor, e.action, subject));
-                    }
-                })?;
-                from_log.reverse();
-                from_log
-            }
-        };
+    let log = engine::history::log(ctx, &args.goal)?;
     if out.json {
-        let list: Vec<_> = entries.iter().map(|(at, actor, action, subject)| json!({"at": at, "actor": actor, "action": action, "subject": subject})).collect();
-        out.json(&json!({"schema_version": SCHEMA_VERSION, "goal": goal.label, "log": list}));
+        let list: Vec<_> = log
+            .entries
+            .iter()
+            .map(
+                |e| json!({"at": e.at, "actor": e.actor, "action": e.action, "subject": e.subject}),
+            )
+            .collect();
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "goal": log.label, "log": list}));
         return Ok(ExitCode::Success);
     }
-    for (at, actor, action, subject) in entries {
-        out.line(format!("{at}  {actor:<8} {action:<12} {subject}"));
+    for e in log.entries {
+        out.line(format!(
+            "{}  {:<8} {:<12} {}",
+            e.at, e.actor, e.action, e.subject
+        ));
     }
     Ok(ExitCode::Success)
 }

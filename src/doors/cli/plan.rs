@@ -122,13 +122,9 @@ pub fn run(ctx: &Context, args: PlanArgs, out: &mut Output) -> Result<ExitCode> 
             Ok(ExitCode::Success)
         }
         PlanCommand::Show(args) => {
-            let loaded = ctx.store.resolve(&args.goal)?;
-            let goal = &loaded.goal;
-            let Some(plan) = goal
-                .plan
-                .as_ref()
-                .map(crate::model::plan::PlanSection::plan)
-            else {
+            let (goal, plan) = engine::plan::show(ctx, &args.goal)?;
+            let goal = &goal;
+            let Some(plan) = &plan else {
                 if out.json {
                     out.json(&json!({"schema_version": SCHEMA_VERSION, "goal": goal.label, "plan": Value::Null}));
                 } else if !out.quiet {

@@ -47,19 +47,14 @@ pub fn run(ctx: &Context, args: RunsArgs, out: &mut Output) -> Result<ExitCode> 
         }
         return Ok(ExitCode::Success);
     }
-    let (runs, problems) = ctx.store.runs()?;
+    let (shown, problems) = engine::run::listed(ctx, args.all)?;
     for problem in &problems {
         out.warn(problem.to_string());
     }
-    let recent = crate::model::format_time(ctx.now - chrono::Duration::days(1));
-    let shown: Vec<&Run> = runs
-        .iter()
-        .filter(|r| args.all || r.is_active() || r.created_at >= recent)
-        .collect();
     if out.json {
-        out.json(&json!({"schema_version": SCHEMA_VERSION, "runs": shown.iter().map(|r| run_json(r)).collect::<Vec<_>>()}));
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "runs": shown.iter().map(run_json).collect::<Vec<_>>()}));
     } else {
-        for run in shown {
+        for run in &shown {
             out.line(line(run, ctx.now));
         }
     }

@@ -4,12 +4,13 @@ use crate::exit::ExitCode;
 use clap::Args;
 
 use super::Output;
-use super::render::{self, Color, goal_document, paint};
+use super::render::{self, Color, SCHEMA_VERSION, goal_json, paint};
 use crate::context::Context;
+use crate::engine::{self, show::Shown};
 use crate::error::Result;
 use crate::model::format_time;
-use crate::model::{Goal, PersonWait, Receipt, Status};
-use crate::store::{LoadedGoal, Trust};
+use crate::model::{Goal, Receipt, Status};
+use crate::store::Trust;
 
 /// How many history lines `show` prints.
 const RECENT_HISTORY: usize = 10;
@@ -29,27 +30,24 @@ pub struct ShowArgs {
 }
 
 pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<ExitCode> {
-    let loaded = ctx.store.resolve(&args.goal)?;
-    // What keeps an open goal from being worked now (`steward why`).
-    let waits = if loaded.goal.status.is_terminal() || out.quiet {
-        Vec::new()
-    } else {
-        crate::engine::dispatch::Holds::read(ctx)?.why_not(ctx, &loaded.goal)
-    };
+    let shown = engine::show::show(ctx, &args.goal, !out.quiet)?;
+    let loaded = &shown.loaded;
     if out.json {
-        let mut document = goal_document(ctx, &loaded)?;
-        document["waits"] = serde_json::json!(waits);
+        let mut document = serde_json::json!({
+            "schema_version": SCHEMA_VERSION,
+            "goal": goal_json(ctx, loaded, &shown.book),
+        });
+        document["waits"] = serde_json::json!(shown.waits);
         document["worktrees"] = serde_json::json!(
-            crate::engine::worktree::goal_worktrees(ctx, &loaded.goal.id)
-                .into_iter()
+            (shown.worktrees.iter())
                 .map(|(w, state)| serde_json::json!({"path": w.path, "branch": w.branch, "state": state}))
                 .collect::<Vec<_>>()
         );
         out.json(&document);
     } else if !out.quiet {
-        print_goal(ctx, &loaded, &waits, out);
-        print_tasks(ctx, &loaded.goal, out)?;
-        print_worktrees(ctx, &loaded.goal, out)?;
+        print_goal(&shown, out);
+        print_tasks(&shown, out);
+        print_worktrees(&shown, out);
     }
     if !args.exit_status {
         return Ok(ExitCode::Success);
@@ -63,9 +61,9 @@ pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<ExitCode> 
 
 /// Whether the goal is what steward wrote, what it waits for, and what
 /// changed outside steward.
-fn print_trust(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
-    let goal = &loaded.goal;
-    if let Trust::Outside(outside) = ctx.store.trust_of(loaded) {
+fn print_trust(shown: &Shown, out: &mut Output) {
+    let goal = &shown.loaded.goal;
+    if let Trust::Outside(outside) = &shown.trust {
         out.line(format!(
             "{} {} — steward's next command on it records this and holds it for a person",
             paint(out, "Outside:", Color::Red),
@@ -92,23 +90,9 @@ fn print_trust(ctx: &Context, loaded: &LoadedGoal, out: &mut Output) {
         ));
     }
     out.line(format!("{} {what}", paint(out, "Waiting:", Color::Yellow)));
-    if waiting.for_person == Some(PersonWait::Review)
-        && let Some(diff) = outside_diff(ctx, goal)
-    {
-        print_diff(&diff, out);
+    if let Some(diff) = &shown.review_diff {
+        print_diff(diff, out);
     }
-}
-
-/// What the last change found made outside steward to `goal` changed, as
-/// its event keeps it.
-fn outside_diff(ctx: &Context, goal: &Goal) -> Option<String> {
-    let since = goal.waiting.as_ref()?.since.map(format_time)?;
-    let events = ctx.store.log().read_since(&since).ok()?;
-    events
-        .into_iter()
-        .rev()
-        .find(|e| e.goal_id == goal.id && e.action == "edited_outside")
-        .and_then(|e| e.diff)
 }
 
 fn print_diff(diff: &str, out: &mut Output) {
@@ -123,8 +107,9 @@ fn print_diff(diff: &str, out: &mut Output) {
     }
 }
 
-fn print_goal(ctx: &Context, loaded: &LoadedGoal, waits: &[String], out: &mut Output) {
-    let goal = &loaded.goal;
+fn print_goal(shown: &Shown, out: &mut Output) {
+    let goal = &shown.loaded.goal;
+    let waits = &shown.waits;
     out.line(format!(
         "{} — {}",
         paint(out, &goal.label, Color::Bold),
@@ -145,10 +130,7 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, waits: &[String], out: &mut Ou
         goal.priority
     ));
     out.line(format!("id:        {}", goal.id));
-    out.line(format!(
-        "file:      {}",
-        ctx.store.relative(&loaded.file.path)
-    ));
+    out.line(format!("file:      {}", shown.path));
     out.line(format!(
         "created:   {}   updated: {}",
         when(goal.created_at),
@@ -159,7 +141,7 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, waits: &[String], out: &mut Ou
     } else if let Some(reason) = &goal.closed_reason {
         out.line(format!("closed:    {} — {reason}", when(goal.closed_at)));
     }
-    print_trust(ctx, loaded, out);
+    print_trust(shown, out);
     for why in waits {
         out.line(format!("{} {why}", paint(out, "Not now:", Color::Yellow)));
     }
@@ -293,15 +275,15 @@ fn print_goal(ctx: &Context, loaded: &LoadedGoal, waits: &[String], out: &mut Ou
     }
 }
 
-fn print_tasks(ctx: &Context, goal: &Goal, out: &mut Output) -> Result<()> {
-    let book = ctx.store.obligations()?;
+fn print_tasks(shown: &Shown, out: &mut Output) {
+    let goal = &shown.loaded.goal;
     let tasks: Vec<_> = if goal.id.is_empty() {
         Vec::new()
     } else {
-        book.of_goal(&goal.id).collect()
+        shown.book.of_goal(&goal.id).collect()
     };
     if tasks.is_empty() {
-        return Ok(());
+        return;
     }
     out.line("");
     out.line("Linked tasks:");
@@ -316,7 +298,6 @@ fn print_tasks(ctx: &Context, goal: &Goal, out: &mut Output) -> Result<()> {
             task.id, task.label, task.status
         ));
     }
-    Ok(())
 }
 
 fn print_limits(goal: &Goal, out: &mut Output) {
@@ -392,12 +373,11 @@ fn when(at: Option<chrono::DateTime<chrono::Utc>>) -> String {
 }
 
 /// The git worktrees and branches the goal's runs worked in.
-fn print_worktrees(ctx: &Context, goal: &Goal, out: &mut Output) -> Result<()> {
-    for (worktree, state) in crate::engine::worktree::goal_worktrees(ctx, &goal.id) {
+fn print_worktrees(shown: &Shown, out: &mut Output) {
+    for (worktree, state) in &shown.worktrees {
         out.line(format!(
             "Worktree: {} on branch {} ({state})",
             worktree.path, worktree.branch
         ));
     }
-    Ok(())
 }

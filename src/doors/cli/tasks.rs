@@ -26,38 +26,22 @@ pub struct TasksArgs {
 }
 
 pub fn run(ctx: &Context, args: TasksArgs, out: &mut Output) -> Result<ExitCode> {
-    let book = ctx.store.obligations()?;
-    let goal_id = args
-        .goal
-        .as_deref()
-        .map(|g| ctx.store.resolve(g).map(|l| l.goal.id))
-        .transpose()?;
-    let shown: Vec<&Obligation> = book
-        .obligations
-        .iter()
-        .filter(|o| args.all || !o.status.is_resolved())
-        .filter(|o| goal_id.is_none() || o.goal_id == goal_id)
-        .collect();
     // Agent runs steward started are obligations too: shown while under way
     // (every one with --all).
-    let (runs, _) = ctx.store.runs()?;
-    let runs: Vec<&crate::model::Run> = runs
-        .iter()
-        .filter(|r| args.all || r.is_active())
-        .filter(|r| goal_id.as_deref().is_none_or(|id| r.goal_id == id))
-        .collect();
+    let listed = crate::engine::task::listed(ctx, args.all, args.goal.as_deref())?;
+    let (shown, runs) = (listed.obligations, listed.runs);
     if out.json {
         out.json(&json!({
             "schema_version": SCHEMA_VERSION,
             "obligations": shown.iter().map(|o| obligation_json(o)).collect::<Vec<_>>(),
-            "runs": runs.iter().map(|r| super::render::run_json(r)).collect::<Vec<_>>(),
+            "runs": runs.iter().map(super::render::run_json).collect::<Vec<_>>(),
         }));
         return Ok(ExitCode::Success);
     }
-    for obligation in shown {
+    for obligation in &shown {
         out.line(line(obligation, ctx.now));
     }
-    for run in runs {
+    for run in &runs {
         out.line(format!(
             "{}  {:<9} run of {} for goal {} ({}, since {})",
             run.id,

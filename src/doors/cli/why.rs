@@ -7,7 +7,6 @@ use serde_json::json;
 use super::Output;
 use super::render::SCHEMA_VERSION;
 use crate::context::Context;
-use crate::engine::dispatch::Holds;
 use crate::error::Result;
 
 /// Say every reason the goal is not being worked now: its status, a wait,
@@ -22,9 +21,8 @@ pub struct WhyArgs {
 }
 
 pub fn run(ctx: &Context, args: WhyArgs, out: &mut Output) -> Result<ExitCode> {
-    let loaded = ctx.store.resolve(&args.goal)?;
+    let (loaded, reasons) = crate::engine::dispatch::why(ctx, &args.goal)?;
     let goal = &loaded.goal;
-    let reasons = Holds::read(ctx)?.why_not(ctx, goal);
     if out.json {
         out.json(&json!({
             "schema_version": SCHEMA_VERSION,
