@@ -1,0 +1,75 @@
+//! Where the store keeps each kind of file: the goals, open and closed,
+//! the lock, the caches, the undo records, the drafts and the obligations.
+//! Paths only; nothing here reads or writes.
+
+use std::path::{Path, PathBuf};
+
+use super::{Store, lock};
+use crate::model::Goal;
+
+impl Store {
+    /// Steward's rebuildable, machine-local caches.
+    pub(super) fn cache_dir(&self) -> PathBuf {
+        self.state_dir.join("cache")
+    }
+
+    /// Where the last change to each goal is kept for `undo`.
+    pub fn undo_dir(&self) -> PathBuf {
+        self.state_dir.join("undo")
+    }
+
+    /// Where `edit` keeps a draft that did not validate.
+    pub fn drafts_dir(&self) -> PathBuf {
+        self.state_dir.join("edits")
+    }
+
+    /// Where the obligations of spawned subagents are kept: one file each,
+    /// so that two machines recording tasks never touch the same file.
+    pub fn obligations_dir(&self) -> PathBuf {
+        self.state_dir.join("obligations")
+    }
+
+    /// Where they were kept before, all in one file; read, then replaced
+    /// by the files of the directory on the next write.
+    pub fn legacy_obligations_path(&self) -> PathBuf {
+        self.state_dir.join("obligations.json")
+    }
+
+    /// The rebuildable cache of goals closed by hand (machine-local).
+    pub(super) fn terminal_cache_path(&self) -> PathBuf {
+        self.cache_dir().join("terminal-goals")
+    }
+
+    pub fn lock_path(&self) -> PathBuf {
+        lock::path_in(&self.state_dir)
+    }
+
+    /// Where an open goal with `label` lives.
+    pub fn open_path(&self, label: &str) -> PathBuf {
+        self.goals_dir.join(format!("{label}.md"))
+    }
+
+    /// Where a terminal goal lives: the label and the id's first 8
+    /// characters, so a label can be reused.
+    pub fn closed_path(&self, goal: &Goal) -> PathBuf {
+        let short: String = goal.id.chars().take(8).collect();
+        self.closed_dir.join(format!("{}-{short}.md", goal.label))
+    }
+
+    /// `path` relative to the store root when it is inside it, for messages.
+    pub fn relative(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root)
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    }
+
+    /// Where `goal` belongs given its status.
+    pub fn home_of(&self, goal: &Goal) -> PathBuf {
+        if goal.status.is_terminal() {
+            self.closed_path(goal)
+        } else {
+            self.open_path(&goal.label)
+        }
+    }
+}
