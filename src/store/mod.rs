@@ -35,6 +35,8 @@ mod find;
 mod paths;
 mod records;
 mod scan;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};

@@ -1401,12 +1401,12 @@ fn is_safe_name(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::testing;
+    use crate::store::testing;
 
     const SHIP: &str = "state/goals/ship.md";
 
     /// `path`'s text with a line added, as a person would in an editor.
-    fn edit_by_hand(store: &testing::Store, path: &str) -> String {
+    fn edit_by_hand(store: &testing::TempStore, path: &str) -> String {
         let edited = store.read(path) + "A line added by hand.\n";
         store.write(path, &edited);
         edited
@@ -1414,12 +1414,12 @@ mod tests {
 
     #[test]
     fn a_goal_edited_after_it_was_read_is_not_written_over() {
-        let store = testing::Store::new();
+        let store = testing::TempStore::new();
         store.goal("ship", "", &["a"]);
-        let ctx = store.ctx();
+        let opened = store.store();
         // The first write seals the goals written by hand above.
-        ctx.transaction().unwrap().finish().unwrap();
-        let mut tx = ctx.transaction().unwrap();
+        store.transaction(&opened).unwrap().finish().unwrap();
+        let mut tx = store.transaction(&opened).unwrap();
         let loaded = tx.resolve("ship").unwrap();
         let edited = edit_by_hand(&store, SHIP);
         let err = tx
@@ -1430,7 +1430,7 @@ mod tests {
         assert!(tx.pending_events().is_empty());
         drop(tx);
 
-        let mut tx = ctx.transaction().unwrap();
+        let mut tx = store.transaction(&opened).unwrap();
         let loaded = tx.resolve("ship").unwrap();
         edit_by_hand(&store, SHIP);
         assert!(matches!(
@@ -1442,13 +1442,13 @@ mod tests {
 
     #[test]
     fn a_pass_that_leaves_changed_goals_writes_the_others_and_names_those() {
-        let store = testing::Store::new();
+        let store = testing::TempStore::new();
         store.goal("ship", "", &["a"]);
         store.goal("docs", "", &["a"]);
-        let ctx = store.ctx();
+        let opened = store.store();
         // The first write seals the goals written by hand above.
-        ctx.transaction().unwrap().finish().unwrap();
-        let mut tx = ctx.transaction().unwrap();
+        store.transaction(&opened).unwrap().finish().unwrap();
+        let mut tx = store.transaction(&opened).unwrap();
         tx.leave_changed_goals();
         let ship = tx.resolve("ship").unwrap();
         let docs = tx.resolve("docs").unwrap();
@@ -1477,15 +1477,15 @@ mod tests {
 
     #[test]
     fn saving_many_goals_at_once_writes_each_and_leaves_a_changed_one() {
-        let store = testing::Store::new();
+        let store = testing::TempStore::new();
         let labels: Vec<String> = (0..20).map(|i| format!("g{i:02}")).collect();
         for label in &labels {
             store.goal(label, "", &["a"]);
         }
-        let ctx = store.ctx();
+        let opened = store.store();
         // The first write seals the goals written by hand above.
-        ctx.transaction().unwrap().finish().unwrap();
-        let mut tx = ctx.transaction().unwrap();
+        store.transaction(&opened).unwrap().finish().unwrap();
+        let mut tx = store.transaction(&opened).unwrap();
         tx.leave_changed_goals();
         let loaded: Vec<LoadedGoal> = labels.iter().map(|l| tx.resolve(l).unwrap()).collect();
         let edited = edit_by_hand(&store, "state/goals/g07.md");
@@ -1514,13 +1514,13 @@ mod tests {
 
     #[test]
     fn a_batch_that_fails_part_way_leaves_no_temporary_file() {
-        let store = testing::Store::new();
+        let store = testing::TempStore::new();
         for i in 0..20 {
             store.goal(&format!("g{i:02}"), "", &["a"]);
         }
         let before = store.read("state/goals/g00.md");
-        let ctx = store.ctx();
-        let mut tx = ctx.transaction().unwrap();
+        let opened = store.store();
+        let mut tx = store.transaction(&opened).unwrap();
         let loaded: Vec<LoadedGoal> = (0..20)
             .map(|i| tx.resolve(&format!("g{i:02}")).unwrap())
             .collect();

@@ -142,7 +142,7 @@ Previous output:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::testing::parse_goal;
+    use crate::store::testing::parse_goal;
 
     #[test]
     fn the_planner_prompt_carries_the_goal_and_the_bounds() {
