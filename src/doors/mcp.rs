@@ -13,6 +13,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler, ServiceExt};
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -348,20 +349,20 @@ fn checks(specs: &[String]) -> std::result::Result<Vec<Check>, Error> {
         .collect()
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct ListArgs {
     #[serde(default)]
     all: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct GoalArgs {
     goal: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RegisterArgs {
     label: String,
@@ -370,6 +371,7 @@ struct RegisterArgs {
     description: Option<String>,
     criteria: Vec<String>,
     #[serde(default)]
+    #[schemars(extend("enum" = ["critical", "high", "normal", "low"]))]
     priority: Option<String>,
     #[serde(default)]
     verify: Vec<String>,
@@ -382,6 +384,7 @@ struct RegisterArgs {
     #[serde(default)]
     max_iterations: Option<u64>,
     #[serde(default)]
+    #[schemars(range(min = 0))]
     max_cost_usd: Option<f64>,
     #[serde(default)]
     deadline: Option<String>,
@@ -417,7 +420,7 @@ impl RegisterArgs {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct AssessArgs {
     goal: String,
@@ -427,12 +430,15 @@ struct AssessArgs {
     #[serde(default)]
     blockers: Option<Vec<String>>,
     #[serde(default)]
+    #[schemars(inner(range(min = 1)))]
     met: Vec<usize>,
     #[serde(default)]
     dispatched: bool,
     #[serde(default)]
+    #[schemars(range(min = 0))]
     cost_usd: Option<f64>,
     #[serde(default)]
+    #[schemars(extend("enum" = ["ok", "failed"]))]
     outcome: Option<String>,
     #[serde(default)]
     stuck: bool,
@@ -492,21 +498,23 @@ impl AssessArgs {
 
 /// A handoff, the same object `steward handoff --from-json` reads
 /// (steward-guide(7), "NOTHING LOST BETWEEN SESSIONS").
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct HandoffArgs {
     goal: String,
     #[serde(default)]
     node: Option<String>,
+    #[schemars(schema_with = "handoff_schema")]
     handoff: crate::model::Handoff,
 }
 
 /// One plan node moves, as `steward work GOAL NODE ACTION`.
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct WorkArgs {
     goal: String,
     node: String,
+    #[schemars(extend("enum" = ["start", "done", "block", "cancel"]))]
     action: String,
     #[serde(default)]
     reason: Option<String>,
@@ -514,15 +522,17 @@ struct WorkArgs {
 
 /// What an agent may change (steward-design(7), "An agent is judged, never the judge");
 /// anything else is an unknown key.
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct UpdateArgs {
     goal: String,
     #[serde(default)]
     add_criteria: Vec<String>,
     #[serde(default)]
+    #[schemars(inner(range(min = 1)))]
     check: Vec<usize>,
     #[serde(default)]
+    #[schemars(inner(range(min = 1)))]
     uncheck: Vec<usize>,
     #[serde(default)]
     blockers: Option<Vec<String>>,
@@ -539,6 +549,7 @@ struct UpdateArgs {
     #[serde(default)]
     max_iterations: Option<u64>,
     #[serde(default)]
+    #[schemars(range(min = 0))]
     max_cost_usd: Option<f64>,
 }
 
@@ -569,18 +580,19 @@ impl UpdateArgs {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct CompleteArgs {
     goal: String,
     reason: String,
     #[serde(default)]
+    #[schemars(inner(range(min = 1)))]
     met: Vec<usize>,
     #[serde(default)]
     dispatch_id: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct SpawnedArgs {
     label: String,
@@ -591,6 +603,7 @@ struct SpawnedArgs {
     #[serde(default)]
     session: Option<String>,
     #[serde(default)]
+    #[schemars(range(min = 1))]
     pid: Option<u32>,
     #[serde(default)]
     timeout: Option<String>,
@@ -598,19 +611,20 @@ struct SpawnedArgs {
     summary: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct EndedArgs {
     #[serde(default)]
     label: Option<String>,
     #[serde(default)]
     session: Option<String>,
+    #[schemars(extend("enum" = ["ok", "error", "timeout", "killed"]))]
     outcome: String,
     #[serde(default)]
     detail: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct BlockArgs {
     #[serde(default = "yes")]
@@ -627,8 +641,10 @@ fn yes() -> bool {
 
 /// The schema of a handoff object (model::Handoff; `at`, `by` and `node`
 /// are steward's).
-fn handoff_schema(text: &Value, texts: &Value) -> Value {
-    json!({
+fn handoff_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let text = json!({"type": "string"});
+    let texts = json!({"type": "array", "items": {"type": "string"}});
+    let schema = json!({
         "type": "object",
         "properties": {
             "summary": text,
@@ -651,112 +667,160 @@ fn handoff_schema(text: &Value, texts: &Value) -> Value {
         },
         "required": ["summary"],
         "additionalProperties": false,
-    })
+    });
+    schemars::Schema::try_from(schema).expect("the handoff schema is an object")
 }
 
-/// The tools and their input schemas.
+/// The tools, each with the schema of the struct its arguments are read
+/// into: derived from it, so a parameter added to one is in the other.
 fn tools() -> Vec<Tool> {
-    let schema = |value: Value| -> JsonObject {
-        match value {
-            Value::Object(map) => map,
-            _ => unreachable!("schemas are objects"),
-        }
-    };
-    let text = json!({"type": "string"});
-    let texts = json!({"type": "array", "items": {"type": "string"}});
-    let numbers = json!({"type": "array", "items": {"type": "integer", "minimum": 1}});
-    let count = json!({"type": "integer", "minimum": 0});
-    let usd = json!({"type": "number", "minimum": 0});
-    let object = |properties: Value, required: &[&str]| {
-        schema(json!({
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": false,
-        }))
-    };
     vec![
         Tool::new(
             "goal_list",
             "List the open goals (all: closed ones too) with status, priority and criteria met.",
-            object(json!({"all": {"type": "boolean"}}), &[]),
+            input_schema::<ListArgs>(),
         ),
         Tool::new(
             "goal_show",
             "Everything about one goal: criteria, checks, budget, progress, blockers, receipt, and what keeps it from being worked now (waits).",
-            object(json!({"goal": text}), &["goal"]),
+            input_schema::<GoalArgs>(),
         ),
         Tool::new(
             "goal_register",
             "Register a goal with acceptance criteria a third party could check. A critical or high goal is added unconfirmed: a person confirms it. verify: checks as TYPE:TARGET@N.",
-            object(
-                json!({"label": text, "title": text, "description": text, "criteria": texts, "priority": {"type": "string", "enum": ["critical", "high", "normal", "low"]}, "verify": texts, "tags": texts, "max_dispatches": count, "max_assessments": count, "max_iterations": count, "max_cost_usd": usd, "deadline": text}),
-                &["label", "title", "criteria"],
-            ),
+            input_schema::<RegisterArgs>(),
         ),
         Tool::new(
             "goal_assess",
             "Record one assessment: what is true now, the next step, blockers (replaces them; [] clears), criteria met, a dispatch, cost, outcome, stuck (a person must help), or a wait (wait_until, wait_for_check).",
-            object(
-                json!({"goal": text, "summary": text, "next": text, "blockers": texts, "met": numbers, "dispatched": {"type": "boolean"}, "cost_usd": usd, "outcome": {"type": "string", "enum": ["ok", "failed"]}, "stuck": {"type": "boolean"}, "wait_until": text, "wait_for_check": {"type": "boolean"}, "dispatch_id": text}),
-                &["goal", "summary"],
-            ),
+            input_schema::<AssessArgs>(),
         ),
         Tool::new(
             "goal_update",
             "Change what an agent may change: tick or untick criteria, blockers, tags, a note, lower a budget or tighten a bound. The objective, the criteria and the checks are a person's: add_criteria and verify are refused for an agent, with the command the person runs.",
-            object(
-                json!({"goal": text, "add_criteria": texts, "check": numbers, "uncheck": numbers, "blockers": texts, "verify": texts, "tags": texts, "note": text, "max_dispatches": count, "max_assessments": count, "max_iterations": count, "max_cost_usd": usd}),
-                &["goal"],
-            ),
+            input_schema::<UpdateArgs>(),
         ),
         Tool::new(
             "goal_complete",
             "Ask the judge to complete a goal: it runs every check now and needs every criterion met; otherwise it refuses and says what is missing.",
-            object(
-                json!({"goal": text, "reason": text, "met": numbers, "dispatch_id": text}),
-                &["goal", "reason"],
-            ),
+            input_schema::<CompleteArgs>(),
         ),
         Tool::new(
             "goal_work",
             "Move one node of a goal's plan (P1, T1.2, S1.2.1): start it, mark it done when its acceptance holds, block it (reason: what blocks it) or cancel it. Parents roll up; when every phase is done the goal goes to verifying and the judge decides.",
-            object(
-                json!({"goal": text, "node": text, "action": {"type": "string", "enum": ["start", "done", "block", "cancel"]}, "reason": text}),
-                &["goal", "node", "action"],
-            ),
+            input_schema::<WorkArgs>(),
         ),
         Tool::new(
             "goal_handoff",
             "Leave what the next session needs before you stop: summary, current state, decisions with rationale, next actions, open questions, blockers, evidence. The latest handoff is shown with the goal and in the next run's instruction. node: the plan node it is about.",
-            object(
-                json!({"goal": text, "node": text, "handoff": handoff_schema(&text, &texts)}),
-                &["goal", "handoff"],
-            ),
+            input_schema::<HandoffArgs>(),
         ),
         Tool::new(
             "task_spawned",
             "A subagent was spawned: track what it owes until its result is delivered.",
-            object(
-                json!({"label": text, "goal": text, "agent": text, "session": text, "pid": {"type": "integer", "minimum": 1}, "timeout": text, "summary": text}),
-                &["label"],
-            ),
+            input_schema::<SpawnedArgs>(),
         ),
         Tool::new(
             "task_ended",
             "A subagent ended: ok (its result arrived), error, timeout or killed.",
-            object(
-                json!({"label": text, "session": text, "outcome": {"type": "string", "enum": ["ok", "error", "timeout", "killed"]}, "detail": text}),
-                &["outcome"],
-            ),
+            input_schema::<EndedArgs>(),
         ),
         Tool::new(
             "stewardship_block",
             "The stewardship block: the goals due for work with the exact next steps, and what waits for a person. heartbeat (default true); or message: the person's last message.",
-            object(
-                json!({"heartbeat": {"type": "boolean"}, "message": text, "max_chars": {"type": "integer", "minimum": 0}}),
-                &[],
-            ),
+            input_schema::<BlockArgs>(),
         ),
     ]
+}
+
+/// The JSON schema of `Args` as a tool's input: an object that takes
+/// only the fields `Args` reads, as `rmcp` expects it.
+fn input_schema<Args: JsonSchema>() -> JsonObject {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|settings| settings.meta_schema = None)
+        .into_generator();
+    let mut schema =
+        serde_json::to_value(generator.into_root_schema_for::<Args>()).expect("schemas serialize");
+    // The struct's name, its doc comment and Rust's integer widths say
+    // nothing to a client.
+    tidy(&mut schema);
+    match schema {
+        Value::Object(mut map) => {
+            map.remove("description");
+            map
+        }
+        _ => unreachable!("a struct's schema is an object"),
+    }
+}
+
+/// `schema` as the input reads, not as Rust holds it: no `title`, no
+/// integer `format`, and an optional field is one that may be left out
+/// (its type without `null`, no `default`).
+fn tidy(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if map.get("title").is_some_and(Value::is_string) {
+                map.remove("title");
+            }
+            if let Some(Value::Array(types)) = map.get("type")
+                && let [kind, null] = types.as_slice()
+                && null == "null"
+            {
+                let kind = kind.clone();
+                map.insert("type".to_string(), kind);
+                map.remove("default");
+            }
+            if map.contains_key("type") {
+                map.remove("default");
+            }
+            if map
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| f.starts_with("int") || f.starts_with("uint") || f == "double")
+            {
+                map.remove("format");
+            }
+            map.values_mut().for_each(tidy);
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tool_schema_is_its_struct_as_the_input_reads() {
+        let register = input_schema::<RegisterArgs>();
+        assert_eq!(register["required"], json!(["label", "title", "criteria"]));
+        assert_eq!(register["additionalProperties"], json!(false));
+        assert_eq!(
+            register["properties"]["priority"],
+            json!({"type": "string", "enum": ["critical", "high", "normal", "low"]})
+        );
+        assert_eq!(
+            register["properties"]["max_dispatches"],
+            json!({"type": "integer", "minimum": 0})
+        );
+        let assess = input_schema::<AssessArgs>();
+        assert_eq!(
+            assess["properties"]["met"],
+            json!({"type": "array", "items": {"type": "integer", "minimum": 1}})
+        );
+        // Nothing of Rust's: no struct names, widths, nulls or defaults.
+        for tool in tools() {
+            let text = serde_json::to_string(&*tool.input_schema).unwrap();
+            for rust in [
+                "\"title\":\"",
+                "\"format\"",
+                "null",
+                "\"default\"",
+                "$schema",
+            ] {
+                assert!(!text.contains(rust), "{}: {rust} in {text}", tool.name);
+            }
+        }
+    }
 }
