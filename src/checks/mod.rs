@@ -36,7 +36,7 @@ pub struct CheckPolicy {
     pub command_timeout: std::time::Duration,
     pub allow_private_hosts: bool,
     pub http_timeout: std::time::Duration,
-    /// For example "https://api.github.com", or "http://127.0.0.1:8080" in tests.
+    /// For example `https://api.github.com`, or `http://127.0.0.1:8080` in tests.
     pub github_api: String,
     /// From GITHUB_TOKEN or GH_TOKEN; never printed, logged or stored.
     pub github_token: Option<String>,

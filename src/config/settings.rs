@@ -330,7 +330,7 @@ pub struct LoadedConfig {
 /// accepted (`steward config accept`): steward runs the accepted ones.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HeldCommands {
-    /// What the file says, as [`commands_in`] gives it.
+    /// What the file says, as [`commands_in`](super::commands_in) gives it.
     pub in_file: String,
     /// What was accepted.
     pub accepted: String,

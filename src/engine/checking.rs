@@ -100,7 +100,7 @@ impl Site {
 }
 
 /// Runs `checks` on a few threads, in order; each is bounded by its own
-/// timeout. A check still running after [`SLOW`] is shown through the
+/// timeout. A check still running after `SLOW` is shown through the
 /// context's progress line until every check is done.
 pub fn run(ctx: &Context, checks: &[&Check]) -> Vec<CheckOutcome> {
     run_at(ctx, checks, &Site::root(ctx))

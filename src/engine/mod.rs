@@ -1,17 +1,20 @@
 //! The verbs of steward, callable without a command line: one function per
-//! verb, taking the resolved [`Context`] (root, configuration, clock, actor)
+//! verb, taking the resolved [`Context`](crate::context::Context) (root, configuration, clock, actor)
 //! and a typed request, returning a typed outcome or an [`Error`]. The
-//! command line (`cli/`), and later the agent runs, the harness hooks and
-//! the MCP server, are front doors to these functions; none of them
-//! prints or exits.
+//! front doors (`crate::doors`: the command line, the harness hooks, the
+//! MCP server) and the agent runs call these functions; none of them
+//! prints or exits. Reading verbs are here too ([`list`], [`show`],
+//! [`history`], …), and [`view`] is the one JSON view of a goal every front
+//! door prints.
 //!
 //! Where a rule lives:
 //! - what an assessment does to a goal: `crate::rules::assessment` (pure), applied
-//!   by [`assess`];
-//! - the watchdog's rules: `crate::rules::watchdog` (pure), applied by [`tick`];
+//!   by [`assess()`];
+//! - the watchdog's rules: `crate::rules::watchdog` (pure), applied by [`tick()`];
 //! - budgets crossed by a change, the hourly dispatch window: [`limits`];
 //! - running mechanical checks: [`checking`];
 //! - what finished subagent tasks do to their goals: [`task`];
+//! - keeping a session working at its harness's Stop: [`continuation`];
 //! - how a change becomes bytes of a goal file: `crate::store` (`edit.rs`).
 
 mod add;

@@ -96,7 +96,7 @@ pub(crate) fn pull_locked(ctx: &Context, remote: &str, branch: &str) -> Result<u
 }
 
 /// Takes the goals a pull changed as steward's (see
-/// [`super::trust::adopt_pulled`]); the commits it brought.
+/// [`super::trust::adopt_merged`]); the commits it brought.
 fn take_pulled(ctx: &Context, pulled: Pulled) -> Result<usize> {
     if let Some(merge) = &pulled.merge {
         super::trust::adopt_merged(ctx, merge)?;

@@ -400,7 +400,7 @@ fn reported_before(ctx: &Context) -> Reported {
 
 /// Goals closed by hand that one batch of a pass moves at most (see
 /// [`crate::store::CLOSED_IN_PLACE_KEPT`]); a pass moves batches until
-/// none waits or [`MOVING_TIME`] is spent. What is left waits for the next
+/// none waits or `MOVING_TIME` is spent. What is left waits for the next
 /// pass; reading commands pass over them with a `stat` meanwhile.
 pub const MOVED_PER_PASS: usize = crate::store::CLOSED_IN_PLACE_KEPT;
 

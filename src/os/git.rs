@@ -167,7 +167,7 @@ pub struct CommitRequest<'a> {
     /// The paths the command wrote (created, changed or removed).
     pub paths: &'a [PathBuf],
     pub message: String,
-    /// `git.author`: "Name <email>".
+    /// `git.author`: `Name <email>`.
     pub author: Option<&'a str>,
     pub when: DateTime<Utc>,
 }

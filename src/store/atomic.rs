@@ -20,7 +20,7 @@ pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
     sync_dir(parent(path))
 }
 
-/// [`write`] without the directory's fsync, for a caller that syncs the
+/// [`write()`] without the directory's fsync, for a caller that syncs the
 /// directory later (once for many files) or not at all (a file derived from
 /// others). The new bytes are on disk before the rename, so the file is
 /// never empty or torn; until the directory is synced, a crash may bring
@@ -133,7 +133,7 @@ fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
     Some((metadata.len(), metadata.modified().ok()?))
 }
 
-/// Replaces `path` through a temporary file like [`write`], without waiting
+/// Replaces `path` through a temporary file like [`write()`], without waiting
 /// for the disk: for state a crash may lose but must never tear (what
 /// `undo` can take back). Readers see the old file or the new one.
 pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
