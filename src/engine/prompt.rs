@@ -91,7 +91,7 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
     }
     let rotation_path = ctx.store.state_dir.join("rotation.json");
     let rotation = read_rotation(&rotation_path, &mut outcome.warnings);
-    let window_spent = super::limits::dispatches_last_hour(ctx)?
+    let window_spent = super::limits::dispatches_last_hour_seen(ctx)?
         >= ctx.config.global_limits.max_dispatches_per_hour;
     let frame = stewardship::Frame {
         book: &book,

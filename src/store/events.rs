@@ -595,31 +595,59 @@ fn read_since(path: &Path, since: &str, word: Option<&str>) -> Result<Vec<Event>
                 .map_or(chunk.len(), |i| i + 1)
         };
         carry = chunk[..first_break].to_vec();
-        for line in chunk[first_break..].split(|b| *b == b'\n').rev() {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
+        let region = &chunk[first_break..];
+        // Where the word, or an escape that may spell it, occurs in this
+        // chunk, found in one pass each: a line with neither is passed over
+        // by its time alone, never searched on its own.
+        let mut hits: Vec<usize> = match &word {
+            Some(word) => word
+                .find_iter(region)
+                .chain(ESCAPE.find_iter(region))
+                .collect(),
+            None => Vec::new(),
+        };
+        hits.sort_unstable();
+        let mut line_end = region.len();
+        loop {
+            let line_start = memchr::memrchr(b'\n', &region[..line_end]).map_or(0, |i| i + 1);
+            let line = &region[line_start..line_end];
+            let first_line = line_start == 0;
+            line_end = line_start.saturating_sub(1);
+            // The hits past this line's start are this line's or a later one's.
+            let mut in_line = false;
+            while hits.last().is_some_and(|&hit| hit >= line_start) {
+                hits.pop();
+                in_line = true;
             }
-            if let (Some(word), Some(ts)) = (&word, written_at(line)) {
-                if ts < since.as_bytes() {
+            if !line.iter().all(u8::is_ascii_whitespace) {
+                if let (Some(_), Some(ts)) = (&word, written_at(line)) {
+                    if ts < since.as_bytes() {
+                        events.reverse();
+                        return Ok(events);
+                    }
+                    // A line with escapes is parsed: `\u0064` may spell a `d`.
+                    if !in_line {
+                        if first_line {
+                            break;
+                        }
+                        continue;
+                    }
+                }
+                let event: Event = serde_json::from_slice(line).map_err(|err| {
+                    Error::Unreadable(FileProblem::whole_file(
+                        path,
+                        format!("a line does not parse: {err}"),
+                    ))
+                })?;
+                if event.ts.as_str() < since {
                     events.reverse();
                     return Ok(events);
                 }
-                // A line with escapes is parsed: `\u0064` may spell a `d`.
-                if word.find(line).is_none() && ESCAPE.find(line).is_none() {
-                    continue;
-                }
+                events.push(event);
             }
-            let event: Event = serde_json::from_slice(line).map_err(|err| {
-                Error::Unreadable(FileProblem::whole_file(
-                    path,
-                    format!("a line does not parse: {err}"),
-                ))
-            })?;
-            if event.ts.as_str() < since {
-                events.reverse();
-                return Ok(events);
+            if first_line {
+                break;
             }
-            events.push(event);
         }
         end = start;
     }
@@ -722,6 +750,49 @@ mod tests {
             action: action.into(),
             detail: "x".repeat(300),
             ..Event::default()
+        }
+    }
+
+    #[test]
+    fn a_read_for_one_word_finds_what_a_whole_read_finds_across_chunks() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("events.jsonl");
+        // Some 600 KB: ten chunks, the word in every seventh line, some in
+        // the detail of another action, and the window's edge mid-chunk.
+        let all: Vec<Event> = (0..4000)
+            .map(|n| {
+                let mut e = event(
+                    &format!(
+                        "2026-11-21T{:02}:{:02}:{:02}Z",
+                        n / 3600 + 1,
+                        n / 60 % 60,
+                        n % 60
+                    ),
+                    if n % 7 == 0 { "dispatched" } else { "assessed" },
+                );
+                if n % 11 == 0 {
+                    e.detail = "dispatched by hand".to_string();
+                }
+                e.detail.push_str(&"x".repeat(n % 97));
+                e
+            })
+            .collect();
+        append(&path, &all, None).unwrap();
+        for since in [
+            "2026-11-21T00:00:00Z",
+            "2026-11-21T01:30:00Z",
+            "2026-11-21T02:06:39Z",
+        ] {
+            let named = read_since(&path, since, Some("dispatched")).unwrap();
+            let whole = read_since(&path, since, None).unwrap();
+            let with_word = |events: &[Event]| -> Vec<String> {
+                (events.iter())
+                    .filter(|e| e.action == "dispatched" || e.detail.contains("dispatched"))
+                    .map(|e| e.ts.clone())
+                    .collect()
+            };
+            assert_eq!(with_word(&named), with_word(&whole), "since {since}");
+            assert_eq!(named.len(), with_word(&whole).len(), "since {since}");
         }
     }
 

@@ -7,7 +7,8 @@
 //! - `records.rs`: the event log, the obligations, undo records, private
 //!   files;
 //! - `caches.rs`: the rebuildable caches and the leftovers of killed
-//!   writes;
+//!   writes; `dispatch_window.rs`, the heartbeat's count of the hour's
+//!   dispatches;
 //! - `transaction.rs`: the one write path ([`Transaction`]); `goal_file.rs`
 //!   and `edit.rs` read and edit a goal file's bytes, `seal.rs` says whether
 //!   a goal is what steward wrote.
@@ -15,6 +16,7 @@
 pub(crate) mod atomic;
 pub mod body;
 mod dir;
+mod dispatch_window;
 mod edit;
 pub mod episodes;
 pub mod events;

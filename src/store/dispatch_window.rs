@@ -1,0 +1,297 @@
+//! The dispatch times of the last hour as the heartbeat counts them, kept
+//! with the point of the event log they were read up to
+//! (`state/cache/dispatch-window`), so a heartbeat on a busy day reads what
+//! was logged since the last one rather than the whole hour
+//! (steward-design(7), "Targets").
+//!
+//! Rebuildable: a missing or garbled cache, a log file replaced since (a
+//! merge writes a new file: its inode changes), or a clock earlier than the
+//! cache's (a test's) reads the hour from the log again. Whoever can write
+//! the store can write this cache too, so nothing decides a dispatch by it:
+//! `tick`, `dispatch` and `assess --dispatched` count from the log itself,
+//! and the cache only shapes what a heartbeat shows.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+
+use super::Store;
+use super::events::Cursor;
+use crate::error::Result;
+use crate::model::format_time;
+use crate::os::safe_file;
+
+const HEADER: &str = "steward dispatch window v1";
+
+/// The fields of an event the window needs.
+#[derive(Deserialize)]
+struct Logged {
+    ts: String,
+    action: String,
+}
+
+/// What the cache holds.
+struct Window {
+    /// When it was written: a clock before it cannot use it.
+    at: String,
+    /// Where in the log it was read up to, and what that file was then:
+    /// its inode and the hash of the line before the cursor (a file
+    /// rewritten by a merge differs in one or the other).
+    cursor: Cursor,
+    inode: u64,
+    tail: String,
+    /// Dispatch times at or after an hour before `at`, oldest first.
+    times: Vec<String>,
+}
+
+impl Store {
+    /// The times of the dispatches logged from `since` to `now`, from the
+    /// cache and the log after it; the cache is brought up to date.
+    pub fn dispatch_times_seen(
+        &self,
+        since: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>> {
+        let (since, now) = (format_time(since), format_time(now));
+        let log = self.log();
+        let path = self.cache_dir().join("dispatch-window");
+        let cached = read(&path).filter(|w| {
+            let part = log.path(&w.cursor.part);
+            w.at <= now && inode(&part) == Some(w.inode) && tail(&part, w.cursor.offset) == w.tail
+        });
+        // What the cache said, to write it only when that changes.
+        let before =
+            (cached.as_ref()).map(|w| (w.cursor.part.clone(), w.cursor.offset, w.times.len()));
+        let (mut times, cursor) = match cached {
+            Some(window) => {
+                let mut times = window.times;
+                let end = log.each_from(&window.cursor, |event: Logged| {
+                    if event.action == "dispatched" {
+                        times.push(event.ts);
+                    }
+                })?;
+                (times, end)
+            }
+            None => {
+                // The end first: what is appended meanwhile is read again
+                // next time rather than missed.
+                let end = log.end()?;
+                let times = (log
+                    .read_since_naming(&since, Some("dispatched"))?
+                    .into_iter())
+                .filter(|e| e.action == "dispatched")
+                .map(|e| e.ts)
+                .collect();
+                (times, end)
+            }
+        };
+        times.retain(|ts| *ts >= since);
+        times.sort();
+        let part = log.path(&cursor.part);
+        let unchanged = before == Some((cursor.part.clone(), cursor.offset, times.len()));
+        if let Some(inode) = inode(&part).filter(|_| !unchanged) {
+            let window = Window {
+                at: now.clone(),
+                tail: tail(&part, cursor.offset),
+                cursor,
+                inode,
+                times: times.clone(),
+            };
+            // Not through a directory that leads outside the store.
+            if self.check_own_directories().is_ok() && super::cache_dir_ready(&self.cache_dir()) {
+                let _ = super::atomic::write_unsynced(&path, render(&window).as_bytes());
+            }
+        }
+        times.retain(|ts| *ts <= now);
+        Ok(times)
+    }
+}
+
+/// The last line of the file at `path` before `offset`, hashed (empty
+/// when none can be read): lines end alike, but each begins with its time.
+fn tail(path: &Path, offset: u64) -> String {
+    use sha2::Digest as _;
+    use std::os::unix::fs::FileExt;
+    const MOST: u64 = 4096;
+    let start = offset.saturating_sub(MOST);
+    let mut bytes = vec![0; (offset - start) as usize];
+    let read = safe_file::open_regular(path)
+        .ok()
+        .flatten()
+        .is_some_and(|file| file.read_exact_at(&mut bytes, start).is_ok());
+    if !read || bytes.is_empty() {
+        return String::new();
+    }
+    let body = &bytes[..bytes.len() - 1];
+    let line = &bytes[memchr::memrchr(b'\n', body).map_or(0, |i| i + 1)..];
+    sha2::Sha256::digest(line)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn inode(path: &Path) -> Option<u64> {
+    std::fs::symlink_metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.ino())
+}
+
+fn render(window: &Window) -> String {
+    let or_dash = |text: &str| {
+        if text.is_empty() {
+            "-".to_string()
+        } else {
+            text.to_string()
+        }
+    };
+    let mut text = format!(
+        "{HEADER}\n{} {} {} {} {}\n",
+        window.at,
+        or_dash(&window.cursor.part),
+        window.cursor.offset,
+        window.inode,
+        or_dash(&window.tail),
+    );
+    for ts in &window.times {
+        text.push_str(ts);
+        text.push('\n');
+    }
+    text
+}
+
+/// The cache at `path`; `None` when it is missing or does not parse.
+fn read(path: &Path) -> Option<Window> {
+    let text = safe_file::read_state(path)?;
+    let mut lines = text.lines();
+    if lines.next()? != HEADER {
+        return None;
+    }
+    let mut fields = lines.next()?.split(' ');
+    let at = fields.next()?.to_string();
+    let part = match fields.next()? {
+        "-" => String::new(),
+        part => part.to_string(),
+    };
+    let offset = fields.next()?.parse().ok()?;
+    let inode = fields.next()?.parse().ok()?;
+    let tail = match fields.next()? {
+        "-" => String::new(),
+        tail => tail.to_string(),
+    };
+    let times: Vec<String> = lines.map(str::to_string).collect();
+    // Times as steward writes them, or the cache is not steward's.
+    let well_formed =
+        |ts: &String| ts.len() == 20 && ts.ends_with('Z') && !ts.contains(char::is_whitespace);
+    (fields.next().is_none() && times.iter().all(well_formed)).then_some(Window {
+        at,
+        cursor: Cursor { part, offset },
+        inode,
+        tail,
+        times,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::testing::TempStore;
+
+    const LOG: &str = "state/events/2026-11-21.jsonl";
+
+    fn line(ts: &str, action: &str) -> String {
+        format!(
+            "{{\"ts\":\"{ts}\",\"goal_id\":\"g\",\"label\":\"g\",\"actor\":\"agent\",\"action\":\"{action}\",\"from\":null,\"to\":null,\"detail\":\"\"}}\n"
+        )
+    }
+
+    fn append(temp: &TempStore, lines: &[String]) {
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(temp.root().join(LOG))
+            .unwrap();
+        std::io::Write::write_all(&mut file, lines.concat().as_bytes()).unwrap();
+    }
+
+    fn seen(temp: &TempStore, now: &str) -> Vec<String> {
+        let now: chrono::DateTime<chrono::Utc> = now.parse().unwrap();
+        (temp.store())
+            .dispatch_times_seen(now - chrono::Duration::hours(1), now)
+            .unwrap()
+    }
+
+    #[test]
+    fn the_window_follows_the_log_from_where_it_was_read() {
+        let temp = TempStore::new();
+        temp.write(LOG, "");
+        append(
+            &temp,
+            &[
+                line("2026-11-21T02:30:00Z", "dispatched"),
+                line("2026-11-21T03:10:00Z", "dispatched"),
+                line("2026-11-21T03:20:00Z", "assessed"),
+            ],
+        );
+        assert_eq!(
+            seen(&temp, "2026-11-21T04:00:00Z"),
+            ["2026-11-21T03:10:00Z"]
+        );
+        let cache = temp.read("state/cache/dispatch-window");
+        assert!(cache.ends_with("2026-11-21T03:10:00Z\n"), "{cache}");
+        assert!(super::read(&temp.root().join("state/cache/dispatch-window")).is_some());
+
+        // Appended since: read from where the cache left off.
+        append(&temp, &[line("2026-11-21T03:50:00Z", "dispatched")]);
+        assert_eq!(
+            seen(&temp, "2026-11-21T04:05:00Z"),
+            ["2026-11-21T03:10:00Z", "2026-11-21T03:50:00Z"]
+        );
+        // An hour on, the first has left the window.
+        assert_eq!(
+            seen(&temp, "2026-11-21T04:30:00Z"),
+            ["2026-11-21T03:50:00Z"]
+        );
+    }
+
+    #[test]
+    fn a_cache_that_does_not_match_the_log_is_rebuilt_from_it() {
+        let temp = TempStore::new();
+        temp.write(LOG, &line("2026-11-21T03:10:00Z", "dispatched"));
+        assert_eq!(seen(&temp, "2026-11-21T04:00:00Z").len(), 1);
+
+        // A merge writes a new file: lines before the cache's offset count.
+        let merged = [
+            line("2026-11-21T03:05:00Z", "dispatched"),
+            line("2026-11-21T03:10:00Z", "dispatched"),
+        ]
+        .concat();
+        std::fs::remove_file(temp.root().join(LOG)).unwrap();
+        temp.write(LOG, &merged);
+        assert_eq!(seen(&temp, "2026-11-21T04:00:00Z").len(), 2);
+        // Rewritten in place (the same inode): the bytes before the cursor
+        // differ.
+        let rewritten = [
+            line("2026-11-21T03:01:00Z", "dispatched"),
+            line("2026-11-21T03:05:00Z", "dispatched"),
+            line("2026-11-21T03:10:00Z", "assessed"),
+        ]
+        .concat();
+        std::fs::write(temp.root().join(LOG), &rewritten).unwrap();
+        assert_eq!(
+            seen(&temp, "2026-11-21T04:00:00Z"),
+            ["2026-11-21T03:01:00Z", "2026-11-21T03:05:00Z"]
+        );
+
+        // Garbled, or written by a later clock: read from the log.
+        temp.write(
+            "state/cache/dispatch-window",
+            "steward dispatch window v1\nnonsense\n",
+        );
+        assert_eq!(seen(&temp, "2026-11-21T04:00:00Z").len(), 2);
+        assert_eq!(seen(&temp, "2026-11-21T04:01:00Z").len(), 2);
+        assert_eq!(seen(&temp, "2026-11-21T03:30:00Z").len(), 2);
+        assert_eq!(seen(&temp, "2026-11-21T03:03:00Z").len(), 1);
+    }
+}
