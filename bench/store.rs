@@ -104,6 +104,27 @@ fn main() {
             store.remove_plans();
             store.settle(&steward);
         }
+        // A busy hour (steward-design(7), "A heartbeat reads what was
+        // logged since the last one"): 20 events for each open goal logged
+        // in the hour before, and 20 more logged before each heartbeat,
+        // outside its time, as assessments go on between two of them.
+        let heartbeat = |store: &Store, arriving: usize| {
+            median_after(runs, || store.log_today(arriving), || {
+                run(&steward, store.root(), &["prompt", "--heartbeat"])
+            })
+        };
+        let quiet = heartbeat(&store, 0);
+        let before = store.log_size_today();
+        store.log_today(20 * store.open.len());
+        let busy = heartbeat(&store, 20);
+        row(
+            size,
+            store.open.len(),
+            "prompt --heartbeat, 20 events per open goal logged in the hour before",
+            busy,
+            Some(quiet),
+        );
+        store.truncate_log_today(before);
         // Dispatch on, nothing to start (the hourly window is spent): the
         // pass still decides for every open goal.
         let config = store.root().join("steward.yaml");
@@ -604,6 +625,25 @@ impl Store {
         std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
     }
 
+    /// The size of today's log.
+    fn log_size_today(&self) -> u64 {
+        let path = self.root().join(format!("state/events/{}.jsonl", &NOW[..10]));
+        std::fs::metadata(path).map_or(0, |m| m.len())
+    }
+
+    /// Cuts today's log back to `size` bytes, and drops the caches read
+    /// from it.
+    fn truncate_log_today(&self, size: u64) {
+        let path = self.root().join(format!("state/events/{}.jsonl", &NOW[..10]));
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_len(size)
+            .unwrap();
+        let _ = std::fs::remove_file(self.root().join("state/cache/dispatch-window"));
+    }
+
     /// Puts every file in a git repository, as a versioned store would be.
     fn commit_all(&self) {
         for args in [
@@ -812,6 +852,21 @@ fn paired(runs: usize, mut f: impl FnMut() -> (Duration, Duration)) -> (Duration
     a.sort();
     b.sort();
     (a[runs / 2], b[runs / 2])
+}
+
+/// The median time of `f`, each run after `before` (not timed).
+fn median_after(runs: usize, mut before: impl FnMut(), mut f: impl FnMut()) -> Duration {
+    f(); // warm the page cache
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            before();
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
 }
 
 fn median(runs: usize, mut f: impl FnMut()) -> Duration {
