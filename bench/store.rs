@@ -109,9 +109,11 @@ fn main() {
         // in the hour before, and 20 more logged before each heartbeat,
         // outside its time, as assessments go on between two of them.
         let heartbeat = |store: &Store, arriving: usize| {
-            median_after(runs, || store.log_today(arriving), || {
-                run(&steward, store.root(), &["prompt", "--heartbeat"])
-            })
+            median_after(
+                runs,
+                || store.log_today(arriving),
+                || run(&steward, store.root(), &["prompt", "--heartbeat"]),
+            )
         };
         let quiet = heartbeat(&store, 0);
         let before = store.log_size_today();
@@ -616,28 +618,31 @@ impl Store {
                 n % 1000
             ));
         }
-        let path = self.root().join(format!("state/events/{today}.jsonl"));
         let mut file = std::fs::OpenOptions::new()
             .append(true)
             .create(true)
-            .open(path)
+            .open(self.log_path_today())
             .unwrap();
         std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
     }
 
+    /// Today's event log.
+    fn log_path_today(&self) -> PathBuf {
+        self.root()
+            .join(format!("state/events/{}.jsonl", &NOW[..10]))
+    }
+
     /// The size of today's log.
     fn log_size_today(&self) -> u64 {
-        let path = self.root().join(format!("state/events/{}.jsonl", &NOW[..10]));
-        std::fs::metadata(path).map_or(0, |m| m.len())
+        std::fs::metadata(self.log_path_today()).map_or(0, |m| m.len())
     }
 
     /// Cuts today's log back to `size` bytes, and drops the caches read
     /// from it.
     fn truncate_log_today(&self, size: u64) {
-        let path = self.root().join(format!("state/events/{}.jsonl", &NOW[..10]));
         std::fs::OpenOptions::new()
             .write(true)
-            .open(path)
+            .open(self.log_path_today())
             .unwrap()
             .set_len(size)
             .unwrap();
