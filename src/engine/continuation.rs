@@ -68,8 +68,10 @@ pub fn at_stop(ctx: &Context, session: &str) -> Result<Option<Continuation>> {
     state.count += 1;
     state.fingerprint = now_print;
     // Machine state of one session: never committed (its own .gitignore).
-    if let Some(dir) = path.parent() {
-        crate::store::cache_dir_ready(dir);
+    // Where it cannot be kept inside the store, no continuation: one that
+    // is not counted could go on without end.
+    if !state_dir_usable(ctx, &path) {
+        return Ok(None);
     }
     ctx.store.write_private(
         &path,
@@ -84,7 +86,21 @@ pub fn at_stop(ctx: &Context, session: &str) -> Result<Option<Continuation>> {
 
 /// Starts `session`'s continuations over: a person spoke.
 pub fn start_over(ctx: &Context, session: &str) {
-    let _ = std::fs::remove_file(continuations_path(ctx, session));
+    let path = continuations_path(ctx, session);
+    if ctx.store.check_own_directories().is_ok()
+        && path
+            .parent()
+            .is_some_and(|dir| dir.symlink_metadata().is_ok_and(|m| m.is_dir()))
+    {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Whether the directory of `path` is the store's own (no link leads out
+/// of it) and ready to hold machine state.
+fn state_dir_usable(ctx: &Context, path: &std::path::Path) -> bool {
+    ctx.store.check_own_directories().is_ok()
+        && path.parent().is_some_and(crate::store::cache_dir_ready)
 }
 
 /// Whether a session may be kept working on `goal`: being worked on,

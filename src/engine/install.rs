@@ -21,8 +21,11 @@ pub enum Target {
 }
 
 /// What to install, and where.
-#[derive(Debug, Clone, Copy)]
-pub struct InstallRequest {
+#[derive(Debug, Clone)]
+pub struct InstallRequest<'a> {
+    /// The actor the caller says it is (`--actor`); the environment may
+    /// say it is an agent whatever this says.
+    pub actor: Option<&'a str>,
     pub target: Target,
     /// Claude Code: the user's settings, not this directory's.
     pub user: bool,
@@ -76,7 +79,16 @@ fn events(target: Target) -> &'static [(&'static str, Option<&'static str>)] {
 /// file, and with `sandbox` what keeps the agent's own tools out of the
 /// store. Nothing is written when `dry_run`, or when the file has it all
 /// already.
-pub fn install(env: &Environment, request: &InstallRequest) -> Result<Installed> {
+pub fn install(env: &Environment, request: &InstallRequest<'_>) -> Result<Installed> {
+    // The hooks and MCP server it installs run outside an agent's
+    // sandbox: installing them is a person's act.
+    let caller = crate::context::Caller::resolve(request.actor, env)?;
+    if caller.actor != crate::model::Actor::User {
+        return Err(Error::PersonOnly {
+            what: "install steward's hooks or MCP server".to_string(),
+            person_runs: "steward hook install ...".to_string(),
+        });
+    }
     let exe = crate::os::process::own_binary()?;
     let exe = exe.display().to_string();
     let home = env.var("HOME").map(PathBuf::from);

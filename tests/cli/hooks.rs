@@ -166,6 +166,32 @@ fn stop_continues_while_work_moves_and_stops_when_it_does_not() {
 }
 
 #[test]
+fn a_hooks_folder_that_leads_out_of_the_store_is_neither_written_nor_emptied() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    // A link planted where the sessions' counts are kept (by hand, or by a
+    // pull): steward writes nothing through it and removes nothing.
+    let outside = tempfile::tempdir().unwrap();
+    let kept = outside.path().join("352f-session.json");
+    std::fs::write(&kept, "a person's file\n").unwrap();
+    let _ = std::fs::remove_dir_all(env.path("state/hooks"));
+    std::os::unix::fs::symlink(outside.path(), env.path("state/hooks")).unwrap();
+    let stop = claude("Stop", &env, r#","stop_hook_active":false"#);
+    assert_eq!(
+        hook(&env, "claude-code", &stop),
+        "",
+        "no continuation it cannot count"
+    );
+    hook(
+        &env,
+        "claude-code",
+        &claude("UserPromptSubmit", &env, r#","prompt":"hi""#),
+    );
+    assert_eq!(std::fs::read_to_string(&kept).unwrap(), "a person's file\n");
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
+}
+
+#[test]
 fn stop_never_continues_when_only_a_person_can_help() {
     let env = TestEnv::initialised();
     env.add_goal("deploy");

@@ -99,16 +99,7 @@ pub fn run(
         HookCommand::ClaudeCode => Ok(answer(global, env, Harness::ClaudeCode, out)),
         HookCommand::Codex => Ok(answer(global, env, Harness::Codex, out)),
         HookCommand::Install(install) => {
-            // The hooks and MCP server it installs run outside an agent's
-            // sandbox: installing them is a person's act.
-            let caller = crate::context::Caller::resolve(global.actor.as_deref(), &env)?;
-            if caller.actor != crate::model::Actor::User {
-                return Err(Error::PersonOnly {
-                    what: "install steward's hooks or MCP server".to_string(),
-                    person_runs: "steward hook install ...".to_string(),
-                });
-            }
-            self::install(&env, &install, out)
+            self::install(&env, global.actor.as_deref(), &install, out)
         }
     }
 }
@@ -171,11 +162,17 @@ fn read_input() -> Result<HookInput> {
 }
 
 /// `hook install`: the engine merges; this says what it did.
-fn install(env: &Environment, args: &InstallArgs, out: &mut Output) -> Result<ExitCode> {
+fn install(
+    env: &Environment,
+    actor: Option<&str>,
+    args: &InstallArgs,
+    out: &mut Output,
+) -> Result<ExitCode> {
     let target = install::Target::from(args.target);
     let installed = install::install(
         env,
         &install::InstallRequest {
+            actor,
             target,
             user: args.user,
             dry_run: args.dry_run,
