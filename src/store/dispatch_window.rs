@@ -24,6 +24,9 @@ use crate::model::format_time;
 use crate::os::safe_file;
 
 const HEADER: &str = "steward dispatch window v1";
+/// More dispatches than an hour can hold at any sane limit: a cache that
+/// lists more is not read.
+const MAX_TIMES: usize = 100_000;
 
 /// The fields of an event the window needs.
 #[derive(Deserialize)]
@@ -67,25 +70,20 @@ impl Store {
         let (mut times, cursor) = match cached {
             Some(window) => {
                 let mut times = window.times;
-                let end = log.each_from(&window.cursor, |event: Logged| {
+                let read = log.each_from(&window.cursor, |event: Logged| {
                     if event.action == "dispatched" {
                         times.push(event.ts);
                     }
-                })?;
-                (times, end)
+                });
+                match read {
+                    Ok(end) => (times, end),
+                    // A line that does not parse: the whole read below
+                    // passes over lines without the word, as every other
+                    // count of the window does.
+                    Err(_) => whole(&log, &since)?,
+                }
             }
-            None => {
-                // The end first: what is appended meanwhile is read again
-                // next time rather than missed.
-                let end = log.end()?;
-                let times = (log
-                    .read_since_naming(&since, Some("dispatched"))?
-                    .into_iter())
-                .filter(|e| e.action == "dispatched")
-                .map(|e| e.ts)
-                .collect();
-                (times, end)
-            }
+            None => whole(&log, &since)?,
         };
         times.retain(|ts| *ts >= since);
         times.sort();
@@ -107,6 +105,20 @@ impl Store {
         times.retain(|ts| *ts <= now);
         Ok(times)
     }
+}
+
+/// The hour's dispatch times read from the log, and the end of the log:
+/// the end first, so what is appended meanwhile is read again next time
+/// rather than missed.
+fn whole(log: &super::events::Log, since: &str) -> Result<(Vec<String>, Cursor)> {
+    let end = log.end()?;
+    let times = (log
+        .read_since_naming(since, Some("dispatched"))?
+        .into_iter())
+    .filter(|e| e.action == "dispatched")
+    .map(|e| e.ts)
+    .collect();
+    Ok((times, end))
 }
 
 /// The last line of the file at `path` before `offset`, hashed (empty
@@ -181,7 +193,22 @@ fn read(path: &Path) -> Option<Window> {
         "-" => String::new(),
         tail => tail.to_string(),
     };
-    let times: Vec<String> = lines.map(str::to_string).collect();
+    // A part is a day's file name, never a path.
+    if !part
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+        || part.starts_with('.')
+    {
+        return None;
+    }
+    // Past the start of the file, the line before the cursor is known.
+    if offset > 0 && tail.is_empty() {
+        return None;
+    }
+    let times: Vec<String> = lines.map(str::to_string).take(MAX_TIMES + 1).collect();
+    if times.len() > MAX_TIMES {
+        return None;
+    }
     // Times as steward writes them, or the cache is not steward's.
     let well_formed =
         |ts: &String| ts.len() == 20 && ts.ends_with('Z') && !ts.contains(char::is_whitespace);
@@ -253,6 +280,41 @@ mod tests {
             seen(&temp, "2026-11-21T04:30:00Z"),
             ["2026-11-21T03:50:00Z"]
         );
+    }
+
+    #[test]
+    fn a_line_that_does_not_parse_costs_one_whole_read() {
+        let temp = TempStore::new();
+        temp.write(LOG, &line("2026-11-21T03:10:00Z", "dispatched"));
+        assert_eq!(seen(&temp, "2026-11-21T04:00:00Z").len(), 1);
+        append(
+            &temp,
+            &[
+                "{\"ts\":\"2026-11-21T03:20:00Z\", oops\n".to_string(),
+                line("2026-11-21T03:30:00Z", "dispatched"),
+            ],
+        );
+        assert_eq!(seen(&temp, "2026-11-21T04:00:00Z").len(), 2);
+        assert_eq!(seen(&temp, "2026-11-21T04:01:00Z").len(), 2);
+    }
+
+    #[test]
+    fn a_cache_that_names_no_log_file_or_no_line_is_not_read() {
+        let temp = TempStore::new();
+        let path = temp.root().join("state/cache/dispatch-window");
+        for forged in [
+            "steward dispatch window v1\n2026-11-21T04:00:00Z ../../out 0 1 -\n",
+            "steward dispatch window v1\n2026-11-21T04:00:00Z 2026-11-21 999 1 -\n",
+        ] {
+            temp.write("state/cache/dispatch-window", forged);
+            assert!(super::read(&path).is_none(), "{forged}");
+        }
+        let many = "2026-11-21T03:10:00Z\n".repeat(super::MAX_TIMES + 1);
+        temp.write(
+            "state/cache/dispatch-window",
+            &format!("steward dispatch window v1\n2026-11-21T04:00:00Z 2026-11-21 0 1 -\n{many}"),
+        );
+        assert!(super::read(&path).is_none());
     }
 
     #[test]
