@@ -342,6 +342,16 @@ fn time(name: &str, text: &str) -> std::result::Result<chrono::DateTime<chrono::
         .map_err(|err| Error::bad_value(name, format!("`{text}` is not an RFC 3339 time ({err})")))
 }
 
+/// US dollars, as the command line takes them: from 0 to 10^9.
+fn usd(name: &str, value: Option<f64>) -> std::result::Result<Option<f64>, Error> {
+    match value {
+        Some(usd) if !(usd.is_finite() && (0.0..=crate::model::limits::MAX_USD).contains(&usd)) => {
+            Err(Error::bad_value(name, "expected US dollars from 0 to 10^9"))
+        }
+        value => Ok(value),
+    }
+}
+
 fn checks(specs: &[String]) -> std::result::Result<Vec<Check>, Error> {
     specs
         .iter()
@@ -412,7 +422,7 @@ impl RegisterArgs {
             bounds: crate::model::Bounds {
                 max_iterations: self.max_iterations,
                 deadline: self.deadline.map(|d| time("deadline", &d)).transpose()?,
-                max_cost_usd: self.max_cost_usd,
+                max_cost_usd: usd("max_cost_usd", self.max_cost_usd)?,
             },
             tags: self.tags,
             ..AddRequest::default()
@@ -461,19 +471,7 @@ impl AssessArgs {
                 .transpose()?,
             met: self.met,
             dispatched: self.dispatched,
-            cost_usd: self
-                .cost_usd
-                .map(|usd| {
-                    if usd.is_finite() && (0.0..=crate::model::limits::MAX_USD).contains(&usd) {
-                        Ok(usd)
-                    } else {
-                        Err(Error::bad_value(
-                            "cost_usd",
-                            "expected US dollars from 0 to 10^9",
-                        ))
-                    }
-                })
-                .transpose()?,
+            cost_usd: usd("cost_usd", self.cost_usd)?,
             outcome: match self.outcome.as_deref() {
                 None => None,
                 Some("ok") => Some(Outcome::Ok),
@@ -573,7 +571,7 @@ impl UpdateArgs {
             max_dispatches: self.max_dispatches,
             max_assessments: self.max_assessments,
             max_iterations: self.max_iterations,
-            max_cost_usd: self.max_cost_usd,
+            max_cost_usd: usd("max_cost_usd", self.max_cost_usd)?,
             ..UpdateRequest::default()
         };
         Ok((self.goal, request))
@@ -790,6 +788,16 @@ fn tidy(schema: &mut Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dollars_outside_the_range_are_refused_by_name() {
+        for bad in [-1.0, f64::NAN, f64::INFINITY, 2e9] {
+            let err = usd("max_cost_usd", Some(bad)).unwrap_err();
+            assert!(err.for_mcp().contains("max_cost_usd"), "{err}");
+        }
+        assert_eq!(usd("cost_usd", Some(0.5)).unwrap(), Some(0.5));
+        assert_eq!(usd("cost_usd", None).unwrap(), None);
+    }
 
     #[test]
     fn a_tool_schema_is_its_struct_as_the_input_reads() {
