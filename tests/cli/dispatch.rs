@@ -1016,9 +1016,12 @@ agents:
             && result.ends_with(" of the $3.00 its goal's max_cost_usd ($3.00) left"),
         "{run}"
     );
-    // Empty when it was stopped before it wrote its first turn.
+    // Empty when it was stopped before it wrote its first turn. The run
+    // has 60 turns of 0.2 s; it crosses its bound at the third and is
+    // looked at each second, but a loaded machine (the whole suite on two
+    // cores) can delay the stop by seconds: only "mid-run" is asserted.
     let turns: u32 = env.read("spent-turns").trim().parse().unwrap_or(0);
-    assert!(turns < 10, "stopped mid-run, not at the end: {turns} turns");
+    assert!(turns < 30, "stopped mid-run, not at the end: {turns} turns");
     // Charged for what its thread used, and the goal failed at its bound.
     assert!(run["cost_usd"].as_f64().unwrap() >= 3.0, "{run}");
     let goal = env.goal_json("codex-1");
