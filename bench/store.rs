@@ -874,17 +874,8 @@ fn median_after(runs: usize, mut before: impl FnMut(), mut f: impl FnMut()) -> D
     times[runs / 2]
 }
 
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    f(); // warm the page cache
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort();
-    times[runs / 2]
+fn median(runs: usize, f: impl FnMut()) -> Duration {
+    median_after(runs, || {}, f)
 }
 
 fn millis(duration: Duration) -> String {
