@@ -164,7 +164,11 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
         }
         "goal_show" => {
             let args: GoalArgs = arguments(tool, value)?;
-            let shown = engine::show::show(ctx, &args.goal, true)?;
+            let request = engine::show::ShowRequest {
+                waits: true,
+                provenance: false,
+            };
+            let shown = engine::show::show(ctx, &args.goal, request)?;
             let mut value =
                 serde_json::to_value(engine::view::goal_json(ctx, &shown.loaded, &shown.book))
                     .expect("goals serialize");

@@ -19,10 +19,10 @@ pub struct Shown {
     /// What keeps an open goal from being worked now (`why`): empty for a
     /// closed goal, or when not asked for.
     pub waits: Vec<String>,
-    /// Whether the file is what steward wrote.
-    pub trust: Trust,
+    /// Whether the file is what steward wrote, when asked for.
+    pub trust: Option<Trust>,
     /// For a goal waiting for a person's review of a change made outside
-    /// steward: the diff its event kept.
+    /// steward, when asked for: the diff its event kept.
     pub review_diff: Option<String>,
     /// The obligations, of which the goal's are shown.
     pub book: Book,
@@ -30,22 +30,34 @@ pub struct Shown {
     pub worktrees: Vec<(RunWorktree, &'static str)>,
 }
 
-/// `goal` (a label, an id, or an id's first characters) and what is shown
-/// with it; `waits`: work out what keeps it from being worked.
-pub fn show(ctx: &Context, goal: &str, waits: bool) -> Result<Shown> {
+/// What to work out besides the goal: each costs reads a caller that does
+/// not print it should not pay for.
+#[derive(Debug, Clone, Copy)]
+pub struct ShowRequest {
+    /// What keeps an open goal from being worked now.
+    pub waits: bool,
+    /// Whether the file is what steward wrote (its seal checked), and the
+    /// diff a person is asked to review.
+    pub provenance: bool,
+}
+
+/// `goal` (a label, an id, or an id's first characters) and what
+/// `request` asks for with it.
+pub fn show(ctx: &Context, goal: &str, request: ShowRequest) -> Result<Shown> {
     let loaded = ctx.store.resolve(goal)?;
-    let waits = if loaded.goal.status.is_terminal() || !waits {
-        Vec::new()
-    } else {
+    let open = !loaded.goal.status.is_terminal();
+    let waits = if open && request.waits {
         super::dispatch::Holds::read(ctx)?.why_not(ctx, &loaded.goal)
+    } else {
+        Vec::new()
     };
     let review_diff = (loaded.goal.waiting.as_ref())
-        .filter(|w| w.for_person == Some(PersonWait::Review) && !loaded.goal.status.is_terminal())
+        .filter(|w| request.provenance && open && w.for_person == Some(PersonWait::Review))
         .and_then(|_| outside_diff(ctx, &loaded.goal));
     Ok(Shown {
         path: ctx.store.relative(&loaded.file.path),
         waits,
-        trust: ctx.store.trust_of(&loaded),
+        trust: request.provenance.then(|| ctx.store.trust_of(&loaded)),
         review_diff,
         book: ctx.store.obligations()?,
         worktrees: super::worktree::goal_worktrees(ctx, &loaded.goal.id),

@@ -6,7 +6,8 @@ use clap::Args;
 use super::Output;
 use super::render::{self, Color, SCHEMA_VERSION, goal_json, paint};
 use crate::context::Context;
-use crate::engine::{self, show::Shown};
+use crate::engine;
+use crate::engine::show::{ShowRequest, Shown};
 use crate::error::Result;
 use crate::model::format_time;
 use crate::model::{Goal, Receipt, Status};
@@ -30,7 +31,11 @@ pub struct ShowArgs {
 }
 
 pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<ExitCode> {
-    let shown = engine::show::show(ctx, &args.goal, !out.quiet)?;
+    let request = ShowRequest {
+        waits: !out.quiet,
+        provenance: !out.quiet && !out.json,
+    };
+    let shown = engine::show::show(ctx, &args.goal, request)?;
     let loaded = &shown.loaded;
     if out.json {
         let mut document = serde_json::json!({
@@ -63,7 +68,7 @@ pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<ExitCode> 
 /// changed outside steward.
 fn print_trust(shown: &Shown, out: &mut Output) {
     let goal = &shown.loaded.goal;
-    if let Trust::Outside(outside) = &shown.trust {
+    if let Some(Trust::Outside(outside)) = &shown.trust {
         out.line(format!(
             "{} {} — steward's next command on it records this and holds it for a person",
             paint(out, "Outside:", Color::Red),
