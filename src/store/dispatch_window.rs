@@ -267,7 +267,20 @@ mod tests {
         );
         let cache = temp.read("state/cache/dispatch-window");
         assert!(cache.ends_with("2026-11-21T03:10:00Z\n"), "{cache}");
-        assert!(super::read(&temp.root().join("state/cache/dispatch-window")).is_some());
+        // The next heartbeat takes the hour from the cache, not the log: a
+        // time only the cache lists is counted.
+        temp.write(
+            "state/cache/dispatch-window",
+            &cache.replace(
+                "2026-11-21T03:10:00Z\n",
+                "2026-11-21T03:05:00Z\n2026-11-21T03:10:00Z\n",
+            ),
+        );
+        assert_eq!(
+            seen(&temp, "2026-11-21T04:00:00Z"),
+            ["2026-11-21T03:05:00Z", "2026-11-21T03:10:00Z"]
+        );
+        temp.write("state/cache/dispatch-window", &cache);
 
         // Appended since: read from where the cache left off.
         append(&temp, &[line("2026-11-21T03:50:00Z", "dispatched")]);
