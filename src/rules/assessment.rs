@@ -353,7 +353,6 @@ fn detail(report: &Report, met: &[usize], escalation: &Option<Escalation>) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::GoalFile;
 
     fn now() -> DateTime<Utc> {
         DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
@@ -365,10 +364,7 @@ mod tests {
         let text = format!(
             "---\nlabel: g\n{front_matter}\n---\n## Acceptance criteria\n\n- [ ] one\n- [x] two\n"
         );
-        GoalFile::parse(std::path::Path::new("g.md"), text)
-            .unwrap()
-            .goal(&Config::default().defaults)
-            .unwrap()
+        crate::store::testing::parse_goal(&text)
     }
 
     fn report(summary: &str) -> Report {

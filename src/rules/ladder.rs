@@ -320,7 +320,6 @@ pub fn overdue(run: &Run, settings: &Dispatch, grace_secs: u64, now: DateTime<Ut
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::store::GoalFile;
 
     fn now() -> DateTime<Utc> {
         DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
@@ -332,10 +331,7 @@ mod tests {
         let text = format!(
             "---\nid: g-1\nlabel: g\ncreated_at: 2026-11-21T11:59:00Z\n{extra}\n---\n## Acceptance criteria\n\n- [ ] one\n"
         );
-        GoalFile::parse(std::path::Path::new("g.md"), text)
-            .unwrap()
-            .goal(&Config::default().defaults)
-            .unwrap()
+        crate::store::testing::parse_goal(&text)
     }
 
     fn settings() -> Dispatch {

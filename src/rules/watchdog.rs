@@ -325,8 +325,6 @@ fn judge_checks(goal: &Goal, now: DateTime<Utc>, outcomes: &[CheckOutcome]) -> E
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
-    use crate::store::GoalFile;
 
     const NOW: &str = "2026-11-21T12:00:00Z";
 
@@ -346,10 +344,7 @@ mod tests {
         let text = format!(
             "---\nlabel: g\n{created}{front_matter}\n---\n## Acceptance criteria\n\n- [ ] one\n- [ ] two\n"
         );
-        GoalFile::parse(std::path::Path::new("g.md"), text)
-            .unwrap()
-            .goal(&Config::default().defaults)
-            .unwrap()
+        crate::store::testing::parse_goal(&text)
     }
 
     fn verdict(evaluation: Evaluation) -> Verdict {

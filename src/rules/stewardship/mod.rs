@@ -182,17 +182,13 @@ mod tests {
             window_spent: false,
         }
     }
-    use crate::store::GoalFile;
 
     fn goal(label: &str, extra: &str) -> Goal {
         let text = format!(
             "---\nid: id-{label}\nlabel: {label}\n{extra}\n---\n{}\n## Acceptance criteria\n\n- [ ] one\n",
             "Long words. ".repeat(300)
         );
-        GoalFile::parse(std::path::Path::new("g.md"), text)
-            .unwrap()
-            .goal(&Config::default().defaults)
-            .unwrap()
+        crate::store::testing::parse_goal(&text)
     }
 
     fn now() -> DateTime<Utc> {

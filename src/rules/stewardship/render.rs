@@ -583,8 +583,6 @@ pub fn summary_lines(goals: &[&Goal], max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Config;
-    use crate::store::GoalFile;
 
     fn now() -> DateTime<Utc> {
         DateTime::parse_from_rfc3339("2026-11-21T12:00:00Z")
@@ -601,10 +599,7 @@ mod tests {
         let text = format!(
             "---\nid: 0f8e\nlabel: deploy-api\n{title}{extra}\n---\n{body}\n## Acceptance criteria\n\n- [x] Tests pass\n- [ ] Deployed\n"
         );
-        GoalFile::parse(std::path::Path::new("g.md"), text)
-            .unwrap()
-            .goal(&Config::default().defaults)
-            .unwrap()
+        crate::store::testing::parse_goal(&text)
     }
 
     #[test]

@@ -122,14 +122,10 @@ pub fn allocate<'g>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::GoalFile;
 
     fn goal(label: &str, extra: &str) -> Goal {
         let text = format!("---\nid: id-{label}\nlabel: {label}\n{extra}\n---\n");
-        GoalFile::parse(std::path::Path::new("g.md"), text)
-            .unwrap()
-            .goal(&Config::default().defaults)
-            .unwrap()
+        crate::store::testing::parse_goal(&text)
     }
 
     fn at(text: &str) -> DateTime<Utc> {
