@@ -123,13 +123,17 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
         )?;
     }
     let limit = ctx.config.global_limits.max_active_goals;
-    let open = tx.store().count_open(limit)?;
-    if open >= limit {
-        return Err(Error::TooManyGoals { open, limit });
+    let counted = tx.store().count_open(limit)?;
+    if counted.open >= limit {
+        return Err(Error::TooManyGoals {
+            open: counted.open,
+            limit,
+        });
     }
 
     let change = new_goal(ctx, request, &priority, confirmed);
     let written = tx.create(&path, change)?;
+    tx.store().count_added(&counted);
     let mut notices = super::finish(tx)?;
     let policy = super::checking::policy(ctx);
     notices.warnings.extend(

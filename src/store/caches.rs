@@ -102,8 +102,11 @@ impl Store {
     /// goals of the directory, just read) and removes it unless `keep`
     /// (goals closed by hand wait for the next `tick`) and it hid none:
     /// the names of open goals it hid. For `tick`, which moves the goals
-    /// closed by hand out of the directory.
+    /// closed by hand out of the directory. The count of goal files `add`
+    /// keeps goes too: a file a person made in the same clock tick as an
+    /// `add` is counted again from the next one.
     pub fn settle_terminal_cache(&self, goals: &[LoadedGoal], keep: bool) -> Vec<String> {
+        let _ = std::fs::remove_file(self.open_count_path());
         let path = self.terminal_cache_path();
         let forged = terminal_cache::forged(&path, goals);
         if (!keep || !forged.is_empty()) && path.symlink_metadata().is_ok_and(|m| m.is_file()) {

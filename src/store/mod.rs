@@ -27,6 +27,7 @@ pub mod key;
 mod leftovers;
 mod lock;
 pub mod mirror;
+mod open_count;
 mod runs;
 pub mod seal;
 mod terminal_cache;

@@ -40,6 +40,12 @@ impl Store {
         self.cache_dir().join("terminal-goals")
     }
 
+    /// The rebuildable count of goal files in the open goals' directory
+    /// (machine-local).
+    pub(super) fn open_count_path(&self) -> PathBuf {
+        self.cache_dir().join("open-count")
+    }
+
     pub fn lock_path(&self) -> PathBuf {
         lock::path_in(&self.state_dir)
     }

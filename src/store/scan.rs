@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::dir::{Dir, Stat};
+use super::open_count::{self, Counted, Stamps};
 use super::{Field, GoalFile, LoadedGoal, Store, atomic, terminal_cache};
 use crate::error::{Error, FileProblem, Result};
 use crate::model::Digest;
@@ -382,21 +383,78 @@ impl Store {
     /// How many goals are open, exactly when the answer matters: goal files
     /// in the open directory are counted without reading them; then, at
     /// `limit` or more, without those the terminal-goal cache knows closed
-    /// by hand (waiting for `tick` to move them; the cache is bound to this
-    /// machine's key, and a file changed since is one `tick` reads again);
-    /// and only if that is still `limit` or more, the goals are read.
-    pub fn count_open(&self, limit: u64) -> Result<u64> {
-        let names = goal_file_names(&self.goals_dir)?;
-        if (names.len() as u64) < limit {
-            return Ok(names.len() as u64);
+    /// by hand (waiting for `tick` to move them; a file changed since is one
+    /// `tick` reads again); and only if that is still `limit` or more, the
+    /// goals are read. The count by name is kept while the directory and
+    /// the cache stay as they were (`open_count.rs`).
+    pub fn count_open(&self, limit: u64) -> Result<OpenGoals> {
+        let key = self.keys.key().ok();
+        let path = self.open_count_path();
+        let stamps = Stamps::of(&self.goals_dir, &self.terminal_cache_path());
+        let kept = (key.zip(stamps.as_ref()))
+            .and_then(|(key, stamps)| open_count::read(&path, key, stamps));
+        let mut names = None;
+        let mut counted = match kept {
+            Some(counted) => counted,
+            None => {
+                let listed = goal_file_names(&self.goals_dir)?;
+                let files = listed.len() as u64;
+                names = Some(listed);
+                Counted {
+                    files,
+                    listed: None,
+                }
+            }
+        };
+        if counted.files >= limit && counted.listed.is_none() {
+            let names = match names {
+                Some(names) => names,
+                None => goal_file_names(&self.goals_dir)?,
+            };
+            let listed = terminal_cache::count_listed(&self.terminal_cache_path(), &names);
+            counted.listed = Some(listed as u64);
         }
-        let closed = terminal_cache::count_listed(&self.terminal_cache_path(), &names);
-        let not_closed = (names.len() - closed) as u64;
-        if not_closed < limit {
-            return Ok(not_closed);
+        if let (Some(key), Some(stamps)) = (key, &stamps)
+            && kept != Some(counted)
+        {
+            open_count::write(&path, key, stamps, counted);
         }
-        Ok(self.scan(Scope::Open)?.goals.len() as u64)
+        let open = match counted.listed {
+            Some(listed) if counted.files >= limit => counted.files - listed,
+            _ => counted.files,
+        };
+        let open = if open < limit {
+            open
+        } else {
+            self.scan(Scope::Open)?.goals.len() as u64
+        };
+        Ok(OpenGoals { open, counted })
     }
+
+    /// Keeps the count of [`Store::count_open`] once `add` made one more
+    /// goal file, under the store lock, so the next `add` need not list
+    /// the directory again.
+    pub fn count_added(&self, before: &OpenGoals) {
+        let (Ok(key), Some(stamps)) = (
+            self.keys.key(),
+            Stamps::of(&self.goals_dir, &self.terminal_cache_path()),
+        ) else {
+            return;
+        };
+        let counted = Counted {
+            files: before.counted.files + 1,
+            ..before.counted
+        };
+        open_count::write(&self.open_count_path(), key, &stamps, counted);
+    }
+}
+
+/// The open goals [`Store::count_open`] counted, and the count by name it
+/// came from.
+#[derive(Debug)]
+pub struct OpenGoals {
+    pub open: u64,
+    counted: Counted,
 }
 
 /// `f` of each of `items`, handed to `sink` in order; the items are shared

@@ -246,6 +246,40 @@ fn goals_closed_by_hand_and_not_yet_moved_are_not_counted_open() {
         ));
 }
 
+/// `add` keeps its count of goal files while the directory stays as it
+/// was (`state/cache/open-count`): a file removed by hand is seen at once,
+/// and a count changed by hand is not read.
+#[test]
+fn the_count_add_keeps_follows_the_directory_and_cannot_be_forged() {
+    let env = TestEnv::initialised();
+    env.write_config("global_limits:\n  max_active_goals: 2\n");
+    env.add_goal("one");
+    env.add_goal("two");
+    let kept = env.read("state/cache/open-count");
+    assert!(kept.contains("\n2 -\n"), "{kept}");
+    let refused = |label: &str| {
+        env.steward()
+            .args(["add", label, "--title", "T", "--criterion", "C"])
+            .assert()
+            .code(4)
+            .stderr(predicate::str::contains(
+                "2 goals are open and global_limits.max_active_goals is 2",
+            ));
+    };
+    // The same stamps with another count: its key's code no longer fits.
+    env.write(
+        "state/cache/open-count",
+        &kept.replace("\n2 -\n", "\n0 -\n"),
+    );
+    refused("three");
+    std::fs::remove_file(env.path("state/goals/two.md")).unwrap();
+    env.steward()
+        .args(["add", "three", "--title", "T", "--criterion", "C"])
+        .assert()
+        .success();
+    refused("four");
+}
+
 #[test]
 fn requires_bounds_refuses_unbounded_goals() {
     let env = TestEnv::initialised();
