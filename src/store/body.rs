@@ -389,7 +389,10 @@ mod plain {
     }
 
     pub(super) fn scan(body: &str) -> Option<BodyLayout> {
-        if body.bytes().any(|b| b == b'\t' || b == 0) {
+        // Two word-at-a-time searches: one pass testing each byte for
+        // either was a third of the whole scan.
+        let bytes = body.as_bytes();
+        if bytes.contains(&b'\t') || bytes.contains(&0) {
             return None;
         }
         let lines = lines(body)?;
@@ -411,15 +414,24 @@ mod plain {
         let mut in_item = false;
         let mut marker_width = 0;
         let mut after_blank = true;
+        let mut in_plan = false;
         for (index, line) in lines.iter().enumerate() {
             let text = line.text;
+            // The plan's own lines: only a heading after them matters here
+            // (the plan is checked on its own, and the lines that could
+            // hide a heading were found tricky above).
+            if in_plan && !text.starts_with('#') {
+                continue;
+            }
             if text.trim().is_empty() {
                 after_blank = true;
                 continue;
             }
             if let Some(level) = heading_level(text) {
                 if level <= 2 {
-                    boundaries.push((index, level, heading_title(text)));
+                    let title = heading_title(text);
+                    in_plan = level == 2 && is_heading(&title, PLAN_HEADING);
+                    boundaries.push((index, level, title));
                 }
                 in_item = false;
             } else if let Some(width) = list_marker(text) {

@@ -266,6 +266,16 @@ impl GoalFile {
     /// The typed view. Keys that are absent take `defaults`; a value of the
     /// wrong type is a problem located at its key.
     pub fn goal(&self, defaults: &GoalDefaults) -> Result<Goal, FileProblem> {
+        self.goal_with_plan_summary(defaults, None)
+    }
+
+    /// [`GoalFile::goal`], taking the plan's summary as `known` (checked
+    /// from this very file before) rather than checking the plan again.
+    pub fn goal_with_plan_summary(
+        &self,
+        defaults: &GoalDefaults,
+        known: Option<crate::model::plan::section::Summary>,
+    ) -> Result<Goal, FileProblem> {
         let mapping = self.mapping()?;
         let reader = Reader {
             file: self,
@@ -333,7 +343,7 @@ impl GoalFile {
         let plan = match layout.plan_content() {
             None => None,
             Some(content) => Some(
-                crate::model::plan::PlanSection::read(body, content).map_err(|err| {
+                crate::model::plan::PlanSection::read(body, content, known).map_err(|err| {
                     FileProblem {
                         path: self.path.display().to_string(),
                         line: self.body_line() + err.line - 1,

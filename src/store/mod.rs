@@ -28,6 +28,7 @@ mod leftovers;
 mod lock;
 pub mod mirror;
 mod open_count;
+mod plan_memo;
 mod runs;
 pub mod seal;
 mod terminal_cache;
@@ -112,6 +113,8 @@ pub struct Store {
     /// This machine's key, for seals and steward's other records.
     pub keys: seal::Keyring,
     defaults: GoalDefaults,
+    /// The plans already checked, while a scan reads the open goals.
+    plans: std::sync::Arc<std::sync::RwLock<Option<plan_memo::PlanMemo>>>,
 }
 impl Store {
     pub fn new(root: &Path, absolute_root: &Path, config: &Config) -> Store {
@@ -136,6 +139,7 @@ impl Store {
             defaults: config.defaults.clone(),
             episodes: config.episodes.clone(),
             keys: seal::Keyring::default(),
+            plans: std::sync::Arc::default(),
         }
     }
 

@@ -46,6 +46,11 @@ impl Store {
         self.cache_dir().join("open-count")
     }
 
+    /// The rebuildable memo of checked plans (machine-local).
+    pub(super) fn plan_memo_path(&self) -> PathBuf {
+        self.cache_dir().join("plans")
+    }
+
     pub fn lock_path(&self) -> PathBuf {
         lock::path_in(&self.state_dir)
     }

@@ -7,6 +7,7 @@ use std::time::SystemTime;
 
 use super::dir::{Dir, Stat};
 use super::open_count::{self, Counted, Stamps};
+use super::plan_memo::PlanMemo;
 use super::{Field, GoalFile, LoadedGoal, Store, atomic, terminal_cache};
 use crate::error::{Error, FileProblem, Result};
 use crate::model::Digest;
@@ -167,7 +168,15 @@ impl Store {
 
     /// The goal `file` holds, whatever its file name.
     fn goal_as_written(&self, file: GoalFile) -> Result<LoadedGoal, FileProblem> {
-        let goal = file.goal(&self.defaults)?;
+        let plans = self.plans.read().expect("not poisoned");
+        let memo = plans
+            .as_ref()
+            .filter(|_| file.path.parent() == Some(self.goals_dir.as_path()));
+        let known = memo.and_then(|memo| memo.summary_of(&file));
+        let goal = file.goal_with_plan_summary(&self.defaults, known)?;
+        if let (Some(memo), None, Some(plan)) = (memo, known, &goal.plan) {
+            memo.remember(&file, plan.summary);
+        }
         Ok(LoadedGoal {
             file,
             goal: Box::new(goal),
@@ -218,6 +227,21 @@ impl Store {
 
     /// Reads the goals in `scope`, in file-name order.
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
+        // Every open goal is read: plans checked before are taken from the
+        // memo, and the memo kept for the next command.
+        let key = self.keys.key().ok();
+        *self.plans.write().expect("not poisoned") =
+            Some(PlanMemo::load(&self.plan_memo_path(), key));
+        let scan = self.scan_with_plan_memo(scope);
+        let memo = self.plans.write().expect("not poisoned").take();
+        if let (Ok(_), Some(memo)) = (&scan, memo) {
+            let store_is_safe = || self.check_own_directories().is_ok();
+            memo.save(&self.plan_memo_path(), key, store_is_safe);
+        }
+        scan
+    }
+
+    fn scan_with_plan_memo(&self, scope: Scope) -> Result<Scan> {
         let mut scan = Scan::default();
         // Goals closed by hand that wait in the open directory for `tick`:
         // passed over with a stat when commands want open goals only.
