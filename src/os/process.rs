@@ -47,8 +47,19 @@ pub struct Stat {
 
 /// The process `pid` as `/proc` shows it, if it is there.
 pub fn stat(pid: u32) -> Option<Stat> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    parse_stat(&text)
+    let bytes = read_proc(&format!("/proc/{pid}/stat")).ok()?;
+    parse_stat(std::str::from_utf8(&bytes).ok()?)
+}
+
+/// A file of `/proc`, read into room for most of them at once: `/proc`
+/// says its files are empty, so `std::fs::read` would ask their size and
+/// then read them in steps from 32 bytes up (steward reads a few at every
+/// start, to know who runs it).
+fn read_proc(path: &str) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::with_capacity(1024);
+    std::fs::File::open(path)?.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// `pid (name) state ppid … starttime …`: the name is in parentheses and
@@ -70,7 +81,7 @@ fn parse_stat(text: &str) -> Option<Stat> {
 
 /// The arguments `pid` was started with.
 pub fn command_line(pid: u32) -> Vec<String> {
-    std::fs::read(format!("/proc/{pid}/cmdline"))
+    read_proc(&format!("/proc/{pid}/cmdline"))
         .map(|bytes| {
             bytes
                 .split(|b| *b == 0)

@@ -28,7 +28,11 @@ const KEY_FILE: &str = "machine-key";
 #[derive(Clone)]
 pub struct MachineKey {
     mac_key: [u8; 32],
-    signing: ed25519_dalek::SigningKey,
+    /// The Ed25519 key's seed, and the key made from it on first use:
+    /// making it multiplies a curve point (and probes the CPU), which the
+    /// commands that only read and MAC never need.
+    signing_seed: [u8; 32],
+    signing: std::sync::OnceLock<ed25519_dalek::SigningKey>,
 }
 
 impl std::fmt::Debug for MachineKey {
@@ -75,20 +79,25 @@ impl MachineKey {
         };
         MachineKey {
             mac_key: derive(b"steward: MAC key"),
-            signing: ed25519_dalek::SigningKey::from_bytes(&derive(b"steward: Ed25519 key")),
+            signing_seed: derive(b"steward: Ed25519 key"),
+            signing: std::sync::OnceLock::new(),
         }
+    }
+
+    fn signing(&self) -> &ed25519_dalek::SigningKey {
+        (self.signing).get_or_init(|| ed25519_dalek::SigningKey::from_bytes(&self.signing_seed))
     }
 
     /// The public half of the signing key, in hex: what this machine
     /// publishes in the store (`state/machines/<machine>.pub`).
     pub fn public_hex(&self) -> String {
-        hex(self.signing.verifying_key().as_bytes())
+        hex(self.signing().verifying_key().as_bytes())
     }
 
     /// This machine's signature of `parts` as a record of `domain`, in hex.
     pub fn sign(&self, domain: Domain, parts: &[&[u8]]) -> String {
         use ed25519_dalek::Signer;
-        hex(&self.signing.sign(&framed(domain, parts)).to_bytes())
+        hex(&self.signing().sign(&framed(domain, parts)).to_bytes())
     }
 
     /// The key in `dir`, made there (readable by this user only) on first
@@ -202,7 +211,7 @@ impl PublicKey {
 impl MachineKey {
     /// The public half, to verify this machine's own signatures.
     pub fn public(&self) -> PublicKey {
-        PublicKey(self.signing.verifying_key())
+        PublicKey(self.signing().verifying_key())
     }
 }
 
