@@ -285,6 +285,9 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let finished = super::finish(tx)?;
     outcome.notices.warnings.extend(finished.warnings);
     outcome.notices.commit_error = finished.commit_error;
+    // The open goals are let go before the batches read the directory
+    // again: at 100,000 goals they are most of the pass's memory.
+    drop(after);
     move_the_rest_to_closed(ctx, &mut outcome)?;
     // Fault injection for tests: a tick that dies between recording its runs
     // and starting them must lose nothing.
@@ -476,7 +479,7 @@ fn move_the_rest_to_closed(ctx: &Context, outcome: &mut TickOutcome) -> Result<(
     let started = std::time::Instant::now();
     while outcome.closed_waiting > 0 && started.elapsed() < MOVING_TIME {
         let mut tx = ctx.transaction_by(Actor::Watchdog)?;
-        let scan = tx.scan(Scope::OpenDirectoryWithDigests)?;
+        let scan = tx.scan(Scope::ClosedInPlace)?;
         if scan.closed_in_place.is_empty() {
             outcome.closed_waiting = 0;
             break;

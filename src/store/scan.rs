@@ -90,6 +90,10 @@ pub enum Scope {
     /// The open goals of the open goals' directory with each one's digest,
     /// and the terminal goals there as [`Scan::closed_in_place`] (`tick`).
     OpenDirectoryWithDigests,
+    /// Only [`Scan::closed_in_place`]: the open goals of the open goals'
+    /// directory are read and let go (`tick`'s batches that move goals
+    /// closed by hand, which must not hold 10,000 open goals to do it).
+    ClosedInPlace,
     /// Every goal, terminal ones included.
     All,
     /// Every goal, also open ones whose label is not their file name (which
@@ -267,6 +271,14 @@ impl Store {
             (Scope::OpenDirectoryWithDigests, _) => {
                 self.load_all(&paths, Store::open_goal_with_digest, |result| {
                     scan.add(next_path(), result);
+                });
+            }
+            (Scope::ClosedInPlace, _) => {
+                self.load_all(&paths, Store::open_goal, |result| {
+                    let path = next_path();
+                    if !matches!(result, Ok(InOpenDirectory::Open(_))) {
+                        scan.add(path, result);
+                    }
                 });
             }
             // The cache is there for [`Scope::Open`] alone.
