@@ -266,15 +266,16 @@ impl GoalFile {
     /// The typed view. Keys that are absent take `defaults`; a value of the
     /// wrong type is a problem located at its key.
     pub fn goal(&self, defaults: &GoalDefaults) -> Result<Goal, FileProblem> {
-        self.goal_with_plan_summary(defaults, None)
+        self.goal_with_plan_memo(defaults, None)
     }
 
-    /// [`GoalFile::goal`], taking the plan's summary as `known` (checked
-    /// from this very file before) rather than checking the plan again.
-    pub fn goal_with_plan_summary(
+    /// [`GoalFile::goal`], taking the plan's summary from `plans` when a
+    /// plan of the same text was checked before, and keeping it there
+    /// when it is checked now.
+    pub(super) fn goal_with_plan_memo(
         &self,
         defaults: &GoalDefaults,
-        known: Option<crate::model::plan::section::Summary>,
+        plans: Option<&super::plan_memo::PlanMemo>,
     ) -> Result<Goal, FileProblem> {
         let mapping = self.mapping()?;
         let reader = Reader {
@@ -340,19 +341,28 @@ impl GoalFile {
                 met: c.met,
             })
             .collect();
-        let plan = match layout.plan_content() {
-            None => None,
-            Some(content) => Some(
-                crate::model::plan::PlanSection::read(body, content, known).map_err(|err| {
-                    FileProblem {
-                        path: self.path.display().to_string(),
-                        line: self.body_line() + err.line - 1,
-                        column: err.column,
-                        message: format!("## Plan: {}", err.message),
+        let plan =
+            match layout.plan_content() {
+                None => None,
+                Some(content) => {
+                    let memo = plans.map(|memo| {
+                        let key = super::plan_memo::PlanMemo::key_of(&body[content.clone()]);
+                        (memo, key, memo.summary_of(&key))
+                    });
+                    let known = memo.and_then(|(_, _, known)| known);
+                    let section = crate::model::plan::PlanSection::read(body, content, known)
+                        .map_err(|err| FileProblem {
+                            path: self.path.display().to_string(),
+                            line: self.body_line() + err.line - 1,
+                            column: err.column,
+                            message: format!("## Plan: {}", err.message),
+                        })?;
+                    if let Some((memo, key, None)) = memo {
+                        memo.remember(key, section.summary);
                     }
-                })?,
-            ),
-        };
+                    Some(section)
+                }
+            };
         Ok(Goal {
             id: reader.text(&["id"])?.unwrap_or_default(),
             title: reader.text(&["title"])?.unwrap_or_else(|| label.clone()),

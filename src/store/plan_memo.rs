@@ -1,25 +1,24 @@
-//! The summaries of plans already checked, keyed by the stamp of the goal
-//! file they were read from (`state/cache/plans`), so a heartbeat over 100
-//! goals with a 100-node plan each does not check every plan again
-//! (steward-design(7), "A checked plan is checked once").
+//! The summaries of plans already checked, keyed by the SHA-256 of the
+//! plan's text (`state/cache/plans`), so a heartbeat over 100 goals with a
+//! 100-node plan each does not check every plan again (steward-design(7),
+//! "A checked plan is checked once").
 //!
-//! A goal file whose size, modification time, inode and change time are
-//! the ones kept is the file that was checked: the change time, which no
-//! program can set, moves with every write. A file changed in the last
-//! [`RACY_SECONDS`] is never kept (git's "racy clean"). The memo is MAC'd
-//! with the machine key, since a summary taken on trust skips the plan's
-//! check; deleting it loses only the time to check each plan once more.
+//! A plan's check and summary depend on its text alone, so a memo keyed by
+//! the text's hash holds whatever the file, its times or its history: a
+//! file changed through a shared mapping (which can leave its times as
+//! they were) hashes to another key. The memo is MAC'd with the machine
+//! key, since a summary taken on trust skips the plan's check, and one of
+//! another steward version is not read; deleting it loses only the time to
+//! check each plan once more.
 
 use std::collections::HashMap;
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::GoalFile;
-use super::key::{Domain, MachineKey};
+use sha2::{Digest, Sha256};
+
+use super::key::{Domain, MachineKey, hex};
 use super::{atomic, cache_dir_ready};
 use crate::model::plan::Tally;
 use crate::model::plan::section::Summary;
@@ -27,27 +26,24 @@ use crate::os::safe_file;
 
 /// The first line of the memo; one with another is not read (a new version
 /// may check plans by other rules).
-const HEADER: &str = concat!("steward checked plans 1 ", env!("CARGO_PKG_VERSION"));
-/// Files changed more recently than this are checked, never kept.
-const RACY_SECONDS: i64 = 2;
+const HEADER: &str = concat!("steward checked plans 2 ", env!("CARGO_PKG_VERSION"));
 /// A memo larger than this is not read (it is written anew).
 const MAX_MEMO_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Size, modification time (s, ns), inode, change time (s, ns).
-type Stamp = [i64; 6];
+/// The SHA-256 of a plan's text.
+pub type PlanKey = [u8; 32];
 
 #[derive(Debug, Default)]
 pub struct PlanMemo {
-    kept: HashMap<Box<OsStr>, Kept>,
+    kept: HashMap<PlanKey, Kept>,
     /// Plans checked by this command, to keep for the next.
-    checked: Mutex<Vec<(Box<OsStr>, Stamp, Summary)>>,
+    checked: Mutex<Vec<(PlanKey, Summary)>>,
 }
 
 #[derive(Debug)]
 struct Kept {
-    stamp: Stamp,
     summary: Summary,
-    /// Whether this command read the file with this stamp: entries no
+    /// Whether this command read a plan with this text: entries no
     /// command read are dropped when the memo is written.
     used: AtomicBool,
 }
@@ -63,33 +59,25 @@ impl PlanMemo {
         }
     }
 
-    /// The summary kept for `file`, when it is the file that was checked.
-    pub fn summary_of(&self, file: &GoalFile) -> Option<Summary> {
-        let kept = self.kept.get(file.path.file_name()?)?;
-        (Some(kept.stamp) == stamp_of(file)).then(|| {
-            kept.used.store(true, Ordering::Relaxed);
-            kept.summary
-        })
+    /// The key of a plan whose text is `text`.
+    pub fn key_of(text: &str) -> PlanKey {
+        Sha256::digest(text.as_bytes()).into()
     }
 
-    /// Keeps `summary`, just checked from `file`, unless the file changed
-    /// too recently to trust its times.
-    pub fn remember(&self, file: &GoalFile, summary: Summary) {
-        let (Some(name), Some(stamp)) = (file.path.file_name(), stamp_of(file)) else {
-            return;
-        };
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs() as i64);
-        let awkward = name.as_bytes().iter().any(|b| matches!(b, b'\n' | b' '));
-        if stamp[1].max(stamp[4]) > now - RACY_SECONDS || awkward {
-            return;
-        }
-        (self.checked.lock().expect("not poisoned")).push((name.into(), stamp, summary));
+    /// The summary kept for the plan whose text has `key`.
+    pub fn summary_of(&self, key: &PlanKey) -> Option<Summary> {
+        let kept = self.kept.get(key)?;
+        kept.used.store(true, Ordering::Relaxed);
+        Some(kept.summary)
+    }
+
+    /// Keeps `summary`, just checked from the plan whose text has `key`.
+    pub fn remember(&self, key: PlanKey, summary: Summary) {
+        (self.checked.lock().expect("not poisoned")).push((key, summary));
     }
 
     /// Writes the memo at `path` when this command checked a plan or read
-    /// fewer files than it holds: the entries it used and the plans it
+    /// fewer plans than it holds: the entries it used and the plans it
     /// checked. Best effort, for commands that read every open goal.
     /// `store_is_safe`: the store's own directories lead nowhere outside it.
     pub fn save(self, path: &Path, key: Option<&MachineKey>, store_is_safe: impl FnOnce() -> bool) {
@@ -101,20 +89,18 @@ impl PlanMemo {
         if (checked.is_empty() && !unused) || !store_is_safe() {
             return;
         }
-        let mut entries: Vec<(Box<OsStr>, Stamp, Summary)> = (self.kept.into_iter())
+        let mut entries: Vec<(PlanKey, Summary)> = (self.kept.into_iter())
             .filter(|(_, kept)| kept.used.load(Ordering::Relaxed))
-            .map(|(name, kept)| (name, kept.stamp, kept.summary))
+            .map(|(plan, kept)| (plan, kept.summary))
             .chain(checked)
             .collect();
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.sort_by_key(|entry| entry.0);
         entries.dedup_by(|a, b| a.0 == b.0);
         let mut body = format!("{HEADER}\n");
-        for (name, stamp, summary) in &entries {
-            let numbers: Vec<String> = stamp.iter().map(i64::to_string).collect();
+        for (plan, summary) in &entries {
             body.push_str(&format!(
-                "{} {} {} {} {:016x}\n",
-                name.to_string_lossy(),
-                numbers.join(" "),
+                "{} {} {} {:016x}\n",
+                hex(plan),
                 summary.tally.done,
                 summary.tally.total,
                 summary.statuses
@@ -127,21 +113,7 @@ impl PlanMemo {
     }
 }
 
-fn stamp_of(file: &GoalFile) -> Option<Stamp> {
-    let (size, modified) = file.stamp?;
-    let identity = file.identity.as_ref()?;
-    let modified = modified.duration_since(UNIX_EPOCH).ok()?;
-    Some([
-        i64::try_from(size).ok()?,
-        modified.as_secs() as i64,
-        i64::from(modified.subsec_nanos()),
-        identity.inode as i64,
-        identity.changed.0,
-        identity.changed.1,
-    ])
-}
-
-fn read(path: &Path, key: &MachineKey) -> Option<HashMap<Box<OsStr>, Kept>> {
+fn read(path: &Path, key: &MachineKey) -> Option<HashMap<PlanKey, Kept>> {
     let text = safe_file::read_text(path, MAX_MEMO_BYTES).ok()??;
     let (body, mac) = text.rsplit_once("mac ")?;
     if !key.verifies(Domain::Cache, &[body.as_bytes()], mac.trim()) {
@@ -154,27 +126,24 @@ fn read(path: &Path, key: &MachineKey) -> Option<HashMap<Box<OsStr>, Kept>> {
     lines
         .map(|line| {
             let mut words = line.split(' ');
-            let name: Box<OsStr> = OsStr::new(words.next()?).into();
-            let mut number = || words.next()?.parse::<i64>().ok();
-            let stamp = [
-                number()?,
-                number()?,
-                number()?,
-                number()?,
-                number()?,
-                number()?,
-            ];
+            let hash = words.next()?;
+            let mut plan = [0u8; 32];
+            if hash.len() != 64 {
+                return None;
+            }
+            for (byte, pair) in plan.iter_mut().zip(hash.as_bytes().chunks(2)) {
+                *byte = u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok()?;
+            }
             let tally = Tally {
                 done: words.next()?.parse().ok()?,
                 total: words.next()?.parse().ok()?,
             };
             let statuses = u64::from_str_radix(words.next()?, 16).ok()?;
             let kept = Kept {
-                stamp,
                 summary: Summary { tally, statuses },
                 used: AtomicBool::new(false),
             };
-            Some((name, kept))
+            Some((plan, kept))
         })
         .collect()
 }
@@ -183,45 +152,51 @@ fn read(path: &Path, key: &MachineKey) -> Option<HashMap<Box<OsStr>, Kept>> {
 mod tests {
     use super::*;
 
-    fn goal_file(path: &Path) -> GoalFile {
-        GoalFile::read(path).unwrap()
-    }
-
     #[test]
-    fn a_summary_is_kept_for_the_file_it_came_from_and_with_its_key() {
+    fn a_summary_is_kept_for_the_text_it_came_from_and_with_its_key() {
         let dir = tempfile::tempdir().unwrap();
         let key = MachineKey::load_or_create(&dir.path().join("key")).unwrap();
-        let goal = dir.path().join("g.md");
-        std::fs::write(&goal, "---\nlabel: g\n---\n").unwrap();
-        let settled = SystemTime::now() - std::time::Duration::from_secs(3600);
-        (std::fs::File::options().write(true).open(&goal).unwrap())
-            .set_modified(settled)
-            .unwrap();
-        let memo_path = dir.path().join("cache/plans");
+        let path = dir.path().join("cache/plans");
         let summary = Summary {
             tally: Tally { done: 3, total: 7 },
             statuses: 0xfeed,
         };
+        let plan = "- [x] P1 Ship\n";
 
-        // Changed within the last 2 seconds (its change time): not kept.
-        let memo = PlanMemo::load(&memo_path, Some(&key));
-        memo.remember(&goal_file(&goal), summary);
-        memo.save(&memo_path, Some(&key), || true);
-        assert!(!memo_path.exists());
+        let memo = PlanMemo::load(&path, Some(&key));
+        assert_eq!(memo.summary_of(&PlanMemo::key_of(plan)), None);
+        memo.remember(PlanMemo::key_of(plan), summary);
+        memo.save(&path, Some(&key), || true);
 
-        // A file settled: kept, and read back for the same file only.
-        std::thread::sleep(std::time::Duration::from_millis(2100));
-        let memo = PlanMemo::load(&memo_path, Some(&key));
-        memo.remember(&goal_file(&goal), summary);
-        memo.save(&memo_path, Some(&key), || true);
-        let memo = PlanMemo::load(&memo_path, Some(&key));
-        assert_eq!(memo.summary_of(&goal_file(&goal)), Some(summary));
+        let memo = PlanMemo::load(&path, Some(&key));
+        assert_eq!(memo.summary_of(&PlanMemo::key_of(plan)), Some(summary));
+        // Another text, even one byte: another key.
+        assert_eq!(memo.summary_of(&PlanMemo::key_of("- [ ] P1 Ship\n")), None);
+        // Another machine's key, or a number changed by hand: not read.
         let other = MachineKey::load_or_create(&dir.path().join("other")).unwrap();
-        let foreign = PlanMemo::load(&memo_path, Some(&other));
-        assert_eq!(foreign.summary_of(&goal_file(&goal)), None);
+        let foreign = PlanMemo::load(&path, Some(&other));
+        assert_eq!(foreign.summary_of(&PlanMemo::key_of(plan)), None);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replace(" 3 7 ", " 7 7 ")).unwrap();
+        let forged = PlanMemo::load(&path, Some(&key));
+        assert_eq!(forged.summary_of(&PlanMemo::key_of(plan)), None);
+    }
 
-        // A write changes the file's change time: checked again.
-        std::fs::write(&goal, "---\nlabel: g\n---\n").unwrap();
-        assert_eq!(memo.summary_of(&goal_file(&goal)), None);
+    #[test]
+    fn entries_no_command_used_are_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = MachineKey::load_or_create(&dir.path().join("key")).unwrap();
+        let path = dir.path().join("plans");
+        let summary = Summary::default();
+        let memo = PlanMemo::load(&path, Some(&key));
+        memo.remember(PlanMemo::key_of("a"), summary);
+        memo.remember(PlanMemo::key_of("b"), summary);
+        memo.save(&path, Some(&key), || true);
+        let memo = PlanMemo::load(&path, Some(&key));
+        assert!(memo.summary_of(&PlanMemo::key_of("a")).is_some());
+        memo.save(&path, Some(&key), || true);
+        let memo = PlanMemo::load(&path, Some(&key));
+        assert!(memo.summary_of(&PlanMemo::key_of("a")).is_some());
+        assert!(memo.summary_of(&PlanMemo::key_of("b")).is_none());
     }
 }

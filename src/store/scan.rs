@@ -173,14 +173,7 @@ impl Store {
     /// The goal `file` holds, whatever its file name.
     fn goal_as_written(&self, file: GoalFile) -> Result<LoadedGoal, FileProblem> {
         let plans = self.plans.read().expect("not poisoned");
-        let memo = plans
-            .as_ref()
-            .filter(|_| file.path.parent() == Some(self.goals_dir.as_path()));
-        let known = memo.and_then(|memo| memo.summary_of(&file));
-        let goal = file.goal_with_plan_summary(&self.defaults, known)?;
-        if let (Some(memo), None, Some(plan)) = (memo, known, &goal.plan) {
-            memo.remember(&file, plan.summary);
-        }
+        let goal = file.goal_with_plan_memo(&self.defaults, plans.as_ref())?;
         Ok(LoadedGoal {
             file,
             goal: Box::new(goal),

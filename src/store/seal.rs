@@ -81,13 +81,19 @@ pub struct Keyring {
     chains: Arc<std::sync::Mutex<Option<super::events::Chains>>>,
     /// What the last `tick` found sealed ([`Store::use_seal_cache`]).
     sealed_files: Arc<std::sync::Mutex<Option<SealedFiles>>>,
+    /// The open goals this command found as steward wrote them, for the
+    /// next pass ([`Store::save_seal_cache`]).
+    matched: Arc<std::sync::Mutex<SealedFiles>>,
 }
 
-/// Goal files a pass found as steward wrote them, with the size, times and
-/// inode they had: one whose `stat` says the same was not written since (no
-/// one can set a change time), and need not be read against its seal.
+/// Goal files a pass found as steward wrote them, by label: the goal's id,
+/// the size, times and inode the file had, and the SHA-256 of its bytes. A
+/// file whose `stat` says the same was not replaced since (no one can set
+/// a change time) and need not be read against its seal; its bytes are
+/// still hashed, since a write through a shared mapping can change them
+/// and leave the times as they were.
 #[derive(Debug, Default)]
-struct SealedFiles(std::collections::HashMap<String, (String, FileStamp)>);
+struct SealedFiles(std::collections::HashMap<String, (String, FileStamp, String)>);
 
 /// What `stat` says of a file that only a write changes.
 type FileStamp = (u64, u128, u64, i64, i64);
@@ -108,6 +114,9 @@ fn stamp_of(loaded: &LoadedGoal) -> Option<FileStamp> {
     ))
 }
 
+/// The first line of `state/cache/sealed`; a file with another is not read.
+const SEALED_FILES_HEADER: &str = "steward sealed files 2";
+
 /// Where `tick` keeps [`SealedFiles`] (machine-local, bound to the key;
 /// delete it and the next pass reads every seal).
 fn sealed_files_path(state_dir: &Path) -> PathBuf {
@@ -124,6 +133,7 @@ impl Keyring {
             trusted: Arc::default(),
             chains: Arc::default(),
             sealed_files: Arc::default(),
+            matched: Arc::default(),
         }
     }
 
@@ -347,32 +357,37 @@ impl Store {
             return SealCheck::Unknown;
         };
         let goal = &loaded.goal;
-        if let Some(cached) = self
-            .keys
-            .sealed_files
-            .lock()
-            .expect("not poisoned")
-            .as_ref()
-            && let Some((id, stamp)) = cached.0.get(&goal.label)
-            && *id == goal.id
-            && Some(*stamp) == stamp_of(loaded)
-            && self.place_of(&loaded.file.path) == Place::Open
-        {
-            return SealCheck::Matches;
-        }
         let place = self.place_of(&loaded.file.path);
+        let sha = key::sha256(loaded.file.text().as_bytes());
+        let stamp = stamp_of(loaded);
+        let matched = |sha: String| {
+            if let (Place::Open, Some(stamp)) = (place, stamp) {
+                (self.keys.matched.lock().expect("not poisoned").0)
+                    .insert(goal.label.clone(), (goal.id.clone(), stamp, sha));
+            }
+            SealCheck::Matches
+        };
+        if place == Place::Open
+            && let Some(cached) = self
+                .keys
+                .sealed_files
+                .lock()
+                .expect("not poisoned")
+                .as_ref()
+            && let Some((id, cached_stamp, cached_sha)) = cached.0.get(&goal.label)
+            && *id == goal.id
+            && Some(*cached_stamp) == stamp
+            && *cached_sha == sha
+        {
+            return matched(sha);
+        }
         let path = self.seal_path(place, &goal.label, &goal.id);
         match self.read_seal(key, place, &path) {
             SealRead::Missing => SealCheck::Missing,
             SealRead::Forged(why) => SealCheck::Forged(why),
             SealRead::Found(seal) if seal.id != goal.id => SealCheck::OtherGoal(seal),
-            SealRead::Found(seal) => {
-                if seal.sha256 == key::sha256(loaded.file.text().as_bytes()) {
-                    SealCheck::Matches
-                } else {
-                    SealCheck::Differs(seal)
-                }
-            }
+            SealRead::Found(seal) if seal.sha256 == sha => matched(sha),
+            SealRead::Found(seal) => SealCheck::Differs(seal),
         }
     }
 
@@ -535,9 +550,9 @@ impl Store {
         }
     }
 
-    /// From now on, takes a goal file whose `stat` is what the last pass
-    /// recorded as sealed (`state/cache/sealed`) without reading its seal:
-    /// for `tick`, which checks every open goal.
+    /// From now on, takes a goal file whose `stat` and SHA-256 are what the
+    /// last pass recorded as sealed (`state/cache/sealed`) without reading
+    /// its seal: for `tick`, which checks every open goal.
     pub fn use_seal_cache(&self) {
         let Ok(key) = self.keys.key() else {
             return;
@@ -549,9 +564,11 @@ impl Store {
         if !key.verifies(Domain::Cache, &[body.as_bytes()], mac.trim()) {
             return;
         }
-        let entries = body
-            .lines()
-            .skip(1)
+        let mut lines = body.lines();
+        if lines.next() != Some(SEALED_FILES_HEADER) {
+            return;
+        }
+        let entries = lines
             .filter_map(|line| {
                 let mut words = line.split(' ');
                 let label = words.next()?.to_string();
@@ -564,7 +581,8 @@ impl Store {
                     i64::try_from(number()?).ok()?,
                     i64::try_from(number()?).ok()?,
                 );
-                Some((label, (id, stamp)))
+                let sha = words.next()?.to_string();
+                Some((label, (id, stamp, sha)))
             })
             .collect();
         *self.keys.sealed_files.lock().expect("not poisoned") = Some(SealedFiles(entries));
@@ -572,24 +590,36 @@ impl Store {
 
     /// Records the open goals of `goals` found as steward wrote them and
     /// not written since they were read, for the next pass; writes nothing
-    /// when that is what the cache says already.
+    /// when that is what the cache says already. A goal this command
+    /// already found sealed is not hashed again.
     pub fn save_seal_cache(&self, goals: &[LoadedGoal]) -> Result<()> {
         let key = self.keys.key()?;
         let mut lines: Vec<String> = goals
             .iter()
             .filter(|g| !g.goal.id.is_empty() && self.place_of(&g.file.path) == Place::Open)
             .filter_map(|g| {
-                let (size, modified, inode, changed, changed_ns) = stamp_of(g)?;
-                (self.seal_check(g) == SealCheck::Matches).then(|| {
-                    format!(
-                        "{} {} {size} {modified} {inode} {changed} {changed_ns}",
-                        g.goal.label, g.goal.id
-                    )
-                })
+                let stamp = stamp_of(g)?;
+                let found = |matched: &SealedFiles| {
+                    (matched.0.get(&g.goal.label))
+                        .filter(|(id, at, _)| *id == g.goal.id && *at == stamp)
+                        .map(|(_, _, sha)| sha.clone())
+                };
+                let sha = match found(&self.keys.matched.lock().expect("not poisoned")) {
+                    Some(sha) => sha,
+                    None if self.seal_check(g) == SealCheck::Matches => {
+                        found(&self.keys.matched.lock().expect("not poisoned"))?
+                    }
+                    None => return None,
+                };
+                let (size, modified, inode, changed, changed_ns) = stamp;
+                Some(format!(
+                    "{} {} {size} {modified} {inode} {changed} {changed_ns} {sha}",
+                    g.goal.label, g.goal.id
+                ))
             })
             .collect();
         lines.sort();
-        let body = format!("steward sealed files 1\n{}", lines.join("\n") + "\n");
+        let body = format!("{SEALED_FILES_HEADER}\n{}", lines.join("\n") + "\n");
         let mac = key.mac(Domain::Cache, &[body.as_bytes()]);
         let text = format!("{body}mac {mac}\n");
         let path = sealed_files_path(&self.state_dir);

@@ -392,6 +392,70 @@ fn judge_unchecked_person_keeps_an_agents_word_for_a_person() {
         );
 }
 
+/// A write through a shared mapping changes a file's bytes and, once its
+/// page is dirty, not its times: the pass that trusts a goal file its
+/// last pass found sealed hashes the bytes, not only the `stat`.
+#[test]
+fn a_goal_changed_through_a_shared_mapping_is_found_though_its_times_stay() {
+    use std::os::fd::AsRawFd;
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward().args(["tick", "-q"]).assert().success();
+    let path = env.path("state/goals/g.md");
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
+    let len = file.metadata().unwrap().len() as usize;
+    // SAFETY: a shared read-write mapping of a file this test owns, of its
+    // whole length, unmapped below; no other reference to it is made.
+    let map = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            file.as_raw_fd(),
+            0,
+        )
+    };
+    assert_ne!(map, libc::MAP_FAILED);
+    // SAFETY: `map` is `len` bytes, mapped above and not yet unmapped.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(map.cast::<u8>(), len) };
+    // The first write dirties the page (the times move); the pass that
+    // follows finds the bytes as steward wrote them and records the file.
+    bytes[0] = b'-';
+    env.steward().args(["tick", "-q"]).assert().success();
+    let stamp = |m: std::fs::Metadata| {
+        use std::os::unix::fs::MetadataExt;
+        (
+            m.len(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+        )
+    };
+    let before = stamp(std::fs::metadata(&path).unwrap());
+    let at = (bytes.windows(7))
+        .position(|w| w == b"- [ ] F")
+        .expect("the first criterion");
+    bytes[at + 3] = b'x';
+    // SAFETY: as above; nothing refers to `bytes` from here on.
+    unsafe { libc::munmap(map, len) };
+    assert!(env.read("state/goals/g.md").contains("- [x] First"));
+    if stamp(std::fs::metadata(&path).unwrap()) != before {
+        eprintln!("this file system moved the times on a second write to a dirty page");
+    }
+    let output = env.steward().args(["tick", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["findings"][0]["action"], "edited_outside",
+        "{report}"
+    );
+}
+
 #[test]
 fn a_hand_edit_of_status_criteria_or_checks_is_found_and_recorded_once() {
     let env = TestEnv::initialised();

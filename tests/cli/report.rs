@@ -261,10 +261,14 @@ fn the_page_shows_every_open_goal_and_links_nowhere_else() {
 fn the_page_is_the_same_for_the_same_store_and_clock_and_changes_nothing() {
     let env = store();
     let outside = tempfile::tempdir().unwrap();
+    // Caches (what plans were checked) are machine state, not the store.
+    let caches = env.path("state/cache");
+    let _ = std::fs::remove_dir_all(&caches);
     let before = env.snapshot();
     let first = report(&env, &outside.path().join("a"));
     let second = report(&env, &outside.path().join("b/c"));
     assert_eq!(first, second);
+    let _ = std::fs::remove_dir_all(&caches);
     env.assert_unchanged(&before);
     assert!(first.contains("<time datetime=\"2026-11-21T04:00:00Z\">2026-11-21 04:00</time>"));
 }

@@ -180,8 +180,9 @@ pub struct PlanSection {
 
 impl PlanSection {
     /// Checks the section `body[content]`; a mistake is located in the body.
-    /// `known`: the summary this very section was checked to have before
-    /// (the store's memo), taken without checking it again.
+    /// `known`: the summary a section of this very text was checked to
+    /// have before (the store's memo, keyed by the text's SHA-256), taken
+    /// without checking it again.
     pub fn read(
         body: &str,
         content: std::ops::Range<usize>,
@@ -203,7 +204,7 @@ impl PlanSection {
         self.parsed.get_or_init(|| {
             section::parse(&self.text, 0..self.text.len())
                 .map(|parsed| parsed.plan)
-                .expect("the section was checked when the goal was read (or by an earlier command: the memo MAC'd with this machine's key)")
+                .expect("a section of this text was checked, now or by an earlier command (the memo keyed by its SHA-256, MAC'd with this machine's key)")
         })
     }
 }
