@@ -290,7 +290,18 @@ mod plain {
         // Most bodies have no carriage return: one pass over the bytes
         // spares a search per line.
         let has_cr = body.as_bytes().contains(&b'\r');
-        for chunk in body.split_inclusive('\n') {
+        // Line ends found with SIMD over the whole body, not a search per
+        // line (a 100-node plan is 300 short lines).
+        let ends = memchr::memchr_iter(b'\n', body.as_bytes()).map(|at| at + 1);
+        let chunks = ends
+            .chain((!body.ends_with('\n')).then_some(body.len()))
+            .scan(0, |from, to| {
+                let chunk = &body[*from..to];
+                *from = to;
+                Some(chunk)
+            })
+            .filter(|chunk| !chunk.is_empty());
+        for chunk in chunks {
             let text = chunk.strip_suffix('\n').unwrap_or(chunk);
             let text = if has_cr {
                 let text = text.strip_suffix('\r').unwrap_or(text);
