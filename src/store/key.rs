@@ -94,6 +94,28 @@ impl MachineKey {
         hex(self.signing().verifying_key().as_bytes())
     }
 
+    /// `body` with this machine's MAC of it, as a record of `domain`, on a
+    /// last line: how steward keeps a cache whose entries it trusts.
+    pub fn with_mac(&self, domain: Domain, body: &str) -> String {
+        format!("{body}mac {}\n", self.mac(domain, &[body.as_bytes()]))
+    }
+
+    /// The lines of `text` after its first, when the first is `header` and
+    /// the last is this machine's MAC of the rest ([`MachineKey::with_mac`]).
+    pub fn lines_under_mac<'t>(
+        &self,
+        domain: Domain,
+        text: &'t str,
+        header: &str,
+    ) -> Option<std::str::Lines<'t>> {
+        let (body, mac) = text.rsplit_once("mac ")?;
+        if !self.verifies(domain, &[body.as_bytes()], mac.trim()) {
+            return None;
+        }
+        let mut lines = body.lines();
+        (lines.next()? == header).then_some(lines)
+    }
+
     /// This machine's signature of `parts` as a record of `domain`, in hex.
     pub fn sign(&self, domain: Domain, parts: &[&[u8]]) -> String {
         use ed25519_dalek::Signer;

@@ -68,14 +68,7 @@ impl Stamps {
 /// The count kept at `path`, when it was made with `stamps` and `key`.
 pub fn read(path: &Path, key: &MachineKey, stamps: &Stamps) -> Option<Counted> {
     let text = safe_file::read_state(path)?;
-    let (body, mac) = text.rsplit_once("mac ")?;
-    if !key.verifies(Domain::Cache, &[body.as_bytes()], mac.trim()) {
-        return None;
-    }
-    let mut lines = body.lines();
-    if lines.next()? != HEADER {
-        return None;
-    }
+    let mut lines = key.lines_under_mac(Domain::Cache, &text, HEADER)?;
     let kept: Vec<i64> = (lines.next()?.split(' '))
         .map(|word| word.parse().ok())
         .collect::<Option<_>>()?;
@@ -101,9 +94,9 @@ pub fn write(path: &Path, key: &MachineKey, stamps: &Stamps, counted: Counted) {
         numbers.join(" "),
         counted.files
     );
-    let mac = key.mac(Domain::Cache, &[body.as_bytes()]);
     if cache_dir_ready(atomic::parent(path)) {
-        let _ = atomic::write_unsynced(path, format!("{body}mac {mac}\n").as_bytes());
+        let text = key.with_mac(Domain::Cache, &body);
+        let _ = atomic::write_unsynced(path, text.as_bytes());
     }
 }
 

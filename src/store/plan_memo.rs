@@ -106,24 +106,16 @@ impl PlanMemo {
                 summary.statuses
             ));
         }
-        let mac = key.mac(Domain::Cache, &[body.as_bytes()]);
         if cache_dir_ready(atomic::parent(path)) {
-            let _ = atomic::write_unsynced(path, format!("{body}mac {mac}\n").as_bytes());
+            let text = key.with_mac(Domain::Cache, &body);
+            let _ = atomic::write_unsynced(path, text.as_bytes());
         }
     }
 }
 
 fn read(path: &Path, key: &MachineKey) -> Option<HashMap<PlanKey, Kept>> {
     let text = safe_file::read_text(path, MAX_MEMO_BYTES).ok()??;
-    let (body, mac) = text.rsplit_once("mac ")?;
-    if !key.verifies(Domain::Cache, &[body.as_bytes()], mac.trim()) {
-        return None;
-    }
-    let mut lines = body.lines();
-    if lines.next()? != HEADER {
-        return None;
-    }
-    lines
+    key.lines_under_mac(Domain::Cache, &text, HEADER)?
         .map(|line| {
             let mut words = line.split(' ');
             let hash = words.next()?;

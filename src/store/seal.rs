@@ -558,16 +558,9 @@ impl Store {
             return;
         };
         let text = safe::read_state(&sealed_files_path(&self.state_dir)).unwrap_or_default();
-        let Some((body, mac)) = text.rsplit_once("mac ") else {
+        let Some(lines) = key.lines_under_mac(Domain::Cache, &text, SEALED_FILES_HEADER) else {
             return;
         };
-        if !key.verifies(Domain::Cache, &[body.as_bytes()], mac.trim()) {
-            return;
-        }
-        let mut lines = body.lines();
-        if lines.next() != Some(SEALED_FILES_HEADER) {
-            return;
-        }
         let entries = lines
             .filter_map(|line| {
                 let mut words = line.split(' ');
@@ -620,8 +613,7 @@ impl Store {
             .collect();
         lines.sort();
         let body = format!("{SEALED_FILES_HEADER}\n{}", lines.join("\n") + "\n");
-        let mac = key.mac(Domain::Cache, &[body.as_bytes()]);
-        let text = format!("{body}mac {mac}\n");
+        let text = key.with_mac(Domain::Cache, &body);
         let path = sealed_files_path(&self.state_dir);
         if safe::read_state(&path).as_deref() == Some(text.as_str()) {
             return Ok(());
