@@ -358,12 +358,15 @@ impl Store {
         };
         let goal = &loaded.goal;
         let place = self.place_of(&loaded.file.path);
-        let sha = key::sha256(loaded.file.text().as_bytes());
+        // Hashed once, and only where a seal or the cache is there to
+        // compare with (a new machine's pass finds none).
+        let sha = std::cell::OnceCell::new();
+        let sha = || sha.get_or_init(|| key::sha256(loaded.file.text().as_bytes()));
         let stamp = stamp_of(loaded);
-        let matched = |sha: String| {
+        let matched = |sha: &String| {
             if let (Place::Open, Some(stamp)) = (place, stamp) {
                 (self.keys.matched.lock().expect("not poisoned").0)
-                    .insert(goal.label.clone(), (goal.id.clone(), stamp, sha));
+                    .insert(goal.label.clone(), (goal.id.clone(), stamp, sha.clone()));
             }
             SealCheck::Matches
         };
@@ -377,16 +380,16 @@ impl Store {
             && let Some((id, cached_stamp, cached_sha)) = cached.0.get(&goal.label)
             && *id == goal.id
             && Some(*cached_stamp) == stamp
-            && *cached_sha == sha
+            && cached_sha == sha()
         {
-            return matched(sha);
+            return matched(sha());
         }
         let path = self.seal_path(place, &goal.label, &goal.id);
         match self.read_seal(key, place, &path) {
             SealRead::Missing => SealCheck::Missing,
             SealRead::Forged(why) => SealCheck::Forged(why),
             SealRead::Found(seal) if seal.id != goal.id => SealCheck::OtherGoal(seal),
-            SealRead::Found(seal) if seal.sha256 == sha => matched(sha),
+            SealRead::Found(seal) if seal.sha256 == *sha() => matched(sha()),
             SealRead::Found(seal) => SealCheck::Differs(seal),
         }
     }
