@@ -14,7 +14,7 @@ use crate::model::book::{Book, Transition};
 use crate::model::{Actor, Check, CheckKind, Goal, GoalChange, Status};
 use crate::rules::watchdog::{self, Evaluation, Verdict};
 use crate::store::seal::{Place, Seal};
-use crate::store::{ClosedInPlace, LoadedGoal, OutsideChange, Scan, Scope, Transaction, Trust};
+use crate::store::{LoadedGoal, OutsideChange, Scan, Scope, Transaction, Trust};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TickRequest {
@@ -215,7 +215,8 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         tx.store().reread(before, tx.written())?
     };
     outcome.note_problems(&scan.problems);
-    settle_terminal_cache(&mut tx, &scan, &mut outcome);
+    let waiting = scan.more_closed_in_place > 0;
+    settle_terminal_cache(&mut tx, &scan.goals, waiting, &mut outcome);
     for (label, seal) in vanished(ctx, &scan)? {
         tx.record_vanished(&seal)?;
         outcome.findings.push(vanished_finding(&label, &seal));
@@ -261,7 +262,10 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         after.push(goal);
     }
     outcome.closed_waiting = scan.more_closed_in_place;
-    move_to_closed(ctx, &mut tx, &scan.closed_in_place, &mut outcome)?;
+    let closed = ctx.store.load_closed_in_place(&scan.closed_in_place);
+    outcome.note_problems(&closed.problems);
+    move_to_closed(ctx, &mut tx, &closed.goals, &mut outcome)?;
+    drop(closed);
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
@@ -407,25 +411,24 @@ fn reported_before(ctx: &Context) -> Reported {
 /// pass; reading commands pass over them with a `stat` meanwhile.
 pub const MOVED_PER_PASS: usize = crate::store::CLOSED_IN_PLACE_KEPT;
 
-/// Moves the terminal goals found in the open goals' directory (up to
-/// [`MOVED_PER_PASS`]) to the closed goals, waiting for the disk once for
-/// all of them; one closed outside steward is recorded as such by the same
-/// write ([`Transaction::save_all`]).
+/// Moves `batch`, terminal goals read under the lock from the open goals'
+/// directory (up to [`MOVED_PER_PASS`]), to the closed goals, waiting for
+/// the disk once for all of them; one closed outside steward is recorded as
+/// such by the same write ([`Transaction::save_all`]). Returns how many
+/// were moved.
 fn move_to_closed(
     ctx: &Context,
     tx: &mut Transaction<'_>,
-    closed: &[ClosedInPlace],
+    batch: &[LoadedGoal],
     outcome: &mut TickOutcome,
-) -> Result<()> {
-    if closed.is_empty() {
-        return Ok(());
+) -> Result<usize> {
+    if batch.is_empty() {
+        return Ok(0);
     }
-    let batch = ctx.store.load_closed_in_place(closed);
-    outcome.note_problems(&batch.problems);
     // Closed by hand, a goal's seal differs: whether signed changes lead
     // to it is one pass over the log for the batch, not one a goal.
-    ctx.store.prepare_chains(&batch.goals);
-    let findings: Vec<Option<Finding>> = (batch.goals.iter())
+    ctx.store.prepare_chains(batch);
+    let findings: Vec<Option<Finding>> = (batch.iter())
         .map(|loaded| match ctx.store.trust_of(loaded) {
             Trust::Outside(outside) => Some(outside_finding(&loaded.goal, &outside)),
             Trust::Steward | Trust::Signed => None,
@@ -433,23 +436,30 @@ fn move_to_closed(
         .collect();
     // Closed by steward, but the move to the closed goals was interrupted:
     // finish it.
-    let changes = (batch.goals.iter())
+    let changes = (batch.iter())
         .map(|loaded| (loaded, GoalChange::silent(Vec::new()).always()))
         .collect();
     // A goal edited again meanwhile is left for the next pass.
+    let mut moved = 0;
     for (saved, finding) in tx.save_all(changes)?.into_iter().zip(findings) {
         if saved {
+            moved += 1;
             outcome.findings.extend(finding);
         }
     }
-    Ok(())
+    Ok(moved)
 }
 
-/// Checks the cache of goals closed by hand against the open goals `scan`
-/// read: one it hid was written outside steward, and is told.
-fn settle_terminal_cache(tx: &mut Transaction<'_>, scan: &Scan, outcome: &mut TickOutcome) {
-    let waiting = scan.more_closed_in_place > 0;
-    for name in tx.store().settle_terminal_cache(&scan.goals, waiting) {
+/// Checks the cache of goals closed by hand against `open`, the goals of
+/// the open goals' directory just read: one it hid was written outside
+/// steward, and is told. The cache is kept while goals closed by hand wait.
+fn settle_terminal_cache(
+    tx: &mut Transaction<'_>,
+    open: &[LoadedGoal],
+    waiting: bool,
+    outcome: &mut TickOutcome,
+) {
+    for name in tx.store().settle_terminal_cache(open, waiting) {
         let label = name.strip_suffix(".md").unwrap_or(&name).to_string();
         let reason = format!(
             "state/cache/terminal-goals listed the open goal in {name} as closed, hiding it from prompts and hooks: written outside steward; the cache is cleared"
@@ -473,20 +483,31 @@ const MOVING_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 /// Moves the goals closed by hand that the pass left waiting, a batch at a
 /// time, each under the lock (let go between them, so an agent recording
 /// progress waits one batch at most) and each read afresh, until none
-/// waits or [`MOVING_TIME`] is spent. What these batches find outside
-/// steward is in the log, told by the next pass.
+/// waits or [`MOVING_TIME`] is spent. The batches go through the
+/// directory's files in name order, each from where the last stopped, so
+/// no file is read twice; one closed by hand meanwhile behind them waits
+/// for the next pass. What these batches find outside steward is in the
+/// log, told by the next pass.
 fn move_the_rest_to_closed(ctx: &Context, outcome: &mut TickOutcome) -> Result<()> {
+    if outcome.closed_waiting == 0 {
+        return Ok(());
+    }
     let started = std::time::Instant::now();
-    while outcome.closed_waiting > 0 && started.elapsed() < MOVING_TIME {
+    // The pass that read them all told the files that do not read.
+    let paths = ctx.store.open_directory_paths(&mut Vec::new())?;
+    let mut rest = &paths[..];
+    while !rest.is_empty() && started.elapsed() < MOVING_TIME {
+        ctx.store.forget_chains();
         let mut tx = ctx.transaction_by(Actor::Watchdog)?;
-        let scan = tx.scan(Scope::ClosedInPlace)?;
-        if scan.closed_in_place.is_empty() {
-            outcome.closed_waiting = 0;
-            break;
-        }
-        outcome.closed_waiting = scan.more_closed_in_place;
-        move_to_closed(ctx, &mut tx, &scan.closed_in_place, outcome)?;
-        settle_terminal_cache(&mut tx, &scan, outcome);
+        let (batch, through) = ctx.store.closed_among(rest, MOVED_PER_PASS);
+        rest = &rest[through..];
+        let moved = move_to_closed(ctx, &mut tx, &batch, outcome)?;
+        drop(batch);
+        outcome.closed_waiting = match rest.is_empty() {
+            true => 0,
+            false => outcome.closed_waiting.saturating_sub(moved),
+        };
+        settle_terminal_cache(&mut tx, &[], outcome.closed_waiting > 0, outcome);
         let finished = super::finish(tx)?;
         outcome.notices.warnings.extend(finished.warnings);
         outcome.notices.commit_error = outcome
@@ -890,6 +911,32 @@ mod tests {
         assert_eq!(store.goal_files_in("state/goals"), 1);
         let moved = store.read("state/goals/closed/done-0000-done-000.md");
         assert!(moved.contains("closed by hand, no receipt"), "{moved}");
+    }
+
+    #[test]
+    fn the_batches_go_through_open_goals_among_the_closed_ones_once() {
+        let store = Store::new();
+        // Three batches after the pass's own, each going on where the last
+        // stopped; every seventh file holds an open goal.
+        let total = 3 * MOVED_PER_PASS + 5;
+        let mut open = 0;
+        for n in 0..total + total / 6 {
+            if n % 7 == 3 {
+                store.goal(&format!("g-{n:05}"), "", &["a"]);
+                open += 1;
+            } else {
+                store.goal(&format!("g-{n:05}"), "status: completed", &["a"]);
+            }
+        }
+        let closed = total + total / 6 - open;
+        let first = tick(&store.ctx(), TickRequest::default()).unwrap();
+        assert_eq!(first.closed_waiting, 0);
+        let closed_by_hand = (first.findings.iter())
+            .filter(|f| f.action == "closed_by_hand")
+            .count();
+        assert_eq!(closed_by_hand, closed);
+        assert_eq!(store.goal_files_in("state/goals"), open);
+        assert_eq!(store.goal_files_in("state/goals/closed"), closed);
     }
 
     #[test]

@@ -263,23 +263,30 @@ impl Log {
         };
         let mut budget = CHAINS_SEARCHED;
         for part in parts.iter().rev() {
-            let Ok(lines) = tail_lines(&self.path(part), budget) else {
+            let Ok(Some(mut file)) = crate::os::safe_file::open_regular(&self.path(part)) else {
                 break;
             };
-            budget = budget.saturating_sub(lines.iter().map(|l| l.len() as u64 + 1).sum());
-            for line in lines {
-                let Some(id) = goal_id_of(&line).filter(|id| goal_ids.contains(id)) else {
-                    continue;
-                };
-                let id = id.to_string();
-                if let Some((after, before)) = step_of(&line, &id) {
-                    chains.steps.entry(id).or_default().push(Step {
-                        after,
-                        before,
-                        line,
-                    });
+            // Read a chunk at a time: a busy day's part is megabytes, and
+            // only the lines of the goals asked for are kept.
+            let read = whole_lines_from_end(&mut file, budget, |region| {
+                for line in region.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                    let Some(id) = goal_id_of(line).filter(|id| goal_ids.contains(id)) else {
+                        continue;
+                    };
+                    if let Some((after, before)) = step_of(line, id) {
+                        chains.steps.entry(id.to_string()).or_default().push(Step {
+                            after,
+                            before,
+                            line: line.to_vec(),
+                        });
+                    }
                 }
-            }
+                std::ops::ControlFlow::Continue(())
+            });
+            let Ok(read) = read else {
+                break;
+            };
+            budget = budget.saturating_sub(read);
             if budget == 0 {
                 break;
             }
@@ -533,40 +540,56 @@ impl Chains {
 /// The goal id a log line names, read without parsing the line.
 fn goal_id_of(line: &[u8]) -> Option<&str> {
     const FIELD: &[u8] = b"\"goal_id\":\"";
-    let start = line.windows(FIELD.len()).position(|w| w == FIELD)? + FIELD.len();
-    let len = line[start..].iter().position(|b| *b == b'"')?;
+    let start = memchr::memmem::find(line, FIELD)? + FIELD.len();
+    let len = memchr::memchr(b'"', &line[start..])?;
     std::str::from_utf8(&line[start..start + len]).ok()
 }
 
-/// The last lines of the file at `path`, whole, in at most `budget` bytes.
-fn tail_lines(path: &Path, budget: u64) -> std::io::Result<Vec<Vec<u8>>> {
+/// Reads `file` from its end a chunk at a time, at most `budget` bytes, and
+/// hands `each` the whole lines of each chunk (newline-separated, the last
+/// one's newline left off), newest chunk first, until it says to stop. A
+/// line cut by the budget is left out. Returns how many bytes were read.
+fn whole_lines_from_end(
+    file: &mut std::fs::File,
+    budget: u64,
+    mut each: impl FnMut(&[u8]) -> std::ops::ControlFlow<()>,
+) -> std::io::Result<u64> {
     use std::io::{Read, Seek, SeekFrom};
-    let Some(mut file) = crate::os::safe_file::open_regular(path)? else {
-        return Ok(Vec::new());
-    };
-    let end = file.seek(SeekFrom::End(0))?;
-    let start = end.saturating_sub(budget);
-    file.seek(SeekFrom::Start(start))?;
-    let mut bytes = Vec::new();
-    file.take(end - start).read_to_end(&mut bytes)?;
-    let mut lines: Vec<Vec<u8>> = bytes
-        .split(|b| *b == b'\n')
-        .filter(|line| !line.is_empty())
-        .map(<[u8]>::to_vec)
-        .collect();
-    if start > 0 && !lines.is_empty() {
-        // The first line may be cut.
-        lines.remove(0);
+    const CHUNK: u64 = 64 * 1024;
+    let mut end = file.seek(SeekFrom::End(0))?;
+    let stop = end.saturating_sub(budget);
+    let read_from = end;
+    let mut carry: Vec<u8> = Vec::new();
+    let mut chunk: Vec<u8> = Vec::new();
+    while end > stop {
+        let start = end.saturating_sub(CHUNK).max(stop);
+        chunk.resize((end - start) as usize, 0);
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut chunk)?;
+        chunk.extend_from_slice(&carry);
+        // The first line of a chunk may be cut; it is kept for the next.
+        let first_break = if start == 0 {
+            0
+        } else {
+            memchr::memchr(b'\n', &chunk).map_or(chunk.len(), |i| i + 1)
+        };
+        carry.clear();
+        carry.extend_from_slice(&chunk[..first_break]);
+        let region = &chunk[first_break..];
+        let region = region.strip_suffix(b"\n").unwrap_or(region);
+        end = start;
+        if each(region).is_break() {
+            break;
+        }
     }
-    Ok(lines)
+    Ok(read_from - end)
 }
 
 /// Events whose time is at or after `since`, read from the end of the log
 /// so the cost follows the window, not the log's age. The log is in append
 /// order; reading stops at the first line older than `since`.
 fn read_since(path: &Path, since: &str, word: Option<&str>) -> Result<Vec<Event>> {
-    use std::io::{Read, Seek, SeekFrom};
-    const CHUNK: u64 = 64 * 1024;
+    use std::ops::ControlFlow::{Break, Continue};
     static ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
     let word = word.map(memchr::memmem::Finder::new);
@@ -575,27 +598,9 @@ fn read_since(path: &Path, since: &str, word: Option<&str>) -> Result<Vec<Event>
         Ok(None) => return Ok(Vec::new()),
         Err(err) => return Err(Error::io(path, "cannot read event log", err)),
     };
-    let read_error = |err| Error::io(path, "cannot read event log", err);
-    let mut end = file.seek(SeekFrom::End(0)).map_err(read_error)?;
-    let mut carry: Vec<u8> = Vec::new();
     let mut events = Vec::new();
-    while end > 0 {
-        let start = end.saturating_sub(CHUNK);
-        let mut chunk = vec![0; (end - start) as usize];
-        file.seek(SeekFrom::Start(start)).map_err(read_error)?;
-        file.read_exact(&mut chunk).map_err(read_error)?;
-        chunk.extend_from_slice(&carry);
-        // The first line of a chunk may be cut; keep it for the next round.
-        let first_break = if start == 0 {
-            0
-        } else {
-            chunk
-                .iter()
-                .position(|b| *b == b'\n')
-                .map_or(chunk.len(), |i| i + 1)
-        };
-        carry = chunk[..first_break].to_vec();
-        let region = &chunk[first_break..];
+    let mut unparsed = None;
+    whole_lines_from_end(&mut file, u64::MAX, |region| {
         // Where the word, or an escape that may spell it, occurs in this
         // chunk, found in one pass each: a line with neither is passed over
         // by its time alone, never searched on its own.
@@ -622,8 +627,7 @@ fn read_since(path: &Path, since: &str, word: Option<&str>) -> Result<Vec<Event>
             if !line.iter().all(u8::is_ascii_whitespace) {
                 if let (Some(_), Some(ts)) = (&word, written_at(line)) {
                     if ts < since.as_bytes() {
-                        events.reverse();
-                        return Ok(events);
+                        return Break(());
                     }
                     // A line with escapes is parsed: `\u0064` may spell a `d`.
                     if !in_line {
@@ -633,23 +637,27 @@ fn read_since(path: &Path, since: &str, word: Option<&str>) -> Result<Vec<Event>
                         continue;
                     }
                 }
-                let event: Event = serde_json::from_slice(line).map_err(|err| {
-                    Error::Unreadable(FileProblem::whole_file(
-                        path,
-                        format!("a line does not parse: {err}"),
-                    ))
-                })?;
-                if event.ts.as_str() < since {
-                    events.reverse();
-                    return Ok(events);
+                match serde_json::from_slice::<Event>(line) {
+                    Ok(event) if event.ts.as_str() < since => return Break(()),
+                    Ok(event) => events.push(event),
+                    Err(err) => {
+                        unparsed = Some(err);
+                        return Break(());
+                    }
                 }
-                events.push(event);
             }
             if first_line {
                 break;
             }
         }
-        end = start;
+        Continue(())
+    })
+    .map_err(|err| Error::io(path, "cannot read event log", err))?;
+    if let Some(err) = unparsed {
+        return Err(Error::Unreadable(FileProblem::whole_file(
+            path,
+            format!("a line does not parse: {err}"),
+        )));
     }
     events.reverse();
     Ok(events)
@@ -852,6 +860,41 @@ mod tests {
         assert!(chains.covers("id") && chains.covers("other"));
         assert!(!chains.covers("third"));
         assert!(!chains.reaches("other", None, "sha", &[]));
+    }
+
+    #[test]
+    fn lines_read_from_the_end_are_whole_across_chunks_and_cut_by_the_budget() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lines");
+        // Some 400 KB of lines of many lengths, so that lines cross the
+        // chunks' edges wherever they fall.
+        let lines: Vec<String> = (0..4000)
+            .map(|n| format!("{n} {}", "x".repeat(n * 37 % 191)))
+            .collect();
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        let read = |budget: u64| {
+            let mut file = std::fs::File::open(&path).unwrap();
+            let mut found: Vec<String> = Vec::new();
+            let bytes = whole_lines_from_end(&mut file, budget, |region| {
+                let mut chunk: Vec<String> = (region.split(|b| *b == b'\n'))
+                    .map(|l| String::from_utf8(l.to_vec()).unwrap())
+                    .collect();
+                chunk.append(&mut found);
+                found = chunk;
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+            (found, bytes)
+        };
+        let size = std::fs::metadata(&path).unwrap().len();
+        assert_eq!(read(u64::MAX), (lines.clone(), size));
+        // A budget that cuts a line: the lines after the cut, whole.
+        let (tail, bytes) = read(100_000);
+        assert_eq!(bytes, 100_000);
+        assert!(tail.len() > 100 && tail.len() < lines.len());
+        assert_eq!(tail[..], lines[lines.len() - tail.len()..]);
+        let whole: usize = tail.iter().map(|l| l.len() + 1).sum();
+        assert!(whole <= 100_000 && whole > 100_000 - 200, "{whole}");
     }
 
     #[test]

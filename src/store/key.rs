@@ -96,8 +96,12 @@ impl MachineKey {
 
     /// `body` with this machine's MAC of it, as a record of `domain`, on a
     /// last line: how steward keeps a cache whose entries it trusts.
-    pub fn with_mac(&self, domain: Domain, body: &str) -> String {
-        format!("{body}mac {}\n", self.mac(domain, &[body.as_bytes()]))
+    pub fn with_mac(&self, domain: Domain, mut body: String) -> String {
+        let mac = self.mac(domain, &[body.as_bytes()]);
+        body.push_str("mac ");
+        body.push_str(&mac);
+        body.push('\n');
+        body
     }
 
     /// The lines of `text` after its first, when the first is `header` and

@@ -95,7 +95,7 @@ pub fn write(path: &Path, key: &MachineKey, stamps: &Stamps, counted: Counted) {
         counted.files
     );
     if cache_dir_ready(atomic::parent(path)) {
-        let text = key.with_mac(Domain::Cache, &body);
+        let text = key.with_mac(Domain::Cache, body);
         let _ = atomic::write_unsynced(path, text.as_bytes());
     }
 }

@@ -107,7 +107,7 @@ impl PlanMemo {
             ));
         }
         if cache_dir_ready(atomic::parent(path)) {
-            let text = key.with_mac(Domain::Cache, &body);
+            let text = key.with_mac(Domain::Cache, body);
             let _ = atomic::write_unsynced(path, text.as_bytes());
         }
     }

@@ -90,10 +90,6 @@ pub enum Scope {
     /// The open goals of the open goals' directory with each one's digest,
     /// and the terminal goals there as [`Scan::closed_in_place`] (`tick`).
     OpenDirectoryWithDigests,
-    /// Only [`Scan::closed_in_place`]: the open goals of the open goals'
-    /// directory are read and let go (`tick`'s batches that move goals
-    /// closed by hand, which must not hold 10,000 open goals to do it).
-    ClosedInPlace,
     /// Every goal, terminal ones included.
     All,
     /// Every goal, also open ones whose label is not their file name (which
@@ -222,6 +218,42 @@ impl Store {
         scan
     }
 
+    /// The goal files of the open goals' directory, not read, in file-name
+    /// order: for `tick`'s batches, which go through them a part at a time.
+    pub fn open_directory_paths(&self, problems: &mut Vec<FileProblem>) -> Result<Vec<PathBuf>> {
+        goal_paths(&self.goals_dir, problems)
+    }
+
+    /// Reads `paths` in order until `want` terminal goals are found, with
+    /// their digests, to be moved to the closed goals; returns them and how
+    /// many of `paths` that went through. Open goals are let go, and files
+    /// that do not read are passed over: the pass that read the whole
+    /// directory first told them.
+    pub fn closed_among(&self, paths: &[PathBuf], want: usize) -> (Vec<LoadedGoal>, usize) {
+        let mut found = Vec::new();
+        let mut through = 0;
+        for chunk in paths.chunks(want.max(1)) {
+            let mut at = through;
+            self.load_all(chunk, Store::goal_with_digest, |result| {
+                at += 1;
+                if found.len() < want
+                    && let Ok(loaded) = result
+                    && loaded.goal.status.is_terminal()
+                {
+                    found.push(loaded);
+                    if found.len() == want {
+                        through = at;
+                    }
+                }
+            });
+            if found.len() == want {
+                return (found, through);
+            }
+            through = at;
+        }
+        (found, through)
+    }
+
     /// Reads the goals in `scope`, in file-name order.
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         // Every open goal is read: plans checked before are taken from the
@@ -264,14 +296,6 @@ impl Store {
             (Scope::OpenDirectoryWithDigests, _) => {
                 self.load_all(&paths, Store::open_goal_with_digest, |result| {
                     scan.add(next_path(), result);
-                });
-            }
-            (Scope::ClosedInPlace, _) => {
-                self.load_all(&paths, Store::open_goal, |result| {
-                    let path = next_path();
-                    if !matches!(result, Ok(InOpenDirectory::Open(_))) {
-                        scan.add(path, result);
-                    }
                 });
             }
             // The cache is there for [`Scope::Open`] alone.

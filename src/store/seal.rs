@@ -15,6 +15,7 @@
 //! records the same hash under the same key.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
@@ -590,33 +591,37 @@ impl Store {
     /// already found sealed is not hashed again.
     pub fn save_seal_cache(&self, goals: &[LoadedGoal]) -> Result<()> {
         let key = self.keys.key()?;
-        let mut lines: Vec<String> = goals
+        // At 100,000 goals this runs at the pass's peak: one buffer, in the
+        // goals' order (a scan's is file-name order, the same every pass).
+        let mut body = String::with_capacity(SEALED_FILES_HEADER.len() + 160 * goals.len());
+        body.push_str(SEALED_FILES_HEADER);
+        body.push('\n');
+        for g in goals
             .iter()
             .filter(|g| !g.goal.id.is_empty() && self.place_of(&g.file.path) == Place::Open)
-            .filter_map(|g| {
-                let stamp = stamp_of(g)?;
-                let found = |matched: &SealedFiles| {
-                    (matched.0.get(&g.goal.label))
-                        .filter(|(id, at, _)| *id == g.goal.id && *at == stamp)
-                        .map(|(_, _, sha)| sha.clone())
-                };
-                let sha = match found(&self.keys.matched.lock().expect("not poisoned")) {
-                    Some(sha) => sha,
-                    None if self.seal_check(g) == SealCheck::Matches => {
-                        found(&self.keys.matched.lock().expect("not poisoned"))?
-                    }
-                    None => return None,
-                };
+        {
+            let Some(stamp) = stamp_of(g) else {
+                continue;
+            };
+            let written = |matched: &SealedFiles, body: &mut String| {
+                let (_, _, sha) = (matched.0.get(&g.goal.label))
+                    .filter(|(id, at, _)| *id == g.goal.id && *at == stamp)?;
                 let (size, modified, inode, changed, changed_ns) = stamp;
-                Some(format!(
+                let _ = writeln!(
+                    body,
                     "{} {} {size} {modified} {inode} {changed} {changed_ns} {sha}",
                     g.goal.label, g.goal.id
-                ))
-            })
-            .collect();
-        lines.sort();
-        let body = format!("{SEALED_FILES_HEADER}\n{}", lines.join("\n") + "\n");
-        let text = key.with_mac(Domain::Cache, &body);
+                );
+                Some(())
+            };
+            let matched = || self.keys.matched.lock().expect("not poisoned");
+            let known = written(&matched(), &mut body).is_some();
+            // Checking the seal records a match in `matched`.
+            if !known && self.seal_check(g) == SealCheck::Matches {
+                written(&matched(), &mut body);
+            }
+        }
+        let text = key.with_mac(Domain::Cache, body);
         let path = sealed_files_path(&self.state_dir);
         if safe::read_state(&path).as_deref() == Some(text.as_str()) {
             return Ok(());
@@ -656,6 +661,13 @@ impl Store {
                 None => *prepared = Some(chains),
             }
         }
+    }
+
+    /// Lets go of the changes [`Store::prepare_chains`] read: what a batch
+    /// of goals needed, read before the lock was let go, is neither needed
+    /// nor current for the next.
+    pub fn forget_chains(&self) {
+        *self.keys.chains.lock().expect("not poisoned") = None;
     }
 
     /// The machines whose signed events this machine takes as steward's:
