@@ -512,14 +512,18 @@ pub struct OpenGoals {
 
 /// `f` of each of `items`, handed to `sink` in order; the items are shared
 /// among the machine's cores when each thread gets at least `per_thread`.
-/// Results go to `sink` as each thread's share is joined, so a large store
-/// is not held in memory twice.
+/// The threads take [`ROUND`] items each at a time, and their results go
+/// to `sink` as each round is joined: at 100,000 goals, a thread's half of
+/// the results held until the other's ended was 6 MB at the peak.
 fn on_cores<T: Sync, R: Send>(
     items: &[T],
     per_thread: usize,
     f: impl Fn(&T) -> R + Sync,
     mut sink: impl FnMut(R),
 ) {
+    /// Items a thread takes at a time: a round's results are held, and a
+    /// thread is started for each.
+    const ROUND: usize = 2048;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(items.len() / per_thread)
@@ -528,21 +532,23 @@ fn on_cores<T: Sync, R: Send>(
         items.iter().map(f).for_each(sink);
         return;
     }
-    let chunk = items.len().div_ceil(threads);
     let f = &f;
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<_>>()))
-            .collect();
-        for worker in workers {
-            worker
-                .join()
-                .expect("the work shared among the cores does not panic")
-                .into_iter()
-                .for_each(&mut sink);
-        }
-    })
+    for round in items.chunks(threads * ROUND) {
+        let share = round.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = round
+                .chunks(share)
+                .map(|part| scope.spawn(move || part.iter().map(f).collect::<Vec<_>>()))
+                .collect();
+            for worker in workers {
+                worker
+                    .join()
+                    .expect("the work shared among the cores does not panic")
+                    .into_iter()
+                    .for_each(&mut sink);
+            }
+        });
+    }
 }
 
 /// The directories of goal files to read, each opened once (`None`: it
