@@ -84,7 +84,7 @@ pub fn plan(
     } else {
         Vec::new()
     };
-    let mut room = room(ctx, &runs)?;
+    let mut room = room(ctx, &runs, limits::window(ctx)?);
     report.spend_capped = room.spend_capped;
     if room.spend_capped && !dry_run && !spend_cap_told(ctx)? {
         let detail = format!(
@@ -284,7 +284,8 @@ impl Holds {
         } else {
             Vec::new()
         };
-        let room = room(ctx, &runs)?;
+        // A view: the window as the heartbeat counts it.
+        let room = room(ctx, &runs, limits::window_seen(ctx)?);
         Ok(Holds { runs, claims, room })
     }
 
@@ -392,7 +393,7 @@ pub fn dispatch_now(
             why: format!("has run {} under way ({})", active.id, active.state_name()),
         });
     }
-    if let Some(why) = refusal(ctx, goal, &room(ctx, &runs)?) {
+    if let Some(why) = refusal(ctx, goal, &room(ctx, &runs, limits::window(ctx)?)) {
         return Err(Error::DispatchRefused {
             label: goal.label.clone(),
             why,
@@ -494,16 +495,17 @@ fn store_refusals(ctx: &Context, room: &Room) -> Vec<String> {
     refusals
 }
 
-fn room(ctx: &Context, runs: &[Run]) -> Result<Room> {
+/// How much room the store-wide limits leave, with `recent` the times of
+/// the hour's dispatches ([`limits::window`]).
+fn room(ctx: &Context, runs: &[Run], recent: Vec<String>) -> Room {
     let settings = &ctx.config.dispatch;
     let active = runs.iter().filter(|r| r.is_active()).count() as u64;
-    let recent = limits::window(ctx)?;
     let window = recent.len() as u64;
     let spent = limits::spent_last_day(runs, ctx.now);
     let spend_capped = settings
         .max_cost_usd_per_day
         .is_some_and(|cap| spent >= cap);
-    Ok(Room {
+    Room {
         parallel_left: settings.max_parallel.saturating_sub(active),
         window_left: ctx
             .config
@@ -529,7 +531,7 @@ fn room(ctx: &Context, runs: &[Run]) -> Result<Room> {
                 )
             })
             .flatten(),
-    })
+    }
 }
 
 /// Whether the spend cap was recorded in the last day already.

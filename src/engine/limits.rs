@@ -86,15 +86,19 @@ pub fn dispatches_last_hour(ctx: &Context) -> Result<u64> {
 }
 
 /// The dispatches of the hour before now as the heartbeat shows them:
+/// see [`window_seen`].
+pub fn dispatches_last_hour_seen(ctx: &Context) -> Result<u64> {
+    Ok(window_seen(ctx)?.len() as u64)
+}
+
+/// [`window`] as views show it (the heartbeat, `show`, `why`, `status`):
 /// counted from the store's cache of the window and what was logged since
 /// (`store/dispatch_window.rs`), so a busy day's log is not read whole on
-/// every heartbeat. Never what decides a dispatch: that is
-/// [`dispatches_last_hour`], from the log.
-pub fn dispatches_last_hour_seen(ctx: &Context) -> Result<u64> {
-    let times = ctx
-        .store
-        .dispatch_times_seen(ctx.now - chrono::Duration::hours(1), ctx.now)?;
-    Ok(times.len() as u64)
+/// every one. Never what decides a dispatch: that is [`window`], from the
+/// log.
+pub fn window_seen(ctx: &Context) -> Result<Vec<String>> {
+    ctx.store
+        .dispatch_times_seen(ctx.now - chrono::Duration::hours(1), ctx.now)
 }
 
 /// The times of the dispatches in the hour before now, oldest first.

@@ -53,6 +53,7 @@ pub enum Domain {
     Cache,
     Config,
     Commands,
+    Store,
 }
 
 impl Domain {
@@ -66,6 +67,7 @@ impl Domain {
             Domain::Cache => b"steward cache 1",
             Domain::Config => b"steward config 1",
             Domain::Commands => b"steward commands 1",
+            Domain::Store => b"steward store 1",
         }
     }
 }

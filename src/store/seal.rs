@@ -163,13 +163,25 @@ impl Keyring {
         let Ok(key) = self.key() else {
             return false;
         };
-        safe::read_text(&path, 4096)
-            .ok()
-            .flatten()
-            .is_some_and(|text| {
-                text.lines()
-                    .any(|line| line == format!("key {}", key.public_hex()))
-            })
+        let Ok(Some(text)) = safe::read_text(&path, 4096) else {
+            return false;
+        };
+        match marker_mac(&text) {
+            Some(mac) => key.verifies(Domain::Store, &[root_bytes(absolute_root)], mac),
+            // Written before markers had a MAC: the key's public half,
+            // which costs a curve multiplication to work out.
+            None => (text.lines()).any(|line| line == format!("key {}", key.public_hex())),
+        }
+    }
+
+    /// Whether the marker of the store at `absolute_root` has the MAC
+    /// that [`Keyring::seals`] checks without working out the public key
+    /// (markers written before it have only the key).
+    fn marker_has_mac(&self, absolute_root: &Path) -> bool {
+        let text = self
+            .marker(absolute_root)
+            .map(|path| safe::read_text(&path, 4096));
+        matches!(text, Some(Ok(Some(text))) if marker_mac(&text).is_some())
     }
 
     /// The file that says the store at `absolute_root` is sealed here:
@@ -218,6 +230,16 @@ impl Keyring {
         });
         loaded.as_ref().map_err(|why| Error::Key(why.clone()))
     }
+}
+
+/// The MAC line of a store's marker, when it has one.
+fn marker_mac(text: &str) -> Option<&str> {
+    text.lines().find_map(|line| line.strip_prefix("mac "))
+}
+
+/// A store root as its marker's MAC covers it.
+fn root_bytes(absolute_root: &Path) -> &[u8] {
+    absolute_root.as_os_str().as_encoded_bytes()
 }
 
 /// A seal file is a few lines; anything larger is not one.
@@ -446,12 +468,38 @@ impl Store {
         };
         key::create_private_dir(atomic::parent(&path)).map_err(Error::Key)?;
         let key = self.keys.key()?;
+        // The key line is for stewards before the MAC line, which read
+        // only it.
         let text = format!(
-            "{}\nsealed since {now}\nkey {}\n",
+            "{}\nsealed since {now}\nkey {}\nmac {}\n",
             self.absolute_root.to_string_lossy(),
-            key.public_hex()
+            key.public_hex(),
+            key.mac(Domain::Store, &[root_bytes(&self.absolute_root)])
         );
         std::fs::write(&path, text).map_err(|err| Error::io(&path, "cannot write", err))
+    }
+
+    /// Adds the MAC line to a marker written before it (the store sealed
+    /// here, as [`Store::sealed_here`] found), keeping the rest: every
+    /// later command checks it without a curve multiplication.
+    pub fn add_mac_to_marker(&self) -> Result<()> {
+        if self.keys.marker_has_mac(&self.absolute_root) {
+            return Ok(());
+        }
+        let Some(path) = self.sealed_marker() else {
+            return Ok(());
+        };
+        let key = self.keys.key()?;
+        let Ok(Some(mut text)) = safe::read_text(&path, 4096) else {
+            return Ok(());
+        };
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str("mac ");
+        text.push_str(&key.mac(Domain::Store, &[root_bytes(&self.absolute_root)]));
+        text.push('\n');
+        atomic::write_unsynced(&path, text.as_bytes())
     }
 }
 

@@ -456,6 +456,60 @@ fn a_goal_changed_through_a_shared_mapping_is_found_though_its_times_stay() {
     );
 }
 
+/// The marker that says the store is sealed on this machine
+/// (`~/.config/steward/stores/<hash of the root>`).
+fn store_marker(env: &TestEnv) -> std::path::PathBuf {
+    let dir = env.home().join(".config/steward/stores");
+    let mut markers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(markers.len(), 1, "{markers:?}");
+    markers.pop().unwrap()
+}
+
+#[test]
+fn a_marker_without_its_mac_still_seals_and_one_whose_mac_is_wrong_does_not() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    let marker = store_marker(&env);
+    let text = std::fs::read_to_string(&marker).unwrap();
+    let mac = text.lines().find(|l| l.starts_with("mac ")).expect("a MAC");
+    // As a steward before the MAC wrote it: sealed all the same (a hand
+    // edit is found, never taken as the store's first state), and the
+    // next write adds the MAC.
+    let old: String = text
+        .lines()
+        .filter(|l| !l.starts_with("mac "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&marker, &old).unwrap();
+    let path = "state/goals/g.md";
+    env.write(path, &env.read(path).replace("- [ ] First", "- [x] First"));
+    let output = env.steward().args(["tick", "--json"]).output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        report["findings"][0]["action"], "edited_outside",
+        "{report}"
+    );
+    assert!(std::fs::read_to_string(&marker).unwrap().contains(mac));
+    // A MAC that is not this machine's for this root: not sealed here, so
+    // the next write seals the store afresh and says so.
+    let sealed = |env: &TestEnv| {
+        (env.events().iter())
+            .filter(|e| e["action"] == "sealed")
+            .count()
+    };
+    let before = sealed(&env);
+    let forged = old + "mac " + &"0".repeat(64) + "\n";
+    std::fs::write(&marker, forged).unwrap();
+    env.steward()
+        .args(["update", "g", "--note", "looked"])
+        .assert()
+        .success();
+    assert_eq!(sealed(&env), before + 1);
+}
+
 #[test]
 fn a_hand_edit_of_status_criteria_or_checks_is_found_and_recorded_once() {
     let env = TestEnv::initialised();

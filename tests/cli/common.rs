@@ -26,6 +26,11 @@ impl TestEnv {
         }
     }
 
+    /// The home steward runs with (`~/.config/steward` is in it).
+    pub fn home(&self) -> &Path {
+        self.home.path()
+    }
+
     pub fn root(&self) -> &Path {
         self.dir.path()
     }
