@@ -217,22 +217,47 @@ impl TerminalCache {
 /// The cache's lines are compared as they are read: one that waits for
 /// `tick` may list 90,000 files.
 pub fn forged(path: &Path, goals: &[LoadedGoal]) -> Vec<String> {
-    let Some(bytes) = read(path) else {
-        return Vec::new();
-    };
+    use std::io::BufRead;
     let open: HashMap<&OsStr, &LoadedGoal> = (goals.iter())
         .filter(|loaded| !loaded.goal.status.is_terminal())
         .filter_map(|loaded| Some((loaded.file.path.file_name()?, loaded)))
         .collect();
-    let mut forged: Vec<String> = entries(&bytes)
-        .filter_map(|(name, cached)| {
-            let loaded = open.get(OsStr::from_bytes(name))?;
-            let stamp = std::fs::symlink_metadata(&loaded.file.path)
-                .ok()
-                .and_then(|m| Stamp::of(&m))?;
-            (stamp == cached).then(|| String::from_utf8_lossy(name).into_owned())
-        })
-        .collect();
+    if open.is_empty() {
+        return Vec::new();
+    }
+    let Some(file) = open_cache(path) else {
+        return Vec::new();
+    };
+    // Read a line at a time: `tick` calls this holding every open goal,
+    // and the cache of 90,000 goals closed by hand is 6 MB.
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, file.take(MAX_CACHE_BYTES));
+    let mut line = Vec::new();
+    let mut next_line = |line: &mut Vec<u8>| {
+        line.clear();
+        let read = reader.read_until(b'\n', line).unwrap_or(0);
+        if line.ends_with(b"\n") {
+            line.pop();
+        }
+        read > 0
+    };
+    if !next_line(&mut line) || line != HEADER.as_bytes() {
+        return Vec::new();
+    }
+    let mut forged = Vec::new();
+    while next_line(&mut line) {
+        let Some((name, cached)) = entry(&line) else {
+            continue;
+        };
+        let Some(loaded) = open.get(OsStr::from_bytes(name)) else {
+            continue;
+        };
+        let stamp = std::fs::symlink_metadata(&loaded.file.path)
+            .ok()
+            .and_then(|m| Stamp::of(&m));
+        if stamp == Some(cached) {
+            forged.push(String::from_utf8_lossy(name).into_owned());
+        }
+    }
     forged.sort_unstable();
     forged.dedup();
     forged
@@ -286,18 +311,25 @@ impl Hasher for NameHasher {
 /// The cache's bytes: a plain file of at most [`MAX_CACHE_BYTES`], never
 /// through a symbolic link, never a FIFO that would block.
 fn read(path: &Path) -> Option<Vec<u8>> {
+    let file = open_cache(path)?;
+    let len = file.metadata().ok()?.len();
+    let mut bytes = Vec::with_capacity(len.min(MAX_CACHE_BYTES) as usize);
+    file.take(MAX_CACHE_BYTES).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// The cache file at `path`, when it is a regular file (not through a
+/// symbolic link) of at most [`MAX_CACHE_BYTES`].
+fn open_cache(path: &Path) -> Option<std::fs::File> {
     let metadata = path.symlink_metadata().ok()?;
     if !metadata.is_file() || metadata.len() > MAX_CACHE_BYTES {
         return None;
     }
-    let file = std::fs::OpenOptions::new()
+    std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
-        .ok()?;
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.take(MAX_CACHE_BYTES).read_to_end(&mut bytes).ok()?;
-    Some(bytes)
+        .ok()
 }
 
 /// `HEADER`, then one line per file: the six numbers of its stamp, then
@@ -334,15 +366,18 @@ fn parse(bytes: &[u8]) -> HashMap<Box<OsStr>, Entry> {
 /// The cache's lines as (file name, stamp); none when its header is not
 /// [`HEADER`], and no line that does not parse.
 fn entries(bytes: &[u8]) -> impl Iterator<Item = (&[u8], Stamp)> {
-    lines(bytes).filter_map(|line| {
-        let mut fields = line.splitn(7, |b| *b == b' ');
-        let mut stamp = [0i64; 6];
-        for number in &mut stamp {
-            *number = std::str::from_utf8(fields.next()?).ok()?.parse().ok()?;
-        }
-        let name = fields.next().filter(|n| !n.is_empty())?;
-        Some((name, Stamp::from_numbers(stamp)))
-    })
+    lines(bytes).filter_map(entry)
+}
+
+/// The file name and stamp a line of the cache holds.
+fn entry(line: &[u8]) -> Option<(&[u8], Stamp)> {
+    let mut fields = line.splitn(7, |b| *b == b' ');
+    let mut stamp = [0i64; 6];
+    for number in &mut stamp {
+        *number = std::str::from_utf8(fields.next()?).ok()?.parse().ok()?;
+    }
+    let name = fields.next().filter(|n| !n.is_empty())?;
+    Some((name, Stamp::from_numbers(stamp)))
 }
 
 /// The cache's lines after its header; none when the header is not
