@@ -431,6 +431,18 @@ impl Store {
         labels
     }
 
+    /// Whether `state/seals/open/` holds a seal this machine's key made:
+    /// the store was sealed here before, whatever its marker says.
+    pub fn holds_own_seals(&self) -> bool {
+        let Ok(key) = self.keys.key() else {
+            return false;
+        };
+        self.sealed_open_labels().iter().any(|label| {
+            let path = self.seal_path(Place::Open, label, "");
+            matches!(self.read_seal(key, Place::Open, &path), SealRead::Found(_))
+        })
+    }
+
     /// Whether steward keeps seals for this store on this machine: from
     /// its first write here on. Kept outside the store, with the key, so
     /// that removing `state/seals/` does not make every goal new again.

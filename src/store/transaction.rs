@@ -201,6 +201,21 @@ impl<'s> Transaction<'s> {
             return self.store.add_mac_to_marker();
         }
         self.store.keys.key()?;
+        let now = format_time(self.now);
+        // Seals this machine's key made are there: the store was sealed
+        // here before, and its marker was removed (or the store moved).
+        // Sealing again would take every goal as it now is, and trust the
+        // keys and commands the store now names: what an agent that
+        // removed the marker would want. The marker is put back, and every
+        // goal is judged against its seal.
+        if self.store.holds_own_seals() {
+            self.store.mark_sealed_here(&now)?;
+            self.record_store_event(
+                "marker_restored",
+                "the store's seals are this machine's, but its marker in ~/.config/steward/stores/ was gone (removed, or the store moved): put back; every goal is judged against its seal, none sealed afresh",
+            );
+            return Ok(());
+        }
         // The keys the store holds are trusted from now on (this machine's
         // own is published below), and so are the commands steward.yaml
         // names now; later changes to them wait for a person here.
@@ -222,7 +237,6 @@ impl<'s> Transaction<'s> {
             };
             self.store.write_seal(Place::Open, &seal)?;
         }
-        let now = format_time(self.now);
         self.store.mark_sealed_here(&now)?;
         if !scan.goals.is_empty() {
             self.record_store_event(

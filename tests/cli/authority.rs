@@ -493,21 +493,55 @@ fn a_marker_without_its_mac_still_seals_and_one_whose_mac_is_wrong_does_not() {
         "{report}"
     );
     assert!(std::fs::read_to_string(&marker).unwrap().contains(mac));
-    // A MAC that is not this machine's for this root: not sealed here, so
-    // the next write seals the store afresh and says so.
-    let sealed = |env: &TestEnv| {
+    // A MAC that is not this machine's for this root: not sealed here. The
+    // store's seals are this machine's, so the next write puts the marker
+    // back and says so, sealing nothing afresh.
+    let count = |env: &TestEnv, action: &str| {
         (env.events().iter())
-            .filter(|e| e["action"] == "sealed")
+            .filter(|e| e["action"] == action)
             .count()
     };
-    let before = sealed(&env);
+    let sealed = count(&env, "sealed");
     let forged = old + "mac " + &"0".repeat(64) + "\n";
     std::fs::write(&marker, forged).unwrap();
     env.steward()
         .args(["update", "g", "--note", "looked"])
         .assert()
         .success();
-    assert_eq!(sealed(&env), before + 1);
+    assert_eq!(count(&env, "marker_restored"), 1);
+    assert_eq!(count(&env, "sealed"), sealed);
+    assert!(std::fs::read_to_string(&marker).unwrap().contains(mac));
+}
+
+#[test]
+fn removing_the_marker_does_not_make_a_hand_edit_the_stores_first_state() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward().args(["tick", "-q"]).assert().success();
+    let path = "state/goals/g.md";
+    env.write(path, &env.read(path).replace("- [ ] First", "- [x] First"));
+    // The agent removes the marker that says the store is sealed here, so
+    // that its next write would seal every goal as it now is.
+    std::fs::remove_file(store_marker(&env)).unwrap();
+    let output = agent(&env)
+        .args(["assess", "g", "--summary", "done"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("changed outside steward"), "{stderr}");
+    let restored = (env.events().iter()).any(|e| e["action"] == "marker_restored");
+    assert!(restored, "the marker is put back and says so");
+    let sealed = (env.events().iter()).any(|e| {
+        e["action"] == "sealed"
+            && e["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("1 open goals"))
+    });
+    assert!(!sealed, "no goal sealed afresh");
+    assert!(store_marker(&env).exists());
+    let goal = env.goal_json("g");
+    assert_eq!(goal["waiting"]["for_person"], "review", "{goal}");
 }
 
 #[test]
