@@ -513,13 +513,20 @@ fn a_marker_without_its_mac_still_seals_and_one_whose_mac_is_wrong_does_not() {
     assert!(std::fs::read_to_string(&marker).unwrap().contains(mac));
 }
 
-#[test]
-fn removing_the_marker_does_not_make_a_hand_edit_the_stores_first_state() {
+/// A store whose goal `g`, sealed by a pass, then had its first criterion
+/// ticked by hand.
+fn a_criterion_ticked_by_hand() -> TestEnv {
     let env = TestEnv::initialised();
     env.add_goal("g");
     env.steward().args(["tick", "-q"]).assert().success();
     let path = "state/goals/g.md";
     env.write(path, &env.read(path).replace("- [ ] First", "- [x] First"));
+    env
+}
+
+#[test]
+fn removing_the_marker_does_not_make_a_hand_edit_the_stores_first_state() {
+    let env = a_criterion_ticked_by_hand();
     // The agent removes the marker that says the store is sealed here, so
     // that its next write would seal every goal as it now is.
     std::fs::remove_file(store_marker(&env)).unwrap();
@@ -546,12 +553,8 @@ fn removing_the_marker_does_not_make_a_hand_edit_the_stores_first_state() {
 
 #[test]
 fn a_hand_edit_of_status_criteria_or_checks_is_found_and_recorded_once() {
-    let env = TestEnv::initialised();
-    env.add_goal("g");
-    env.steward().args(["tick", "-q"]).assert().success();
+    let env = a_criterion_ticked_by_hand();
     let path = "state/goals/g.md";
-    let text = env.read(path).replace("- [ ] First", "- [x] First");
-    env.write(path, &text);
     let output = env.steward().args(["tick", "--json"]).output().unwrap();
     assert_eq!(output.status.code(), Some(3), "a person must look");
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
