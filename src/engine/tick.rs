@@ -484,9 +484,10 @@ const MOVING_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 /// time, each under the lock (let go between them, so an agent recording
 /// progress waits one batch at most) and each read afresh, until none
 /// waits or [`MOVING_TIME`] is spent. The batches go through the
-/// directory's files in name order, each from where the last stopped, so
-/// no file is read twice; one closed by hand meanwhile behind them waits
-/// for the next pass. What these batches find outside steward is in the
+/// directory's files in name order, listed once, each from where the last
+/// stopped (the files a batch read past its last goal are read again by
+/// the next); one closed by hand meanwhile behind them waits for the next
+/// pass. What these batches find outside steward is in the
 /// log, told by the next pass.
 fn move_the_rest_to_closed(ctx: &Context, outcome: &mut TickOutcome) -> Result<()> {
     if outcome.closed_waiting == 0 {
@@ -914,7 +915,7 @@ mod tests {
     }
 
     #[test]
-    fn the_batches_go_through_open_goals_among_the_closed_ones_once() {
+    fn the_batches_move_every_closed_goal_among_open_ones_and_leave_the_open() {
         let store = Store::new();
         // Three batches after the pass's own, each going on where the last
         // stopped; every seventh file holds an open goal.

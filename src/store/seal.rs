@@ -155,33 +155,33 @@ impl Keyring {
     /// Whether the store at `absolute_root` is sealed on this machine: see
     /// [`Store::sealed_here`].
     pub fn seals(&self, absolute_root: &Path) -> bool {
+        self.marker_of(absolute_root) != Marker::Absent
+    }
+
+    /// What this machine's marker for the store at `absolute_root` says.
+    fn marker_of(&self, absolute_root: &Path) -> Marker {
         // Sealed with the key there is now: a key made anew (the old one
         // removed) seals the store again from scratch.
         let Some(path) = self.marker(absolute_root) else {
-            return false;
+            return Marker::Absent;
         };
         let Ok(key) = self.key() else {
-            return false;
+            return Marker::Absent;
         };
         let Ok(Some(text)) = safe::read_text(&path, 4096) else {
-            return false;
+            return Marker::Absent;
         };
-        match marker_mac(&text) {
+        let sealed = match marker_mac(&text) {
             Some(mac) => key.verifies(Domain::Store, &[root_bytes(absolute_root)], mac),
             // Written before markers had a MAC: the key's public half,
             // which costs a curve multiplication to work out.
             None => (text.lines()).any(|line| line == format!("key {}", key.public_hex())),
+        };
+        match (sealed, marker_mac(&text)) {
+            (false, _) => Marker::Absent,
+            (true, Some(_)) => Marker::Sealed,
+            (true, None) => Marker::SealedWithoutMac(text),
         }
-    }
-
-    /// Whether the marker of the store at `absolute_root` has the MAC
-    /// that [`Keyring::seals`] checks without working out the public key
-    /// (markers written before it have only the key).
-    fn marker_has_mac(&self, absolute_root: &Path) -> bool {
-        let text = self
-            .marker(absolute_root)
-            .map(|path| safe::read_text(&path, 4096));
-        matches!(text, Some(Ok(Some(text))) if marker_mac(&text).is_some())
     }
 
     /// The file that says the store at `absolute_root` is sealed here:
@@ -230,6 +230,22 @@ impl Keyring {
         });
         loaded.as_ref().map_err(|why| Error::Key(why.clone()))
     }
+}
+
+/// What a store's marker in `~/.config/steward/stores/` says.
+#[derive(Debug, PartialEq, Eq)]
+enum Marker {
+    /// None, or not by this machine's key for this root: not sealed here.
+    Absent,
+    Sealed,
+    /// Sealed, by a marker written before markers had a MAC (its text).
+    SealedWithoutMac(String),
+}
+
+/// The MAC of the store's root a marker keeps, as its line.
+fn marker_mac_line(key: &MachineKey, absolute_root: &Path) -> String {
+    let mac = key.mac(Domain::Store, &[root_bytes(absolute_root)]);
+    format!("mac {mac}\n")
 }
 
 /// The MAC line of a store's marker, when it has one.
@@ -483,35 +499,33 @@ impl Store {
         // The key line is for stewards before the MAC line, which read
         // only it.
         let text = format!(
-            "{}\nsealed since {now}\nkey {}\nmac {}\n",
+            "{}\nsealed since {now}\nkey {}\n{}",
             self.absolute_root.to_string_lossy(),
             key.public_hex(),
-            key.mac(Domain::Store, &[root_bytes(&self.absolute_root)])
+            marker_mac_line(key, &self.absolute_root)
         );
         std::fs::write(&path, text).map_err(|err| Error::io(&path, "cannot write", err))
     }
 
-    /// Adds the MAC line to a marker written before it (the store sealed
-    /// here, as [`Store::sealed_here`] found), keeping the rest: every
-    /// later command checks it without a curve multiplication.
-    pub fn add_mac_to_marker(&self) -> Result<()> {
-        if self.keys.marker_has_mac(&self.absolute_root) {
-            return Ok(());
-        }
-        let Some(path) = self.sealed_marker() else {
-            return Ok(());
+    /// Whether the store is sealed here ([`Store::sealed_here`]); a marker
+    /// written before markers had a MAC gets it, keeping the rest, so that
+    /// every later command checks it without a curve multiplication (a
+    /// failure to write it costs only that).
+    pub fn sealed_here_with_mac(&self) -> bool {
+        let mut text = match self.keys.marker_of(&self.absolute_root) {
+            Marker::Absent => return false,
+            Marker::Sealed => return true,
+            Marker::SealedWithoutMac(text) => text,
         };
-        let key = self.keys.key()?;
-        let Ok(Some(mut text)) = safe::read_text(&path, 4096) else {
-            return Ok(());
+        let (Some(path), Ok(key)) = (self.sealed_marker(), self.keys.key()) else {
+            return true;
         };
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        text.push_str("mac ");
-        text.push_str(&key.mac(Domain::Store, &[root_bytes(&self.absolute_root)]));
-        text.push('\n');
-        atomic::write_unsynced(&path, text.as_bytes())
+        text.push_str(&marker_mac_line(key, &self.absolute_root));
+        let _ = atomic::write_unsynced(&path, text.as_bytes());
+        true
     }
 }
 

@@ -197,8 +197,8 @@ impl<'s> Transaction<'s> {
     /// starts trusting its goals at this moment, as
     /// steward-design(7), "Judge only what steward wrote", says.)
     fn seal_store_here(&mut self) -> Result<()> {
-        if self.store.sealed_here() {
-            return self.store.add_mac_to_marker();
+        if self.store.sealed_here_with_mac() {
+            return Ok(());
         }
         self.store.keys.key()?;
         let now = format_time(self.now);
