@@ -9,7 +9,11 @@
 #   complete, each branch holds its own edit, and the root's checkout is
 #   untouched (dispatch.merge: none). alpha's model also tries to move
 #   main from its worktree: the sandbox lets it write only its goal's
-#   branches (bubblewrap for Claude Code).
+#   branches (bubblewrap for Claude Code). With Claude Code, beta's model
+#   starts 8 s late: two of its sandboxes setting up at once in one
+#   repository race over the empty .git/config.lock each makes and
+#   removes (steward-guide(7), "Worktrees"), and the scripted model,
+#   unlike a real one, does not run a failed command again.
 # - merge: one such goal with dispatch.merge: ff; the next tick
 #   fast-forwards main to the run's commit and the judge completes the
 #   goal in the root.
