@@ -38,6 +38,34 @@ pub fn create_truncated(path: &Path) -> std::io::Result<std::fs::File> {
     Ok(file)
 }
 
+/// Writes `contents` over the state file at `path` in place, for a record
+/// a crash may tear because it carries its own MAC (an undo record): no
+/// new file, so no old one freed, which on a file system that discards
+/// freed blocks at once costs a wait for the disk. `Ok(false)` when there
+/// is no file to write over; an error for a link, anything but a regular
+/// file, or a file with another name (a hard link), which the caller
+/// replaces instead.
+pub fn overwrite(path: &Path, contents: &[u8]) -> std::io::Result<bool> {
+    use std::os::unix::fs::{FileExt, MetadataExt};
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true);
+    let file = match open_checked(path, &mut options) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        other => other?,
+    };
+    let metadata = file.metadata()?;
+    if metadata.nlink() != 1 {
+        return Err(std::io::Error::other(
+            "a file with another name: steward does not write through it",
+        ));
+    }
+    file.write_all_at(contents, 0)?;
+    if metadata.len() > contents.len() as u64 {
+        file.set_len(contents.len() as u64)?;
+    }
+    Ok(true)
+}
+
 fn open_checked(path: &Path, options: &mut std::fs::OpenOptions) -> std::io::Result<std::fs::File> {
     let file = options
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
@@ -137,5 +165,44 @@ mod tests {
 
         let err = read_text(dir.path(), 100).unwrap_err().to_string();
         assert!(err.contains("not a regular file"), "{err}");
+    }
+
+    #[test]
+    fn overwriting_keeps_the_file_and_never_writes_through_a_link() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("record");
+        assert!(
+            !overwrite(&file, b"new\n").unwrap(),
+            "nothing to write over"
+        );
+        assert!(!file.exists());
+
+        std::fs::write(&file, "a longer record\n").unwrap();
+        let inode = std::fs::metadata(&file).unwrap().ino();
+        assert!(overwrite(&file, b"short\n").unwrap());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "short\n");
+        assert!(overwrite(&file, b"longer than that\n").unwrap());
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            "longer than that\n"
+        );
+        assert_eq!(
+            std::fs::metadata(&file).unwrap().ino(),
+            inode,
+            "the same file"
+        );
+
+        let target = dir.path().join("someone-elses");
+        std::fs::write(&target, "theirs\n").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let err = overwrite(&link, b"mine\n").unwrap_err().to_string();
+        assert!(err.contains("symbolic link"), "{err}");
+        let hard = dir.path().join("hard");
+        std::fs::hard_link(&target, &hard).unwrap();
+        let err = overwrite(&hard, b"mine\n").unwrap_err().to_string();
+        assert!(err.contains("another name"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "theirs\n");
     }
 }

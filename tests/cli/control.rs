@@ -225,6 +225,27 @@ fn undo_takes_back_the_last_change_byte_for_byte() {
 }
 
 #[test]
+fn an_undo_record_linked_to_another_file_is_replaced_not_written_through() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward().args(["pause", "g"]).assert().success();
+    let id = env.goal_json("g")["id"].as_str().unwrap().to_string();
+    let record = env.path(&format!("state/undo/{id}.json"));
+    let theirs = env.home().join("theirs.txt");
+    std::fs::write(&theirs, "not steward's\n").unwrap();
+    std::fs::remove_file(&record).unwrap();
+    std::fs::hard_link(&theirs, &record).unwrap();
+    env.steward().args(["resume", "g"]).assert().success();
+    assert_eq!(std::fs::read_to_string(&theirs).unwrap(), "not steward's\n");
+    env.steward()
+        .args(["undo", "g"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("undid resume"));
+    assert_eq!(env.goal_json("g")["status"], "paused");
+}
+
+#[test]
 fn undo_refuses_when_the_goal_changed_since() {
     let env = TestEnv::initialised();
     env.add_goal("g");
