@@ -85,6 +85,10 @@ pub struct Keyring {
     /// The open goals this command found as steward wrote them, for the
     /// next pass ([`Store::save_seal_cache`]).
     matched: Arc<std::sync::Mutex<SealedFiles>>,
+    /// The store root whose marker this command found sealed (or wrote):
+    /// checked once, not once a goal. Only a sealed one is remembered: a
+    /// store not sealed yet may be sealed by the next write.
+    sealed_root: Arc<OnceLock<PathBuf>>,
 }
 
 /// Goal files a pass found as steward wrote them, by label: the goal's id,
@@ -135,6 +139,7 @@ impl Keyring {
             chains: Arc::default(),
             sealed_files: Arc::default(),
             matched: Arc::default(),
+            sealed_root: Arc::default(),
         }
     }
 
@@ -160,6 +165,13 @@ impl Keyring {
 
     /// What this machine's marker for the store at `absolute_root` says.
     fn marker_of(&self, absolute_root: &Path) -> Marker {
+        if self
+            .sealed_root
+            .get()
+            .is_some_and(|root| root == absolute_root)
+        {
+            return Marker::Sealed;
+        }
         // Sealed with the key there is now: a key made anew (the old one
         // removed) seals the store again from scratch.
         let Some(path) = self.marker(absolute_root) else {
@@ -171,17 +183,25 @@ impl Keyring {
         let Ok(Some(text)) = safe::read_text(&path, 4096) else {
             return Marker::Absent;
         };
-        let sealed = match marker_mac(&text) {
-            Some(mac) => key.verifies(Domain::Store, &[root_bytes(absolute_root)], mac),
+        match marker_mac(&text) {
+            Some(mac) if key.verifies(Domain::Store, &[root_bytes(absolute_root)], mac) => {
+                self.remember_sealed(absolute_root);
+                Marker::Sealed
+            }
+            Some(_) => Marker::Absent,
             // Written before markers had a MAC: the key's public half,
             // which costs a curve multiplication to work out.
-            None => (text.lines()).any(|line| line == format!("key {}", key.public_hex())),
-        };
-        match (sealed, marker_mac(&text)) {
-            (false, _) => Marker::Absent,
-            (true, Some(_)) => Marker::Sealed,
-            (true, None) => Marker::SealedWithoutMac(text),
+            None if (text.lines()).any(|line| line == format!("key {}", key.public_hex())) => {
+                Marker::SealedWithoutMac(text)
+            }
+            None => Marker::Absent,
         }
+    }
+
+    /// Remembers, for the rest of this command, that the store at
+    /// `absolute_root` is sealed here.
+    fn remember_sealed(&self, absolute_root: &Path) {
+        let _ = self.sealed_root.set(absolute_root.to_path_buf());
     }
 
     /// The file that says the store at `absolute_root` is sealed here:
@@ -504,7 +524,9 @@ impl Store {
             key.public_hex(),
             marker_mac_line(key, &self.absolute_root)
         );
-        std::fs::write(&path, text).map_err(|err| Error::io(&path, "cannot write", err))
+        std::fs::write(&path, text).map_err(|err| Error::io(&path, "cannot write", err))?;
+        self.keys.remember_sealed(&self.absolute_root);
+        Ok(())
     }
 
     /// Whether the store is sealed here ([`Store::sealed_here`]); a marker
@@ -525,6 +547,7 @@ impl Store {
         }
         text.push_str(&marker_mac_line(key, &self.absolute_root));
         let _ = atomic::write_unsynced(&path, text.as_bytes());
+        self.keys.remember_sealed(&self.absolute_root);
         true
     }
 }
@@ -899,4 +922,28 @@ fn machine_name(name: &str) -> String {
 /// the key).
 fn commands_path(state_dir: &Path) -> PathBuf {
     state_dir.join("seals").join("commands")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::testing::{NOW, TempStore};
+
+    #[test]
+    fn a_marker_found_sealed_is_read_once_a_command_and_one_not_found_again() {
+        let temp = TempStore::new();
+        let command = temp.store();
+        assert!(!command.sealed_here());
+        // Sealed by another command meanwhile: not remembered as unsealed.
+        temp.store().mark_sealed_here(NOW).unwrap();
+        assert!(command.sealed_here());
+        let marker = command.sealed_marker().unwrap();
+        std::fs::remove_file(&marker).unwrap();
+        assert!(command.sealed_here(), "read once, for the whole command");
+        assert!(!temp.store().sealed_here(), "the next command reads it");
+        // One that writes the marker knows it without reading it.
+        let sealing = temp.store();
+        sealing.mark_sealed_here(NOW).unwrap();
+        std::fs::remove_file(&marker).unwrap();
+        assert!(sealing.sealed_here());
+    }
 }
