@@ -137,7 +137,7 @@ fn tail(path: &Path, offset: u64) -> String {
         return String::new();
     }
     let body = &bytes[..bytes.len() - 1];
-    let line = &bytes[memchr::memrchr(b'\n', body).map_or(0, |i| i + 1)..];
+    let line = &bytes[body.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)..];
     sha2::Sha256::digest(line)
         .iter()
         .map(|b| format!("{b:02x}"))
