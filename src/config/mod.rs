@@ -189,7 +189,7 @@ mod tests {
     }
 
     #[test]
-    fn defaults_read_as_one_document_are_each_default() {
+    fn defaults_read_without_a_parser_are_each_default() {
         let values = default_values();
         assert_eq!(values.len(), SETTINGS.len());
         for (setting, value) in SETTINGS.iter().zip(&values) {
