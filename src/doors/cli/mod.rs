@@ -209,10 +209,14 @@ pub fn full_command() -> clap::Command {
     with_all_arguments(Cli::command())
 }
 
-/// Parses the command line. A run parses with only its own command's
-/// arguments; help and errors are said from the whole tree (the list of
-/// commands shows each one's purpose), which costs only then.
+/// Parses the command line. A run parses with a tree that holds only the
+/// command asked for, with only its own arguments; help and errors are said
+/// from the whole tree (the list of commands shows each one's purpose),
+/// which costs only then.
 pub fn parse(args: Vec<std::ffi::OsString>) -> std::result::Result<Cli, clap::Error> {
+    if let Some(cli) = parse_with_only_the_asked_command(&args) {
+        return Ok(cli);
+    }
     match Cli::try_parse_from(&args) {
         Ok(cli) => Ok(cli),
         Err(err) if err.kind() == clap::error::ErrorKind::DisplayVersion => Err(err),
@@ -221,6 +225,63 @@ pub fn parse(args: Vec<std::ffi::OsString>) -> std::result::Result<Cli, clap::Er
             Cli::from_arg_matches_mut(&mut matches)
         }
     }
+}
+
+/// The command line parsed by a tree with only the command it asks for,
+/// or `None` for clap's whole tree to parse it and say what is wrong. clap
+/// copies each global option into every command of the tree it parses
+/// with, and settles each command's settings: with all of them that was a
+/// tenth of a write's time (`perf record` of `update`).
+fn parse_with_only_the_asked_command(args: &[std::ffi::OsString]) -> Option<Cli> {
+    let globals = GlobalArgs::augment_args(clap::Command::new("steward"));
+    let name = asked_command(&globals, args)?;
+    let commands = <Command as Subcommand>::augment_subcommands(clap::Command::new("steward"));
+    let asked = commands.find_subcommand(name)?.clone();
+    let mut matches = globals
+        .subcommand(asked)
+        .subcommand_required(true)
+        .try_get_matches_from(args)
+        .ok()?;
+    Cli::from_arg_matches_mut(&mut matches).ok()
+}
+
+/// The first word of `args` after the program that is not a global option
+/// or its value: the command asked for, as clap reads it. `None` at `--`,
+/// an unknown option or a word that is not UTF-8.
+fn asked_command<'a>(globals: &clap::Command, args: &'a [std::ffi::OsString]) -> Option<&'a str> {
+    let takes_value = |arg: Option<&clap::Arg>| arg.map(|arg| arg.get_action().takes_values());
+    let mut words = args.iter().skip(1);
+    while let Some(word) = words.next() {
+        let word = word.to_str()?;
+        let value_follows = if let Some(long) = word.strip_prefix("--") {
+            let (name, attached) = match long.split_once('=') {
+                Some((name, _)) => (name, true),
+                None => (long, false),
+            };
+            let arg = globals.get_arguments().find(|a| a.get_long() == Some(name));
+            takes_value(arg)? && !attached
+        } else if let Some(shorts) = word.strip_prefix('-').filter(|s| !s.is_empty()) {
+            // `-qC dir`: flags, then at most one option whose value is the
+            // rest of the word or else the next one.
+            let mut value_follows = false;
+            for (at, short) in shorts.char_indices() {
+                let arg = globals
+                    .get_arguments()
+                    .find(|a| a.get_short() == Some(short));
+                if takes_value(arg)? {
+                    value_follows = at + short.len_utf8() == shorts.len();
+                    break;
+                }
+            }
+            value_follows
+        } else {
+            return Some(word);
+        };
+        if value_follows {
+            words.next()?;
+        }
+    }
+    None
 }
 
 impl Command {
@@ -625,6 +686,58 @@ fn report(ctx: &Context, out: &mut Output, saved: Saved, what: &str) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn os(line: &str) -> Vec<std::ffi::OsString> {
+        line.split(' ').map(Into::into).collect()
+    }
+
+    #[test]
+    fn a_tree_with_only_the_asked_command_parses_as_the_whole_tree() {
+        let lines = [
+            "steward update g1 --note hi",
+            "steward -C /tmp/s update g1 --note hi --json",
+            "steward -qC /tmp/s assess g1 --met 2 --summary ok",
+            "steward -Cdir -q list --all",
+            "steward --root=/tmp/s --color never show g1",
+            "steward --actor agent --lock-timeout 3s complete g1 --met 2 --reason r",
+            "steward --no-commit --commit cancel g1 --reason gone",
+            "steward list -C /tmp/s --json",
+            "steward add g2 --title T --criterion C --verify file_exists:x",
+            "steward hook claude-code",
+            "steward prompt --heartbeat",
+            "steward tick -q",
+            "steward plan show g1",
+        ];
+        for line in lines {
+            let args = os(line);
+            let asked = parse_with_only_the_asked_command(&args)
+                .unwrap_or_else(|| panic!("{line}: not parsed with only its command"));
+            let mut matches = full_command().try_get_matches_from(&args).unwrap();
+            let whole = Cli::from_arg_matches_mut(&mut matches).unwrap();
+            assert_eq!(format!("{asked:?}"), format!("{whole:?}"), "{line}");
+        }
+    }
+
+    #[test]
+    fn what_only_the_whole_tree_can_say_is_left_to_it() {
+        for line in [
+            "steward",
+            "steward --version",
+            "steward --help",
+            "steward update --help",
+            "steward help update",
+            "steward lsit",
+            "steward update",
+            "steward -- update g1",
+            "steward --unknown update g1",
+            "steward -C",
+        ] {
+            assert!(
+                parse_with_only_the_asked_command(&os(line)).is_none(),
+                "{line}"
+            );
+        }
+    }
 
     #[test]
     fn the_byte_scan_finds_exactly_the_unsafe_characters() {
