@@ -149,6 +149,20 @@ pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
     result
 }
 
+/// Writes a record that carries its own MAC (an undo record, a cache) over
+/// the last one at `path` in place, without waiting for the disk: a torn
+/// one (a crash, a reader at the wrong moment) fails its MAC and counts as
+/// none. No new file, so no old one freed, which on a file system that
+/// discards freed blocks at once is a wait for the disk. A link, anything
+/// but a regular file, a file with another name or none at all is replaced
+/// as [`write_unsynced`] does, never written through.
+pub fn write_over_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
+    match crate::os::safe_file::overwrite(path, contents) {
+        Ok(true) => Ok(()),
+        Ok(false) | Err(_) => write_unsynced(path, contents),
+    }
+}
+
 /// Removes `path` durably.
 pub fn remove(path: &Path) -> Result<()> {
     fs::remove_file(path).map_err(|err| Error::io(path, "cannot remove", err))?;

@@ -96,7 +96,8 @@ pub fn write(path: &Path, key: &MachineKey, stamps: &Stamps, counted: Counted) {
     );
     if cache_dir_ready(atomic::parent(path)) {
         let text = key.with_mac(Domain::Cache, body);
-        let _ = atomic::write_unsynced(path, text.as_bytes());
+        // In place: a torn count fails its MAC and is counted again.
+        let _ = atomic::write_over_unsynced(path, text.as_bytes());
     }
 }
 
@@ -157,5 +158,32 @@ mod tests {
         };
         write(&path, &key, &stamps, counted);
         assert_eq!(read(&path, &key, &stamps), Some(counted));
+    }
+
+    #[test]
+    fn a_count_is_written_over_the_last_in_place_and_a_torn_one_is_not_read() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let key = key_in(dir.path());
+        let stamps = Stamps::of(dir.path(), &dir.path().join("none")).unwrap();
+        let path = dir.path().join("count");
+        let long = Counted {
+            files: 10_000,
+            listed: Some(9_000),
+        };
+        write(&path, &key, &stamps, long);
+        let inode = std::fs::metadata(&path).unwrap().ino();
+        let short = Counted {
+            files: 3,
+            listed: None,
+        };
+        write(&path, &key, &stamps, short);
+        assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
+        assert_eq!(read(&path, &key, &stamps), Some(short));
+
+        // A write cut short by a crash: the MAC does not match.
+        let text = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &text[..text.len() - 10]).unwrap();
+        assert_eq!(read(&path, &key, &stamps), None);
     }
 }

@@ -1193,14 +1193,9 @@ impl<'s> Transaction<'s> {
                 record.mac = Some(key.mac(Domain::Undo, &[&record.signed_bytes()]));
             }
             let text = serde_json::to_string(&record).expect("undo records serialize") + "\n";
-            // Written over the last record in place: a torn one (a crash,
-            // a reader at the wrong moment) fails its MAC, and `undo` then
-            // says it cannot, as with none.
-            let written = match crate::os::safe_file::overwrite(&path, text.as_bytes()) {
-                Ok(true) => Ok(()),
-                Ok(false) | Err(_) => atomic::write_unsynced(&path, text.as_bytes()),
-            };
-            if let Err(err) = written {
+            // Written over the last record in place: a torn one fails its
+            // MAC, and `undo` then says it cannot, as with none.
+            if let Err(err) = atomic::write_over_unsynced(&path, text.as_bytes()) {
                 warnings.push(format!("`steward undo` cannot take this back: {err}"));
             }
         }
