@@ -714,3 +714,17 @@ fn links_inside(dir: &Path, link: &Path) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn work_shared_among_the_cores_comes_back_in_order() {
+        for n in [0, 1, 2, 3, 64, 4097, 9000] {
+            let items: Vec<usize> = (0..n).collect();
+            let mut seen = Vec::new();
+            super::on_cores(&items, 1, |i| i * 2, |doubled| seen.push(doubled));
+            let expected: Vec<usize> = items.iter().map(|i| i * 2).collect();
+            assert_eq!(seen, expected, "{n} items");
+        }
+    }
+}
