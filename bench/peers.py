@@ -11,9 +11,10 @@ to show what a write costs besides waiting for the disk. The writes of all
 tools are timed in the same rounds, in shuffled order. steward is the release
 binary built with the `testing` feature, which honours the fixed clock
 (STEWARD_NOW) the stores are built at ($STEWARD, else target/release/steward,
-built when missing); the writes are timed again with the static musl build
-($STEWARD_STATIC, else target/x86_64-unknown-linux-musl/release/steward,
-built with `--features testing`) when it exists.
+built when missing); the lists, `show` and the writes are timed again with
+the static musl build ($STEWARD_STATIC, else
+target/x86_64-unknown-linux-musl/release/steward, built with `--features
+testing`) when it exists.
 """
 
 import json
@@ -229,6 +230,14 @@ def main():
                                    env),
                 "`steward prompt --heartbeat`": (lambda _: [steward, "-C", str(root), "prompt", "--heartbeat"], env),
             }
+            static = static_binary()
+            if static:
+                # The build the README gives for cron and hooks.
+                reads["`steward list --json`, static build"] = (
+                    lambda _: [static, "-C", str(root), "list", "--json"], env)
+                reads["`steward list`, static build"] = (lambda _: [static, "-C", str(root), "list"], env)
+                reads["`steward show`, static build"] = (
+                    lambda r: [static, "-C", str(root), "show", open_labels[r % len(open_labels)]], env)
             hook = json.dumps({"session_id": "bench", "cwd": str(root), "hook_event_name": "UserPromptSubmit",
                                "prompt": "go on"}).encode()
             hook_script = base / "hook.sh"
@@ -255,7 +264,7 @@ def main():
             for name, ms in read_medians.items():
                 if name.startswith("`steward list") and best_list:
                     rows.append((name, ms, best_list, "best peer's list"))
-                elif name == "`steward show`" and best_show:
+                elif name.startswith("`steward show`") and best_show:
                     rows.append((name, ms, best_show, "best peer's show"))
                 elif name == "`steward hook claude-code` (UserPromptSubmit)":
                     heartbeat = read_medians["`steward prompt --heartbeat` (through sh, as the hook)"]
