@@ -57,7 +57,11 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// `key: value` line each, in a fixed order): what a person accepts, and
 /// compares. Text that does not parse names none (it is refused anyway).
 pub fn commands_in(text: &str) -> String {
-    let document: serde_yaml::Value = serde_yaml::from_str(text).unwrap_or_default();
+    commands_of(&serde_yaml::from_str(text).unwrap_or_default())
+}
+
+/// [`commands_in`] of a configuration already parsed.
+fn commands_of(document: &serde_yaml::Value) -> String {
     let mut lines = Vec::new();
     let canonical = |value: &serde_yaml::Value| {
         serde_json::to_value(value)
@@ -70,7 +74,7 @@ pub fn commands_in(text: &str) -> String {
     for key in COMMAND_KEYS.iter().chain(&GUARD_KEYS) {
         let value = key
             .split('.')
-            .try_fold(&document, |value, part| value.get(part));
+            .try_fold(document, |value, part| value.get(part));
         if let Some(value) = value {
             lines.push(format!("{key}: {}", canonical(value)));
         }
