@@ -149,8 +149,12 @@ fn commit_own(ctx: &Context, message: &str) -> Result<bool> {
     if existing.is_empty() {
         return Ok(false);
     }
+    // A directory's spare holds the last bytes replaced there: machine
+    // state, never committed.
+    let spares = format!(":(exclude,glob)**/{}", crate::store::atomic::SPARE);
     let mut add = vec!["add", "-A", "--"];
     add.extend(&existing);
+    add.push(&spares);
     crate::os::git::cli(root, &add)?;
     let mut staged = vec!["diff", "--cached", "--quiet", "--"];
     staged.extend(&existing);

@@ -12,6 +12,10 @@ use crate::error::{Error, Result};
 /// Prefix of temporary files; scans skip names starting with a dot.
 const TEMP_PREFIX: &str = ".steward-tmp-";
 
+/// The name of a directory's [`Spare`]; scans skip it, as every name
+/// starting with a dot, and `steward sync` does not commit it.
+pub const SPARE: &str = ".steward-spare";
+
 /// Writes `contents` to `path` through a temporary file in the same
 /// directory: write, fsync, keep the old file's mode, rename, fsync the
 /// directory.
@@ -47,8 +51,16 @@ pub fn replace_unless_changed(
 /// Dropped before that, the temporary file is removed.
 pub struct Staged {
     path: PathBuf,
-    temp: Option<PathBuf>,
+    bytes: Option<StagedBytes>,
     written: (u64, SystemTime),
+}
+
+/// Where staged bytes wait.
+enum StagedBytes {
+    /// A temporary file, renamed over the file.
+    Temp(PathBuf),
+    /// The directory's spare, exchanged with the file.
+    Spare(Spare),
 }
 
 /// Writes `contents` for `path` to a temporary file in `path`'s directory,
@@ -65,13 +77,32 @@ pub fn stage(path: &Path, contents: &[u8], sync: bool) -> Result<Staged> {
     match write_temp(&temp, contents, mode, sync) {
         Ok(written) => Ok(Staged {
             path: path.to_path_buf(),
-            temp: Some(temp),
+            bytes: Some(StagedBytes::Temp(temp)),
             written,
         }),
         Err(err) => {
             let _ = fs::remove_file(&temp);
             Err(err)
         }
+    }
+}
+
+/// [`stage`] of one file, synced, in its directory's [`Spare`] when it
+/// can be: placing it then makes no file and frees none. Only one file of
+/// a directory can be staged this way at a time (the directory stays
+/// locked until it is placed or dropped): a caller staging many uses
+/// [`stage`].
+pub fn stage_one(path: &Path, contents: &[u8]) -> Result<Staged> {
+    let mode = fs::metadata(path)
+        .ok()
+        .map(|m| m.permissions().mode() & 0o7777);
+    match Spare::holding(path, contents, mode, true) {
+        Some(spare) => Ok(Staged {
+            path: path.to_path_buf(),
+            written: spare.written,
+            bytes: Some(StagedBytes::Spare(spare)),
+        }),
+        None => stage(path, contents, true),
     }
 }
 
@@ -86,18 +117,23 @@ impl Staged {
         if changed_since(&self.path, read) {
             return Ok(None);
         }
-        let temp = self.temp.take().expect("a staged file is placed once");
-        if let Err(err) = fs::rename(&temp, &self.path) {
-            let _ = fs::remove_file(&temp);
-            return Err(Error::io(&self.path, "cannot replace file", err));
-        }
+        let placed = match self.bytes.take().expect("a staged file is placed once") {
+            StagedBytes::Temp(temp) => fs::rename(&temp, &self.path).inspect_err(|_| {
+                let _ = fs::remove_file(&temp);
+            }),
+            // A file system that cannot exchange: the spare is renamed
+            // over the file instead, as a temporary file would be.
+            StagedBytes::Spare(spare) if spare.exchange(&self.path) => Ok(()),
+            StagedBytes::Spare(spare) => fs::rename(&spare.path, &self.path),
+        };
+        placed.map_err(|err| Error::io(&self.path, "cannot replace file", err))?;
         Ok(Some(self.written))
     }
 }
 
 impl Drop for Staged {
     fn drop(&mut self) {
-        if let Some(temp) = &self.temp {
+        if let Some(StagedBytes::Temp(temp)) = &self.bytes {
             let _ = fs::remove_file(temp);
         }
     }
@@ -147,6 +183,118 @@ pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
         let _ = fs::remove_file(&temp);
     }
     result
+}
+
+/// [`write_unsynced`] for a file readers take no lock to read (a seal),
+/// without making a file or freeing one: the bytes go through the
+/// directory's [`Spare`]. Where there is no regular file at `path` to
+/// exchange with, the spare cannot be used or the file system cannot
+/// exchange, the file is replaced as [`write_unsynced`] does.
+pub fn exchange_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
+    if let Some(spare) = Spare::holding(path, contents, None, false)
+        && spare.exchange(path)
+    {
+        return Ok(());
+    }
+    write_unsynced(path, contents)
+}
+
+/// The spare file of a directory, holding a file's new bytes: written in
+/// place, then exchanged with the file they replace (`renameat2` with
+/// `RENAME_EXCHANGE`), so that a reader sees the old file or the new one,
+/// as with a rename, and the old bytes become the spare. No file is made
+/// and none freed: on a file system that discards freed blocks at once, a
+/// rename over a file waits for the disk (after a `sync`, 277 µs against
+/// 20 µs for an exchange here). The directory is locked (`flock`) while
+/// its spare is in use, so two writers never share it. A spare that is a
+/// link, anything but a regular file or a file with another name is
+/// removed, never written through.
+struct Spare {
+    path: PathBuf,
+    written: (u64, SystemTime),
+    /// The directory, locked.
+    _lock: File,
+}
+
+impl Spare {
+    /// The spare of `target`'s directory holding `contents` (with `mode`;
+    /// on disk when `sync`), or `None` when there is no regular file at
+    /// `target` to exchange with or the spare cannot be used.
+    fn holding(target: &Path, contents: &[u8], mode: Option<u32>, sync: bool) -> Option<Spare> {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::{FileExt, MetadataExt};
+        if !target.symlink_metadata().ok()?.file_type().is_file() {
+            return None;
+        }
+        let dir = parent(target);
+        let lock = File::open(dir).ok()?;
+        // Never waited for: a spare in use (by another process, or by
+        // this one through another descriptor) means a temporary file.
+        // SAFETY: `flock` only takes the descriptor, which `lock` keeps open.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return None;
+        }
+        let path = dir.join(SPARE);
+        let opened = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .mode(0o644)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(&path);
+        let (file, metadata) = match opened.and_then(|file| Ok((file.metadata()?, file))) {
+            Ok((metadata, file)) if metadata.is_file() && metadata.nlink() == 1 => (file, metadata),
+            _ => {
+                let _ = fs::remove_file(&path);
+                return None;
+            }
+        };
+        let fill = || -> std::io::Result<(u64, SystemTime)> {
+            if let Some(mode) = mode
+                && metadata.permissions().mode() & 0o7777 != mode
+            {
+                file.set_permissions(fs::Permissions::from_mode(mode))?;
+            }
+            file.write_all_at(contents, 0)?;
+            if metadata.len() > contents.len() as u64 {
+                file.set_len(contents.len() as u64)?;
+            }
+            if sync {
+                file.sync_all()?;
+            }
+            let written = file.metadata()?;
+            Ok((written.len(), written.modified()?))
+        };
+        let written = fill().ok()?;
+        Some(Spare {
+            path,
+            written,
+            _lock: lock,
+        })
+    }
+
+    /// Exchanges the spare with `target`; whether it was.
+    fn exchange(&self, target: &Path) -> bool {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        let (Ok(from), Ok(to)) = (
+            CString::new(self.path.as_os_str().as_bytes()),
+            CString::new(target.as_os_str().as_bytes()),
+        ) else {
+            return false;
+        };
+        // SAFETY: both paths are NUL-terminated strings that outlive the call.
+        unsafe {
+            libc::syscall(
+                libc::SYS_renameat2,
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::RENAME_EXCHANGE,
+            ) == 0
+        }
+    }
 }
 
 /// Writes a record that carries its own MAC (an undo record, a cache) over
@@ -269,6 +417,64 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    #[test]
+    fn an_exchange_swaps_the_spare_in_and_makes_no_file_after_the_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seal");
+        fs::write(&path, "old").unwrap();
+        exchange_unsynced(&path, b"new, longer").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new, longer");
+        let spare = dir.path().join(SPARE);
+        assert_eq!(fs::read_to_string(&spare).unwrap(), "old");
+        // From now on the two inodes take turns: none is made or freed.
+        let inodes = [&path, &spare].map(|p| fs::metadata(p).unwrap().ino());
+        exchange_unsynced(&path, b"short").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "short");
+        assert_eq!(fs::read_to_string(&spare).unwrap(), "new, longer");
+        assert_eq!(fs::metadata(&path).unwrap().ino(), inodes[1]);
+        assert_eq!(fs::metadata(&spare).unwrap().ino(), inodes[0]);
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 2, "no temporary file is left");
+    }
+
+    #[test]
+    fn a_spare_that_is_a_link_or_not_a_plain_file_is_removed_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        let path = dir.path().join("state/seal");
+        fs::create_dir(dir.path().join("state")).unwrap();
+        let spare = dir.path().join("state").join(SPARE);
+        let plant: [&dyn Fn(); 3] = [
+            &|| std::os::unix::fs::symlink(&outside, &spare).unwrap(),
+            &|| fs::hard_link(&outside, &spare).unwrap(),
+            &|| {
+                let name = std::ffi::CString::new(spare.as_os_str().as_encoded_bytes()).unwrap();
+                // SAFETY: a NUL-terminated path.
+                assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+            },
+        ];
+        for (turn, plant) in plant.iter().enumerate() {
+            fs::write(&outside, "someone else's").unwrap();
+            fs::write(&path, "old").unwrap();
+            plant();
+            let text = format!("new {turn}");
+            exchange_unsynced(&path, text.as_bytes()).unwrap();
+            assert_eq!(fs::read_to_string(&path).unwrap(), text, "turn {turn}");
+            assert_eq!(fs::read_to_string(&outside).unwrap(), "someone else's");
+            assert!(!spare.exists() || fs::symlink_metadata(&spare).unwrap().is_file());
+            let _ = fs::remove_file(&spare);
+        }
+    }
+
+    #[test]
+    fn an_exchange_with_nothing_there_makes_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seal");
+        exchange_unsynced(&path, b"first").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "first");
+    }
 
     #[test]
     fn replaces_contents_and_keeps_the_mode() {
@@ -327,6 +533,47 @@ mod tests {
         drop(staged_dropped);
         assert_eq!(fs::read_to_string(&kept).unwrap(), "new");
         assert_eq!(names(dir.path()), ["kept.md"]);
+    }
+
+    #[test]
+    fn one_staged_file_goes_through_the_spare_and_keeps_its_mode_and_hand_edits() {
+        let dir = tempfile::tempdir().unwrap();
+        let goal = dir.path().join("goal.md");
+        let other = dir.path().join("other.md");
+        fs::write(&goal, "old").unwrap();
+        fs::write(&other, "other").unwrap();
+        fs::set_permissions(&goal, fs::Permissions::from_mode(0o600)).unwrap();
+        let read = stamp(&goal);
+        let staged = stage_one(&goal, b"new").unwrap();
+        // The spare is in use: a second file of the directory is staged in
+        // a temporary file, without waiting for the first.
+        let second = stage_one(&other, b"second").unwrap();
+        assert!(matches!(second.bytes, Some(StagedBytes::Temp(_))));
+        assert!(matches!(staged.bytes, Some(StagedBytes::Spare(_))));
+        assert_eq!(staged.replace_unless_changed(read).unwrap(), stamp(&goal));
+        assert_eq!(fs::read_to_string(&goal).unwrap(), "new");
+        assert_eq!(
+            fs::metadata(&goal).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        assert_eq!(fs::read_to_string(dir.path().join(SPARE)).unwrap(), "old");
+        second.replace_unless_changed(None).unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "second");
+
+        // Edited by hand after it was read: left as it is.
+        let read = stamp(&goal);
+        let staged = stage_one(&goal, b"steward's").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        fs::write(&goal, "a person's edit").unwrap();
+        assert_eq!(staged.replace_unless_changed(read).unwrap(), None);
+        assert_eq!(fs::read_to_string(&goal).unwrap(), "a person's edit");
+
+        // A new file has nothing to exchange with.
+        let new = dir.path().join("new.md");
+        let staged = stage_one(&new, b"first").unwrap();
+        assert!(matches!(staged.bytes, Some(StagedBytes::Temp(_))));
+        staged.replace_unless_changed(None).unwrap();
+        assert_eq!(fs::read_to_string(&new).unwrap(), "first");
     }
 
     #[test]

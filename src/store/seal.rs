@@ -374,7 +374,7 @@ impl Store {
                 why: "cannot be used for seals (a symbolic link, or not a directory)",
             });
         }
-        atomic::write_unsynced(
+        atomic::exchange_unsynced(
             &self.seal_path(place, &seal.label, &seal.id),
             text.as_bytes(),
         )

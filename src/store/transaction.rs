@@ -442,7 +442,7 @@ impl<'s> Transaction<'s> {
         let Some(prepared) = self.prepare(original, file, &change)? else {
             return Ok(None);
         };
-        let staged = atomic::stage(&prepared.file.path, prepared.file.text().as_bytes(), true)?;
+        let staged = atomic::stage_one(&prepared.file.path, prepared.file.text().as_bytes())?;
         self.place(original, prepared, staged, change)
     }
 

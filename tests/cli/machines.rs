@@ -219,7 +219,13 @@ fn two_machines_changing_different_goals_merge_with_a_plain_pull() {
 #[test]
 fn sync_commits_pulls_renders_the_mirror_again_and_pushes() {
     let m = machines();
+    // a's store was made by a steward that did not ignore the spare files
+    // in state/.gitignore: sync leaves them out all the same.
+    let ignore = m.a.read("state/.gitignore");
+    m.a.write("state/.gitignore", &ignore.replace(".steward-spare\n", ""));
+    git(m.a.root(), &["commit", "-qam", "An older state/.gitignore"]);
     notes_on_both(&m);
+    assert!(m.a.path("state/goals/.steward-spare").exists());
     on(&m.a, "a")
         .arg("sync")
         .assert()
@@ -249,6 +255,8 @@ fn sync_commits_pulls_renders_the_mirror_again_and_pushes() {
         git(&m.remote, &["rev-parse", "main"]),
         "a has what the remote has"
     );
+    let pushed = git(&m.remote, &["ls-tree", "-r", "--name-only", "main"]);
+    assert!(!pushed.contains(".steward-spare"), "{pushed}");
 }
 
 #[test]
