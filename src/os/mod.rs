@@ -2,8 +2,9 @@
 //! steward's in it: commits through libgit2 and the one `git` process
 //! helper (`git.rs`), the index patched for the paths a commit wrote
 //! (`git_index/`), processes as `/proc` shows them (`process.rs`), the agent
-//! clients' sandbox settings (`sandbox.rs`), and reading a file anyone who
-//! can write the store may have planted (`safe_file.rs`). The bottom layer:
+//! clients' sandbox settings (`sandbox.rs`), reading a file anyone who
+//! can write the store may have planted (`safe_file.rs`), and the static
+//! build's `memcpy` for small copies (`small_copy.rs`). The bottom layer:
 //! it imports nothing of steward's but errors.
 
 pub mod git;
@@ -11,3 +12,4 @@ mod git_index;
 pub mod process;
 pub mod safe_file;
 pub mod sandbox;
+pub mod small_copy;
