@@ -42,31 +42,59 @@ pub fn create_truncated(path: &Path) -> std::io::Result<std::fs::File> {
 /// a crash may tear because it carries its own MAC (an undo record): no
 /// new file, so no old one freed, which on a file system that discards
 /// freed blocks at once costs a wait for the disk. `Ok(false)` when there
-/// is no file to write over; an error for a link, anything but a regular
-/// file, or a file with another name (a hard link), which the caller
-/// replaces instead.
+/// is no file to write over; an error for what [`open_to_overwrite`]
+/// refuses, which the caller replaces instead.
 pub fn overwrite(path: &Path, contents: &[u8]) -> std::io::Result<bool> {
-    use std::os::unix::fs::{FileExt, MetadataExt};
+    let Some((file, metadata)) = open_to_overwrite(path, false)? else {
+        return Ok(false);
+    };
+    write_over(&file, metadata.len(), contents)?;
+    Ok(true)
+}
+
+/// The state file at `path` opened to be written over in place, with what
+/// `fstat` says of it (made when missing and `create`; `None` when missing
+/// otherwise): never through a link, nor to anything but a regular file,
+/// nor to a file with another name (a hard link), whose bytes are another
+/// file's too.
+pub fn open_to_overwrite(
+    path: &Path,
+    create: bool,
+) -> std::io::Result<Option<(std::fs::File, std::fs::Metadata)>> {
+    use std::os::unix::fs::MetadataExt;
     let mut options = std::fs::OpenOptions::new();
-    options.write(true);
-    let file = match open_checked(path, &mut options) {
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+    options.write(true).create(create);
+    let (file, metadata) = match open_checked_with_metadata(path, &mut options) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         other => other?,
     };
-    let metadata = file.metadata()?;
     if metadata.nlink() != 1 {
         return Err(std::io::Error::other(
             "a file with another name: steward does not write through it",
         ));
     }
+    Ok(Some((file, metadata)))
+}
+
+/// Writes `contents` over `file` from its start, `len` bytes long before,
+/// and cuts it to their length.
+pub fn write_over(file: &std::fs::File, len: u64, contents: &[u8]) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
     file.write_all_at(contents, 0)?;
-    if metadata.len() > contents.len() as u64 {
+    if len > contents.len() as u64 {
         file.set_len(contents.len() as u64)?;
     }
-    Ok(true)
+    Ok(())
 }
 
 fn open_checked(path: &Path, options: &mut std::fs::OpenOptions) -> std::io::Result<std::fs::File> {
+    open_checked_with_metadata(path, options).map(|(file, _)| file)
+}
+
+fn open_checked_with_metadata(
+    path: &Path,
+    options: &mut std::fs::OpenOptions,
+) -> std::io::Result<(std::fs::File, std::fs::Metadata)> {
     let file = options
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
         .open(path)
@@ -77,12 +105,13 @@ fn open_checked(path: &Path, options: &mut std::fs::OpenOptions) -> std::io::Res
                 err
             }
         })?;
-    if !file.metadata()?.is_file() {
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
         return Err(std::io::Error::other(
             "not a regular file: steward uses only files in its state",
         ));
     }
-    Ok(file)
+    Ok((file, metadata))
 }
 
 /// The bytes of the state file at `path`, at most `cap` of them: `None`

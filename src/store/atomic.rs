@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use crate::error::{Error, Result};
+use crate::os::safe_file;
 
 /// Prefix of temporary files; scans skip names starting with a dot.
 const TEMP_PREFIX: &str = ".steward-tmp-";
@@ -93,10 +94,11 @@ pub fn stage(path: &Path, contents: &[u8], sync: bool) -> Result<Staged> {
 /// locked until it is placed or dropped): a caller staging many uses
 /// [`stage`].
 pub fn stage_one(path: &Path, contents: &[u8]) -> Result<Staged> {
-    let mode = fs::metadata(path)
-        .ok()
-        .map(|m| m.permissions().mode() & 0o7777);
-    match Spare::holding(path, contents, mode, true) {
+    let spare = regular_file(path).and_then(|target| {
+        let mode = target.permissions().mode() & 0o7777;
+        Spare::holding(parent(path), contents, Some(mode), true)
+    });
+    match spare {
         Some(spare) => Ok(Staged {
             path: path.to_path_buf(),
             written: spare.written,
@@ -104,6 +106,14 @@ pub fn stage_one(path: &Path, contents: &[u8]) -> Result<Staged> {
         }),
         None => stage(path, contents, true),
     }
+}
+
+/// What `lstat` says of `path` when it is a regular file: one a spare can
+/// be exchanged with.
+fn regular_file(path: &Path) -> Option<fs::Metadata> {
+    path.symlink_metadata()
+        .ok()
+        .filter(|m| m.file_type().is_file())
 }
 
 impl Staged {
@@ -121,10 +131,7 @@ impl Staged {
             StagedBytes::Temp(temp) => fs::rename(&temp, &self.path).inspect_err(|_| {
                 let _ = fs::remove_file(&temp);
             }),
-            // A file system that cannot exchange: the spare is renamed
-            // over the file instead, as a temporary file would be.
-            StagedBytes::Spare(spare) if spare.exchange(&self.path) => Ok(()),
-            StagedBytes::Spare(spare) => fs::rename(&spare.path, &self.path),
+            StagedBytes::Spare(spare) => spare.place(&self.path),
         };
         placed.map_err(|err| Error::io(&self.path, "cannot replace file", err))?;
         Ok(Some(self.written))
@@ -188,11 +195,12 @@ pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
 /// [`write_unsynced`] for a file readers take no lock to read (a seal),
 /// without making a file or freeing one: the bytes go through the
 /// directory's [`Spare`]. Where there is no regular file at `path` to
-/// exchange with, the spare cannot be used or the file system cannot
-/// exchange, the file is replaced as [`write_unsynced`] does.
+/// exchange with or the spare cannot be used, the file is replaced as
+/// [`write_unsynced`] does.
 pub fn exchange_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
-    if let Some(spare) = Spare::holding(path, contents, None, false)
-        && spare.exchange(path)
+    if regular_file(path).is_some()
+        && let Some(spare) = Spare::holding(parent(path), contents, None, false)
+        && spare.place(path).is_ok()
     {
         return Ok(());
     }
@@ -217,16 +225,10 @@ struct Spare {
 }
 
 impl Spare {
-    /// The spare of `target`'s directory holding `contents` (with `mode`;
-    /// on disk when `sync`), or `None` when there is no regular file at
-    /// `target` to exchange with or the spare cannot be used.
-    fn holding(target: &Path, contents: &[u8], mode: Option<u32>, sync: bool) -> Option<Spare> {
+    /// The spare of `dir` holding `contents` (with `mode`; on disk when
+    /// `sync`), or `None` when it cannot be used.
+    fn holding(dir: &Path, contents: &[u8], mode: Option<u32>, sync: bool) -> Option<Spare> {
         use std::os::fd::AsRawFd;
-        use std::os::unix::fs::{FileExt, MetadataExt};
-        if !target.symlink_metadata().ok()?.file_type().is_file() {
-            return None;
-        }
-        let dir = parent(target);
         let lock = File::open(dir).ok()?;
         // Never waited for: a spare in use (by another process, or by
         // this one through another descriptor) means a temporary file.
@@ -235,19 +237,9 @@ impl Spare {
             return None;
         }
         let path = dir.join(SPARE);
-        let opened = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .mode(0o644)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-            .open(&path);
-        let (file, metadata) = match opened.and_then(|file| Ok((file.metadata()?, file))) {
-            Ok((metadata, file)) if metadata.is_file() && metadata.nlink() == 1 => (file, metadata),
-            _ => {
-                let _ = fs::remove_file(&path);
-                return None;
-            }
+        let Ok(Some((file, metadata))) = safe_file::open_to_overwrite(&path, true) else {
+            let _ = fs::remove_file(&path);
+            return None;
         };
         let fill = || -> std::io::Result<(u64, SystemTime)> {
             if let Some(mode) = mode
@@ -255,10 +247,7 @@ impl Spare {
             {
                 file.set_permissions(fs::Permissions::from_mode(mode))?;
             }
-            file.write_all_at(contents, 0)?;
-            if metadata.len() > contents.len() as u64 {
-                file.set_len(contents.len() as u64)?;
-            }
+            safe_file::write_over(&file, metadata.len(), contents)?;
             if sync {
                 file.sync_all()?;
             }
@@ -273,18 +262,16 @@ impl Spare {
         })
     }
 
-    /// Exchanges the spare with `target`; whether it was.
-    fn exchange(&self, target: &Path) -> bool {
+    /// Puts the spare's bytes at `target`: exchanged with it, or, on a file
+    /// system that cannot exchange, renamed over it as a temporary file
+    /// would be (the next write makes a new spare).
+    fn place(self, target: &Path) -> std::io::Result<()> {
         use std::ffi::CString;
         use std::os::unix::ffi::OsStrExt;
-        let (Ok(from), Ok(to)) = (
-            CString::new(self.path.as_os_str().as_bytes()),
-            CString::new(target.as_os_str().as_bytes()),
-        ) else {
-            return false;
-        };
+        let from = CString::new(self.path.as_os_str().as_bytes())?;
+        let to = CString::new(target.as_os_str().as_bytes())?;
         // SAFETY: both paths are NUL-terminated strings that outlive the call.
-        unsafe {
+        let exchanged = unsafe {
             libc::syscall(
                 libc::SYS_renameat2,
                 libc::AT_FDCWD,
@@ -293,7 +280,11 @@ impl Spare {
                 to.as_ptr(),
                 libc::RENAME_EXCHANGE,
             ) == 0
+        };
+        if exchanged {
+            return Ok(());
         }
+        fs::rename(&self.path, target)
     }
 }
 
@@ -305,7 +296,7 @@ impl Spare {
 /// but a regular file, a file with another name or none at all is replaced
 /// as [`write_unsynced`] does, never written through.
 pub fn write_over_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
-    match crate::os::safe_file::overwrite(path, contents) {
+    match safe_file::overwrite(path, contents) {
         Ok(true) => Ok(()),
         Ok(false) | Err(_) => write_unsynced(path, contents),
     }
@@ -463,8 +454,10 @@ mod tests {
             exchange_unsynced(&path, text.as_bytes()).unwrap();
             assert_eq!(fs::read_to_string(&path).unwrap(), text, "turn {turn}");
             assert_eq!(fs::read_to_string(&outside).unwrap(), "someone else's");
-            assert!(!spare.exists() || fs::symlink_metadata(&spare).unwrap().is_file());
-            let _ = fs::remove_file(&spare);
+            assert!(
+                fs::symlink_metadata(&spare).is_err(),
+                "turn {turn}: removed"
+            );
         }
     }
 
