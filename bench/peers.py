@@ -285,7 +285,7 @@ def main():
                 baselines[name] = baseline
 
             add, update = "`steward add`", "`steward update --note`"
-            for build, binary, label in (("", steward, "bench"), (", static build", static_binary(), "static")):
+            for build, binary, label in (("", steward, "bench"), (", static build", static, "static")):
                 if not binary:
                     continue
                 write(add + build, lambda r, b=binary, label=label: [
