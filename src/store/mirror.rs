@@ -5,8 +5,10 @@
 //! The block holds one entry per open goal, ordered by priority then label,
 //! up to `mirror.max_goals`, then a line counting the others. A command that
 //! changes some goals patches their entries ([`patch`]) without reading the
-//! other goals whenever the block alone says where they go; a full render
-//! ([`render_block`]) gives the same text.
+//! other goals whenever the block alone says where they go, and when a shown
+//! goal leaves a block that hides others, reads only the goals that follow
+//! it ([`Short::fill`]); a full render ([`render_block`]) gives the same
+//! text.
 
 use std::borrow::Cow;
 
@@ -118,13 +120,84 @@ pub struct EntryChange<'a> {
     pub entry: Option<&'a str>,
 }
 
+/// A block patched without reading the other goals.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Patched {
+    /// The block, as a full render gives it.
+    Block(String),
+    /// Shown goals left (closed, or moved down) a block that hides others:
+    /// the goals that take their places follow the last entry.
+    Short(Short),
+}
+
+/// A block whose last entries are missing: those of the open goals that
+/// follow its last entry, in order ([`Short::fill`]).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Short {
+    content: String,
+    hidden: usize,
+    wanted: usize,
+}
+
+impl Short {
+    /// The label of the block's last entry: the missing entries are of open
+    /// goals whose labels follow it, or of goals with a lower priority.
+    pub fn last_label(&self) -> &str {
+        last_key(&self.content).map_or("", |(_, label)| label)
+    }
+
+    /// The whole block, given `next`: the open goals whose labels follow
+    /// [`Short::last_label`], in label order (read as they are asked for;
+    /// terminal ones are passed over). `None` when they cannot tell: the
+    /// missing goals have a lower priority than the last entry (and may
+    /// have any label), or one sorts before it (the block was not current).
+    pub fn fill(self, next: impl IntoIterator<Item = Goal>, book: &Book) -> Option<String> {
+        let (rank, last) = last_key(&self.content)?;
+        let last = last.to_string();
+        let Short {
+            mut content,
+            mut hidden,
+            mut wanted,
+        } = self;
+        for goal in next {
+            if goal.status.is_terminal() || goal.label <= last {
+                continue;
+            }
+            match goal.priority.rank().cmp(&rank) {
+                std::cmp::Ordering::Less => return None,
+                std::cmp::Ordering::Greater => continue,
+                std::cmp::Ordering::Equal => {
+                    hidden = hidden.checked_sub(1)?;
+                    wanted -= 1;
+                    content.push_str(&render_entry(&goal, book));
+                    if wanted == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        if wanted > 0 {
+            return None;
+        }
+        if hidden > 0 {
+            content.push_str(&more_line(hidden));
+        }
+        Some(content)
+    }
+}
+
 /// The block with these goals' entries changed and the `removed` labels
-/// gone, showing at most `max` entries, without reading the other goals.
-/// `None` when that cannot be known from the block alone — in a block that
-/// hides goals, a shown goal closed, moved down or was deleted, and which
-/// goal takes its place is not in the block — and the block must be
-/// rendered from every open goal.
-pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize) -> Option<String> {
+/// gone, showing at most `max` entries, without reading the other goals
+/// ([`Patched::Short`] when goals that follow must be read). `None` when
+/// that cannot be known from the block alone — a goal it hides or does not
+/// show was deleted, or every entry left — and the block must be rendered
+/// from every open goal.
+pub fn patch(
+    block: &str,
+    changes: &[EntryChange],
+    removed: &[&str],
+    max: usize,
+) -> Option<Patched> {
     let (entries_part, mut hidden) = split_more(block)?;
     let mut content = entries_part.to_string();
     for change in changes {
@@ -163,8 +236,12 @@ pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize)
             (false, true) => hidden += usize::from(!change.was_open),
             // Closed while hidden (or closed all along).
             (false, false) => hidden -= usize::from(change.was_open),
-            // A shown goal closed or moved down: the next is not known.
-            (true, _) => return None,
+            // A shown goal closed or moved down: its entry goes, and the
+            // goal that takes its place follows the last one left.
+            (true, still_open) => {
+                content = upsert(&content, change.old_label, None);
+                hidden += usize::from(still_open);
+            }
         }
     }
     if !removed.is_empty() && hidden > 0 {
@@ -178,15 +255,21 @@ pub fn patch(block: &str, changes: &[EntryChange], removed: &[&str], max: usize)
         content = entries(&content).take(max).collect();
         hidden += shown - max;
     } else if shown < max && hidden > 0 {
-        return None;
+        return (shown > 0).then(|| {
+            Patched::Short(Short {
+                content,
+                hidden,
+                wanted: (max - shown).min(hidden),
+            })
+        });
     }
     if shown == 0 && hidden == 0 {
-        return Some(format!("{EMPTY}\n"));
+        return Some(Patched::Block(format!("{EMPTY}\n")));
     }
     if hidden > 0 {
         content.push_str(&more_line(hidden));
     }
-    Some(content)
+    Some(Patched::Block(content))
 }
 
 /// The sort key of the block's last entry.
@@ -554,32 +637,33 @@ mod tests {
         );
         let mut closed = goal("x", "normal", "X");
         closed.status = crate::model::Status::Completed;
-        // (what changes, the goals after, patchable)
+        // (what changes, its label before, whether it was open, whether
+        // goals that follow the last entry are read)
         let cases: Vec<(Goal, Option<&str>, bool, bool)> = vec![
             // a shown goal changes its title: replaced in place
-            (goal("b", "normal", "B again"), None, true, true),
+            (goal("b", "normal", "B again"), None, true, false),
             // a hidden goal changes: nothing shown changes
-            (goal("d", "normal", "D again"), None, true, true),
+            (goal("d", "normal", "D again"), None, true, false),
             // a new goal after the last shown one: counted
-            (goal("f", "low", "F"), None, false, true),
+            (goal("f", "low", "F"), None, false, false),
             // a new goal before it: shown, the last shown one counted
-            (goal("aa", "critical", "AA"), None, false, true),
+            (goal("aa", "critical", "AA"), None, false, false),
             // a hidden goal moves up: shown, the last shown one counted
-            (goal("d", "critical", "D"), None, true, true),
+            (goal("d", "critical", "D"), None, true, false),
             // a shown goal moves up
-            (goal("c", "critical", "C"), None, true, true),
-            // a shown goal moves down: a hidden one may come first
-            (goal("b", "low", "B"), None, true, false),
+            (goal("c", "critical", "C"), None, true, false),
+            // a shown goal moves down: the first hidden one takes its place
+            (goal("b", "low", "B"), None, true, true),
             // a hidden goal closes: counted down
-            (closed_as(&goal("e", "low", "E")), None, true, true),
-            // a shown goal closes: the next one must be found
-            (closed_as(&goal("a", "high", "A")), None, true, false),
+            (closed_as(&goal("e", "low", "E")), None, true, false),
+            // a shown goal closes: the next one takes its place
+            (closed_as(&goal("a", "high", "A")), None, true, true),
             // a hidden goal renamed but staying hidden
-            (goal("z", "low", "E"), Some("e"), true, true),
+            (goal("z", "low", "E"), Some("e"), true, false),
             // a closed goal changes: nothing
-            (closed.clone(), None, false, true),
+            (closed.clone(), None, false, false),
         ];
-        for (changed, old_label, was_open, patchable) in cases {
+        for (changed, old_label, was_open, reads_next) in cases {
             let old_label = old_label.unwrap_or(&changed.label);
             let entry = (!changed.status.is_terminal()).then(|| render_entry(&changed, &book));
             let change = EntryChange {
@@ -595,17 +679,59 @@ mod tests {
                 .cloned()
                 .collect();
             after.push(changed.clone());
-            let patched = patch(&block, &[change], &[], 3);
-            assert_eq!(
-                patched.is_some(),
-                patchable,
-                "{}: {patched:?}",
-                changed.label
-            );
-            if let Some(patched) = patched {
-                assert_eq!(patched, open(&after), "{}", changed.label);
-            }
+            let patched = match patch(&block, &[change], &[], 3) {
+                Some(Patched::Block(block)) if !reads_next => block,
+                Some(Patched::Short(short)) if reads_next => {
+                    let next = following(&after, short.last_label());
+                    short.fill(next, &book).unwrap()
+                }
+                other => panic!("{}: {other:?}", changed.label),
+            };
+            assert_eq!(patched, open(&after), "{}", changed.label);
         }
+        // A shown goal closes and every hidden one has a lower priority:
+        // they may have any label, so the block is rendered from them all.
+        let lower = vec![
+            goal("a", "high", "A"),
+            goal("b", "normal", "B"),
+            goal("c", "normal", "C"),
+            goal("d", "low", "D"),
+            goal("aa", "low", "AA"),
+        ];
+        let c = closed_as(&lower[2]);
+        let change = EntryChange {
+            old_label: "c",
+            was_open: true,
+            label: "c",
+            priority: &c.priority,
+            entry: None,
+        };
+        let Some(Patched::Short(short)) = patch(&open(&lower), &[change], &[], 3) else {
+            panic!("a shown goal closed: the next must be read");
+        };
+        assert_eq!(short.last_label(), "b");
+        let mut after = lower.clone();
+        after[2] = c.clone();
+        assert_eq!(short.fill(following(&after, "b"), &book), None);
+        // A goal that sorts before the last entry among those that follow
+        // it: the block was not current, and is rendered.
+        let stale = patch(&open(&before), &[], &[], 2);
+        let Some(Patched::Block(two)) = stale else {
+            panic!("{stale:?}")
+        };
+        let mut moved_up = before.clone();
+        moved_up[2] = goal("c", "critical", "C");
+        let change = EntryChange {
+            old_label: "a",
+            was_open: true,
+            label: "a",
+            priority: &before[0].priority,
+            entry: None,
+        };
+        let Some(Patched::Short(short)) = patch(&two, &[change], &[], 2) else {
+            panic!("a shown goal closed: the next must be read");
+        };
+        assert_eq!(short.fill(following(&moved_up, "b"), &book), None);
         // Every open goal shown: a new one that overflows is counted.
         let three = open(&before[..3]);
         let d = render_entry(&before[3], &book);
@@ -617,12 +743,24 @@ mod tests {
             entry: Some(&d),
         };
         assert_eq!(
-            patch(&three, &[change], &[], 3).unwrap(),
-            open(&before[..4])
+            patch(&three, &[change], &[], 3),
+            Some(Patched::Block(open(&before[..4])))
         );
         // Words steward did not write in the counting line: rendered.
         let forged = block.replace("_And 2 more", "_And two more");
         assert_eq!(patch(&forged, &[], &[], 3), None);
+    }
+
+    /// The goals whose labels follow `label`, in label order, as the store
+    /// lists them.
+    fn following(goals: &[Goal], label: &str) -> Vec<Goal> {
+        let mut next: Vec<Goal> = goals
+            .iter()
+            .filter(|g| g.label.as_str() > label)
+            .cloned()
+            .collect();
+        next.sort_by(|a, b| a.label.cmp(&b.label));
+        next
     }
 
     fn closed_as(goal: &Goal) -> Goal {

@@ -1281,8 +1281,17 @@ impl<'s> Transaction<'s> {
                     })
                     .collect();
                 let removed: Vec<&str> = self.mirror_removals.iter().map(String::as_str).collect();
-                match mirror::patch(&content, &changes, &removed, self.store.mirror_max_goals) {
-                    Some(patched) => patched,
+                let patched =
+                    mirror::patch(&content, &changes, &removed, self.store.mirror_max_goals);
+                match patched {
+                    Some(mirror::Patched::Block(block)) => block,
+                    Some(mirror::Patched::Short(short)) => {
+                        let next = self.open_goals_after(short.last_label());
+                        match short.fill(next, &book) {
+                            Some(block) => block,
+                            None => self.render_mirror_block(&book)?,
+                        }
+                    }
                     None => self.render_mirror_block(&book)?,
                 }
             }
@@ -1298,6 +1307,20 @@ impl<'s> Transaction<'s> {
             self.written.push(path);
         }
         Ok(())
+    }
+
+    /// The open goals whose labels follow `label`, in label order, read as
+    /// they are asked for: at most [`MIRROR_FILL_READS`] files, after which
+    /// reading every open goal costs little more.
+    fn open_goals_after<'t>(&'t self, label: &str) -> impl Iterator<Item = Goal> + use<'s, 't> {
+        let labels = self.store.open_labels().unwrap_or_default();
+        let first = labels.partition_point(|l| l.as_str() <= label);
+        labels
+            .into_iter()
+            .skip(first)
+            .take(MIRROR_FILL_READS)
+            .filter_map(|label| self.store.load(&self.store.open_path(&label)).ok())
+            .map(|loaded| *loaded.goal)
     }
 
     /// The mirror block rendered from every open goal.
@@ -1345,6 +1368,11 @@ impl Drop for Transaction<'_> {
 
 /// Longest commit subject, as git tools show it.
 const SUBJECT_CHARS: usize = 72;
+
+/// How many goal files a write reads to find the goals that take the
+/// places of shown ones in the mirror, before it renders the block from
+/// every open goal instead.
+const MIRROR_FILL_READS: usize = 32;
 
 /// "label: command — detail" for one goal, "command: N goals changed" for
 /// several, with one body line per event and trailers naming the goals,

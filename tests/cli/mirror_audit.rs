@@ -241,6 +241,15 @@ fn a_mirror_that_hides_goals_stays_current_through_every_kind_of_change() {
         &["delete", "d"],
         &["undo", "d"],
         &["delete", "b"],
+        // Shown goals close while those hidden have a lower priority, or
+        // the same one and a later label.
+        &["add", "m", "--title", "M", "--criterion", "x"],
+        &["add", "n", "--title", "N", "--criterion", "x"],
+        &["update", "n", "--priority", "low"],
+        &["abandon", "c", "--reason", "r"],
+        &["add", "e", "--title", "E", "--criterion", "x"],
+        &["abandon", "d", "--reason", "r"],
+        &["abandon", "e", "--reason", "r"],
     ];
     for step in steps {
         env.steward().args(*step).assert().success();
