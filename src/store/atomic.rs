@@ -207,6 +207,84 @@ pub fn exchange_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
     write_unsynced(path, contents)
 }
 
+/// [`replace`] of a file in a directory steward does not own (the mirror,
+/// in the project's root), through the spare of `spare_dir`, on the same
+/// file system: no file is made beside it and none freed. Where the two
+/// cannot be exchanged (no regular file at `path`, another file system, the
+/// spare in use), the file is replaced as [`replace`] does.
+pub fn replace_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) -> Result<()> {
+    if let Some(target) = regular_file(path)
+        && let Some(spare) = Spare::holding(
+            spare_dir,
+            contents,
+            Some(target.permissions().mode() & 0o7777),
+            true,
+        )
+        && spare.place(path).is_ok()
+    {
+        return Ok(());
+    }
+    replace(path, contents)
+}
+
+/// Moves a file readers take no lock to read (a seal) from `from` to `to`,
+/// a name nothing holds yet, with new `contents`, without waiting for the
+/// disk and without making a file or freeing one: the bytes go from the
+/// spare of `from`'s directory to `to`, then the file at `from` becomes
+/// that spare. Readers see the new file before the old one goes, as when
+/// the new one is written first. Where that cannot be done, `to` is
+/// written as [`exchange_unsynced`] does and `from` removed.
+pub fn move_unsynced(from: &Path, to: &Path, contents: &[u8]) -> Result<()> {
+    let dir = parent(to);
+    fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
+    if regular_file(from).is_some()
+        && to.symlink_metadata().is_err()
+        && let Some(spare) = Spare::holding(parent(from), contents, None, false)
+        && rename_noreplace(&spare.path, to).is_ok()
+    {
+        // The spare's name is free while its directory stays locked.
+        if fs::rename(from, &spare.path).is_ok() {
+            return Ok(());
+        }
+    } else {
+        exchange_unsynced(to, contents)?;
+    }
+    match fs::remove_file(from) {
+        Ok(()) => Ok(()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(err) => Err(Error::io(from, "cannot remove", err)),
+    }
+}
+
+/// Renames `from` to `to` unless something is at `to` (`renameat2` with
+/// `RENAME_NOREPLACE`).
+fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
+    renameat2(from, to, libc::RENAME_NOREPLACE)
+}
+
+/// `renameat2(2)` of two paths with `flags`.
+fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let from = CString::new(from.as_os_str().as_bytes())?;
+    let to = CString::new(to.as_os_str().as_bytes())?;
+    // SAFETY: both paths are NUL-terminated strings that outlive the call.
+    let renamed = unsafe {
+        libc::syscall(
+            libc::SYS_renameat2,
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            flags,
+        )
+    };
+    match renamed {
+        0 => Ok(()),
+        _ => Err(std::io::Error::last_os_error()),
+    }
+}
+
 /// The spare file of a directory, holding a file's new bytes: written in
 /// place, then exchanged with the file they replace (`renameat2` with
 /// `RENAME_EXCHANGE`), so that a reader sees the old file or the new one,
@@ -266,22 +344,7 @@ impl Spare {
     /// system that cannot exchange, renamed over it as a temporary file
     /// would be (the next write makes a new spare).
     fn place(self, target: &Path) -> std::io::Result<()> {
-        use std::ffi::CString;
-        use std::os::unix::ffi::OsStrExt;
-        let from = CString::new(self.path.as_os_str().as_bytes())?;
-        let to = CString::new(target.as_os_str().as_bytes())?;
-        // SAFETY: both paths are NUL-terminated strings that outlive the call.
-        let exchanged = unsafe {
-            libc::syscall(
-                libc::SYS_renameat2,
-                libc::AT_FDCWD,
-                from.as_ptr(),
-                libc::AT_FDCWD,
-                to.as_ptr(),
-                libc::RENAME_EXCHANGE,
-            ) == 0
-        };
-        if exchanged {
+        if renameat2(&self.path, target, libc::RENAME_EXCHANGE).is_ok() {
             return Ok(());
         }
         fs::rename(&self.path, target)
@@ -459,6 +522,90 @@ mod tests {
                 "turn {turn}: removed"
             );
         }
+    }
+
+    #[test]
+    fn a_move_writes_the_new_name_from_the_spare_and_the_old_file_becomes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (open, closed) = (dir.path().join("open"), dir.path().join("closed"));
+        fs::create_dir(&open).unwrap();
+        let spare = open.join(SPARE);
+        for (n, label) in ["a", "b"].iter().enumerate() {
+            let from = open.join(label);
+            fs::write(&from, format!("open {label}")).unwrap();
+            let inodes = [&from, &spare].map(|p| fs::metadata(p).ok().map(|m| m.ino()));
+            let to = closed.join(format!("id-{label}"));
+            move_unsynced(&from, &to, format!("closed {label}").as_bytes()).unwrap();
+            assert_eq!(fs::read_to_string(&to).unwrap(), format!("closed {label}"));
+            assert!(fs::symlink_metadata(&from).is_err(), "the old name goes");
+            assert_eq!(fs::read_to_string(&spare).unwrap(), format!("open {label}"));
+            // After the first, no file is made and none freed: the spare
+            // moves on, and the old file takes its place.
+            assert_eq!(fs::metadata(&spare).unwrap().ino(), inodes[0].unwrap());
+            if n > 0 {
+                assert_eq!(fs::metadata(&to).unwrap().ino(), inodes[1].unwrap());
+            }
+        }
+        // Something at the new name already, or no old file: written over,
+        // and the old name gone either way.
+        let (from, to) = (open.join("c"), closed.join("id-a"));
+        fs::write(&from, "open c").unwrap();
+        move_unsynced(&from, &to, b"closed c").unwrap();
+        assert_eq!(fs::read_to_string(&to).unwrap(), "closed c");
+        assert!(fs::symlink_metadata(&from).is_err());
+        move_unsynced(&open.join("never"), &closed.join("id-d"), b"closed d").unwrap();
+        assert_eq!(fs::read_to_string(closed.join("id-d")).unwrap(), "closed d");
+        let mut names: Vec<_> = fs::read_dir(&open)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        names.extend(
+            fs::read_dir(&closed)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name()),
+        );
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.to_string_lossy().starts_with(TEMP_PREFIX)),
+            "{names:?}"
+        );
+    }
+
+    #[test]
+    fn a_file_replaced_from_another_directorys_spare_keeps_its_mode_and_links_are_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        fs::create_dir(&state).unwrap();
+        let mirror = dir.path().join("ACTIVE-TASKS.md");
+        fs::write(&mirror, "old").unwrap();
+        fs::set_permissions(&mirror, fs::Permissions::from_mode(0o640)).unwrap();
+        replace_from_spare(&mirror, &state, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&mirror).unwrap(), "new");
+        let spare = state.join(SPARE);
+        assert_eq!(fs::read_to_string(&spare).unwrap(), "old");
+        assert_eq!(
+            fs::metadata(&mirror).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
+        let inodes = [&mirror, &spare].map(|p| fs::metadata(p).unwrap().ino());
+        replace_from_spare(&mirror, &state, b"newer").unwrap();
+        assert_eq!(fs::read_to_string(&mirror).unwrap(), "newer");
+        assert_eq!(fs::metadata(&mirror).unwrap().ino(), inodes[1]);
+        assert_eq!(fs::metadata(&spare).unwrap().ino(), inodes[0]);
+        let names: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 2, "nothing made beside the file: {names:?}");
+        // A link is replaced, never written through.
+        let elsewhere = dir.path().join("elsewhere.md");
+        fs::write(&elsewhere, "someone else's").unwrap();
+        fs::remove_file(&mirror).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &mirror).unwrap();
+        replace_from_spare(&mirror, &state, b"mine").unwrap();
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "someone else's");
+        assert!(fs::symlink_metadata(&mirror).unwrap().file_type().is_file());
+        assert_eq!(fs::read_to_string(&mirror).unwrap(), "mine");
     }
 
     #[test]

@@ -352,6 +352,28 @@ impl Store {
 
     /// Writes the seal of a goal steward just wrote, at `place`.
     pub fn write_seal(&self, place: Place, seal: &Seal) -> Result<()> {
+        let text = self.seal_text(place, seal)?;
+        atomic::exchange_unsynced(
+            &self.seal_path(place, &seal.label, &seal.id),
+            text.as_bytes(),
+        )
+    }
+
+    /// Replaces the seal of `label` in `from` with `seal` in `place` (a goal
+    /// closed, opened again, or renamed), the new one written before the
+    /// old one goes.
+    pub fn move_seal(&self, from: Place, label: &str, place: Place, seal: &Seal) -> Result<()> {
+        let text = self.seal_text(place, seal)?;
+        atomic::move_unsynced(
+            &self.seal_path(from, label, &seal.id),
+            &self.seal_path(place, &seal.label, &seal.id),
+            text.as_bytes(),
+        )
+    }
+
+    /// A seal's text, its MAC binding it to `place`, in a directory ready
+    /// for it.
+    fn seal_text(&self, place: Place, seal: &Seal) -> Result<String> {
         let key = self.keys.key()?;
         let mac = key.mac(
             Domain::Seal,
@@ -374,10 +396,7 @@ impl Store {
                 why: "cannot be used for seals (a symbolic link, or not a directory)",
             });
         }
-        atomic::exchange_unsynced(
-            &self.seal_path(place, &seal.label, &seal.id),
-            text.as_bytes(),
-        )
+        Ok(text)
     }
 
     /// Removes a seal, if there is one.

@@ -677,16 +677,15 @@ impl<'s> Transaction<'s> {
     /// those of goals it moved, renamed or deleted.
     fn write_seals(&mut self) -> Result<()> {
         for (id, change) in std::mem::take(&mut self.seals) {
-            if let Some((place, seal)) = &change.after {
-                self.store.write_seal(*place, seal)?;
-            }
-            if let Some((place, label)) = change.before {
-                let moved = change.after.as_ref().is_none_or(|(p, seal)| {
-                    *p != place || (place == Place::Open && seal.label != label)
-                });
-                if moved {
-                    self.store.remove_seal(place, &label, &id)?;
+            match (change.after, change.before) {
+                (Some((place, seal)), Some((from, label)))
+                    if place != from || (place == Place::Open && seal.label != label) =>
+                {
+                    self.store.move_seal(from, &label, place, &seal)?;
                 }
+                (Some((place, seal)), _) => self.store.write_seal(place, &seal)?,
+                (None, Some((from, label))) => self.store.remove_seal(from, &label, &id)?,
+                (None, None) => {}
             }
         }
         Ok(())
@@ -1302,8 +1301,10 @@ impl<'s> Transaction<'s> {
         if existing.as_deref() != Some(updated.as_str()) {
             // The mirror is derived from the goals: its directory is not
             // synced (a crash may bring back the previous mirror, never a
-            // torn one; the next tick renders it again).
-            atomic::replace(&path, updated.as_bytes()).map_err(|err| err.to_string())?;
+            // torn one; the next tick renders it again). Its spare is
+            // steward's, not in the project's root.
+            atomic::replace_from_spare(&path, &self.store.state_dir, updated.as_bytes())
+                .map_err(|err| err.to_string())?;
             self.written.push(path);
         }
         Ok(())
