@@ -3,6 +3,7 @@
 //! with its source, and the typed [`Config`] made from them.
 
 use std::collections::BTreeMap;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
 use crate::agents::{AgentProfile, OutputFormat, PromptVia};
@@ -571,18 +572,26 @@ impl Layers {
         reader: Actor,
     ) -> Result<Vec<IgnoredEnv>> {
         let mut ignored = Vec::new();
+        // The few variables that could name a setting, so that the names of
+        // the others are never made.
+        let candidates: Vec<(&String, &String)> = env
+            .range::<str, _>((Bound::Included("STEWARD_"), Bound::Excluded("STEWARD`")))
+            .collect();
         for setting in SETTINGS {
-            let name = env_name(setting.key);
             // Empty is unset, as for every other STEWARD_ variable.
-            let Some(raw) = env.get(&name).filter(|raw| !raw.is_empty()) else {
+            let Some((name, raw)) = candidates
+                .iter()
+                .find(|(name, raw)| !raw.is_empty() && names_setting(name, setting.key))
+            else {
                 continue;
             };
+            let name = name.to_string();
             if setting.file_only {
                 ignored.push(IgnoredEnv::new(name, setting.key, IgnoredBecause::FileOnly));
                 continue;
             }
             let yaml: serde_yaml::Value = serde_yaml::from_str(raw)
-                .unwrap_or_else(|_| serde_yaml::Value::String(raw.clone()));
+                .unwrap_or_else(|_| serde_yaml::Value::String(raw.to_string()));
             let value =
                 parse_value(setting.kind, &yaml).map_err(|why| Error::bad_value(&name, why))?;
             let current = self.get(setting.key);
@@ -871,6 +880,20 @@ pub fn env_name(key: &str) -> String {
     format!("STEWARD_{}", key.replace('.', "_").to_ascii_uppercase())
 }
 
+/// Whether `name` is [`env_name`] of `key`, without making it.
+fn names_setting(name: &str, key: &str) -> bool {
+    name.strip_prefix("STEWARD_").is_some_and(|rest| {
+        rest.len() == key.len()
+            && (rest.bytes().zip(key.bytes())).all(|(n, k)| {
+                n == if k == b'.' {
+                    b'_'
+                } else {
+                    k.to_ascii_uppercase()
+                }
+            })
+    })
+}
+
 /// Flattens nested mappings into dotted leaf keys; sections are the keys that
 /// prefix a known setting. Returns the offending key when one is not a string.
 pub(super) fn flatten(
@@ -883,9 +906,11 @@ pub(super) fn flatten(
             return Err(format!("{prefix}{key:?}"));
         };
         let full = format!("{prefix}{key}");
-        let is_section = SETTINGS
-            .iter()
-            .any(|s| s.key.starts_with(&format!("{full}.")));
+        let is_section = SETTINGS.iter().any(|s| {
+            s.key
+                .strip_prefix(full.as_str())
+                .is_some_and(|rest| rest.starts_with('.'))
+        });
         match value {
             serde_yaml::Value::Mapping(children) if is_section => {
                 flatten(children, &format!("{full}."), out)?;
@@ -923,4 +948,32 @@ pub(super) fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variable_names_the_settings_whose_name_it_is_and_no_other() {
+        for setting in SETTINGS {
+            for other in SETTINGS {
+                let name = env_name(other.key);
+                assert_eq!(
+                    names_setting(&name, setting.key),
+                    name == env_name(setting.key),
+                    "{name} and {}",
+                    setting.key
+                );
+            }
+        }
+        for name in [
+            "STEWARD_ENABLEDX",
+            "steward_enabled",
+            "STEWARD_enabled",
+            "ENABLED",
+        ] {
+            assert!(!names_setting(name, "enabled"), "{name}");
+        }
+    }
 }
