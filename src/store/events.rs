@@ -246,6 +246,19 @@ impl Log {
             .reaches(goal_id, from, to, keys)
     }
 
+    /// [`Log::signed_chain`] that ends at the goal's last signed change
+    /// ([`Chains::reaches_last`]).
+    pub fn signed_chain_to_last(
+        &self,
+        goal_id: &str,
+        from: Option<&str>,
+        to: &str,
+        keys: &[PublicKey],
+    ) -> bool {
+        self.chains(&[goal_id].into_iter().collect())
+            .reaches_last(goal_id, from, to, keys)
+    }
+
     /// The changes of the goals `goal_ids` the log records, read once from
     /// its newest part backwards (at most [`CHAINS_SEARCHED`] bytes): for
     /// checking many goals' chains at once ([`Chains::reaches`]).
@@ -262,6 +275,9 @@ impl Log {
             return chains;
         };
         let mut budget = CHAINS_SEARCHED;
+        // Where each line was read, newest last: parts and their chunks
+        // come newest first, the lines of a chunk oldest first.
+        let mut chunks = 0u64;
         for part in parts.iter().rev() {
             let Ok(Some(mut file)) = crate::os::safe_file::open_regular(&self.path(part)) else {
                 break;
@@ -269,17 +285,23 @@ impl Log {
             // Read a chunk at a time: a busy day's part is megabytes, and
             // only the lines of the goals asked for are kept.
             let read = whole_lines_from_end(&mut file, budget, |region| {
-                for line in region.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                chunks += 1;
+                let lines = region.split(|b| *b == b'\n').filter(|l| !l.is_empty());
+                for (n, line) in lines.enumerate() {
                     let Some(id) = goal_id_of(line).filter(|id| goal_ids.contains(id)) else {
                         continue;
                     };
-                    if let Some((after, before)) = step_of(line, id) {
-                        chains.steps.entry(id.to_string()).or_default().push(Step {
-                            after,
-                            before,
-                            line: line.to_vec(),
-                        });
-                    }
+                    let Some(mark) = mark_of(line, id) else {
+                        continue;
+                    };
+                    let links = mark.after.is_some() && (mark.before.is_some() || mark.begins);
+                    chains.steps.entry(id.to_string()).or_default().push(Step {
+                        order: (mark.ts, std::cmp::Reverse(chunks), n),
+                        after: mark.after.unwrap_or_default(),
+                        before: mark.before,
+                        links,
+                        line: line.to_vec(),
+                    });
                 }
                 std::ops::ControlFlow::Continue(())
             });
@@ -461,20 +483,30 @@ fn append(path: &Path, events: &[Event], signer: Option<Signer<'_>>) -> Result<(
         .map_err(|err| Error::io(path, "cannot sync event log", err))
 }
 
-/// The change of goal `goal_id` a log line records, as (hash after, hash
-/// before): only changes steward made by writing the file (a new goal has
-/// no hash before).
-fn step_of(line: &[u8], goal_id: &str) -> Option<(String, Option<String>)> {
+/// What a log line says of goal `goal_id`'s file.
+struct Mark {
+    ts: String,
+    /// The hash of the bytes steward left (`None`: it removed the file).
+    after: Option<String>,
+    /// The hash of the bytes it found.
+    before: Option<String>,
+    /// The file came into being (a new goal, an undone removal).
+    begins: bool,
+}
+
+/// The change of goal `goal_id`'s file a log line records: only changes
+/// steward made by writing the file or removing it.
+fn mark_of(line: &[u8], goal_id: &str) -> Option<Mark> {
     let event: Event = serde_json::from_slice(line).ok()?;
-    if event.goal_id != goal_id {
+    if event.goal_id != goal_id || (event.sha256.is_none() && event.sha256_before.is_none()) {
         return None;
     }
-    let after = event.sha256?;
-    match event.sha256_before {
-        Some(before) => Some((after, Some(before))),
-        None if event.action == "created" || event.action == "undone" => Some((after, None)),
-        None => None,
-    }
+    Some(Mark {
+        ts: event.ts,
+        begins: event.action == "created" || event.action == "undone",
+        after: event.sha256,
+        before: event.sha256_before,
+    })
 }
 
 /// How much of the log a search for goals' changes reads, newest first.
@@ -486,13 +518,18 @@ pub struct Chains {
     steps: std::collections::HashMap<String, Vec<Step>>,
 }
 
-/// One change of a goal's file: the hashes after and before (`None`: it
-/// came into being), and the log line that says so, to verify when used.
+/// One change of a goal's file: the hashes after (empty: the file was
+/// removed) and before, whether it links the two (a change from bytes
+/// steward knew, or the file's beginning), the log line that says so, to
+/// verify when used, and where it falls among the goal's changes (its
+/// time, then its place in the log).
 #[derive(Debug)]
 struct Step {
     after: String,
     before: Option<String>,
+    links: bool,
     line: Vec<u8>,
+    order: (String, std::cmp::Reverse<u64>, usize),
 }
 
 impl Chains {
@@ -522,7 +559,7 @@ impl Chains {
             if !seen.insert(at.clone()) {
                 continue;
             }
-            for step in steps.iter().filter(|s| s.after == at) {
+            for step in steps.iter().filter(|s| s.links && s.after == at) {
                 if signed_by(&step.line, keys).is_none() {
                     continue;
                 }
@@ -534,6 +571,26 @@ impl Chains {
             }
         }
         false
+    }
+
+    /// [`Chains::reaches`], and `to` is what the goal's last change signed
+    /// with one of `keys` left: an earlier version steward once wrote, put
+    /// back (from git, from a copy) after later changes or a removal, is
+    /// not taken as steward's.
+    pub fn reaches_last(
+        &self,
+        goal_id: &str,
+        from: Option<&str>,
+        to: &str,
+        keys: &[PublicKey],
+    ) -> bool {
+        let Some(steps) = self.steps.get(goal_id) else {
+            return false;
+        };
+        let last = (steps.iter())
+            .filter(|s| signed_by(&s.line, keys).is_some())
+            .max_by(|a, b| a.order.cmp(&b.order));
+        last.is_some_and(|last| last.after == to) && self.reaches(goal_id, from, to, keys)
     }
 }
 
@@ -1145,5 +1202,62 @@ mod signature_tests {
         assert!(!log.signed_chain("g-1", Some("v3"), "v4", &trusted));
         assert!(!log.signed_chain("g-2", None, "v2", &trusted));
         assert!(!log.signed_chain("g-1", None, "v2", &[]));
+    }
+
+    /// A version later changes replaced, put back without its seal, is not
+    /// steward's: the chain must end at the goal's last signed change.
+    #[test]
+    fn only_the_last_signed_change_leaves_steward_s_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Log::new(dir.path());
+        let key = MachineKey::load_or_create(&dir.path().join("key")).unwrap();
+        let signer = || {
+            Some(Signer {
+                key: &key,
+                machine: "a",
+            })
+        };
+        let event = |ts: &str, action: &str, before: Option<&str>, after: Option<&str>| Event {
+            ts: format!("2026-11-21T04:00:0{ts}Z"),
+            goal_id: "g-1".into(),
+            action: action.into(),
+            sha256_before: before.map(str::to_string),
+            sha256: after.map(str::to_string),
+            ..Event::default()
+        };
+        let trusted = [key.public()];
+        let last = |to: &str| log.signed_chain_to_last("g-1", None, to, &trusted);
+        log.append(
+            &[
+                event("0", "created", None, Some("v1")),
+                event("1", "assessed", Some("v1"), Some("v2")),
+                // One command, two changes in the same second: the later
+                // line is the last.
+                event("2", "assessed", Some("v2"), Some("v3")),
+                event("2", "completed", Some("v3"), Some("v4")),
+            ],
+            signer(),
+        )
+        .unwrap();
+        assert!(last("v4"));
+        for earlier in ["v1", "v2", "v3"] {
+            assert!(!last(earlier), "{earlier} was replaced");
+            assert!(log.signed_chain("g-1", None, earlier, &trusted));
+        }
+        // A later line nobody trusted signed changes nothing.
+        log.append(&[event("3", "assessed", Some("v4"), Some("v2"))], None)
+            .unwrap();
+        assert!(last("v4") && !last("v2"));
+        // Removed: no version is steward's; put back by `undo`: it is.
+        log.append(&[event("4", "deleted", Some("v4"), None)], signer())
+            .unwrap();
+        assert!(!last("v4"));
+        log.append(&[event("5", "undone", None, Some("v4"))], signer())
+            .unwrap();
+        assert!(last("v4"));
+        // Changed back to bytes it had before: those are the last again.
+        log.append(&[event("6", "assessed", Some("v4"), Some("v1"))], signer())
+            .unwrap();
+        assert!(last("v1") && !last("v4"));
     }
 }

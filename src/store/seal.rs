@@ -651,7 +651,9 @@ impl Store {
 
     /// Whether the event log holds changes signed by trusted machines
     /// (this one included) that take the goal from the bytes hashed `from`
-    /// (its seal here; `None`: none) to what the file holds.
+    /// (its seal here; `None`: none) to what the file holds, the last of
+    /// them leaving those bytes: a version later changes replaced, put back
+    /// without its seal, is not steward's.
     fn signed(&self, loaded: &LoadedGoal, from: Option<&str>) -> bool {
         if loaded.goal.id.is_empty() {
             return false;
@@ -661,11 +663,11 @@ impl Store {
         let prepared = self.keys.chains.lock().expect("not poisoned");
         match prepared.as_ref() {
             Some(chains) if chains.covers(&loaded.goal.id) => {
-                chains.reaches(&loaded.goal.id, from, &sha, &keys)
+                chains.reaches_last(&loaded.goal.id, from, &sha, &keys)
             }
             _ => {
                 drop(prepared);
-                self.log().signed_chain(&loaded.goal.id, from, &sha, &keys)
+                (self.log()).signed_chain_to_last(&loaded.goal.id, from, &sha, &keys)
             }
         }
     }

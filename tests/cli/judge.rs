@@ -118,6 +118,41 @@ fn a_goal_moved_back_from_the_closed_goals_is_not_open_again() {
     assert_eq!(goal["criteria"][0]["met"], false, "{goal}");
 }
 
+/// An earlier version steward once wrote, put back after the goal was
+/// closed (from git or a copy) without its seal, is not taken as steward's:
+/// the log's last change of the goal left other bytes.
+#[test]
+fn an_earlier_version_put_back_without_its_seal_is_not_open_again() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    env.steward()
+        .args(["update", "g", "--note", "on it"])
+        .assert()
+        .success();
+    let open = env.read("state/goals/g.md");
+    env.steward()
+        .args([
+            "complete", "g", "--met", "1", "--met", "2", "--met", "3", "--reason", "done",
+        ])
+        .assert()
+        .success();
+    for dir in ["state/goals/closed", "state/seals/closed"] {
+        for entry in std::fs::read_dir(env.path(dir)).unwrap() {
+            std::fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+    }
+    env.write("state/goals/g.md", &open);
+    agent(&env)
+        .args(["assess", "g", "--summary", "back at it", "--met", "1"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("changed outside steward"));
+    env.steward()
+        .args(["show", "g"])
+        .assert()
+        .stdout(predicate::str::contains("outside steward"));
+}
+
 #[test]
 fn a_goal_deleted_by_hand_is_found_and_its_label_waits_for_a_person() {
     let env = TestEnv::initialised();
