@@ -96,7 +96,7 @@ pub fn stage(path: &Path, contents: &[u8], sync: bool) -> Result<Staged> {
 pub fn stage_one(path: &Path, contents: &[u8]) -> Result<Staged> {
     let spare = regular_file(path).and_then(|target| {
         let mode = target.permissions().mode() & 0o7777;
-        Spare::holding(parent(path), contents, Some(mode), true)
+        Spare::holding(parent(path), &target, contents, Some(mode), true)
     });
     match spare {
         Some(spare) => Ok(Staged {
@@ -198,8 +198,8 @@ pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
 /// exchange with or the spare cannot be used, the file is replaced as
 /// [`write_unsynced`] does.
 pub fn exchange_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
-    if regular_file(path).is_some()
-        && let Some(spare) = Spare::holding(parent(path), contents, None, false)
+    if let Some(target) = regular_file(path)
+        && let Some(spare) = Spare::holding(parent(path), &target, contents, None, false)
         && spare.place(path).is_ok()
     {
         return Ok(());
@@ -212,10 +212,17 @@ pub fn exchange_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
 /// file system: no file is made beside it and none freed. Where the two
 /// cannot be exchanged (no regular file at `path`, another file system, the
 /// spare in use), the file is replaced as [`replace`] does.
+///
+/// `path`'s directory is synced first: the spare's bytes were `path`'s
+/// until the last exchange, and were that not on disk, a crash while they
+/// are written over would bring `path` back torn. A directory the kernel
+/// has written back since costs no wait.
 pub fn replace_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) -> Result<()> {
     if let Some(target) = regular_file(path)
+        && sync_dir(parent(path)).is_ok()
         && let Some(spare) = Spare::holding(
             spare_dir,
+            &target,
             contents,
             Some(target.permissions().mode() & 0o7777),
             true,
@@ -237,9 +244,9 @@ pub fn replace_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) -> Res
 pub fn move_unsynced(from: &Path, to: &Path, contents: &[u8]) -> Result<()> {
     let dir = parent(to);
     fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
-    if regular_file(from).is_some()
+    if let Some(old) = regular_file(from)
         && to.symlink_metadata().is_err()
-        && let Some(spare) = Spare::holding(parent(from), contents, None, false)
+        && let Some(spare) = Spare::holding(parent(from), &old, contents, None, false)
         && rename_noreplace(&spare.path, to).is_ok()
     {
         // The spare's name is free while its directory stays locked.
@@ -293,8 +300,9 @@ fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()>
 /// rename over a file waits for the disk (after a `sync`, 277 µs against
 /// 20 µs for an exchange here). The directory is locked (`flock`) while
 /// its spare is in use, so two writers never share it. A spare that is a
-/// link, anything but a regular file or a file with another name is
-/// removed, never written through.
+/// link, anything but a regular file, a file with another name or the very
+/// file it is to replace (names a crash left on one file, where the link
+/// count was not put right) is removed, never written through.
 struct Spare {
     path: PathBuf,
     written: (u64, SystemTime),
@@ -304,9 +312,17 @@ struct Spare {
 
 impl Spare {
     /// The spare of `dir` holding `contents` (with `mode`; on disk when
-    /// `sync`), or `None` when it cannot be used.
-    fn holding(dir: &Path, contents: &[u8], mode: Option<u32>, sync: bool) -> Option<Spare> {
+    /// `sync`) for the file `target` describes, or `None` when it cannot be
+    /// used.
+    fn holding(
+        dir: &Path,
+        target: &fs::Metadata,
+        contents: &[u8],
+        mode: Option<u32>,
+        sync: bool,
+    ) -> Option<Spare> {
         use std::os::fd::AsRawFd;
+        use std::os::unix::fs::MetadataExt;
         let lock = File::open(dir).ok()?;
         // Never waited for: a spare in use (by another process, or by
         // this one through another descriptor) means a temporary file.
@@ -319,6 +335,10 @@ impl Spare {
             let _ = fs::remove_file(&path);
             return None;
         };
+        if (metadata.dev(), metadata.ino()) == (target.dev(), target.ino()) {
+            let _ = fs::remove_file(&path);
+            return None;
+        }
         let fill = || -> std::io::Result<(u64, SystemTime)> {
             if let Some(mode) = mode
                 && metadata.permissions().mode() & 0o7777 != mode

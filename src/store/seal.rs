@@ -625,7 +625,15 @@ impl Store {
             }),
             SealCheck::Unknown => Trust::Steward,
             SealCheck::Differs(seal) if self.signed(loaded, Some(&seal.sha256)) => Trust::Signed,
-            SealCheck::Missing if self.signed(loaded, None) => Trust::Signed,
+            // A seal gone, or one that does not verify or names another
+            // goal (a crash can leave a seal's name on another seal's
+            // bytes: seals are replaced through a spare, unsynced): the
+            // signed events decide, from the goal's beginning.
+            SealCheck::Missing | SealCheck::Forged(_) | SealCheck::OtherGoal(_)
+                if self.signed(loaded, None) =>
+            {
+                Trust::Signed
+            }
             SealCheck::Differs(seal) => Trust::Outside(self.what_changed(loaded, &seal)),
             SealCheck::OtherGoal(seal) => Trust::Outside(OutsideChange {
                 fields: vec!["id"],

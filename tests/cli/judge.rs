@@ -200,6 +200,45 @@ fn a_goal_deleted_by_hand_is_found_and_its_label_waits_for_a_person() {
         .success();
 }
 
+/// Seals are replaced through a spare without waiting for the disk: a
+/// crash can leave a seal's name on another goal's seal, or on torn bytes.
+/// The signed events then say the goal is steward's, and the seal is made
+/// again.
+#[test]
+fn a_seal_on_another_goal_s_bytes_or_torn_is_repaired_from_the_log() {
+    let env = TestEnv::initialised();
+    for label in ["g", "h", "k"] {
+        env.add_goal(label);
+    }
+    env.steward()
+        .args(["update", "g", "--note", "one"])
+        .assert()
+        .success();
+    let other = env.read("state/seals/open/h");
+    env.write("state/seals/open/g", &other);
+    let torn = env.read("state/seals/open/k");
+    env.write("state/seals/open/k", &torn[..torn.len() / 2]);
+    env.steward()
+        .args(["tick", "--json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("outside").not());
+    for label in ["g", "k"] {
+        env.steward()
+            .args(["show", label])
+            .assert()
+            .stdout(predicate::str::contains("Outside").not());
+        assert!(
+            env.read(&format!("state/seals/open/{label}"))
+                .contains(&format!("label {label}\n"))
+        );
+    }
+    agent(&env)
+        .args(["assess", "g", "--summary", "x"])
+        .assert()
+        .success();
+}
+
 #[test]
 fn a_forged_seal_or_undo_record_is_not_steward_s() {
     let env = TestEnv::initialised();
