@@ -217,9 +217,14 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     outcome.note_problems(&scan.problems);
     let waiting = scan.more_closed_in_place > 0;
     settle_terminal_cache(&mut tx, &scan.goals, waiting, &mut outcome);
-    for (label, seal) in vanished(ctx, &scan)? {
-        tx.record_vanished(&seal)?;
-        outcome.findings.push(vanished_finding(&label, &seal));
+    for (label, seal) in gone_from_the_open_goals(ctx, &scan)? {
+        match closed_elsewhere(ctx, &label, &seal) {
+            Some(closed) => tx.adopt_from(&closed, Place::Open, "closed on another machine"),
+            None => {
+                tx.record_vanished(&seal)?;
+                outcome.findings.push(vanished_finding(&label, &seal));
+            }
+        }
     }
     ctx.store.use_seal_cache();
     ctx.store.prepare_chains(&scan.goals);
@@ -546,8 +551,18 @@ fn outside_finding(goal: &Goal, outside: &OutsideChange) -> Finding {
 }
 
 /// Open goals steward sealed whose file is gone, not by steward: each
-/// label with its seal. Files the scan could not read are there.
+/// label with its seal. Files the scan could not read are there. A goal a
+/// pull moved to the closed goals is not gone ([`closed_elsewhere`]).
 fn vanished(ctx: &Context, scan: &Scan) -> Result<Vec<(String, Seal)>> {
+    Ok(gone_from_the_open_goals(ctx, scan)?
+        .into_iter()
+        .filter(|(label, seal)| closed_elsewhere(ctx, label, seal).is_none())
+        .collect())
+}
+
+/// Open goals steward sealed whose file is no longer among the open goals,
+/// with their seals.
+fn gone_from_the_open_goals(ctx: &Context, scan: &Scan) -> Result<Vec<(String, Seal)>> {
     let present = |label: &str| {
         scan.goals.iter().any(|g| g.goal.label == label) || ctx.store.open_path(label).exists()
     };
@@ -561,6 +576,18 @@ fn vanished(ctx: &Context, scan: &Scan) -> Result<Vec<(String, Seal)>> {
         }
     }
     Ok(gone)
+}
+
+/// The closed goal an open goal steward sealed here became on another
+/// machine of the store (completed or abandoned there, and pulled): the
+/// same id, where steward puts it, and steward's by the signed events.
+fn closed_elsewhere(ctx: &Context, label: &str, seal: &Seal) -> Option<LoadedGoal> {
+    let short: String = seal.id.chars().take(8).collect();
+    let path = ctx.store.closed_dir.join(format!("{label}-{short}.md"));
+    let loaded = ctx.store.load(&path).ok()?;
+    (loaded.goal.id == seal.id
+        && matches!(ctx.store.trust_of(&loaded), Trust::Steward | Trust::Signed))
+    .then_some(loaded)
 }
 
 fn vanished_finding(label: &str, seal: &Seal) -> Finding {

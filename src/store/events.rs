@@ -295,13 +295,21 @@ impl Log {
                         continue;
                     };
                     let links = mark.after.is_some() && (mark.before.is_some() || mark.begins);
-                    chains.steps.entry(id.to_string()).or_default().push(Step {
-                        order: (mark.ts, std::cmp::Reverse(chunks), n),
-                        after: mark.after.unwrap_or_default(),
-                        before: mark.before,
-                        links,
-                        line: line.to_vec(),
-                    });
+                    let order = (mark.ts, std::cmp::Reverse(chunks), n);
+                    let steps = chains.steps.entry(id.to_string()).or_default();
+                    // A line copied further down the log keeps the place
+                    // of the first: copying an earlier change after the
+                    // last one, in the same second, does not make it last.
+                    match steps.iter_mut().find(|s| s.line == line) {
+                        Some(copied) => copied.order = copied.order.clone().min(order),
+                        None => steps.push(Step {
+                            order,
+                            after: mark.after.unwrap_or_default(),
+                            before: mark.before,
+                            links,
+                            line: line.to_vec(),
+                        }),
+                    }
                 }
                 std::ops::ControlFlow::Continue(())
             });
@@ -495,10 +503,15 @@ struct Mark {
 }
 
 /// The change of goal `goal_id`'s file a log line records: only changes
-/// steward made by writing the file or removing it.
+/// steward made by writing the file or removing it. A removal steward
+/// found (`deleted_outside`) is not one: on another machine of the store it
+/// may be the move to the closed goals that a pull brought.
 fn mark_of(line: &[u8], goal_id: &str) -> Option<Mark> {
     let event: Event = serde_json::from_slice(line).ok()?;
-    if event.goal_id != goal_id || (event.sha256.is_none() && event.sha256_before.is_none()) {
+    if event.goal_id != goal_id
+        || (event.sha256.is_none() && event.sha256_before.is_none())
+        || event.action == "deleted_outside"
+    {
         return None;
     }
     Some(Mark {
@@ -587,9 +600,9 @@ impl Chains {
         let Some(steps) = self.steps.get(goal_id) else {
             return false;
         };
-        let last = (steps.iter())
-            .filter(|s| signed_by(&s.line, keys).is_some())
-            .max_by(|a, b| a.order.cmp(&b.order));
+        let mut newest_first: Vec<&Step> = steps.iter().collect();
+        newest_first.sort_by(|a, b| b.order.cmp(&a.order));
+        let last = (newest_first.into_iter()).find(|s| signed_by(&s.line, keys).is_some());
         last.is_some_and(|last| last.after == to) && self.reaches(goal_id, from, to, keys)
     }
 }
@@ -1244,10 +1257,26 @@ mod signature_tests {
             assert!(!last(earlier), "{earlier} was replaced");
             assert!(log.signed_chain("g-1", None, earlier, &trusted));
         }
-        // A later line nobody trusted signed changes nothing.
+        // A later line nobody trusted signed changes nothing, nor a signed
+        // line of the same second copied after the last one.
         log.append(&[event("3", "assessed", Some("v4"), Some("v2"))], None)
             .unwrap();
         assert!(last("v4") && !last("v2"));
+        let text = std::fs::read_to_string(log.path(&log.parts().unwrap()[0])).unwrap();
+        let copied = text.lines().nth(2).unwrap();
+        assert!(copied.contains("\"v3\""), "{copied}");
+        let part = log.path(&log.parts().unwrap()[0]);
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&part)
+            .unwrap();
+        std::io::Write::write_all(&mut file, format!("{copied}\n").as_bytes()).unwrap();
+        assert!(last("v4") && !last("v3"));
+        // A removal found, not made: on another machine it may be the
+        // move a pull brought.
+        log.append(&[event("3", "deleted_outside", Some("v4"), None)], signer())
+            .unwrap();
+        assert!(last("v4"));
         // Removed: no version is steward's; put back by `undo`: it is.
         log.append(&[event("4", "deleted", Some("v4"), None)], signer())
             .unwrap();

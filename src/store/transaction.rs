@@ -927,9 +927,17 @@ impl<'s> Transaction<'s> {
             return Ok(false);
         }
         let place = self.store.place_of(&loaded.file.path);
+        self.adopt_from(loaded, place, detail);
+        Ok(true)
+    }
+
+    /// Seals `loaded` where it is, its seal taken from `from` (a goal a
+    /// pull moved to the closed goals), recording where it came from.
+    pub fn adopt_from(&mut self, loaded: &LoadedGoal, from: Place, detail: &str) {
+        let place = self.store.place_of(&loaded.file.path);
         let sha = sha256(loaded.file.text().as_bytes());
         self.seal_change(
-            Some((place, loaded.goal.label.clone())),
+            Some((from, loaded.goal.label.clone())),
             &loaded.goal,
             Some((place, sha.clone())),
         );
@@ -943,7 +951,6 @@ impl<'s> Transaction<'s> {
             sha256: Some(sha),
             ..Event::default()
         });
-        Ok(true)
     }
 
     /// Records that the file of an open goal steward sealed is gone and

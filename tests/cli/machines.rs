@@ -216,6 +216,32 @@ fn two_machines_changing_different_goals_merge_with_a_plain_pull() {
     on(&m.b, "b").arg("doctor").assert().success();
 }
 
+/// The other machine finds the open goal's file gone (moved to the closed
+/// goals) before it checks the closed one: the removal it records is not a
+/// change of its own, and the closed goal stays steward's.
+#[test]
+fn a_goal_completed_on_one_machine_is_steward_s_on_the_other_after_a_pull() {
+    let m = machines();
+    on(&m.a, "a")
+        .args(["complete", "alpha", "--reason", "done"])
+        .args(["--met", "1", "--met", "2", "--met", "3"])
+        .assert()
+        .success();
+    git(m.a.root(), &["push", "-q", "origin", "main"]);
+    git(
+        m.b.root(),
+        &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+    );
+    on(&m.b, "b").args(["tick", "-q"]).assert().success();
+    on(&m.b, "b")
+        .args(["show", "alpha"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("completed"))
+        .stdout(predicate::str::contains("outside steward").not());
+    on(&m.b, "b").args(["tick", "-q"]).assert().success();
+}
+
 #[test]
 fn sync_commits_pulls_renders_the_mirror_again_and_pushes() {
     let m = machines();
