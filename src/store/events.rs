@@ -242,21 +242,12 @@ impl Log {
         to: &str,
         keys: &[PublicKey],
     ) -> bool {
-        self.chains(&[goal_id].into_iter().collect())
-            .reaches(goal_id, from, to, keys)
+        self.chains_of(goal_id).reaches(goal_id, from, to, keys)
     }
 
-    /// [`Log::signed_chain`] that ends at the goal's last signed change
-    /// ([`Chains::reaches_last`]).
-    pub fn signed_chain_to_last(
-        &self,
-        goal_id: &str,
-        from: Option<&str>,
-        to: &str,
-        keys: &[PublicKey],
-    ) -> bool {
+    /// The changes of goal `goal_id` the log records ([`Log::chains`]).
+    pub fn chains_of(&self, goal_id: &str) -> Chains {
         self.chains(&[goal_id].into_iter().collect())
-            .reaches_last(goal_id, from, to, keys)
     }
 
     /// The changes of the goals `goal_ids` the log records, read once from
@@ -1239,7 +1230,7 @@ mod signature_tests {
             ..Event::default()
         };
         let trusted = [key.public()];
-        let last = |to: &str| log.signed_chain_to_last("g-1", None, to, &trusted);
+        let last = |to: &str| log.chains_of("g-1").reaches_last("g-1", None, to, &trusted);
         log.append(
             &[
                 event("0", "created", None, Some("v1")),

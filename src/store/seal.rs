@@ -675,7 +675,8 @@ impl Store {
             }
             _ => {
                 drop(prepared);
-                (self.log()).signed_chain_to_last(&loaded.goal.id, from, &sha, &keys)
+                let id = &loaded.goal.id;
+                self.log().chains_of(id).reaches_last(id, from, &sha, &keys)
             }
         }
     }
