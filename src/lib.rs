@@ -11,6 +11,7 @@ pub mod doors;
 pub mod engine;
 pub mod error;
 pub mod exit;
+pub(crate) mod fast_yaml;
 pub mod model;
 pub mod os;
 pub mod rules;

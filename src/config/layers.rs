@@ -155,6 +155,12 @@ fn parse_file(path: &Path, text: &str) -> Result<serde_yaml::Value> {
             ),
         }));
     }
+    // The plain YAML a configuration nearly always is, read directly (the
+    // parser's buffers were 64 KB of a write's allocations); anything else,
+    // and every error message, is yaml_serde's.
+    if let Some(value) = crate::fast_yaml::parse(text) {
+        return Ok(value);
+    }
     serde_yaml::from_str(text).map_err(|err| {
         let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
         Error::Config(FileProblem {
@@ -953,6 +959,22 @@ pub(super) fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The file `init` writes, and a file that sets a few keys, take the
+    /// fast path and read as yaml_serde reads them.
+    #[test]
+    fn plain_configuration_files_are_read_without_yaml_serde_and_alike() {
+        let set = "global_limits:\n  max_active_goals: 10000\n# a comment\nmirror: {max_goals: 20}\nheartbeat_patterns: [\"HEARTBEAT\"]\n";
+        for text in [
+            Config::template(false),
+            Config::template(true),
+            set.to_string(),
+        ] {
+            let fast = crate::fast_yaml::parse(&text);
+            assert!(fast.is_some(), "{text}");
+            assert_eq!(fast, serde_yaml::from_str(&text).ok(), "{text}");
+        }
+    }
 
     #[test]
     fn a_variable_names_the_settings_whose_name_it_is_and_no_other() {

@@ -36,6 +36,23 @@ impl UndoRecord {
             mac: None,
             ..self.clone()
         };
-        serde_json::to_vec(&unsigned).expect("undo records serialize")
+        unsigned.json()
+    }
+
+    /// The record as one line of JSON, its newline included.
+    pub fn json_line(&self) -> Vec<u8> {
+        let mut line = self.json();
+        line.push(b'\n');
+        line
+    }
+
+    /// The record as JSON, in a buffer sized for it at once: the goal's
+    /// bytes before and after are most of it, and a buffer that doubles
+    /// on its way there touches a fresh page each time.
+    fn json(&self) -> Vec<u8> {
+        let text = |t: &Option<String>| t.as_ref().map_or(0, |t| t.len() + t.len() / 8);
+        let mut bytes = Vec::with_capacity(512 + text(&self.before) + text(&self.after));
+        serde_json::to_writer(&mut bytes, self).expect("undo records serialize");
+        bytes
     }
 }

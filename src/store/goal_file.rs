@@ -445,7 +445,7 @@ impl GoalFile {
         }
         // The plain YAML goal files use takes the fast path; anything else,
         // and every error message, comes from yaml_serde.
-        let parsed = super::fast_yaml::parse(self.front_matter())
+        let parsed = crate::fast_yaml::parse(self.front_matter())
             .map_or_else(|| serde_yaml::from_str(self.front_matter()), Ok);
         let value: Value = parsed.map_err(|err| {
             let mut position = err.location().map_or((1, 1), |l| (l.line(), l.column()));

@@ -20,7 +20,6 @@ mod dispatch_window;
 mod edit;
 pub mod episodes;
 pub mod events;
-mod fast_yaml;
 pub mod frontmatter;
 mod goal_file;
 pub mod key;

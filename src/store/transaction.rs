@@ -1198,10 +1198,10 @@ impl<'s> Transaction<'s> {
             if let Ok(key) = self.store.keys.key() {
                 record.mac = Some(key.mac(Domain::Undo, &[&record.signed_bytes()]));
             }
-            let text = serde_json::to_string(&record).expect("undo records serialize") + "\n";
+            let text = record.json_line();
             // Written over the last record in place: a torn one fails its
             // MAC, and `undo` then says it cannot, as with none.
-            if let Err(err) = atomic::write_over_unsynced(&path, text.as_bytes()) {
+            if let Err(err) = atomic::write_over_unsynced(&path, &text) {
                 warnings.push(format!("`steward undo` cannot take this back: {err}"));
             }
         }

@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["model"],
     &["os"],
     &["error"],
-    &["exit", "text", "yaml_locate"],
+    &["exit", "fast_yaml", "text", "yaml_locate"],
 ];
 
 type Graph = BTreeMap<String, BTreeSet<String>>;
