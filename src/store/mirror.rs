@@ -148,9 +148,10 @@ impl Short {
 
     /// The whole block, given `next`: the open goals whose labels follow
     /// [`Short::last_label`], in label order (read as they are asked for;
-    /// terminal ones are passed over). `None` when they cannot tell: the
-    /// missing goals have a lower priority than the last entry (and may
-    /// have any label), or one sorts before it (the block was not current).
+    /// terminal ones and those the block shows are passed over). `None`
+    /// when they cannot tell: the missing goals have a lower priority than
+    /// the last entry (and may have any label), or one the block does not
+    /// show sorts before it (the block was not current).
     pub fn fill(self, next: impl IntoIterator<Item = Goal>, book: &Book) -> Option<String> {
         let (rank, last) = last_key(&self.content)?;
         let last = last.to_string();
@@ -160,7 +161,10 @@ impl Short {
             mut wanted,
         } = self;
         for goal in next {
-            if goal.status.is_terminal() || goal.label <= last {
+            // A goal of a higher priority than the last entry's may follow
+            // it by label, and is shown already.
+            let shown = || entries(&content).any(|e| entry_label(e) == Some(goal.label.as_str()));
+            if goal.status.is_terminal() || goal.label <= last || shown() {
                 continue;
             }
             match goal.priority.rank().cmp(&rank) {
@@ -713,6 +717,29 @@ mod tests {
         let mut after = lower.clone();
         after[2] = c.clone();
         assert_eq!(short.fill(following(&after, "b"), &book), None);
+        // A shown goal of a higher priority whose label follows the last
+        // entry's is passed over, not taken for a stale block.
+        let mixed = vec![
+            goal("cc", "high", "CC"),
+            goal("b", "normal", "B"),
+            goal("c", "normal", "C"),
+            goal("d", "normal", "D"),
+        ];
+        let closing = closed_as(&mixed[1]);
+        let change = EntryChange {
+            old_label: "b",
+            was_open: true,
+            label: "b",
+            priority: &closing.priority,
+            entry: None,
+        };
+        let Some(Patched::Short(short)) = patch(&open(&mixed), &[change], &[], 3) else {
+            panic!("a shown goal closed: the next must be read");
+        };
+        let mut after = mixed.clone();
+        after[1] = closing.clone();
+        let next = following(&after, short.last_label());
+        assert_eq!(short.fill(next, &book), Some(open(&after)));
         // A goal that sorts before the last entry among those that follow
         // it: the block was not current, and is rendered.
         let stale = patch(&open(&before), &[], &[], 2);
