@@ -695,27 +695,11 @@ mod tests {
         }
         // A shown goal closes and every hidden one has a lower priority:
         // they may have any label, so the block is rendered from them all.
-        let lower = vec![
-            goal("a", "high", "A"),
-            goal("b", "normal", "B"),
-            goal("c", "normal", "C"),
-            goal("d", "low", "D"),
-            goal("aa", "low", "AA"),
-        ];
-        let c = closed_as(&lower[2]);
-        let change = EntryChange {
-            old_label: "c",
-            was_open: true,
-            label: "c",
-            priority: &c.priority,
-            entry: None,
-        };
-        let Some(Patched::Short(short)) = patch(&open(&lower), &[change], &[], 3) else {
-            panic!("a shown goal closed: the next must be read");
-        };
+        let mut lower = before.clone();
+        lower[3] = goal("d", "low", "D");
+        lower[4] = goal("aa", "low", "AA");
+        let (short, after) = close_shown(&lower, 2, 3);
         assert_eq!(short.last_label(), "b");
-        let mut after = lower.clone();
-        after[2] = c.clone();
         assert_eq!(short.fill(following(&after, "b"), &book), None);
         // A shown goal of a higher priority whose label follows the last
         // entry's is passed over, not taken for a stale block.
@@ -725,39 +709,14 @@ mod tests {
             goal("c", "normal", "C"),
             goal("d", "normal", "D"),
         ];
-        let closing = closed_as(&mixed[1]);
-        let change = EntryChange {
-            old_label: "b",
-            was_open: true,
-            label: "b",
-            priority: &closing.priority,
-            entry: None,
-        };
-        let Some(Patched::Short(short)) = patch(&open(&mixed), &[change], &[], 3) else {
-            panic!("a shown goal closed: the next must be read");
-        };
-        let mut after = mixed.clone();
-        after[1] = closing.clone();
+        let (short, after) = close_shown(&mixed, 1, 3);
         let next = following(&after, short.last_label());
         assert_eq!(short.fill(next, &book), Some(open(&after)));
         // A goal that sorts before the last entry among those that follow
         // it: the block was not current, and is rendered.
-        let stale = patch(&open(&before), &[], &[], 2);
-        let Some(Patched::Block(two)) = stale else {
-            panic!("{stale:?}")
-        };
         let mut moved_up = before.clone();
         moved_up[2] = goal("c", "critical", "C");
-        let change = EntryChange {
-            old_label: "a",
-            was_open: true,
-            label: "a",
-            priority: &before[0].priority,
-            entry: None,
-        };
-        let Some(Patched::Short(short)) = patch(&two, &[change], &[], 2) else {
-            panic!("a shown goal closed: the next must be read");
-        };
+        let (short, _) = close_shown(&before, 0, 2);
         assert_eq!(short.fill(following(&moved_up, "b"), &book), None);
         // Every open goal shown: a new one that overflows is counted.
         let three = open(&before[..3]);
@@ -794,6 +753,31 @@ mod tests {
         let mut goal = goal.clone();
         goal.status = crate::model::Status::Completed;
         goal
+    }
+
+    /// The block of `goals` (showing `max`) patched for `goals[at]`, a
+    /// shown one, closing: the entries it lacks must be read. With the
+    /// goals as they are after.
+    fn close_shown(goals: &[Goal], at: usize, max: usize) -> (Short, Vec<Goal>) {
+        let book = Book::default();
+        let block = render_block(&goals.iter().collect::<Vec<_>>(), &book, max);
+        let closed = closed_as(&goals[at]);
+        let change = EntryChange {
+            old_label: &closed.label,
+            was_open: true,
+            label: &closed.label,
+            priority: &closed.priority,
+            entry: None,
+        };
+        let Some(Patched::Short(short)) = patch(&block, &[change], &[], max) else {
+            panic!(
+                "{}: a shown goal closed: the next must be read",
+                closed.label
+            );
+        };
+        let mut after = goals.to_vec();
+        after[at] = closed;
+        (short, after)
     }
 
     #[test]
