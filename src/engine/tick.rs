@@ -582,9 +582,10 @@ fn gone_from_the_open_goals(ctx: &Context, scan: &Scan) -> Result<Vec<(String, S
 /// machine of the store (completed or abandoned there, and pulled): the
 /// same id, where steward puts it, and steward's by the signed events.
 fn closed_elsewhere(ctx: &Context, label: &str, seal: &Seal) -> Option<LoadedGoal> {
-    let short: String = seal.id.chars().take(8).collect();
-    let path = ctx.store.closed_dir.join(format!("{label}-{short}.md"));
-    let loaded = ctx.store.load(&path).ok()?;
+    let loaded = ctx
+        .store
+        .load(&ctx.store.closed_path_of(label, &seal.id))
+        .ok()?;
     (loaded.goal.id == seal.id
         && matches!(ctx.store.trust_of(&loaded), Trust::Steward | Trust::Signed))
     .then_some(loaded)

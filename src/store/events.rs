@@ -286,21 +286,13 @@ impl Log {
                         continue;
                     };
                     let links = mark.after.is_some() && (mark.before.is_some() || mark.begins);
-                    let order = (mark.ts, std::cmp::Reverse(chunks), n);
-                    let steps = chains.steps.entry(id.to_string()).or_default();
-                    // A line copied further down the log keeps the place
-                    // of the first: copying an earlier change after the
-                    // last one, in the same second, does not make it last.
-                    match steps.iter_mut().find(|s| s.line == line) {
-                        Some(copied) => copied.order = copied.order.clone().min(order),
-                        None => steps.push(Step {
-                            order,
-                            after: mark.after.unwrap_or_default(),
-                            before: mark.before,
-                            links,
-                            line: line.to_vec(),
-                        }),
-                    }
+                    chains.steps.entry(id.to_string()).or_default().push(Step {
+                        order: (mark.ts, std::cmp::Reverse(chunks), n),
+                        after: mark.after.unwrap_or_default(),
+                        before: mark.before,
+                        links,
+                        line: line.to_vec(),
+                    });
                 }
                 std::ops::ControlFlow::Continue(())
             });
@@ -533,8 +525,12 @@ struct Step {
     before: Option<String>,
     links: bool,
     line: Vec<u8>,
-    order: (String, std::cmp::Reverse<u64>, usize),
+    order: Order,
 }
+
+/// Where a change falls among a goal's changes: its time, then its place
+/// in the log (chunks are read newest first, a chunk's lines oldest first).
+type Order = (String, std::cmp::Reverse<u64>, usize);
 
 impl Chains {
     /// Adds the changes of the goals `other` holds.
@@ -591,9 +587,22 @@ impl Chains {
         let Some(steps) = self.steps.get(goal_id) else {
             return false;
         };
-        let mut newest_first: Vec<&Step> = steps.iter().collect();
-        newest_first.sort_by(|a, b| b.order.cmp(&a.order));
-        let last = (newest_first.into_iter()).find(|s| signed_by(&s.line, keys).is_some());
+        // A line copied further down the log keeps the place of the first:
+        // copying an earlier change after the last one, in the same second,
+        // does not make it last.
+        let mut first_place: std::collections::HashMap<&[u8], &Order> = Default::default();
+        for step in steps {
+            let place = first_place.entry(&step.line).or_insert(&step.order);
+            *place = (*place).min(&step.order);
+        }
+        let mut newest_first: Vec<(&Order, &Step)> = steps
+            .iter()
+            .map(|s| (first_place[s.line.as_slice()], s))
+            .collect();
+        newest_first.sort_by(|a, b| b.0.cmp(a.0));
+        let last = (newest_first.into_iter())
+            .map(|(_, step)| step)
+            .find(|s| signed_by(&s.line, keys).is_some());
         last.is_some_and(|last| last.after == to) && self.reaches(goal_id, from, to, keys)
     }
 }

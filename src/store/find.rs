@@ -45,8 +45,7 @@ impl Store {
     /// file renamed) is the store searched as [`Store::resolve`] does.
     pub fn refind(&self, id: &str, label: &str) -> Result<LoadedGoal> {
         if !id.is_empty() && crate::model::label::validate(label).is_ok() {
-            let short: String = id.chars().take(8).collect();
-            let closed = self.closed_dir.join(format!("{label}-{short}.md"));
+            let closed = self.closed_path_of(label, id);
             for path in [self.open_path(label), closed] {
                 if !path.symlink_metadata().is_ok_and(|m| m.is_file()) {
                     continue;

@@ -63,8 +63,13 @@ impl Store {
     /// Where a terminal goal lives: the label and the id's first 8
     /// characters, so a label can be reused.
     pub fn closed_path(&self, goal: &Goal) -> PathBuf {
-        let short: String = goal.id.chars().take(8).collect();
-        self.closed_dir.join(format!("{}-{short}.md", goal.label))
+        self.closed_path_of(&goal.label, &goal.id)
+    }
+
+    /// [`Store::closed_path`] of the goal with `label` and `id`.
+    pub fn closed_path_of(&self, label: &str, id: &str) -> PathBuf {
+        let short: String = id.chars().take(8).collect();
+        self.closed_dir.join(format!("{label}-{short}.md"))
     }
 
     /// `path` relative to the store root when it is inside it, for messages.
