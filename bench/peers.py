@@ -14,7 +14,9 @@ binary built with the `testing` feature, which honours the fixed clock
 built when missing); the lists, `show` and the writes are timed again with
 the static musl build ($STEWARD_STATIC, else
 target/x86_64-unknown-linux-musl/release/steward, built with `--features
-testing`) when it exists.
+testing`) when it exists. Each binary is timed from a copy, as `cargo install`
+makes one (see installed), and every store is kept until the run ends (see
+settle_inodes).
 """
 
 import json
@@ -81,6 +83,31 @@ def interleaved_medians(cases, runs=RUNS):
             if run > 0:  # the first round warms the page cache
                 times[name].append(elapsed * 1000)
     return {name: statistics.median(t) for name, t in times.items()}
+
+
+def settle_inodes(base):
+    """Waits, when it must, until inodes freed before the run no longer slow
+    the making of files. ext4 without a journal (the development VM's root)
+    skips, when it makes a file, every free inode of the directory's group
+    freed in the last minute (six when its inode table is not yet written
+    back): after a large deletion, such as another run's stores or a build,
+    a file takes 0.4-1 ms to make instead of 10 us, and a steward `add`
+    makes three files where `mb create` makes two. Five files are made in
+    `base` (kept, so they free nothing); if the median took over 100 us, the
+    file system is synced and the run waits 61 seconds."""
+    def probe(round):
+        times = []
+        for i in range(5):
+            start = time.perf_counter()
+            os.close(os.open(base / f"probe-{round}-{i}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            times.append((time.perf_counter() - start) * 1e6)
+        return statistics.median(times)
+    took = probe(0)
+    if took > 100:
+        print(f"making a file took {took:.0f} us (inodes freed in the last minutes): waiting 61 s", file=sys.stderr)
+        os.sync()
+        time.sleep(61)
+        print(f"then {probe(1):.0f} us", file=sys.stderr)
 
 
 def wake_disk(base):
@@ -190,13 +217,35 @@ def load():
 
 def main():
     sizes = [int(a) for a in sys.argv[1:]] or [1000, 10000]
-    steward = steward_binary()
+    bins = Path(tempfile.mkdtemp(prefix="peers-bin-"))
+    try:
+        run(sizes, bins)
+    finally:
+        shutil.rmtree(bins)
+
+
+def installed(binary, bins):
+    """A copy of `binary` in `bins`, as `cargo install` copies one (minibeads
+    is timed as installed). A binary as the linker left it is slower to
+    start: its page cache is in small pages, so a command takes more page
+    faults (`steward show` at 1,000 goals: 173-178 against 154-156 for a
+    copy, and 0.4 ms more, `perf stat -r 200`)."""
+    if binary is None:
+        return None
+    copy = bins / f"{len(list(bins.iterdir()))}-{Path(binary).name}"
+    shutil.copy2(binary, copy)
+    return str(copy)
+
+
+def run(sizes, bins):
+    steward = installed(steward_binary(), bins)
+    static = installed(static_binary(), bins)
     env = dict(os.environ, STEWARD_NOW=NOW)
     print(f"load average before: {load()}\n")
     print("| items | command | median | ratio |")
     print("|---:|---|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
-        empty = empty_program(Path(tmp))
+        empty = installed(empty_program(Path(tmp)), bins)
         if empty:
             # Start-up, timed in the same rounds: ratio to the empty program.
             medians = interleaved_medians({
@@ -206,9 +255,13 @@ def main():
             base = medians["empty Rust program"]
             for name, ms in medians.items():
                 print(f"| – | {name} | {ms:.2f} ms | {ms / base:.2f}× the empty program |")
-    for n in sizes:
-        with tempfile.TemporaryDirectory() as tmp:
-            base = Path(tmp)
+    # Every store is kept until the run ends: deleting one frees thousands
+    # of inodes, which makes the next files slow to create (see
+    # settle_inodes).
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            base = Path(tmp) / str(n)
+            base.mkdir()
             root = steward_store(base, n)
             task_env = taskwarrior_store(base, n) if shutil.which("task") else None
             mb_root = minibeads_store(base, n) if shutil.which("mb") else None
@@ -218,6 +271,7 @@ def main():
             # disk is woken before the writes (see wake_disk), which are timed
             # side by side (see interleaved_medians).
             os.sync()
+            settle_inodes(base)
             rows = []
             # Reads, timed in the same rounds; the ratio is steward's to the
             # best peer's.
@@ -230,7 +284,6 @@ def main():
                                    env),
                 "`steward prompt --heartbeat`": (lambda _: [steward, "-C", str(root), "prompt", "--heartbeat"], env),
             }
-            static = static_binary()
             if static:
                 # The build the README gives for cron and hooks.
                 reads["`steward list --json`, static build"] = (
