@@ -74,7 +74,7 @@ pub(crate) fn complete_by(
     } else {
         ctx.transaction_by(actor)?
     };
-    let loaded = super::trust::refind(ctx, &mut tx, &before.goal)?;
+    let loaded = super::trust::refind(ctx, &mut tx, &before)?;
     refuse_unless_open(&loaded.goal)?;
     // A bound is hard: past its deadline (or cost, or iterations) a goal
     // fails, whatever its checks say now.

@@ -26,14 +26,11 @@ pub fn resolve(ctx: &Context, tx: &mut Transaction<'_>, reference: &str) -> Resu
     Ok(verified.goal)
 }
 
-/// [`resolve`] for a goal read before the lock was taken: found again by
-/// its id and label, without searching the store.
-pub fn refind(
-    ctx: &Context,
-    tx: &mut Transaction<'_>,
-    goal: &crate::model::Goal,
-) -> Result<LoadedGoal> {
-    let loaded = tx.refind(&goal.id, &goal.label)?;
+/// [`resolve`] for a goal `before` read before the lock was taken: found
+/// again where it was read (and not parsed again while its file holds the
+/// same bytes), or by its id and label, without searching the store.
+pub fn refind(ctx: &Context, tx: &mut Transaction<'_>, before: &LoadedGoal) -> Result<LoadedGoal> {
+    let loaded = tx.refind_after(before)?;
     let verified = tx.verify(loaded)?;
     if ctx.actor != Actor::User {
         refuse_if_waiting(&verified.goal)?;

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::scan::goal_paths;
-use super::{LoadedGoal, Scan, Scope, Store};
+use super::{GoalFile, LoadedGoal, Scan, Scope, Store};
 use crate::error::{Error, Result};
 
 impl Store {
@@ -58,6 +58,24 @@ impl Store {
             }
         }
         self.resolve(id)
+    }
+
+    /// [`Store::refind`] of a goal `before` loaded earlier (outside the lock):
+    /// while its file holds the same bytes, it is the same goal, and is not
+    /// parsed again; only the file's stamp is new.
+    pub fn refind_after(&self, before: &LoadedGoal) -> Result<LoadedGoal> {
+        let path = &before.file.path;
+        if path.symlink_metadata().is_ok_and(|m| m.is_file())
+            && let Ok(file) = GoalFile::read(path)
+            && file.text() == before.file.text()
+        {
+            return Ok(LoadedGoal {
+                file,
+                goal: before.goal.clone(),
+                digest: before.digest.clone(),
+            });
+        }
+        self.refind(&before.goal.id, &before.goal.label)
     }
 
     /// Finds one goal by label, full id, or a unique id prefix of at least 4
@@ -145,7 +163,29 @@ fn closed_name_may_match(path: &Path, wanted: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::closed_name_may_match;
+    use crate::store::testing;
     use std::path::Path;
+
+    #[test]
+    fn a_goal_found_again_is_read_again_and_parsed_again_only_when_changed() {
+        let store = testing::TempStore::new();
+        store.goal("ship", "title: ship", &["a"]);
+        let opened = store.store();
+        let before = opened.resolve("ship").unwrap();
+        let same = opened.refind_after(&before).unwrap();
+        assert_eq!(
+            (&same.goal, same.file.text()),
+            (&before.goal, before.file.text())
+        );
+
+        let path = "state/goals/ship.md";
+        let retitled = store.read(path).replace("title: ship", "title: Ship it");
+        store.write(path, &retitled);
+        let changed = opened.refind_after(&before).unwrap();
+        assert_eq!(changed.goal.title, "Ship it");
+        assert_eq!(changed.file.text(), retitled);
+        assert_ne!(changed.file.stamp, None);
+    }
 
     #[test]
     fn a_closed_file_is_read_only_when_its_name_may_match() {

@@ -275,6 +275,12 @@ impl<'s> Transaction<'s> {
         self.store.refind(id, label)
     }
 
+    /// Finds a goal read before the lock was taken again under it; see
+    /// [`Store::refind_after`].
+    pub fn refind_after(&self, before: &LoadedGoal) -> Result<LoadedGoal> {
+        self.store.refind_after(before)
+    }
+
     /// Re-reads goals under the lock.
     pub fn scan(&self, scope: Scope) -> Result<Scan> {
         self.store.scan(scope)
@@ -520,28 +526,52 @@ impl<'s> Transaction<'s> {
             return Ok(None);
         }
         let actor = change.actor.unwrap_or(self.actor);
-        if !change.silent {
-            let mut stamps = Vec::new();
-            if self.read_back(&file)?.id.is_empty() {
-                stamps.push(Edit::Id(uuid::Uuid::new_v4().to_string()));
-            }
-            stamps.push(Edit::UpdatedAt(self.now));
-            file.apply(&stamps)?;
-            let who = if self.overridden && actor == self.actor {
-                format!("{} (override)", actor.as_str())
+        let goal = if change.silent {
+            self.read_back(&file)?
+        } else {
+            // Stamped and read once; read again only for a goal without an
+            // id (written by hand), which is given one first.
+            let unstamped = file.clone();
+            self.stamp(&mut file, actor, change, None)?;
+            let goal = self.read_back(&file)?;
+            if goal.id.is_empty() {
+                file = unstamped;
+                let id = uuid::Uuid::new_v4().to_string();
+                self.stamp(&mut file, actor, change, Some(id))?;
+                self.read_back(&file)?
             } else {
-                actor.as_str().to_string()
-            };
-            file.append_history(self.now, &who, &change.action, &change.detail);
-        }
+                goal
+            }
+        };
         if file.text().len() as u64 > MAX_FILE_BYTES {
             return Err(Error::TooLarge {
                 path: file.path.clone(),
                 bytes: file.text().len() as u64,
             });
         }
-        let goal = self.read_back(&file)?;
         Ok(Some(Prepared { file, goal, actor }))
+    }
+
+    /// What a change that is not silent adds to the file: `id` (for a goal
+    /// without one), `updated_at` and a line of history.
+    fn stamp(
+        &self,
+        file: &mut GoalFile,
+        actor: Actor,
+        change: &GoalChange,
+        id: Option<String>,
+    ) -> Result<()> {
+        let stamps: Vec<Edit> = (id.map(Edit::Id).into_iter())
+            .chain([Edit::UpdatedAt(self.now)])
+            .collect();
+        file.apply(&stamps)?;
+        let who = if self.overridden && actor == self.actor {
+            format!("{} (override)", actor.as_str())
+        } else {
+            actor.as_str().to_string()
+        };
+        file.append_history(self.now, &who, &change.action, &change.detail);
+        Ok(())
     }
 
     /// Puts a prepared goal's staged bytes in place and records the change:
