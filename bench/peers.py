@@ -85,29 +85,38 @@ def interleaved_medians(cases, runs=RUNS):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
-def settle_inodes(base):
+def settle_inodes(base, dirs):
     """Waits, when it must, until inodes freed before the run no longer slow
-    the making of files. ext4 without a journal (the development VM's root)
-    skips, when it makes a file, every free inode of the directory's group
-    freed in the last minute (six when its inode table is not yet written
-    back): after a large deletion, such as another run's stores or a build,
-    a file takes 0.4-1 ms to make instead of 10 us, and a steward `add`
-    makes three files where `mb create` makes two. Five files are made in
-    `base` (kept, so they free nothing); if the median took over 100 us, the
-    file system is synced and the run waits 61 seconds."""
-    def probe(round):
-        times = []
-        for i in range(5):
-            start = time.perf_counter()
-            os.close(os.open(base / f"probe-{round}-{i}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-            times.append((time.perf_counter() - start) * 1e6)
-        return statistics.median(times)
-    took = probe(0)
-    if took > 100:
+    the making of files in `dirs`, the directories the timed writes make
+    files in. ext4 without a journal (the development VM's root) skips, when
+    it makes a file, every free inode of the directory's group freed in the
+    last minute (six while its inode table is not written back): after a
+    large deletion, such as another run's stores or a build, a file took
+    0.4-1.3 ms to make here instead of 10-40 us, and a steward `add` makes
+    three files (`mb create` two). Three files are made in each directory
+    and moved to `base` (so they free nothing); if making one took over 100
+    us in the median, the file system is synced and the run waits 61
+    seconds, then probes again."""
+    def slowest(round):
+        medians = []
+        for d in dirs:
+            d.mkdir(parents=True, exist_ok=True)
+            times = []
+            for i in range(3):
+                probe = d / f".probe-{round}-{i}"
+                start = time.perf_counter()
+                os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                times.append((time.perf_counter() - start) * 1e6)
+                probe.rename(base / f"probe-{len(list(base.glob('probe-*')))}")
+            medians.append(statistics.median(times))
+        return max(medians)
+    for round in range(3):
+        took = slowest(round)
+        if took <= 100:
+            return
         print(f"making a file took {took:.0f} us (inodes freed in the last minutes): waiting 61 s", file=sys.stderr)
         os.sync()
         time.sleep(61)
-        print(f"then {probe(1):.0f} us", file=sys.stderr)
 
 
 def wake_disk(base):
@@ -271,7 +280,10 @@ def run(sizes, bins):
             # disk is woken before the writes (see wake_disk), which are timed
             # side by side (see interleaved_medians).
             os.sync()
-            settle_inodes(base)
+            # The directories the writes make files in, made now as the
+            # first write would.
+            settle_inodes(base, [root / "state/goals", root / "state/seals/open", root / "state/undo"]
+                          + ([mb_root / ".minibeads", mb_root / ".minibeads/issues"] if mb_root else []))
             rows = []
             # Reads, timed in the same rounds; the ratio is steward's to the
             # best peer's.
