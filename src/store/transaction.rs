@@ -526,28 +526,22 @@ impl<'s> Transaction<'s> {
             return Ok(None);
         }
         let actor = change.actor.unwrap_or(self.actor);
-        let goal = if change.silent {
-            self.read_back(&file)?
-        } else {
-            // Stamped and read once; read again only for a goal without an
-            // id (written by hand), which is given one first.
-            let unstamped = file.clone();
+        // Stamped and read once; a goal without an id (written by hand) is
+        // stamped again from the same bytes, with one, and read again.
+        let unstamped = (!change.silent).then(|| file.clone());
+        if !change.silent {
             self.stamp(&mut file, actor, change, None)?;
-            let goal = self.read_back(&file)?;
-            if goal.id.is_empty() {
-                file = unstamped;
-                let id = uuid::Uuid::new_v4().to_string();
-                self.stamp(&mut file, actor, change, Some(id))?;
-                self.read_back(&file)?
-            } else {
-                goal
-            }
-        };
-        if file.text().len() as u64 > MAX_FILE_BYTES {
-            return Err(Error::TooLarge {
-                path: file.path.clone(),
-                bytes: file.text().len() as u64,
-            });
+        }
+        within_size(&file)?;
+        let mut goal = self.read_back(&file)?;
+        if let Some(unstamped) = unstamped
+            && goal.id.is_empty()
+        {
+            file = unstamped;
+            let id = uuid::Uuid::new_v4().to_string();
+            self.stamp(&mut file, actor, change, Some(id))?;
+            within_size(&file)?;
+            goal = self.read_back(&file)?;
         }
         Ok(Some(Prepared { file, goal, actor }))
     }
@@ -1463,6 +1457,18 @@ fn commit_message(command: &str, actor: Actor, events: &[Event]) -> String {
         actor.as_str()
     ));
     message
+}
+
+/// Refuses bytes over the size a goal file may have.
+fn within_size(file: &GoalFile) -> Result<()> {
+    let bytes = file.text().len() as u64;
+    if bytes > MAX_FILE_BYTES {
+        return Err(Error::TooLarge {
+            path: file.path.clone(),
+            bytes,
+        });
+    }
+    Ok(())
 }
 
 /// `original`'s file with `change`'s edits applied.

@@ -677,7 +677,12 @@ fn the_judge_passes_only_committed_work_and_steward_merges_only_what_it_passed()
     assert!(worktree_of(&env, "messy")["judged_commit"].is_null());
     // Judged, then a commit more: the branch moved, a person merges.
     let goal = env.goal_json("late");
-    assert_eq!(goal["status"], "verifying", "{goal}\n{log}");
+    assert_eq!(
+        goal["status"],
+        "verifying",
+        "{goal}\n{log}\nruns: {:?}",
+        env.runs()
+    );
     let judged = worktree_of(&env, "late")["judged_commit"]
         .as_str()
         .unwrap()
