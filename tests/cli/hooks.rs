@@ -405,7 +405,14 @@ fn an_installed_hook_runs_from_a_path_with_a_space() {
     let tools = dir.path().join("my tools");
     std::fs::create_dir_all(&tools).unwrap();
     let copy = tools.join("steward");
-    std::fs::copy(assert_cmd::cargo::cargo_bin("steward"), &copy).unwrap();
+    // A link, not a copy, where it can be: a copy is open for writing
+    // while it is made, and a child another test forks meanwhile keeps
+    // that descriptor until it execs, so running the copy can fail with
+    // "Text file busy".
+    let built = assert_cmd::cargo::cargo_bin("steward");
+    if std::fs::hard_link(&built, &copy).is_err() {
+        std::fs::copy(&built, &copy).unwrap();
+    }
     env.program(&copy)
         .args(["hook", "install", "claude-code"])
         .status()
