@@ -546,7 +546,11 @@ fn retention_removes_finished_worktrees_and_keeps_dirty_ones() {
         env.path(alpha["path"].as_str().unwrap()),
         env.path(beta["path"].as_str().unwrap()),
     );
-    assert!(alpha_dir.is_dir() && beta_dir.is_dir());
+    assert!(
+        alpha_dir.is_dir() && beta_dir.is_dir(),
+        "runs: {:?}",
+        env.runs()
+    );
     // Work left uncommitted in beta's worktree.
     std::fs::write(beta_dir.join("notes.txt"), "not committed\n").unwrap();
     tick(&env);
