@@ -259,10 +259,34 @@ impl LineIndex {
 
 /// The offset just past the line ending of the line that holds `offset`.
 fn line_end(text: &str, offset: usize) -> usize {
-    match text[offset..].find('\n') {
-        Some(index) => offset + index + 1,
+    match find_byte(text.as_bytes(), offset, b'\n') {
+        Some(at) => at + 1,
         None => text.len(),
     }
+}
+
+/// The offset of the first `byte` in `bytes` at or after `from`, looked for
+/// eight bytes at a time. core's search costs about 200 instructions for a
+/// line of a plan, most of a body's scan; the memchr crate's SIMD would
+/// first ask the CPU what it has, nine `cpuid`s that each trap to the
+/// hypervisor on a virtual machine.
+fn find_byte(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let pattern = u64::from_ne_bytes([byte; 8]);
+    let mut at = from;
+    while let Some(word) = bytes.get(at..at + 8) {
+        let word = u64::from_le_bytes(word.try_into().expect("eight bytes")) ^ pattern;
+        // The high bit of each byte that is now zero; a borrow can mark a
+        // byte after a zero one too, never one before, so the lowest mark
+        // is the first match.
+        let zeros = word.wrapping_sub(ONES) & !word & HIGHS;
+        if zeros != 0 {
+            return Some(at + (zeros.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    (bytes.get(at..)?.iter().position(|b| *b == byte)).map(|index| at + index)
 }
 
 /// The fast path: bodies made of paragraphs, ATX headings at the start of a
@@ -273,7 +297,7 @@ fn line_end(text: &str, offset: usize) -> usize {
 mod plain {
     use super::{
         BodyLayout, CRITERIA_HEADING, CriterionSpan, PLAN_HEADING, Section, heading_title,
-        is_heading,
+        is_heading, line_end,
     };
 
     /// A line of the body: its bytes without the line ending, and where it
@@ -284,43 +308,97 @@ mod plain {
         end: usize,
     }
 
-    fn lines(body: &str) -> Option<Vec<Line<'_>>> {
+    /// The body's lines, but for the lines of each `## Plan` section,
+    /// which only [`plan_end`] looks at; `None` when a line holds a
+    /// carriage return before its end, or a plan line is tricky.
+    /// `has_cr`: whether the body holds a carriage return (most do not,
+    /// and their lines need no search for one).
+    fn lines(body: &str, has_cr: bool) -> Option<Vec<Line<'_>>> {
         let mut out = Vec::new();
         let mut start = 0;
-        // Most bodies have no carriage return: one pass over the bytes
-        // spares a search per line.
-        let has_cr = body.as_bytes().contains(&b'\r');
-        // core's search for each line end: the memchr crate's SIMD would
-        // first ask the CPU what it has, nine `cpuid`s that each trap to
-        // the hypervisor on a virtual machine (~0.1 ms a command).
-        let ends = body.match_indices('\n').map(|(at, _)| at + 1);
-        let chunks = ends
-            .chain((!body.ends_with('\n')).then_some(body.len()))
-            .scan(0, |from, to| {
-                let chunk = &body[*from..to];
-                *from = to;
-                Some(chunk)
-            })
-            .filter(|chunk| !chunk.is_empty());
-        for chunk in chunks {
-            let text = chunk.strip_suffix('\n').unwrap_or(chunk);
-            let text = if has_cr {
-                let text = text.strip_suffix('\r').unwrap_or(text);
-                if text.as_bytes().contains(&b'\r') {
-                    return None;
-                }
-                text
-            } else {
-                text
-            };
-            out.push(Line {
-                text,
-                start,
-                end: start + chunk.len(),
-            });
-            start += chunk.len();
+        while start < body.len() {
+            let end = line_end(body, start);
+            let text = line_text(&body[start..end], has_cr)?;
+            out.push(Line { text, start, end });
+            start = end;
+            if heading_level(text) == Some(2) && is_heading(&heading_title(text), PLAN_HEADING) {
+                start = plan_end(body, start, has_cr)?;
+            }
         }
         Some(out)
+    }
+
+    /// The line `chunk` without its line ending; `None` when it holds a
+    /// carriage return elsewhere.
+    fn line_text(chunk: &str, has_cr: bool) -> Option<&str> {
+        let text = chunk.strip_suffix('\n').unwrap_or(chunk);
+        if !has_cr {
+            return Some(text);
+        }
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        (!text.as_bytes().contains(&b'\r')).then_some(text)
+    }
+
+    /// Where the plan whose lines start at `start` ends: at the next level-1
+    /// or level-2 heading, or the body's end. Nothing else reads the plan's
+    /// lines here (the plan is checked on its own), so they are only
+    /// looked at for what could hide that heading: `None` when one is
+    /// tricky.
+    fn plan_end(body: &str, mut start: usize, has_cr: bool) -> Option<usize> {
+        while start < body.len() {
+            let end = line_end(body, start);
+            let text = line_text(&body[start..end], has_cr)?;
+            if heading_level(text).is_some_and(|level| level <= 2) {
+                return Some(start);
+            }
+            if is_tricky_in_plan(text) {
+                return None;
+            }
+            start = end;
+        }
+        Some(body.len())
+    }
+
+    /// [`is_tricky`] for a line of a plan, answered at a glance for the
+    /// lines plans are made of: a node or detail (`- [ ] …`, `- accept: …`)
+    /// or text, at column 0 or indented by 2 or more.
+    fn is_tricky_in_plan(text: &str) -> bool {
+        let bytes = text.as_bytes();
+        let indent = bytes.iter().take_while(|b| **b == b' ').count();
+        let plain = indent != 1
+            && match &bytes[indent..] {
+                [b'-', b' ', third, ..] => third.is_ascii_alphanumeric() || *third == b'[',
+                [first, ..] => first.is_ascii_alphanumeric(),
+                [] => true,
+            };
+        !plain && is_tricky(text, true)
+    }
+
+    /// Whether `bytes` hold a tab or NUL byte (which a line scan could
+    /// misread), and, when they do not, whether they hold a carriage
+    /// return: one pass, 64 bytes at a time in vector compares (three of
+    /// core's searches were a third of a plan's scan).
+    pub(super) fn unusual_bytes(bytes: &[u8]) -> (bool, bool) {
+        // Folds over whole blocks without an early exit: the shape the
+        // compiler makes vector code of.
+        let any = |block: &[u8; 64], wanted: fn(u8) -> bool| {
+            block
+                .iter()
+                .fold(0u8, |found, &byte| found | u8::from(wanted(byte)))
+                != 0
+        };
+        let mut cr = false;
+        let mut blocks = bytes.chunks_exact(64);
+        for block in &mut blocks {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            cr |= any(block, |byte| byte == b'\r');
+            if any(block, |byte| byte == b'\t' || byte == 0) {
+                return (true, cr);
+            }
+        }
+        let rest = blocks.remainder();
+        let tab_or_nul = rest.iter().any(|&byte| byte == b'\t' || byte == 0);
+        (tab_or_nul, cr || rest.contains(&b'\r'))
     }
 
     /// The level of an ATX heading starting at column 0.
@@ -401,23 +479,13 @@ mod plain {
     }
 
     pub(super) fn scan(body: &str) -> Option<BodyLayout> {
-        // Two word-at-a-time searches: one pass testing each byte for
-        // either was a third of the whole scan.
-        let bytes = body.as_bytes();
-        if bytes.contains(&b'\t') || bytes.contains(&0) {
+        let (tab_or_nul, has_cr) = unusual_bytes(body.as_bytes());
+        if tab_or_nul {
             return None;
         }
-        let lines = lines(body)?;
-        let mut in_plan = false;
-        for line in &lines {
-            if let Some(level) = heading_level(line.text)
-                && level <= 2
-            {
-                in_plan = level == 2 && is_heading(&heading_title(line.text), PLAN_HEADING);
-            }
-            if is_tricky(line.text, in_plan) {
-                return None;
-            }
+        let lines = lines(body, has_cr)?;
+        if lines.iter().any(|line| is_tricky(line.text, false)) {
+            return None;
         }
         // Headings, and which lines belong to a list item (its first line
         // and the indented lines after it).
@@ -426,24 +494,15 @@ mod plain {
         let mut in_item = false;
         let mut marker_width = 0;
         let mut after_blank = true;
-        let mut in_plan = false;
         for (index, line) in lines.iter().enumerate() {
             let text = line.text;
-            // The plan's own lines: only a heading after them matters here
-            // (the plan is checked on its own, and the lines that could
-            // hide a heading were found tricky above).
-            if in_plan && !text.starts_with('#') {
-                continue;
-            }
             if text.trim().is_empty() {
                 after_blank = true;
                 continue;
             }
             if let Some(level) = heading_level(text) {
                 if level <= 2 {
-                    let title = heading_title(text);
-                    in_plan = level == 2 && is_heading(&title, PLAN_HEADING);
-                    boundaries.push((index, level, title));
+                    boundaries.push((index, level, heading_title(text)));
                 }
                 in_item = false;
             } else if let Some(width) = list_marker(text) {
@@ -979,6 +1038,34 @@ mod tests {
 
         use super::super::BodyLayout;
 
+        /// Bytes around the ones searched for, and ones whose bits come
+        /// near them (a borrow in a word-at-a-time search).
+        fn bytes() -> impl Strategy<Value = Vec<u8>> {
+            let byte = prop::sample::select(vec![
+                b'\n', b'\r', b'\t', 0, 1, 0x0b, 0x80, 0x8a, 0xff, b'a',
+            ]);
+            prop::collection::vec(byte, 0..150)
+        }
+
+        proptest! {
+            #[test]
+            fn find_byte_finds_the_first_match(bytes in bytes(), from in 0usize..160) {
+                let from = from.min(bytes.len());
+                let wanted = bytes[from..].iter().position(|b| *b == b'\n').map(|at| from + at);
+                prop_assert_eq!(super::super::find_byte(&bytes, from, b'\n'), wanted);
+            }
+
+            #[test]
+            fn unusual_bytes_are_found_in_any_block(bytes in bytes()) {
+                let tab_or_nul = bytes.iter().any(|b| *b == b'\t' || *b == 0);
+                let (found, cr) = super::super::plain::unusual_bytes(&bytes);
+                prop_assert_eq!(found, tab_or_nul);
+                if !tab_or_nul {
+                    prop_assert_eq!(cr, bytes.contains(&b'\r'));
+                }
+            }
+        }
+
         fn line() -> impl Strategy<Value = String> {
             prop_oneof![
                 Just("## Acceptance criteria".to_string()),
@@ -1006,6 +1093,13 @@ mod tests {
                 Just("  - [ ] T1.1 A task · after T0".to_string()),
                 Just("    - accept: it holds".to_string()),
                 Just("    - [x] S1.1.1 A subtask".to_string()),
+                Just("## plan".to_string()),
+                Just("### Notes".to_string()),
+                Just("  ~~~".to_string()),
+                Just("  ---".to_string()),
+                Just(" - [ ] T1.2 One space in".to_string()),
+                Just("  # Not a heading".to_string()),
+                Just("#hashtag".to_string()),
             ]
         }
 
