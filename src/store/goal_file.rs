@@ -5,6 +5,7 @@ use std::ffi::OsStr;
 use std::ops::Range;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use serde_yaml::{Mapping, Value};
@@ -91,7 +92,9 @@ pub struct GoalFile {
     pub stamp: Option<(u64, std::time::SystemTime)>,
     /// The inode and change time when read.
     pub identity: Option<super::dir::FileIdentity>,
-    text: String,
+    /// Shared with the plan read from it ([`crate::model::plan::PlanSection`]),
+    /// copied when an edit changes it while that plan is held.
+    text: Arc<String>,
     /// The front matter between the `---` lines, line endings included.
     front_matter: Range<usize>,
     body_start: usize,
@@ -243,7 +246,7 @@ impl GoalFile {
             body_start: closing.end,
             front_matter_line: 2,
             newline,
-            text,
+            text: Arc::new(text),
         })
     }
 
@@ -341,28 +344,36 @@ impl GoalFile {
                 met: c.met,
             })
             .collect();
-        let plan =
-            match layout.plan_content() {
-                None => None,
-                Some(content) => {
-                    let memo = plans.map(|memo| {
-                        let key = super::plan_memo::PlanMemo::key_of(&body[content.clone()]);
-                        (memo, key, memo.summary_of(&key))
-                    });
-                    let known = memo.and_then(|(_, _, known)| known);
-                    let section = crate::model::plan::PlanSection::read(body, content, known)
-                        .map_err(|err| FileProblem {
-                            path: self.path.display().to_string(),
-                            line: self.body_line() + err.line - 1,
-                            column: err.column,
-                            message: format!("## Plan: {}", err.message),
-                        })?;
-                    if let Some((memo, key, None)) = memo {
-                        memo.remember(key, section.summary);
-                    }
-                    Some(section)
+        let plan = match layout.plan_content() {
+            None => None,
+            Some(content) => {
+                let memo = plans.map(|memo| {
+                    let key = super::plan_memo::PlanMemo::key_of(&body[content.clone()]);
+                    (memo, key, memo.summary_of(&key))
+                });
+                let known = memo.and_then(|(_, _, known)| known);
+                let (start, end) = (
+                    self.body_start + content.start,
+                    self.body_start + content.end,
+                );
+                let section = crate::model::plan::PlanSection::read(
+                    &self.text,
+                    self.body_start,
+                    start..end,
+                    known,
+                )
+                .map_err(|err| FileProblem {
+                    path: self.path.display().to_string(),
+                    line: self.body_line() + err.line - 1,
+                    column: err.column,
+                    message: format!("## Plan: {}", err.message),
+                })?;
+                if let Some((memo, key, None)) = memo {
+                    memo.remember(key, section.summary);
                 }
-            };
+                Some(section)
+            }
+        };
         Ok(Goal {
             id: reader.text(&["id"])?.unwrap_or_default(),
             title: reader.text(&["title"])?.unwrap_or_else(|| label.clone()),
@@ -539,7 +550,7 @@ impl GoalFile {
 
     fn replace_front_matter(&mut self, edited: String) {
         let old_len = self.front_matter.len();
-        self.text.replace_range(self.front_matter.clone(), &edited);
+        Arc::make_mut(&mut self.text).replace_range(self.front_matter.clone(), &edited);
         self.front_matter.end = self.front_matter.start + edited.len();
         self.body_start = self.body_start + edited.len() - old_len;
     }
@@ -551,7 +562,7 @@ impl GoalFile {
     ) -> Result<(), Error> {
         let edited =
             edit(self.body(), self.newline).map_err(|err| Error::BadRequest(err.to_string()))?;
-        self.text.replace_range(self.body_start.., &edited);
+        Arc::make_mut(&mut self.text).replace_range(self.body_start.., &edited);
         Ok(())
     }
 
@@ -563,7 +574,7 @@ impl GoalFile {
             format!("{} {actor} {action}: {detail}", format_time(at))
         };
         let edited = body::append_history(self.body(), &line, self.newline, HISTORY_KEEP);
-        self.text.replace_range(self.body_start.., &edited);
+        Arc::make_mut(&mut self.text).replace_range(self.body_start.., &edited);
     }
 
     /// Whether the bytes differ from `other`'s.

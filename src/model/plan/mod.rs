@@ -172,37 +172,52 @@ impl fmt::Display for Tally {
 /// commands look at a few plans and summarise the rest.
 #[derive(Debug, Clone)]
 pub struct PlanSection {
-    /// The section after its heading.
-    text: String,
+    /// The text the section is in, shared with the file it was read from:
+    /// a copy of every plan a heartbeat reads was a third of what plans
+    /// cost it (page faults in two threads growing their heaps).
+    source: std::sync::Arc<String>,
+    /// The section after its heading, in `source`.
+    range: std::ops::Range<usize>,
     pub summary: section::Summary,
     parsed: std::sync::OnceLock<Plan>,
 }
 
 impl PlanSection {
-    /// Checks the section `body[content]`; a mistake is located in the body.
-    /// `known`: the summary a section of this very text was checked to
-    /// have before (the store's memo, keyed by the text's SHA-256), taken
-    /// without checking it again.
+    /// Checks the section `source[content]` of the body that starts at
+    /// `body_start`; a mistake is located in that body. `known`: the
+    /// summary a section of this very text was checked to have before
+    /// (the store's memo, keyed by the text's SHA-256), taken without
+    /// checking it again.
     pub fn read(
-        body: &str,
+        source: &std::sync::Arc<String>,
+        body_start: usize,
         content: std::ops::Range<usize>,
         known: Option<section::Summary>,
     ) -> Result<PlanSection, section::PlanError> {
         let summary = match known {
             Some(summary) => summary,
-            None => section::check(body, content.clone())?,
+            None => {
+                let body = &source[body_start..];
+                section::check(body, content.start - body_start..content.end - body_start)?
+            }
         };
         Ok(PlanSection {
-            text: body[content].to_string(),
+            source: std::sync::Arc::clone(source),
+            range: content,
             summary,
             parsed: std::sync::OnceLock::new(),
         })
     }
 
+    /// The section's text, after its heading.
+    fn text(&self) -> &str {
+        &self.source[self.range.clone()]
+    }
+
     /// The plan's nodes.
     pub fn plan(&self) -> &Plan {
         self.parsed.get_or_init(|| {
-            section::parse(&self.text, 0..self.text.len())
+            section::parse(self.text(), 0..self.range.len())
                 .map(|parsed| parsed.plan)
                 .expect("a section of this text was checked, now or by an earlier command (the memo keyed by its SHA-256, MAC'd with this machine's key)")
         })
@@ -211,7 +226,7 @@ impl PlanSection {
 
 impl PartialEq for PlanSection {
     fn eq(&self, other: &Self) -> bool {
-        self.text == other.text
+        self.text() == other.text()
     }
 }
 
