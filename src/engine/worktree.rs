@@ -156,6 +156,12 @@ pub fn prepare(ctx: &Context, worktree: &mut RunWorktree) -> std::result::Result
     if let Ok(old) = repo.find_worktree(&name) {
         let _ = old.prune(Some(git2::WorktreePruneOptions::new().valid(true)));
     }
+    // libgit2 makes `.git/worktrees` for the first worktree, and fails
+    // when another process made it in the meantime: of two runs started
+    // at once, one ended before its agent started ("directory exists").
+    let admin = repo.commondir().join("worktrees");
+    std::fs::create_dir_all(&admin)
+        .map_err(|err| format!("cannot create {}: {err}", admin.display()))?;
     let mut options = WorktreeAddOptions::new();
     options.reference(Some(branch.get()));
     repo.worktree(&name, &dir, Some(&options))

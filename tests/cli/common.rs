@@ -265,14 +265,20 @@ impl TestEnv {
         self.settle();
     }
 
-    /// Waits until no run is pending or running.
+    /// Waits until no run is pending or running, and every run's
+    /// supervisor has exited (after recording a run's end it may still
+    /// commit, and a person's commit made meanwhile fails on a moved HEAD).
     pub fn settle(&self) {
         let started = std::time::Instant::now();
-        while self
-            .runs()
-            .iter()
-            .any(|r| r["state"] == "running" || r["state"] == "pending")
-        {
+        let alive = |pid: &serde_json::Value| {
+            pid.as_u64().is_some_and(|pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap_or("").starts_with('Z'))
+            })
+        };
+        while self.runs().iter().any(|r| {
+            r["state"] == "running" || r["state"] == "pending" || alive(&r["supervisor_pid"])
+        }) {
             assert!(
                 started.elapsed() < std::time::Duration::from_secs(30),
                 "runs never ended: {:?}",

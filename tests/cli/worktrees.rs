@@ -459,8 +459,9 @@ fn a_conflicting_merge_waits_for_a_person_and_is_not_forced() {
         assert_eq!(
             goal["status"],
             "verifying",
-            "{goal}\n{}",
-            agent_log(&outside)
+            "{goal}\n{}\nruns: {:?}",
+            agent_log(&outside),
+            env.runs()
         );
     }
     let said = tick(&env);
