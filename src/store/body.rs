@@ -308,22 +308,35 @@ mod plain {
         end: usize,
     }
 
-    /// The body's lines, but for the lines of each `## Plan` section,
-    /// which only [`plan_end`] looks at; `None` when a line holds a
-    /// carriage return before its end, or a plan line is tricky.
-    /// `has_cr`: whether the body holds a carriage return (most do not,
-    /// and their lines need no search for one).
+    /// The body's lines, but for the lines of each `## Plan` section: the
+    /// plan is checked on its own and nothing else here reads its lines,
+    /// so they are only looked at for what could hide the heading after
+    /// them. `None` when a line holds a carriage return before its end,
+    /// or a plan line is tricky. `has_cr`: whether the body holds a
+    /// carriage return (most do not, and their lines need no search for
+    /// one).
     fn lines(body: &str, has_cr: bool) -> Option<Vec<Line<'_>>> {
         let mut out = Vec::new();
+        let mut in_plan = false;
         let mut start = 0;
         while start < body.len() {
             let end = line_end(body, start);
             let text = line_text(&body[start..end], has_cr)?;
+            match heading_level(text) {
+                Some(level) if level <= 2 => {
+                    in_plan = level == 2 && is_heading(&heading_title(text), PLAN_HEADING);
+                }
+                _ if in_plan => {
+                    if is_tricky_in_plan(text) {
+                        return None;
+                    }
+                    start = end;
+                    continue;
+                }
+                _ => {}
+            }
             out.push(Line { text, start, end });
             start = end;
-            if heading_level(text) == Some(2) && is_heading(&heading_title(text), PLAN_HEADING) {
-                start = plan_end(body, start, has_cr)?;
-            }
         }
         Some(out)
     }
@@ -337,26 +350,6 @@ mod plain {
         }
         let text = text.strip_suffix('\r').unwrap_or(text);
         (!text.as_bytes().contains(&b'\r')).then_some(text)
-    }
-
-    /// Where the plan whose lines start at `start` ends: at the next level-1
-    /// or level-2 heading, or the body's end. Nothing else reads the plan's
-    /// lines here (the plan is checked on its own), so they are only
-    /// looked at for what could hide that heading: `None` when one is
-    /// tricky.
-    fn plan_end(body: &str, mut start: usize, has_cr: bool) -> Option<usize> {
-        while start < body.len() {
-            let end = line_end(body, start);
-            let text = line_text(&body[start..end], has_cr)?;
-            if heading_level(text).is_some_and(|level| level <= 2) {
-                return Some(start);
-            }
-            if is_tricky_in_plan(text) {
-                return None;
-            }
-            start = end;
-        }
-        Some(body.len())
     }
 
     /// [`is_tricky`] for a line of a plan, answered at a glance for the

@@ -352,14 +352,10 @@ impl GoalFile {
                     (memo, key, memo.summary_of(&key))
                 });
                 let known = memo.and_then(|(_, _, known)| known);
-                let (start, end) = (
-                    self.body_start + content.start,
-                    self.body_start + content.end,
-                );
                 let section = crate::model::plan::PlanSection::read(
                     &self.text,
                     self.body_start,
-                    start..end,
+                    content,
                     known,
                 )
                 .map_err(|err| FileProblem {

@@ -183,8 +183,8 @@ pub struct PlanSection {
 }
 
 impl PlanSection {
-    /// Checks the section `source[content]` of the body that starts at
-    /// `body_start`; a mistake is located in that body. `known`: the
+    /// Checks the section `body[content]`, where the body is `source`
+    /// from `body_start`; a mistake is located in the body. `known`: the
     /// summary a section of this very text was checked to have before
     /// (the store's memo, keyed by the text's SHA-256), taken without
     /// checking it again.
@@ -196,14 +196,11 @@ impl PlanSection {
     ) -> Result<PlanSection, section::PlanError> {
         let summary = match known {
             Some(summary) => summary,
-            None => {
-                let body = &source[body_start..];
-                section::check(body, content.start - body_start..content.end - body_start)?
-            }
+            None => section::check(&source[body_start..], content.clone())?,
         };
         Ok(PlanSection {
             source: std::sync::Arc::clone(source),
-            range: content,
+            range: body_start + content.start..body_start + content.end,
             summary,
             parsed: std::sync::OnceLock::new(),
         })
