@@ -117,6 +117,11 @@ fn regular_file(path: &Path) -> Option<fs::Metadata> {
 }
 
 impl Staged {
+    /// The file the staged bytes are for.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Renames the staged bytes over the file unless it changed since it
     /// was `read` (see [`replace_unless_changed`]); the size and
     /// modification time of the file written.
@@ -207,17 +212,17 @@ pub fn exchange_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
     write_unsynced(path, contents)
 }
 
-/// [`replace`] of a file in a directory steward does not own (the mirror,
+/// [`stage`] of a file in a directory steward does not own (the mirror,
 /// in the project's root), through the spare of `spare_dir`, on the same
-/// file system: no file is made beside it and none freed. Where the two
-/// cannot be exchanged (no regular file at `path`, another file system, the
-/// spare in use), the file is replaced as [`replace`] does.
+/// file system: placed, no file is made beside it and none freed. Where
+/// the two cannot be exchanged (no regular file at `path`, another file
+/// system, the spare in use), the bytes go to a temporary file beside
+/// `path`, as [`stage`] puts them.
 ///
 /// `path`'s directory is synced first: the spare's bytes were `path`'s
 /// until the last exchange, and were that not on disk, a crash while they
-/// are written over would bring `path` back torn. A directory the kernel
-/// has written back since costs no wait.
-pub fn replace_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) -> Result<()> {
+/// are written over would bring `path` back torn.
+pub fn stage_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) -> Result<Staged> {
     if let Some(target) = regular_file(path)
         && sync_dir(parent(path)).is_ok()
         && let Some(spare) = Spare::holding(
@@ -227,11 +232,14 @@ pub fn replace_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) -> Res
             Some(target.permissions().mode() & 0o7777),
             true,
         )
-        && spare.place(path).is_ok()
     {
-        return Ok(());
+        return Ok(Staged {
+            path: path.to_path_buf(),
+            written: spare.written,
+            bytes: Some(StagedBytes::Spare(spare)),
+        });
     }
-    replace(path, contents)
+    stage(path, contents, true)
 }
 
 /// Moves a file readers take no lock to read (a seal) from `from` to `to`,
@@ -594,6 +602,11 @@ mod tests {
         );
     }
 
+    fn replace_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) {
+        let staged = stage_from_spare(path, spare_dir, contents).unwrap();
+        staged.replace_unless_changed(None).unwrap();
+    }
+
     #[test]
     fn a_file_replaced_from_another_directorys_spare_keeps_its_mode_and_links_are_not_followed() {
         let dir = tempfile::tempdir().unwrap();
@@ -602,7 +615,13 @@ mod tests {
         let mirror = dir.path().join("ACTIVE-TASKS.md");
         fs::write(&mirror, "old").unwrap();
         fs::set_permissions(&mirror, fs::Permissions::from_mode(0o640)).unwrap();
-        replace_from_spare(&mirror, &state, b"new").unwrap();
+        let staged = stage_from_spare(&mirror, &state, b"new").unwrap();
+        assert_eq!(
+            fs::read_to_string(&mirror).unwrap(),
+            "old",
+            "not placed yet"
+        );
+        staged.replace_unless_changed(None).unwrap();
         assert_eq!(fs::read_to_string(&mirror).unwrap(), "new");
         let spare = state.join(SPARE);
         assert_eq!(fs::read_to_string(&spare).unwrap(), "old");
@@ -611,7 +630,7 @@ mod tests {
             0o640
         );
         let inodes = [&mirror, &spare].map(|p| fs::metadata(p).unwrap().ino());
-        replace_from_spare(&mirror, &state, b"newer").unwrap();
+        replace_from_spare(&mirror, &state, b"newer");
         assert_eq!(fs::read_to_string(&mirror).unwrap(), "newer");
         assert_eq!(fs::metadata(&mirror).unwrap().ino(), inodes[1]);
         assert_eq!(fs::metadata(&spare).unwrap().ino(), inodes[0]);
@@ -622,7 +641,7 @@ mod tests {
         fs::write(&elsewhere, "someone else's").unwrap();
         fs::remove_file(&mirror).unwrap();
         std::os::unix::fs::symlink(&elsewhere, &mirror).unwrap();
-        replace_from_spare(&mirror, &state, b"mine").unwrap();
+        replace_from_spare(&mirror, &state, b"mine");
         assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "someone else's");
         assert!(fs::symlink_metadata(&mirror).unwrap().file_type().is_file());
         assert_eq!(fs::read_to_string(&mirror).unwrap(), "mine");

@@ -1189,28 +1189,32 @@ impl<'s> Transaction<'s> {
 
     fn complete(&mut self) -> Result<Finished> {
         self.finished = true;
-        // The files first: an event never tells of a write a crash could
-        // take back.
-        for dir in std::mem::take(&mut self.unsynced_dirs) {
-            atomic::sync_dir(&dir)?;
-        }
-        let logged = self
-            .store
-            .log()
-            .append(&self.events, self.store.keys.signer())?;
+        let mut warnings = Vec::new();
+        let dirs = std::mem::take(&mut self.unsynced_dirs);
+        let block = self.mirror_block.take();
+        let mirror = self.updated_mirror(block).unwrap_or_else(|warning| {
+            warnings.push(warning);
+            None
+        });
+        let (logged, mirror) = match mirror {
+            None => (self.log_events(&dirs), None),
+            Some(mirror) => {
+                let (logged, staged) = self.log_events_staging(&dirs, mirror);
+                (logged, Some(staged))
+            }
+        };
+        let logged = logged?;
         self.written.extend(logged);
         // After the events, which carry the same hashes under the same key:
         // a seal a crash loses is repaired from them.
         self.write_seals()?;
-        let mut warnings: Vec<String> = (self.left_changed.iter().flatten())
-            .map(|path| {
-                format!(
-                    "{}: changed on disk while steward {} ran (edited by hand?); left as it is, for the next pass",
-                    path.display(),
-                    self.command
-                )
-            })
-            .collect();
+        warnings.extend((self.left_changed.iter().flatten()).map(|path| {
+            format!(
+                "{}: changed on disk while steward {} ran (edited by hand?); left as it is, for the next pass",
+                path.display(),
+                self.command
+            )
+        }));
         if let Err(warning) = self.tell_episodes() {
             warnings.push(warning);
         }
@@ -1229,8 +1233,16 @@ impl<'s> Transaction<'s> {
                 warnings.push(format!("`steward undo` cannot take this back: {err}"));
             }
         }
-        if let Err(warning) = self.refresh_mirror() {
-            warnings.push(warning);
+        let placed = mirror.map(|staged| {
+            staged.and_then(|staged| {
+                let path = staged.path().to_path_buf();
+                staged.replace_unless_changed(None).map(|_| path)
+            })
+        });
+        match placed {
+            Some(Ok(path)) => self.written.push(path),
+            Some(Err(err)) => warnings.push(err.to_string()),
+            None => {}
         }
         if let Some(checked) = self.leftovers_checked.take() {
             checked.record();
@@ -1261,19 +1273,52 @@ impl<'s> Transaction<'s> {
         })
     }
 
-    /// Brings the mirror block up to date: the full render when there is
-    /// one, else the saved goals' entries one by one. A mirror whose markers
-    /// are broken is left alone and reported.
-    fn refresh_mirror(&mut self) -> Result<(), String> {
+    /// Syncs the directories written to, then appends the events: an
+    /// event never tells of a write a crash could take back.
+    fn log_events(&self, dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
+        for dir in dirs {
+            atomic::sync_dir(dir)?;
+        }
+        self.store
+            .log()
+            .append(&self.events, self.store.keys.signer())
+    }
+
+    /// [`Transaction::log_events`], while the mirror's new bytes go to
+    /// disk on another thread: waits the file system can serve with one
+    /// journal commit. The mirror is put in place after the events (by the
+    /// caller), so it never shows a change a crash could take back.
+    fn log_events_staging(
+        &self,
+        dirs: &[PathBuf],
+        (path, text): (PathBuf, String),
+    ) -> (Result<Vec<PathBuf>>, Result<atomic::Staged>) {
+        let stage = || atomic::stage_from_spare(&path, &self.store.state_dir, text.as_bytes());
+        std::thread::scope(|scope| {
+            let staging = std::thread::Builder::new().spawn_scoped(scope, stage);
+            let logged = self.log_events(dirs);
+            let staged = match staging {
+                Ok(handle) => handle.join().expect("staging the mirror panicked"),
+                Err(_) => stage(),
+            };
+            (logged, staged)
+        })
+    }
+
+    /// The mirror with its block brought up to date, when that changes it:
+    /// the full render when there is one, else the saved goals' entries
+    /// one by one. A mirror whose markers are broken is left alone and
+    /// reported.
+    fn updated_mirror(&self, block: Option<String>) -> Result<Option<(PathBuf, String)>, String> {
         let Some(path) = self.store.mirror_path.clone() else {
-            return Ok(());
+            return Ok(None);
         };
-        if self.mirror_block.is_none()
+        if block.is_none()
             && self.mirror_changes.is_empty()
             && self.mirror_removals.is_empty()
             && !self.obligations_changed
         {
-            return Ok(());
+            return Ok(None);
         }
         // Never through a link: its target's bytes would become the
         // mirror, and go wherever the mirror is committed.
@@ -1290,7 +1335,7 @@ impl<'s> Transaction<'s> {
             None => None,
         };
         let book = || self.store.obligations().map_err(|err| err.to_string());
-        let content = match (self.mirror_block.take(), current) {
+        let content = match (block, current) {
             (Some(full), _) => full,
             (None, Some(content)) if !self.obligations_changed => {
                 let book = book()?;
@@ -1329,16 +1374,10 @@ impl<'s> Transaction<'s> {
             _ => self.render_mirror_block(&book()?)?,
         };
         let updated = mirror::splice(existing.as_deref(), &content).map_err(broken)?;
-        if existing.as_deref() != Some(updated.as_str()) {
-            // The mirror is derived from the goals: its directory is not
-            // synced (a crash may bring back the previous mirror, never a
-            // torn one; the next tick renders it again). Its spare is
-            // steward's, not in the project's root.
-            atomic::replace_from_spare(&path, &self.store.state_dir, updated.as_bytes())
-                .map_err(|err| err.to_string())?;
-            self.written.push(path);
-        }
-        Ok(())
+        // The mirror is derived from the goals: its directory is not synced
+        // (a crash may bring back the previous mirror, never a torn one;
+        // the next tick renders it again).
+        Ok((existing.as_deref() != Some(updated.as_str())).then_some((path, updated)))
     }
 
     /// The open goals whose labels follow `label`, in label order, read as

@@ -289,6 +289,36 @@ fn a_mirror_with_broken_markers_is_left_alone() {
 }
 
 #[test]
+fn the_mirror_shows_a_change_only_once_its_events_are_written() {
+    let env = TestEnv::initialised();
+    env.add_goal("one");
+    let mirror = env.read("ACTIVE-TASKS.md");
+    assert!(mirror.contains("— Goal one"), "{mirror}");
+    // A log steward refuses to append to: the goal is written, its event
+    // is not, and the mirror must not tell of the change.
+    let day = env.path("state/events/2026-11-21.jsonl");
+    std::fs::remove_file(&day).unwrap();
+    std::os::unix::fs::symlink(env.path("elsewhere.jsonl"), &day).unwrap();
+    env.steward()
+        .args(["update", "one", "--title", "Renamed"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("2026-11-21.jsonl"));
+    assert!(env.read("state/goals/one.md").contains("title: Renamed"));
+    assert_eq!(env.read("ACTIVE-TASKS.md"), mirror);
+    assert!(!env.path("elsewhere.jsonl").exists());
+    // No event vouches for the change: the next pass holds the goal for a
+    // person, and renders the mirror from the goal files as they are.
+    std::fs::remove_file(&day).unwrap();
+    env.steward()
+        .arg("tick")
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("changed outside steward"));
+    assert!(env.read("ACTIVE-TASKS.md").contains("— Renamed"));
+}
+
+#[test]
 fn a_disabled_mirror_is_not_written() {
     let env = TestEnv::initialised();
     env.write_config("mirror:\n  enabled: false\n");
