@@ -21,7 +21,8 @@ fn main() {
         // links takes the last.
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
-    if os == "linux" && env == "gnu" {
+    let cross = std::env::var("HOST").ok() != std::env::var("TARGET").ok();
+    if os == "linux" && env == "gnu" && !cross {
         link_unwinder_statically();
     }
 }
@@ -32,19 +33,31 @@ fn main() {
 /// does (`cpuid`, which traps to the hypervisor on a virtual machine),
 /// cost every start 0.06–0.14 ms here. std's unwinder calls then resolve
 /// to the archive, ahead of the `-lgcc_s` std asks for, and the linker's
-/// `--as-needed` drops the library. Where the C compiler has no such
-/// archive, the build links `libgcc_s` as before.
+/// `--as-needed` drops the library. Where the C compiler (`$CC`, else
+/// `cc`) has no such archive, the build links `libgcc_s` as before, and
+/// says so. Not when cross-compiling: the host's compiler would name the
+/// host's archive.
 fn link_unwinder_statically() {
+    println!("cargo:rerun-if-env-changed=CC");
     let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let Ok(output) = std::process::Command::new(compiler)
-        .arg("-print-file-name=libgcc_eh.a")
-        .output()
-    else {
-        return;
-    };
-    let path = std::path::PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
-    if let (true, Some(dir)) = (path.is_absolute() && path.is_file(), path.parent()) {
-        println!("cargo:rustc-link-search=native={}", dir.display());
-        println!("cargo:rustc-link-lib=static:-bundle=gcc_eh");
+    // `CC` may carry a wrapper or flags (`ccache gcc`).
+    let mut words = compiler.split_whitespace();
+    let archive = words.next().and_then(|program| {
+        let output = std::process::Command::new(program)
+            .args(words)
+            .arg("-print-file-name=libgcc_eh.a")
+            .output()
+            .ok()?;
+        let path = std::path::PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+        (path.is_absolute() && path.is_file()).then_some(path)
+    });
+    match archive.as_deref().and_then(std::path::Path::parent) {
+        Some(dir) => {
+            println!("cargo:rustc-link-search=native={}", dir.display());
+            println!("cargo:rustc-link-lib=static:-bundle=gcc_eh");
+        }
+        None => println!(
+            "cargo:warning=`{compiler} -print-file-name=libgcc_eh.a` found no archive: steward links libgcc_s.so.1, which costs every start a little"
+        ),
     }
 }

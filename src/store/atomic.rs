@@ -117,11 +117,6 @@ fn regular_file(path: &Path) -> Option<fs::Metadata> {
 }
 
 impl Staged {
-    /// The file the staged bytes are for.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Renames the staged bytes over the file unless it changed since it
     /// was `read` (see [`replace_unless_changed`]); the size and
     /// modification time of the file written.
@@ -176,7 +171,7 @@ pub fn changed_since(path: &Path, read: Option<(u64, SystemTime)>) -> bool {
 }
 
 /// The size and modification time of the file at `path`, links followed.
-fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
+pub fn stamp(path: &Path) -> Option<(u64, SystemTime)> {
     let metadata = fs::metadata(path).ok()?;
     Some((metadata.len(), metadata.modified().ok()?))
 }
@@ -213,17 +208,19 @@ pub fn exchange_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
 }
 
 /// [`stage`] of a file in a directory steward does not own (the mirror,
-/// in the project's root), through the spare of `spare_dir`, on the same
-/// file system: placed, no file is made beside it and none freed. Where
-/// the two cannot be exchanged (no regular file at `path`, another file
-/// system, the spare in use), the bytes go to a temporary file beside
-/// `path`, as [`stage`] puts them.
+/// in the project's root), through the spare of `spare_dir`: once placed,
+/// no file was made beside it and none freed. Where the two cannot be
+/// exchanged (no regular file at `path`, another file system, the spare in
+/// use), the bytes go to a temporary file beside `path`, as [`stage`] puts
+/// them.
 ///
 /// `path`'s directory is synced first: the spare's bytes were `path`'s
 /// until the last exchange, and were that not on disk, a crash while they
 /// are written over would bring `path` back torn.
 pub fn stage_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) -> Result<Staged> {
+    use std::os::unix::fs::MetadataExt;
     if let Some(target) = regular_file(path)
+        && fs::metadata(spare_dir).is_ok_and(|dir| dir.dev() == target.dev())
         && sync_dir(parent(path)).is_ok()
         && let Some(spare) = Spare::holding(
             spare_dir,
@@ -602,7 +599,7 @@ mod tests {
         );
     }
 
-    fn replace_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) {
+    fn stage_and_place(path: &Path, spare_dir: &Path, contents: &[u8]) {
         let staged = stage_from_spare(path, spare_dir, contents).unwrap();
         staged.replace_unless_changed(None).unwrap();
     }
@@ -630,7 +627,7 @@ mod tests {
             0o640
         );
         let inodes = [&mirror, &spare].map(|p| fs::metadata(p).unwrap().ino());
-        replace_from_spare(&mirror, &state, b"newer");
+        stage_and_place(&mirror, &state, b"newer");
         assert_eq!(fs::read_to_string(&mirror).unwrap(), "newer");
         assert_eq!(fs::metadata(&mirror).unwrap().ino(), inodes[1]);
         assert_eq!(fs::metadata(&spare).unwrap().ino(), inodes[0]);
@@ -641,7 +638,7 @@ mod tests {
         fs::write(&elsewhere, "someone else's").unwrap();
         fs::remove_file(&mirror).unwrap();
         std::os::unix::fs::symlink(&elsewhere, &mirror).unwrap();
-        replace_from_spare(&mirror, &state, b"mine");
+        stage_and_place(&mirror, &state, b"mine");
         assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "someone else's");
         assert!(fs::symlink_metadata(&mirror).unwrap().file_type().is_file());
         assert_eq!(fs::read_to_string(&mirror).unwrap(), "mine");
@@ -783,5 +780,44 @@ mod tests {
             !path.exists(),
             "a file removed meanwhile is not brought back"
         );
+    }
+
+    #[test]
+    fn a_mirror_edited_while_its_bytes_were_staged_is_left_as_edited() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        fs::create_dir(&state).unwrap();
+        let mirror = dir.path().join("ACTIVE-TASKS.md");
+        fs::write(&mirror, "read").unwrap();
+        let read = stamp(&mirror);
+        let staged = stage_from_spare(&mirror, &state, b"rendered").unwrap();
+        fs::write(&mirror, "edited by hand, longer").unwrap();
+        assert_eq!(staged.replace_unless_changed(read).unwrap(), None);
+        assert_eq!(
+            fs::read_to_string(&mirror).unwrap(),
+            "edited by hand, longer"
+        );
+    }
+
+    #[test]
+    fn a_spare_on_another_file_system_is_not_used() {
+        let shm = Path::new("/dev/shm");
+        let elsewhere = tempfile::tempdir().unwrap();
+        let Ok(here) = tempfile::tempdir_in(shm) else {
+            eprintln!("SKIPPED: no /dev/shm to put a second file system's directory in");
+            return;
+        };
+        let mirror = here.path().join("ACTIVE-TASKS.md");
+        fs::write(&mirror, "old").unwrap();
+        let devices = [&mirror, elsewhere.path()].map(|p| fs::metadata(p).unwrap().dev());
+        if devices[0] == devices[1] {
+            eprintln!("SKIPPED: /dev/shm and the temporary directory share a file system");
+            return;
+        }
+        let staged = stage_from_spare(&mirror, elsewhere.path(), b"new").unwrap();
+        assert!(matches!(staged.bytes, Some(StagedBytes::Temp(_))));
+        staged.replace_unless_changed(stamp(&mirror)).unwrap();
+        assert_eq!(fs::read_to_string(&mirror).unwrap(), "new");
+        assert!(!elsewhere.path().join(SPARE).exists());
     }
 }

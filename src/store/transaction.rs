@@ -1192,15 +1192,15 @@ impl<'s> Transaction<'s> {
         let mut warnings = Vec::new();
         let dirs = std::mem::take(&mut self.unsynced_dirs);
         let block = self.mirror_block.take();
-        let mirror = self.updated_mirror(block).unwrap_or_else(|warning| {
-            warnings.push(warning);
-            None
-        });
+        let (mirror, mut mirror_warning) = match self.updated_mirror(block) {
+            Ok(mirror) => (mirror, None),
+            Err(warning) => (None, Some(warning)),
+        };
         let (logged, mirror) = match mirror {
             None => (self.log_events(&dirs), None),
-            Some(mirror) => {
-                let (logged, staged) = self.log_events_staging(&dirs, mirror);
-                (logged, Some(staged))
+            Some(update) => {
+                let (logged, staged) = self.log_events_staging(&dirs, &update);
+                (logged, Some((update, staged)))
             }
         };
         let logged = logged?;
@@ -1233,17 +1233,10 @@ impl<'s> Transaction<'s> {
                 warnings.push(format!("`steward undo` cannot take this back: {err}"));
             }
         }
-        let placed = mirror.map(|staged| {
-            staged.and_then(|staged| {
-                let path = staged.path().to_path_buf();
-                staged.replace_unless_changed(None).map(|_| path)
-            })
-        });
-        match placed {
-            Some(Ok(path)) => self.written.push(path),
-            Some(Err(err)) => warnings.push(err.to_string()),
-            None => {}
+        if let Some((update, staged)) = mirror {
+            mirror_warning = self.place_mirror(update, staged);
         }
+        warnings.extend(mirror_warning);
         if let Some(checked) = self.leftovers_checked.take() {
             checked.record();
         }
@@ -1291,9 +1284,11 @@ impl<'s> Transaction<'s> {
     fn log_events_staging(
         &self,
         dirs: &[PathBuf],
-        (path, text): (PathBuf, String),
+        update: &MirrorUpdate,
     ) -> (Result<Vec<PathBuf>>, Result<atomic::Staged>) {
-        let stage = || atomic::stage_from_spare(&path, &self.store.state_dir, text.as_bytes());
+        let stage = || {
+            atomic::stage_from_spare(&update.path, &self.store.state_dir, update.text.as_bytes())
+        };
         std::thread::scope(|scope| {
             let staging = std::thread::Builder::new().spawn_scoped(scope, stage);
             let logged = self.log_events(dirs);
@@ -1305,11 +1300,32 @@ impl<'s> Transaction<'s> {
         })
     }
 
+    /// Puts the mirror's staged bytes in place, unless a person changed it
+    /// since it was read; the warning to give when it is not updated.
+    fn place_mirror(
+        &mut self,
+        update: MirrorUpdate,
+        staged: Result<atomic::Staged>,
+    ) -> Option<String> {
+        match staged.and_then(|staged| staged.replace_unless_changed(update.read)) {
+            Ok(Some(_)) => {
+                self.written.push(update.path);
+                None
+            }
+            Ok(None) => Some(format!(
+                "{}: changed on disk while steward {} ran (edited by hand?); mirror not updated, left for the next pass",
+                update.path.display(),
+                self.command
+            )),
+            Err(err) => Some(err.to_string()),
+        }
+    }
+
     /// The mirror with its block brought up to date, when that changes it:
     /// the full render when there is one, else the saved goals' entries
     /// one by one. A mirror whose markers are broken is left alone and
     /// reported.
-    fn updated_mirror(&self, block: Option<String>) -> Result<Option<(PathBuf, String)>, String> {
+    fn updated_mirror(&self, block: Option<String>) -> Result<Option<MirrorUpdate>, String> {
         let Some(path) = self.store.mirror_path.clone() else {
             return Ok(None);
         };
@@ -1320,6 +1336,9 @@ impl<'s> Transaction<'s> {
         {
             return Ok(None);
         }
+        // Before the bytes: a change made while they are read shows as one
+        // made after, and the mirror is then left alone.
+        let read = atomic::stamp(&path);
         // Never through a link: its target's bytes would become the
         // mirror, and go wherever the mirror is committed.
         let existing =
@@ -1377,7 +1396,13 @@ impl<'s> Transaction<'s> {
         // The mirror is derived from the goals: its directory is not synced
         // (a crash may bring back the previous mirror, never a torn one;
         // the next tick renders it again).
-        Ok((existing.as_deref() != Some(updated.as_str())).then_some((path, updated)))
+        Ok(
+            (existing.as_deref() != Some(updated.as_str())).then_some(MirrorUpdate {
+                path,
+                text: updated,
+                read,
+            }),
+        )
     }
 
     /// The open goals whose labels follow `label`, in label order, read as
@@ -1411,6 +1436,15 @@ impl<'s> Transaction<'s> {
     pub fn now(&self) -> DateTime<Utc> {
         self.now
     }
+}
+
+/// The mirror's new text, and when it was read.
+struct MirrorUpdate {
+    path: PathBuf,
+    text: String,
+    /// The mirror's size and modification time when it was read (`None`:
+    /// there was none): one that changed since is left alone.
+    read: Option<(u64, SystemTime)>,
 }
 
 /// A saved goal whose mirror entry may have changed.
