@@ -218,9 +218,7 @@ pub fn exchange_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
 /// until the last exchange, and were that not on disk, a crash while they
 /// are written over would bring `path` back torn.
 pub fn stage_from_spare(path: &Path, spare_dir: &Path, contents: &[u8]) -> Result<Staged> {
-    use std::os::unix::fs::MetadataExt;
     if let Some(target) = regular_file(path)
-        && fs::metadata(spare_dir).is_ok_and(|dir| dir.dev() == target.dev())
         && sync_dir(parent(path)).is_ok()
         && let Some(spare) = Spare::holding(
             spare_dir,
@@ -329,6 +327,11 @@ impl Spare {
         use std::os::fd::AsRawFd;
         use std::os::unix::fs::MetadataExt;
         let lock = File::open(dir).ok()?;
+        // A spare on another file system can be neither exchanged with
+        // `target` nor renamed over it.
+        if lock.metadata().ok()?.dev() != target.dev() {
+            return None;
+        }
         // Never waited for: a spare in use (by another process, or by
         // this one through another descriptor) means a temporary file.
         // SAFETY: `flock` only takes the descriptor, which `lock` keeps open.
@@ -604,13 +607,20 @@ mod tests {
         staged.replace_unless_changed(None).unwrap();
     }
 
-    #[test]
-    fn a_file_replaced_from_another_directorys_spare_keeps_its_mode_and_links_are_not_followed() {
+    /// A project directory with `state/` in it, and the path of its mirror
+    /// holding `text`.
+    fn project_with_mirror(text: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let state = dir.path().join("state");
         fs::create_dir(&state).unwrap();
         let mirror = dir.path().join("ACTIVE-TASKS.md");
-        fs::write(&mirror, "old").unwrap();
+        fs::write(&mirror, text).unwrap();
+        (dir, state, mirror)
+    }
+
+    #[test]
+    fn a_file_replaced_from_another_directorys_spare_keeps_its_mode_and_links_are_not_followed() {
+        let (dir, state, mirror) = project_with_mirror("old");
         fs::set_permissions(&mirror, fs::Permissions::from_mode(0o640)).unwrap();
         let staged = stage_from_spare(&mirror, &state, b"new").unwrap();
         assert_eq!(
@@ -784,11 +794,7 @@ mod tests {
 
     #[test]
     fn a_mirror_edited_while_its_bytes_were_staged_is_left_as_edited() {
-        let dir = tempfile::tempdir().unwrap();
-        let state = dir.path().join("state");
-        fs::create_dir(&state).unwrap();
-        let mirror = dir.path().join("ACTIVE-TASKS.md");
-        fs::write(&mirror, "read").unwrap();
+        let (_dir, state, mirror) = project_with_mirror("read");
         let read = stamp(&mirror);
         let staged = stage_from_spare(&mirror, &state, b"rendered").unwrap();
         fs::write(&mirror, "edited by hand, longer").unwrap();

@@ -271,10 +271,8 @@ impl TestEnv {
     pub fn settle(&self) {
         let started = std::time::Instant::now();
         let alive = |pid: &serde_json::Value| {
-            pid.as_u64().is_some_and(|pid| {
-                std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                    .is_ok_and(|stat| !stat.rsplit(") ").next().unwrap_or("").starts_with('Z'))
-            })
+            (pid.as_u64().and_then(|pid| u32::try_from(pid).ok()))
+                .is_some_and(steward::os::process::is_alive)
         };
         while self.runs().iter().any(|r| {
             r["state"] == "running" || r["state"] == "pending" || alive(&r["supervisor_pid"])

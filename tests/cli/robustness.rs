@@ -1,6 +1,7 @@
 //! Many writers at once, and writers killed at any moment
 //! (steward-reference(5), "RELIABILITY").
 
+use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
@@ -213,4 +214,41 @@ fn a_closed_standard_stream_never_becomes_a_file_steward_writes() {
         }
     }
     env.steward().args(["show", "quiet"]).assert().success();
+}
+
+#[test]
+fn a_closed_standard_stream_is_opened_on_dev_null() {
+    let env = TestEnv::initialised();
+    // `steward mcp` waits on its stdin: its descriptors can be looked at.
+    let mut child = env
+        .program("sh")
+        .args(["-c", "exec \"$@\" >&- 2>&-", "sh"])
+        .arg(assert_cmd::cargo::cargo_bin("steward"))
+        .arg("mcp")
+        .stdin(Stdio::piped())
+        // Pipes until `sh` closes them: never `/dev/null` but by steward.
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let link = |fd: u32| std::fs::read_link(format!("/proc/{}/fd/{fd}", child.id())).ok();
+    let started = std::time::Instant::now();
+    let opened = loop {
+        let links = [link(1), link(2)];
+        if links
+            .iter()
+            .all(|l| l.as_deref() == Some(Path::new("/dev/null")))
+            || started.elapsed() > Duration::from_secs(10)
+        {
+            break links;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        opened,
+        [Some("/dev/null".into()), Some("/dev/null".into())],
+        "descriptors 1 and 2 of a steward started with them closed"
+    );
 }
