@@ -85,7 +85,7 @@ impl Environment {
 pub struct Context {
     pub root: PathBuf,
     pub config: Config,
-    pub config_entries: Vec<config::Entry>,
+    pub config_sources: config::Sources,
     /// `STEWARD_*` variables set and not applied, and why.
     pub ignored_env: Vec<config::IgnoredEnv>,
     /// Commands steward.yaml names that no person here accepted: held
@@ -365,7 +365,7 @@ impl Context {
         let (
             LoadedConfig {
                 config,
-                entries,
+                sources,
                 ignored_env,
                 held_commands,
             },
@@ -389,7 +389,7 @@ impl Context {
         Ok(Context {
             root,
             config,
-            config_entries: entries,
+            config_sources: sources,
             ignored_env,
             held_commands,
             store,
@@ -419,10 +419,7 @@ impl Context {
     /// Where a setting's value came from, as `config` says it
     /// (`steward.yaml:3`, `env STEWARD_ENABLED`, `default`).
     pub fn source_of(&self, key: &str) -> String {
-        self.config_entries
-            .iter()
-            .find(|e| e.key == key)
-            .map_or_else(|| "default".to_string(), |e| e.source.to_string())
+        self.config_sources.of(key).to_string()
     }
 
     /// This machine's name in runs and claims: `machine_id`, else the host

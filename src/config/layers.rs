@@ -75,7 +75,7 @@ impl Config {
         layers.check_agents()?;
         Ok(LoadedConfig {
             config: layers.to_config(),
-            entries: layers.entries(),
+            sources: Sources(layers),
             ignored_env,
             held_commands,
         })
@@ -86,7 +86,7 @@ impl Config {
         let layers = Layers::defaults();
         LoadedConfig {
             config: layers.to_config(),
-            entries: layers.entries(),
+            sources: Sources(layers),
             ignored_env: Vec::new(),
             held_commands: None,
         }
@@ -210,6 +210,31 @@ pub(super) fn read_config_file(path: &Path) -> Result<Option<String>> {
         ))
     })?;
     Ok(Some(text))
+}
+
+/// Every setting's value and where it came from, for `config` and the
+/// messages that name a setting's source: rendered only when asked for.
+#[derive(Clone)]
+pub struct Sources(Layers);
+
+impl std::fmt::Debug for Sources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.entries()).finish()
+    }
+}
+
+impl Sources {
+    /// Every setting and agent profile, in table order.
+    pub fn entries(&self) -> Vec<Entry> {
+        self.0.entries()
+    }
+
+    /// Where setting `key` came from.
+    pub fn of(&self, key: &str) -> Source {
+        (SETTINGS.iter().zip(&self.0.values))
+            .find(|(setting, _)| setting.key == key)
+            .map_or(Source::Default, |(_, (_, source))| source.clone())
+    }
 }
 
 /// The value of every setting with its source, in table order.

@@ -15,7 +15,7 @@ mod parse;
 mod schema;
 mod settings;
 
-pub use layers::env_name;
+pub use layers::{Sources, env_name};
 pub use parse::{describe_yaml, yaml_message};
 pub use schema::NOTIFY_EVENTS;
 pub use settings::*;
@@ -252,13 +252,10 @@ mod tests {
         assert_eq!(loaded.config.defaults.cooldown, HumanDuration(300));
         assert_eq!(loaded.config.defaults.priority, Priority::Low);
         let source = |key: &str| {
-            loaded
-                .entries
-                .iter()
-                .find(|e| e.key == key)
-                .unwrap()
-                .source
-                .clone()
+            let entry = loaded.sources.entries().into_iter().find(|e| e.key == key);
+            let source = entry.unwrap().source;
+            assert_eq!(loaded.sources.of(key), source, "{key}");
+            source
         };
         assert_eq!(source("git.commit"), Source::Flag("--no-commit"));
         assert!(matches!(

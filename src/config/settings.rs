@@ -4,6 +4,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
+use super::Sources;
 use crate::agents::AgentProfile;
 use crate::model::Priority;
 use crate::model::duration::HumanDuration;
@@ -318,7 +319,7 @@ impl Config {
 #[derive(Debug, Clone)]
 pub struct LoadedConfig {
     pub config: Config,
-    pub entries: Vec<Entry>,
+    pub sources: Sources,
     /// `STEWARD_*` variables set and not applied.
     pub ignored_env: Vec<IgnoredEnv>,
     /// The commands `steward.yaml` names that this machine has not

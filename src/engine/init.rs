@@ -25,12 +25,8 @@ pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
     let mut created = Vec::new();
     let mut warnings = Vec::new();
     let config_path = ctx.store.root.join(FILE_NAME);
-    let commit_source = ctx
-        .config_entries
-        .iter()
-        .find(|e| e.key == "git.commit")
-        .map(|e| e.source.clone());
-    let commit = git && !matches!(commit_source, Some(Source::Flag("--no-commit")));
+    let commit_source = ctx.config_sources.of("git.commit");
+    let commit = git && commit_source != Source::Flag("--no-commit");
     let committing_store;
     let store = if commit && !ctx.config.git.commit {
         let mut config = ctx.config.clone();
@@ -49,11 +45,11 @@ pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
         }
         Err(err) => return Err(Error::io(&config_path, "cannot read", err)),
         Ok(text) if commit => match commit_source {
-            Some(Source::File { line, .. }) if !ctx.config.git.commit => warnings.push(format!(
+            Source::File { line, .. } if !ctx.config.git.commit => warnings.push(format!(
                 "{}:{line}: git.commit is false: steward will not commit changes; set it to true",
                 store.relative(&config_path)
             )),
-            Some(Source::File { .. }) => {}
+            Source::File { .. } => {}
             // Not in the file: say it there, appended, the rest untouched.
             _ if !text.lines().any(|l| l.starts_with("git:")) => {
                 let separator = if text.is_empty() || text.ends_with('\n') {

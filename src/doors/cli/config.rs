@@ -36,7 +36,7 @@ pub fn run(ctx: &Context, args: ConfigArgs, out: &mut Output) -> Result<ExitCode
     if let Some(ConfigAction::Accept) = args.action {
         return accept(ctx, out);
     }
-    let entries = &ctx.config_entries;
+    let entries = &ctx.config_sources.entries();
     for ignored in &ctx.ignored_env {
         out.warn(ignored.to_string());
     }
