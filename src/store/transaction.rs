@@ -1189,32 +1189,30 @@ impl<'s> Transaction<'s> {
 
     fn complete(&mut self) -> Result<Finished> {
         self.finished = true;
-        let mut warnings = Vec::new();
         let dirs = std::mem::take(&mut self.unsynced_dirs);
         let block = self.mirror_block.take();
-        let (mirror, mut mirror_warning) = match self.updated_mirror(block) {
-            Ok(mirror) => (mirror, None),
-            Err(warning) => (None, Some(warning)),
-        };
-        let (logged, mirror) = match mirror {
-            None => (self.log_events(&dirs), None),
-            Some(update) => {
+        // The mirror's update and its staged bytes, or why it has none.
+        let (logged, mirror) = match self.updated_mirror(block) {
+            Ok(Some(update)) => {
                 let (logged, staged) = self.log_events_staging(&dirs, &update);
-                (logged, Some((update, staged)))
+                (logged, Ok(Some((update, staged))))
             }
+            unchanged => (self.log_events(&dirs), unchanged.map(|_| None)),
         };
         let logged = logged?;
         self.written.extend(logged);
         // After the events, which carry the same hashes under the same key:
         // a seal a crash loses is repaired from them.
         self.write_seals()?;
-        warnings.extend((self.left_changed.iter().flatten()).map(|path| {
-            format!(
-                "{}: changed on disk while steward {} ran (edited by hand?); left as it is, for the next pass",
-                path.display(),
-                self.command
-            )
-        }));
+        let mut warnings: Vec<String> = (self.left_changed.iter().flatten())
+            .map(|path| {
+                format!(
+                    "{}: changed on disk while steward {} ran (edited by hand?); left as it is, for the next pass",
+                    path.display(),
+                    self.command
+                )
+            })
+            .collect();
         if let Err(warning) = self.tell_episodes() {
             warnings.push(warning);
         }
@@ -1233,10 +1231,11 @@ impl<'s> Transaction<'s> {
                 warnings.push(format!("`steward undo` cannot take this back: {err}"));
             }
         }
-        if let Some((update, staged)) = mirror {
-            mirror_warning = self.place_mirror(update, staged);
+        match mirror {
+            Ok(Some((update, staged))) => warnings.extend(self.place_mirror(update, staged)),
+            Ok(None) => {}
+            Err(warning) => warnings.push(warning),
         }
-        warnings.extend(mirror_warning);
         if let Some(checked) = self.leftovers_checked.take() {
             checked.record();
         }
@@ -1278,8 +1277,8 @@ impl<'s> Transaction<'s> {
     }
 
     /// [`Transaction::log_events`], while the mirror's new bytes go to
-    /// disk on another thread: waits the file system can serve with one
-    /// journal commit. The mirror is put in place after the events (by the
+    /// disk on another thread: two waits at once, which the disk can serve
+    /// together. The mirror is put in place after the events (by the
     /// caller), so it never shows a change a crash could take back.
     fn log_events_staging(
         &self,
