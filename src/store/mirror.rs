@@ -3,12 +3,13 @@
 //! whoever wrote it.
 //!
 //! The block holds one entry per open goal, ordered by priority then label,
-//! up to `mirror.max_goals`, then a line counting the others. A command that
-//! changes some goals patches their entries ([`patch`]) without reading the
-//! other goals whenever the block alone says where they go, and when a shown
-//! goal leaves a block that hides others, reads only the goals that follow
-//! it ([`Short::fill`]); a full render ([`render_block`]) gives the same
-//! text.
+//! up to `mirror.max_goals`; a block that shows that many ends with a line
+//! saying so. The line does not count the goals it leaves out: a goal that
+//! is not shown can be added or closed without changing the file. A command
+//! that changes some goals patches their entries ([`patch`]) without reading
+//! the other goals whenever the block alone says where they go, and when a
+//! shown goal leaves a full block, reads only the goals that follow it
+//! ([`Short::fill`]); a full render ([`render_block`]) gives the same text.
 
 use std::borrow::Cow;
 
@@ -22,8 +23,6 @@ pub const END: &str = "<!-- steward:end -->";
 /// What both markers start with.
 const MARKER_START: &str = "<!-- steward:";
 const EMPTY: &str = "_No open goals._";
-/// How the line that counts the goals a block does not show starts.
-const MORE: &str = "_And ";
 
 /// One goal's entry: a list item whose first line carries the sort key.
 pub fn render_entry(goal: &Goal, book: &Book) -> String {
@@ -68,7 +67,7 @@ pub fn render_entry(goal: &Goal, book: &Book) -> String {
 }
 
 /// The block's content for these open goals, sorted: the first `max`
-/// entries, then a line counting the others.
+/// entries, and the line that says so when there are that many.
 pub fn render_block(goals: &[&Goal], book: &Book, max: usize) -> String {
     let mut goals: Vec<&Goal> = goals
         .iter()
@@ -79,35 +78,46 @@ pub fn render_block(goals: &[&Goal], book: &Book, max: usize) -> String {
     if goals.is_empty() {
         return format!("{EMPTY}\n");
     }
-    let hidden = goals.len().saturating_sub(max);
-    let mut block: String = goals[..goals.len() - hidden]
-        .iter()
+    let mut block: String = (goals.iter().take(max))
         .map(|goal| render_entry(goal, book))
         .collect();
-    if hidden > 0 {
-        block.push_str(&more_line(hidden));
+    if goals.len() >= max {
+        block.push_str(&full_line(max));
     }
     block
 }
 
-/// The last line of a block that shows only the first entries.
-fn more_line(hidden: usize) -> String {
-    let goals = if hidden == 1 { "goal" } else { "goals" };
-    format!("{MORE}{hidden} more open {goals} (`steward list` lists them)_\n")
+/// The last line of a block that shows `max` entries: other open goals may
+/// follow them. It does not count them, so that a goal the block does not
+/// show is added or closed without a change to the file.
+fn full_line(max: usize) -> String {
+    format!("_The first {max} open goals by priority: `steward list` lists them all._\n")
 }
 
-/// The block's entries and how many open goals it does not show; `None`
-/// when its last line counts them in words steward did not write.
-fn split_more(block: &str) -> Option<(&str, usize)> {
+/// The block's entries and its last line when that is not part of an
+/// entry: the line of a full block ([`full_line`]), the line of an empty
+/// one, or words steward did not write.
+fn split_tail(block: &str) -> (&str, Option<&str>) {
     let start = block
         .trim_end_matches('\n')
         .rfind('\n')
         .map_or(0, |at| at + 1);
-    let Some(rest) = block[start..].strip_prefix(MORE) else {
-        return Some((block, 0));
-    };
-    let (count, _) = rest.split_once(' ')?;
-    Some((&block[..start], count.parse().ok()?))
+    match block[start..].starts_with('_') {
+        true => (&block[..start], Some(&block[start..])),
+        false => (block, None),
+    }
+}
+
+/// The block's entries, and whether it is full: it ends with the line of a
+/// block that shows `max` entries (and may not show every open goal).
+/// `None` when its last line is one steward would not write now: another
+/// `max`'s, an older steward's, or words steward never wrote.
+fn split_full(block: &str, max: usize) -> Option<(&str, bool)> {
+    match split_tail(block) {
+        (_, None) => Some((block, false)),
+        (_, Some(tail)) if tail.trim_end() == EMPTY => Some((block, false)),
+        (entries, Some(tail)) => (tail == full_line(max)).then_some((entries, true)),
+    }
 }
 
 /// One goal whose entry may have changed.
@@ -125,8 +135,8 @@ pub struct EntryChange<'a> {
 pub enum Patched {
     /// The block, as a full render gives it.
     Block(String),
-    /// Shown goals left (closed, or moved down) a block that hides others:
-    /// the goals that take their places follow the last entry.
+    /// Shown goals left (closed, or moved down) a full block: the goals
+    /// that take their places follow the last entry.
     Short(Short),
 }
 
@@ -135,8 +145,7 @@ pub enum Patched {
 #[derive(Debug, PartialEq, Eq)]
 pub struct Short {
     content: String,
-    hidden: usize,
-    wanted: usize,
+    max: usize,
 }
 
 impl Short {
@@ -149,17 +158,15 @@ impl Short {
     /// The whole block, given `next`: the open goals whose labels follow
     /// [`Short::last_label`], in label order (read as they are asked for;
     /// terminal ones and those the block shows are passed over). `None`
-    /// when they cannot tell: the missing goals have a lower priority than
-    /// the last entry (and may have any label), or one the block does not
-    /// show sorts before it (the block was not current).
+    /// when they cannot tell: too few of them have the last entry's
+    /// priority (the missing goals may have a lower one, and any label, or
+    /// be none), or one the block does not show sorts before it (the block
+    /// was not current).
     pub fn fill(self, next: impl IntoIterator<Item = Goal>, book: &Book) -> Option<String> {
         let (rank, last) = last_key(&self.content)?;
         let last = last.to_string();
-        let Short {
-            mut content,
-            mut hidden,
-            mut wanted,
-        } = self;
+        let Short { mut content, max } = self;
+        let mut wanted = max - entries(&content).count();
         for goal in next {
             // A goal of a higher priority than the last entry's may follow
             // it by label, and is shown already.
@@ -171,7 +178,6 @@ impl Short {
                 std::cmp::Ordering::Less => return None,
                 std::cmp::Ordering::Greater => continue,
                 std::cmp::Ordering::Equal => {
-                    hidden = hidden.checked_sub(1)?;
                     wanted -= 1;
                     content.push_str(&render_entry(&goal, book));
                     if wanted == 0 {
@@ -183,9 +189,7 @@ impl Short {
         if wanted > 0 {
             return None;
         }
-        if hidden > 0 {
-            content.push_str(&more_line(hidden));
-        }
+        content.push_str(&full_line(max));
         Some(content)
     }
 }
@@ -193,16 +197,16 @@ impl Short {
 /// The block with these goals' entries changed and the `removed` labels
 /// gone, showing at most `max` entries, without reading the other goals
 /// ([`Patched::Short`] when goals that follow must be read). `None` when
-/// that cannot be known from the block alone — a goal it hides or does not
-/// show was deleted, or every entry left — and the block must be rendered
-/// from every open goal.
+/// that cannot be known from the block alone — its last line is not one
+/// steward writes now, or a full block lost every entry — and the block
+/// must be rendered from every open goal.
 pub fn patch(
     block: &str,
     changes: &[EntryChange],
     removed: &[&str],
     max: usize,
 ) -> Option<Patched> {
-    let (entries_part, mut hidden) = split_more(block)?;
+    let (entries_part, full) = split_full(block, max)?;
     let mut content = entries_part.to_string();
     for change in changes {
         let upsert_change = |content: &str| {
@@ -216,7 +220,8 @@ pub fn patch(
                 change.entry.map(|e| (change.priority, e)),
             )
         };
-        if hidden == 0 {
+        // A block that is not full shows every open goal.
+        if !full {
             content = upsert_change(&content);
             continue;
         }
@@ -225,53 +230,34 @@ pub fn patch(
         let last = last_key(&content)?;
         match (shown, change.entry.is_some()) {
             // Shown and still before the last shown entry (or that entry,
-            // in its place): replaced. Now after it, a hidden goal may
+            // in its place): replaced. Now after it, a goal not shown may
             // come first.
             (true, true) if key < last || (change.old_label == last.1 && key == last) => {
                 content = upsert_change(&content);
             }
-            // Hidden (or new) and now before the last shown entry: shown,
-            // and the overflow below hides the last one.
-            (false, true) if key < last => {
-                content = upsert_change(&content);
-                hidden -= usize::from(change.was_open);
-            }
-            // Hidden (or new) and after it: counted.
-            (false, true) => hidden += usize::from(!change.was_open),
-            // Closed while hidden (or closed all along).
-            (false, false) => hidden -= usize::from(change.was_open),
+            // Not shown (or new) and now before the last shown entry:
+            // shown, and the last one no longer (below).
+            (false, true) if key < last => content = upsert_change(&content),
+            // Not shown, and still after the last entry, or closed.
+            (false, _) => {}
             // A shown goal closed or moved down: its entry goes, and the
             // goal that takes its place follows the last one left.
-            (true, still_open) => {
-                content = upsert(&content, change.old_label, None);
-                hidden += usize::from(still_open);
-            }
+            (true, _) => content = upsert(&content, change.old_label, None),
         }
-    }
-    if !removed.is_empty() && hidden > 0 {
-        return None;
     }
     for label in removed {
         content = upsert(&content, label, None);
     }
     let shown = entries(&content).count();
-    if shown > max {
-        content = entries(&content).take(max).collect();
-        hidden += shown - max;
-    } else if shown < max && hidden > 0 {
-        return (shown > 0).then(|| {
-            Patched::Short(Short {
-                content,
-                hidden,
-                wanted: (max - shown).min(hidden),
-            })
-        });
+    if shown < max && full {
+        return (shown > 0).then_some(Patched::Short(Short { content, max }));
     }
-    if shown == 0 && hidden == 0 {
+    if shown == 0 {
         return Some(Patched::Block(format!("{EMPTY}\n")));
     }
-    if hidden > 0 {
-        content.push_str(&more_line(hidden));
+    if shown >= max {
+        content = entries(&content).take(max).collect();
+        content.push_str(&full_line(max));
     }
     Some(Patched::Block(content))
 }
@@ -477,12 +463,12 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> (String, bool) {
 /// A three-way merge of a block's entries, keyed by goal: an entry added
 /// on either side is kept, one changed on one side is that side's (ours
 /// when both changed it), one removed on a side that left the other
-/// unchanged is removed; sorted as a render sorts them. A count of hidden
-/// goals is the larger of the two sides' until steward renders the block
-/// again.
+/// unchanged is removed; sorted as a render sorts them. The line of a full
+/// block ends it when either side's block was full, until steward renders
+/// the block again.
 pub fn merge_blocks(base: &str, ours: &str, theirs: &str) -> String {
     let keyed = |block: &str| -> Vec<(String, String)> {
-        let entries_part = split_more(block).map_or(block, |(entries, _)| entries);
+        let (entries_part, _) = split_tail(block);
         entries(entries_part)
             .filter_map(|e| Some((entry_label(e)?.to_string(), e.to_string())))
             .collect()
@@ -520,18 +506,15 @@ pub fn merge_blocks(base: &str, ours: &str, theirs: &str) -> String {
         };
         key(a).cmp(&key(b))
     });
-    let hidden = [ours, theirs]
-        .iter()
-        .filter_map(|block| split_more(block).map(|(_, hidden)| hidden))
-        .max()
-        .unwrap_or(0);
-    if merged.is_empty() && hidden == 0 {
+    let full_line = [ours, theirs]
+        .into_iter()
+        .filter_map(|block| split_tail(block).1)
+        .find(|tail| tail.trim_end() != EMPTY);
+    if merged.is_empty() && full_line.is_none() {
         return format!("{EMPTY}\n");
     }
     let mut block: String = merged.concat();
-    if hidden > 0 {
-        block.push_str(&more_line(hidden));
-    }
+    block.extend(full_line);
     block
 }
 
@@ -636,7 +619,9 @@ mod tests {
         ];
         let block = open(&before);
         assert!(
-            block.ends_with("_And 2 more open goals (`steward list` lists them)_\n"),
+            block.ends_with(
+                "  criteria 1/2 · dispatches 0/20\n_The first 3 open goals by priority: `steward list` lists them all._\n"
+            ),
             "{block}"
         );
         let mut closed = goal("x", "normal", "X");
@@ -646,23 +631,23 @@ mod tests {
         let cases: Vec<(Goal, Option<&str>, bool, bool)> = vec![
             // a shown goal changes its title: replaced in place
             (goal("b", "normal", "B again"), None, true, false),
-            // a hidden goal changes: nothing shown changes
+            // a goal not shown changes: nothing shown changes
             (goal("d", "normal", "D again"), None, true, false),
-            // a new goal after the last shown one: counted
+            // a new goal after the last shown one: not shown either
             (goal("f", "low", "F"), None, false, false),
-            // a new goal before it: shown, the last shown one counted
+            // a new goal before it: shown, the last shown one no longer
             (goal("aa", "critical", "AA"), None, false, false),
-            // a hidden goal moves up: shown, the last shown one counted
+            // a goal not shown moves up: shown, the last shown one no longer
             (goal("d", "critical", "D"), None, true, false),
             // a shown goal moves up
             (goal("c", "critical", "C"), None, true, false),
-            // a shown goal moves down: the first hidden one takes its place
+            // a shown goal moves down: the first one not shown takes its place
             (goal("b", "low", "B"), None, true, true),
-            // a hidden goal closes: counted down
+            // a goal not shown closes: nothing changes
             (closed_as(&goal("e", "low", "E")), None, true, false),
             // a shown goal closes: the next one takes its place
             (closed_as(&goal("a", "high", "A")), None, true, true),
-            // a hidden goal renamed but staying hidden
+            // a goal not shown renamed, and still not shown
             (goal("z", "low", "E"), Some("e"), true, false),
             // a closed goal changes: nothing
             (closed.clone(), None, false, false),
@@ -693,7 +678,7 @@ mod tests {
             };
             assert_eq!(patched, open(&after), "{}", changed.label);
         }
-        // A shown goal closes and every hidden one has a lower priority:
+        // A shown goal closes and every one not shown has a lower priority:
         // they may have any label, so the block is rendered from them all.
         let mut lower = before.clone();
         lower[3] = goal("d", "low", "D");
@@ -718,22 +703,34 @@ mod tests {
         moved_up[2] = goal("c", "critical", "C");
         let (short, _) = close_shown(&before, 0, 2);
         assert_eq!(short.fill(following(&moved_up, "b"), &book), None);
-        // Every open goal shown: a new one that overflows is counted.
-        let three = open(&before[..3]);
-        let d = render_entry(&before[3], &book);
-        let change = EntryChange {
-            old_label: "d",
-            was_open: false,
-            label: "d",
-            priority: &before[3].priority,
-            entry: Some(&d),
-        };
-        assert_eq!(
-            patch(&three, &[change], &[], 3),
-            Some(Patched::Block(open(&before[..4])))
+        // A block that shows every open goal: the goal that fills it
+        // brings the last line, the next one changes nothing.
+        let mut patched = open(&before[..2]);
+        for added in &before[2..4] {
+            let entry = render_entry(added, &book);
+            let change = EntryChange {
+                old_label: &added.label,
+                was_open: false,
+                label: &added.label,
+                priority: &added.priority,
+                entry: Some(&entry),
+            };
+            let Some(Patched::Block(block)) = patch(&patched, &[change], &[], 3) else {
+                panic!("{}: not patched", added.label);
+            };
+            patched = block;
+        }
+        assert_eq!(patched, open(&before[..3]));
+        assert_eq!(patched, open(&before[..4]));
+        // A full block whose last line is another `max`'s, an older
+        // steward's, or words steward did not write: rendered.
+        assert_eq!(patch(&block, &[], &[], 4), None);
+        let older = block.replace(
+            &full_line(3),
+            "_And 2 more open goals (`steward list` lists them)_\n",
         );
-        // Words steward did not write in the counting line: rendered.
-        let forged = block.replace("_And 2 more", "_And two more");
+        assert_eq!(patch(&older, &[], &[], 3), None);
+        let forged = block.replace("_The first 3", "_The first three");
         assert_eq!(patch(&forged, &[], &[], 3), None);
     }
 
@@ -876,6 +873,14 @@ mod tests {
         );
         // Both sides removed everything: the empty block.
         assert_eq!(merge_blocks(&base, EMPTY, EMPTY), format!("{EMPTY}\n"));
+        // Theirs was full: the merged block ends with its last line.
+        let full = format!("{theirs}{}", full_line(4));
+        assert_eq!(
+            merge_blocks(&base, &ours, &full),
+            merge_blocks(&base, &ours, &theirs) + &full_line(4)
+        );
+        // Theirs lost every entry but was full: its line stays.
+        assert_eq!(merge_blocks(&base, EMPTY, &full_line(4)), full_line(4));
     }
 
     #[test]

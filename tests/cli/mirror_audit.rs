@@ -141,7 +141,9 @@ fn an_assessment_that_changes_nothing_the_mirror_shows_leaves_the_file_alone() {
 }
 
 #[test]
-fn the_mirror_shows_the_first_goals_and_counts_the_others() {
+fn the_mirror_shows_the_first_goals_and_is_not_written_for_the_others() {
+    use std::os::unix::fs::MetadataExt;
+    const FULL: &str = "_The first 2 open goals by priority: `steward list` lists them all._\n<!-- steward:end -->";
     let env = TestEnv::initialised();
     env.write_config("mirror:\n  max_goals: 2\n");
     for label in ["a", "b", "c", "d"] {
@@ -156,17 +158,28 @@ fn the_mirror_shows_the_first_goals_and_counts_the_others() {
         !text.contains("- **c** ") && !text.contains("- **d** "),
         "{text}"
     );
-    assert!(
-        text.contains("_And 2 more open goals (`steward list` lists them)_\n<!-- steward:end -->"),
-        "{text}"
-    );
+    assert!(text.contains(FULL), "{text}");
     env.steward().args(["mirror", "--check"]).assert().success();
-    // A hidden goal changes: the file stays as it was.
+    // A goal not shown changes, closes, or is added: the file is not
+    // written at all.
+    let inode = || {
+        std::fs::metadata(env.path("ACTIVE-TASKS.md"))
+            .unwrap()
+            .ino()
+    };
+    let before = inode();
     env.steward()
         .args(["update", "d", "--check", "1"])
         .assert()
         .success();
+    env.steward()
+        .args(["abandon", "d", "--reason", "not needed"])
+        .assert()
+        .success();
+    env.add_goal("e");
     assert_eq!(env.read("ACTIVE-TASKS.md"), text);
+    assert_eq!(inode(), before);
+    env.steward().args(["mirror", "--check"]).assert().success();
     // A shown goal closes: the next one moves up.
     env.steward()
         .args(["abandon", "a", "--reason", "not needed"])
@@ -174,23 +187,21 @@ fn the_mirror_shows_the_first_goals_and_counts_the_others() {
         .success();
     let text = env.read("ACTIVE-TASKS.md");
     assert!(
-        text.contains("- **b** ") && text.contains("- **c** "),
-        "{text}"
-    );
-    assert!(
-        text.contains("_And 1 more open goal (`steward list` lists them)_"),
+        text.contains("- **b** ") && text.contains("- **c** ") && text.contains(FULL),
         "{text}"
     );
     env.steward().args(["mirror", "--check"]).assert().success();
-    // A hidden goal closes: counted down, and then every goal is shown.
-    env.steward()
-        .args(["abandon", "d", "--reason", "not needed"])
-        .assert()
-        .success();
+    // Fewer open goals than the block can show: every one is, and the
+    // last line goes.
+    for label in ["c", "e"] {
+        env.steward()
+            .args(["abandon", label, "--reason", "not needed"])
+            .assert()
+            .success();
+    }
     let text = env.read("ACTIVE-TASKS.md");
-    assert!(!text.contains("_And "), "{text}");
     assert!(
-        text.contains("- **b** ") && text.contains("- **c** "),
+        text.contains("- **b** ") && !text.contains("_The first"),
         "{text}"
     );
     env.steward().args(["mirror", "--check"]).assert().success();
