@@ -123,7 +123,6 @@ fn split_full(block: &str, max: usize) -> Option<(&str, bool)> {
 /// One goal whose entry may have changed.
 pub struct EntryChange<'a> {
     pub old_label: &'a str,
-    pub was_open: bool,
     pub label: &'a str,
     pub priority: &'a Priority,
     /// The entry now; `None` for a goal that is closed.
@@ -626,38 +625,37 @@ mod tests {
         );
         let mut closed = goal("x", "normal", "X");
         closed.status = crate::model::Status::Completed;
-        // (what changes, its label before, whether it was open, whether
-        // goals that follow the last entry are read)
-        let cases: Vec<(Goal, Option<&str>, bool, bool)> = vec![
+        // (what changes, its label before, whether goals that follow the
+        // last entry are read)
+        let cases: Vec<(Goal, Option<&str>, bool)> = vec![
             // a shown goal changes its title: replaced in place
-            (goal("b", "normal", "B again"), None, true, false),
+            (goal("b", "normal", "B again"), None, false),
             // a goal not shown changes: nothing shown changes
-            (goal("d", "normal", "D again"), None, true, false),
+            (goal("d", "normal", "D again"), None, false),
             // a new goal after the last shown one: not shown either
-            (goal("f", "low", "F"), None, false, false),
+            (goal("f", "low", "F"), None, false),
             // a new goal before it: shown, the last shown one no longer
-            (goal("aa", "critical", "AA"), None, false, false),
+            (goal("aa", "critical", "AA"), None, false),
             // a goal not shown moves up: shown, the last shown one no longer
-            (goal("d", "critical", "D"), None, true, false),
+            (goal("d", "critical", "D"), None, false),
             // a shown goal moves up
-            (goal("c", "critical", "C"), None, true, false),
+            (goal("c", "critical", "C"), None, false),
             // a shown goal moves down: the first one not shown takes its place
-            (goal("b", "low", "B"), None, true, true),
+            (goal("b", "low", "B"), None, true),
             // a goal not shown closes: nothing changes
-            (closed_as(&goal("e", "low", "E")), None, true, false),
+            (closed_as(&goal("e", "low", "E")), None, false),
             // a shown goal closes: the next one takes its place
-            (closed_as(&goal("a", "high", "A")), None, true, true),
+            (closed_as(&goal("a", "high", "A")), None, true),
             // a goal not shown renamed, and still not shown
-            (goal("z", "low", "E"), Some("e"), true, false),
+            (goal("z", "low", "E"), Some("e"), false),
             // a closed goal changes: nothing
-            (closed.clone(), None, false, false),
+            (closed.clone(), None, false),
         ];
-        for (changed, old_label, was_open, reads_next) in cases {
+        for (changed, old_label, reads_next) in cases {
             let old_label = old_label.unwrap_or(&changed.label);
             let entry = (!changed.status.is_terminal()).then(|| render_entry(&changed, &book));
             let change = EntryChange {
                 old_label,
-                was_open,
                 label: &changed.label,
                 priority: &changed.priority,
                 entry: entry.as_deref(),
@@ -710,7 +708,6 @@ mod tests {
             let entry = render_entry(added, &book);
             let change = EntryChange {
                 old_label: &added.label,
-                was_open: false,
                 label: &added.label,
                 priority: &added.priority,
                 entry: Some(&entry),
@@ -761,7 +758,6 @@ mod tests {
         let closed = closed_as(&goals[at]);
         let change = EntryChange {
             old_label: &closed.label,
-            was_open: true,
             label: &closed.label,
             priority: &closed.priority,
             entry: None,

@@ -652,7 +652,6 @@ impl<'s> Transaction<'s> {
         if !same_entry {
             self.mirror_changes.push(MirrorChange {
                 old_label: original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone()),
-                was_open: original.is_some_and(|o| !o.goal.status.is_terminal()),
                 goal: goal.clone(),
             });
         }
@@ -1367,7 +1366,6 @@ impl<'s> Transaction<'s> {
                     .zip(&entries)
                     .map(|(c, entry)| mirror::EntryChange {
                         old_label: &c.old_label,
-                        was_open: c.was_open,
                         label: &c.goal.label,
                         priority: &c.goal.priority,
                         entry: entry.as_deref(),
@@ -1450,8 +1448,6 @@ struct MirrorUpdate {
 struct MirrorChange {
     /// Its label before this transaction.
     old_label: String,
-    /// Whether it was open before this transaction.
-    was_open: bool,
     goal: Goal,
 }
 
