@@ -4,9 +4,15 @@
 //! was logged since the last one rather than the whole hour
 //! (steward-design(7), "Targets").
 //!
-//! Rebuildable: a missing or garbled cache, a log file replaced since (a
-//! merge writes a new file: its inode changes), or a clock earlier than the
-//! cache's (a test's) reads the hour from the log again. Whoever can write
+//! Rebuildable: a missing, torn or garbled cache, a log file replaced since
+//! (a merge writes a new file: its inode changes), or a clock earlier than
+//! the cache's (a test's) reads the hour from the log again. It is written
+//! over in place, as a heartbeat on a busy day writes it each time: a new
+//! file renamed over the old one frees that one, which on a file system
+//! that discards freed blocks at once is a wait for the disk (0.4–0.8 ms on
+//! the development machine, about a tenth of the heartbeat). Its last line
+//! is the SHA-256 of the others, so a torn one (a crash, or a heartbeat
+//! reading while another writes) is not read. Whoever can write
 //! the store can write this cache too, so nothing decides a dispatch by it:
 //! `tick`, `dispatch` and `assess --dispatched` count from the log itself,
 //! and the cache only shapes what a heartbeat shows.
@@ -23,7 +29,9 @@ use crate::error::Result;
 use crate::model::format_time;
 use crate::os::safe_file;
 
-const HEADER: &str = "steward dispatch window v1";
+const HEADER: &str = "steward dispatch window v2";
+/// How the last line starts: the SHA-256 of the lines before it.
+const DIGEST: &str = "sha256 ";
 /// More dispatches than an hour can hold at any sane limit: a cache that
 /// lists more is not read.
 const MAX_TIMES: usize = 100_000;
@@ -99,7 +107,8 @@ impl Store {
             };
             // Not through a directory that leads outside the store.
             if self.check_own_directories().is_ok() && super::cache_dir_ready(&self.cache_dir()) {
-                let _ = super::atomic::write_unsynced(&path, render(&window).as_bytes());
+                let text = with_digest(render(&window));
+                let _ = super::atomic::write_over_unsynced(&path, text.as_bytes());
             }
         }
         times.retain(|ts| *ts <= now);
@@ -174,10 +183,27 @@ fn render(window: &Window) -> String {
     text
 }
 
-/// The cache at `path`; `None` when it is missing or does not parse.
+/// `text` with its SHA-256 as the last line.
+fn with_digest(mut text: String) -> String {
+    let digest = super::key::sha256(text.as_bytes());
+    text.push_str(DIGEST);
+    text.push_str(&digest);
+    text.push('\n');
+    text
+}
+
+/// The lines of `text` before its last, when that is their SHA-256.
+fn verified(text: &str) -> Option<&str> {
+    let end = text.strip_suffix('\n')?.rfind('\n')? + 1;
+    let (body, last) = text.split_at(end);
+    let digest = last.strip_prefix(DIGEST)?.strip_suffix('\n')?;
+    (digest == super::key::sha256(body.as_bytes())).then_some(body)
+}
+
+/// The cache at `path`; `None` when it is missing, torn or does not parse.
 fn read(path: &Path) -> Option<Window> {
     let text = safe_file::read_state(path)?;
-    let mut lines = text.lines();
+    let mut lines = verified(&text)?.lines();
     if lines.next()? != HEADER {
         return None;
     }
@@ -266,16 +292,15 @@ mod tests {
             ["2026-11-21T03:10:00Z"]
         );
         let cache = temp.read("state/cache/dispatch-window");
-        assert!(cache.ends_with("2026-11-21T03:10:00Z\n"), "{cache}");
+        let body = super::verified(&cache).unwrap();
+        assert!(body.ends_with("2026-11-21T03:10:00Z\n"), "{cache}");
         // The next heartbeat takes the hour from the cache, not the log: a
         // time only the cache lists is counted.
-        temp.write(
-            "state/cache/dispatch-window",
-            &cache.replace(
-                "2026-11-21T03:10:00Z\n",
-                "2026-11-21T03:05:00Z\n2026-11-21T03:10:00Z\n",
-            ),
+        let listed = body.replace(
+            "2026-11-21T03:10:00Z\n",
+            "2026-11-21T03:05:00Z\n2026-11-21T03:10:00Z\n",
         );
+        temp.write("state/cache/dispatch-window", &super::with_digest(listed));
         assert_eq!(
             seen(&temp, "2026-11-21T04:00:00Z"),
             ["2026-11-21T03:05:00Z", "2026-11-21T03:10:00Z"]
@@ -316,18 +341,49 @@ mod tests {
         let temp = TempStore::new();
         let path = temp.root().join("state/cache/dispatch-window");
         for forged in [
-            "steward dispatch window v1\n2026-11-21T04:00:00Z ../../out 0 1 -\n",
-            "steward dispatch window v1\n2026-11-21T04:00:00Z 2026-11-21 999 1 -\n",
+            "steward dispatch window v2\n2026-11-21T04:00:00Z ../../out 0 1 -\n",
+            "steward dispatch window v2\n2026-11-21T04:00:00Z 2026-11-21 999 1 -\n",
         ] {
-            temp.write("state/cache/dispatch-window", forged);
+            let forged = super::with_digest(forged.to_string());
+            temp.write("state/cache/dispatch-window", &forged);
             assert!(super::read(&path).is_none(), "{forged}");
         }
         let many = "2026-11-21T03:10:00Z\n".repeat(super::MAX_TIMES + 1);
         temp.write(
             "state/cache/dispatch-window",
-            &format!("steward dispatch window v1\n2026-11-21T04:00:00Z 2026-11-21 0 1 -\n{many}"),
+            &super::with_digest(format!(
+                "steward dispatch window v2\n2026-11-21T04:00:00Z 2026-11-21 0 1 -\n{many}"
+            )),
         );
         assert!(super::read(&path).is_none());
+    }
+
+    #[test]
+    fn the_cache_is_written_over_in_place_and_a_torn_one_is_not_read() {
+        use std::os::unix::fs::MetadataExt;
+        let temp = TempStore::new();
+        let path = temp.root().join("state/cache/dispatch-window");
+        temp.write(LOG, &line("2026-11-21T03:10:00Z", "dispatched"));
+        assert_eq!(seen(&temp, "2026-11-21T04:00:00Z").len(), 1);
+        let inode = std::fs::metadata(&path).unwrap().ino();
+        append(&temp, &[line("2026-11-21T03:20:00Z", "dispatched")]);
+        assert_eq!(seen(&temp, "2026-11-21T04:00:00Z").len(), 2);
+        assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
+        let cache = temp.read("state/cache/dispatch-window");
+        assert!(super::read(&path).is_some());
+
+        // Cut short, or its times changed without its digest: not read,
+        // and the hour comes from the log.
+        let cut = &cache[..cache.len() - 10];
+        let changed = cache.replace("03:20:00Z", "03:25:00Z");
+        for torn in [cut, &changed] {
+            temp.write("state/cache/dispatch-window", torn);
+            assert!(super::read(&path).is_none(), "{torn}");
+            assert_eq!(
+                seen(&temp, "2026-11-21T04:00:00Z"),
+                ["2026-11-21T03:10:00Z", "2026-11-21T03:20:00Z"]
+            );
+        }
     }
 
     #[test]
