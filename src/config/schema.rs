@@ -667,7 +667,7 @@ pub(super) const SETTINGS: &[Setting] = &[
         "mirror.max_goals",
         Kind::Count,
         "50",
-        "entries the block shows at most, by priority; a line counts the rest (0: all)",
+        "entries the block shows at most, by priority; a full block ends with a line that says so (0: all)",
         ForAgent::Any,
     ),
     agent_setting(

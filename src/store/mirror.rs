@@ -102,9 +102,10 @@ fn split_tail(block: &str) -> (&str, Option<&str>) {
         .trim_end_matches('\n')
         .rfind('\n')
         .map_or(0, |at| at + 1);
-    match block[start..].starts_with('_') {
-        true => (&block[..start], Some(&block[start..])),
-        false => (block, None),
+    if block[start..].starts_with('_') {
+        (&block[..start], Some(&block[start..]))
+    } else {
+        (block, None)
     }
 }
 

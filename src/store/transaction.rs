@@ -649,7 +649,14 @@ impl<'s> Transaction<'s> {
                     && mirror::render_entry(&o.goal, &Book::default())
                         == mirror::render_entry(&goal, &Book::default())
             });
-        if !same_entry {
+        // A goal closed before and after has no entry; its label may be an
+        // open goal's now (labels are reused once a goal closes).
+        let open_before_or_after =
+            !goal.status.is_terminal() || original.is_some_and(|o| !o.goal.status.is_terminal());
+        if !same_entry && open_before_or_after {
+            // A goal that takes the label of one removed in this
+            // transaction (a vanished goal's, say) has the entry now.
+            self.mirror_removals.retain(|label| *label != goal.label);
             self.mirror_changes.push(MirrorChange {
                 old_label: original.map_or_else(|| goal.label.clone(), |o| o.goal.label.clone()),
                 goal: goal.clone(),
@@ -792,7 +799,11 @@ impl<'s> Transaction<'s> {
             goal,
             None,
         );
-        self.mirror_removals.push(goal.label.clone());
+        // A closed goal's label may be an open goal's now: only a file of
+        // the open goals' directory can have an entry.
+        if self.store.place_of(&loaded.file.path) == Place::Open {
+            self.mirror_removals.push(goal.label.clone());
+        }
         self.remember_for_undo(
             &goal.id,
             &goal.label,

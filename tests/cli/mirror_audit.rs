@@ -272,6 +272,41 @@ fn a_mirror_that_hides_goals_stays_current_through_every_kind_of_change() {
     }
 }
 
+/// Labels are reused once a goal closes: what happens to a closed goal,
+/// or to a goal whose file vanished, must not take an open goal's entry.
+#[test]
+fn a_full_mirror_keeps_the_entry_of_an_open_goal_that_reuses_a_label() {
+    let env = TestEnv::initialised();
+    env.write_config("mirror:\n  max_goals: 3\n");
+    env.add_goal("b");
+    env.steward()
+        .args(["abandon", "b", "--reason", "old"])
+        .assert()
+        .success();
+    let closed = env.goal_json("b")["id"].as_str().unwrap().to_string();
+    for label in ["a", "b", "c", "d"] {
+        env.add_goal(label);
+    }
+    let shown = |text: &str| text.contains("- **b** ") && text.contains("- **c** ");
+    assert!(shown(&env.read("ACTIVE-TASKS.md")));
+    // The closed `b` is deleted by its id: the open `b` stays shown.
+    env.steward()
+        .args(["delete", &closed[..8]])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("b: deleted"));
+    let text = env.read("ACTIVE-TASKS.md");
+    assert!(shown(&text), "{text}");
+    env.steward().args(["mirror", "--check"]).assert().success();
+    // The open `b`'s file removed by hand, and a person adds `b` again in
+    // the same command that records the vanished one: the new `b` is shown.
+    std::fs::remove_file(env.path("state/goals/b.md")).unwrap();
+    env.add_goal("b");
+    let text = env.read("ACTIVE-TASKS.md");
+    assert!(shown(&text), "{text}");
+    env.steward().args(["mirror", "--check"]).assert().success();
+}
+
 #[test]
 fn a_mirror_with_broken_markers_is_left_alone() {
     let env = TestEnv::initialised();
