@@ -39,8 +39,8 @@ pub fn create_truncated(path: &Path) -> std::io::Result<std::fs::File> {
 }
 
 /// Writes `contents` over the state file at `path` in place, for a record
-/// a crash may tear because it carries its own MAC or digest (an undo
-/// record, a cache): no
+/// a crash may tear because it carries its own MAC (an undo record, a
+/// cache): no
 /// new file, so no old one freed, which on a file system that discards
 /// freed blocks at once costs a wait for the disk. `Ok(false)` when there
 /// is no file to write over; an error for what [`open_to_overwrite`]

@@ -379,10 +379,10 @@ impl Spare {
     }
 }
 
-/// Writes a record that carries its own MAC or digest (an undo record, a
-/// cache) over the last one at `path` in place, without waiting for the
-/// disk: a torn one (a crash, a reader at the wrong moment) fails that
-/// check and counts as none. No new file, so no old one freed, which on a file system that
+/// Writes a record that carries its own MAC (an undo record, a cache) over
+/// the last one at `path` in place, without waiting for the disk: a torn
+/// one (a crash, a reader at the wrong moment) fails its MAC and counts as
+/// none. No new file, so no old one freed, which on a file system that
 /// discards freed blocks at once is a wait for the disk. A link, anything
 /// but a regular file, a file with another name or none at all is replaced
 /// as [`write_unsynced`] does, never written through.

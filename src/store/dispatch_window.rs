@@ -11,11 +11,12 @@
 //! file renamed over the old one frees that one, which on a file system
 //! that discards freed blocks at once is a wait for the disk (0.4–0.8 ms on
 //! the development machine, about a tenth of the heartbeat). Its last line
-//! is the SHA-256 of the others, so a torn one (a crash, or a heartbeat
-//! reading while another writes) is not read. Whoever can write
-//! the store can write this cache too, so nothing decides a dispatch by it:
-//! `tick`, `dispatch` and `assess --dispatched` count from the log itself,
-//! and the cache only shapes what a heartbeat shows.
+//! is this machine's MAC of the others, as for steward's other caches, so a
+//! torn one (a crash, or a heartbeat reading while another writes) or a
+//! forged one is not read. Whoever can write the store can still remove it
+//! or bring back an older one, so nothing decides a dispatch by it: `tick`,
+//! `dispatch` and `assess --dispatched` count from the log itself, and the
+//! cache only shapes what a heartbeat shows.
 
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -25,13 +26,12 @@ use serde::Deserialize;
 
 use super::Store;
 use super::events::Cursor;
+use super::key::{Domain, MachineKey};
 use crate::error::Result;
 use crate::model::format_time;
 use crate::os::safe_file;
 
 const HEADER: &str = "steward dispatch window v2";
-/// How the last line starts: the SHA-256 of the lines before it.
-const DIGEST: &str = "sha256 ";
 /// More dispatches than an hour can hold at any sane limit: a cache that
 /// lists more is not read.
 const MAX_TIMES: usize = 100_000;
@@ -68,7 +68,10 @@ impl Store {
         let (since, now) = (format_time(since), format_time(now));
         let log = self.log();
         let path = self.cache_dir().join("dispatch-window");
-        let cached = read(&path).filter(|w| {
+        // Without this machine's key there is no cache: the hour is read
+        // from the log each time.
+        let key = self.keys.key().ok();
+        let cached = key.and_then(|key| read(&path, key)).filter(|w| {
             let part = log.path(&w.cursor.part);
             w.at <= now && inode(&part) == Some(w.inode) && tail(&part, w.cursor.offset) == w.tail
         });
@@ -97,7 +100,7 @@ impl Store {
         times.sort();
         let part = log.path(&cursor.part);
         let unchanged = before == Some((cursor.part.clone(), cursor.offset, times.len()));
-        if let Some(inode) = inode(&part).filter(|_| !unchanged) {
+        if let (Some(key), Some(inode)) = (key, inode(&part).filter(|_| !unchanged)) {
             let window = Window {
                 at: now.clone(),
                 tail: tail(&part, cursor.offset),
@@ -107,7 +110,7 @@ impl Store {
             };
             // Not through a directory that leads outside the store.
             if self.check_own_directories().is_ok() && super::cache_dir_ready(&self.cache_dir()) {
-                let text = with_digest(render(&window));
+                let text = key.with_mac(Domain::Cache, render(&window));
                 let _ = super::atomic::write_over_unsynced(&path, text.as_bytes());
             }
         }
@@ -183,30 +186,11 @@ fn render(window: &Window) -> String {
     text
 }
 
-/// `text` with its SHA-256 as the last line.
-fn with_digest(mut text: String) -> String {
-    let digest = super::key::sha256(text.as_bytes());
-    text.push_str(DIGEST);
-    text.push_str(&digest);
-    text.push('\n');
-    text
-}
-
-/// The lines of `text` before its last, when that is their SHA-256.
-fn verified(text: &str) -> Option<&str> {
-    let end = text.strip_suffix('\n')?.rfind('\n')? + 1;
-    let (body, last) = text.split_at(end);
-    let digest = last.strip_prefix(DIGEST)?.strip_suffix('\n')?;
-    (digest == super::key::sha256(body.as_bytes())).then_some(body)
-}
-
-/// The cache at `path`; `None` when it is missing, torn or does not parse.
-fn read(path: &Path) -> Option<Window> {
+/// The cache at `path`; `None` when it is missing, torn, not under `key`'s
+/// MAC or does not parse.
+fn read(path: &Path, key: &MachineKey) -> Option<Window> {
     let text = safe_file::read_state(path)?;
-    let mut lines = verified(&text)?.lines();
-    if lines.next()? != HEADER {
-        return None;
-    }
+    let mut lines = key.lines_under_mac(Domain::Cache, &text, HEADER)?;
     let mut fields = lines.next()?.split(' ');
     let at = fields.next()?.to_string();
     let part = match fields.next()? {
@@ -268,6 +252,18 @@ mod tests {
         std::io::Write::write_all(&mut file, lines.concat().as_bytes()).unwrap();
     }
 
+    /// `body` under this machine's MAC, as steward writes the cache.
+    fn under_mac(temp: &TempStore, body: &str) -> String {
+        let store = temp.store();
+        let key = store.keys.key().unwrap();
+        key.with_mac(super::Domain::Cache, body.to_string())
+    }
+
+    /// The cache at `path`, read as the heartbeat reads it.
+    fn read(temp: &TempStore, path: &std::path::Path) -> Option<super::Window> {
+        super::read(path, temp.store().keys.key().unwrap())
+    }
+
     fn seen(temp: &TempStore, now: &str) -> Vec<String> {
         let now: chrono::DateTime<chrono::Utc> = now.parse().unwrap();
         (temp.store())
@@ -292,7 +288,7 @@ mod tests {
             ["2026-11-21T03:10:00Z"]
         );
         let cache = temp.read("state/cache/dispatch-window");
-        let body = super::verified(&cache).unwrap();
+        let (body, _mac) = cache.rsplit_once("mac ").unwrap();
         assert!(body.ends_with("2026-11-21T03:10:00Z\n"), "{cache}");
         // The next heartbeat takes the hour from the cache, not the log: a
         // time only the cache lists is counted.
@@ -300,7 +296,7 @@ mod tests {
             "2026-11-21T03:10:00Z\n",
             "2026-11-21T03:05:00Z\n2026-11-21T03:10:00Z\n",
         );
-        temp.write("state/cache/dispatch-window", &super::with_digest(listed));
+        temp.write("state/cache/dispatch-window", &under_mac(&temp, &listed));
         assert_eq!(
             seen(&temp, "2026-11-21T04:00:00Z"),
             ["2026-11-21T03:05:00Z", "2026-11-21T03:10:00Z"]
@@ -344,22 +340,25 @@ mod tests {
             "steward dispatch window v2\n2026-11-21T04:00:00Z ../../out 0 1 -\n",
             "steward dispatch window v2\n2026-11-21T04:00:00Z 2026-11-21 999 1 -\n",
         ] {
-            let forged = super::with_digest(forged.to_string());
+            let forged = under_mac(&temp, forged);
             temp.write("state/cache/dispatch-window", &forged);
-            assert!(super::read(&path).is_none(), "{forged}");
+            assert!(read(&temp, &path).is_none(), "{forged}");
         }
         let many = "2026-11-21T03:10:00Z\n".repeat(super::MAX_TIMES + 1);
         temp.write(
             "state/cache/dispatch-window",
-            &super::with_digest(format!(
-                "steward dispatch window v2\n2026-11-21T04:00:00Z 2026-11-21 0 1 -\n{many}"
-            )),
+            &under_mac(
+                &temp,
+                &format!(
+                    "steward dispatch window v2\n2026-11-21T04:00:00Z 2026-11-21 0 1 -\n{many}"
+                ),
+            ),
         );
-        assert!(super::read(&path).is_none());
+        assert!(read(&temp, &path).is_none());
     }
 
     #[test]
-    fn the_cache_is_written_over_in_place_and_a_torn_one_is_not_read() {
+    fn the_cache_is_written_over_in_place_and_a_torn_or_forged_one_is_not_read() {
         use std::os::unix::fs::MetadataExt;
         let temp = TempStore::new();
         let path = temp.root().join("state/cache/dispatch-window");
@@ -370,15 +369,18 @@ mod tests {
         assert_eq!(seen(&temp, "2026-11-21T04:00:00Z").len(), 2);
         assert_eq!(std::fs::metadata(&path).unwrap().ino(), inode);
         let cache = temp.read("state/cache/dispatch-window");
-        assert!(super::read(&path).is_some());
+        assert!(read(&temp, &path).is_some());
 
-        // Cut short, or its times changed without its digest: not read,
-        // and the hour comes from the log.
+        // Cut short, its times changed without its MAC, or put under
+        // another machine's key: not read, and the hour comes from the log.
         let cut = &cache[..cache.len() - 10];
         let changed = cache.replace("03:20:00Z", "03:25:00Z");
-        for torn in [cut, &changed] {
+        let (body, _mac) = cache.rsplit_once("mac ").unwrap();
+        let other = super::MachineKey::load_or_create(&temp.root().join("other")).unwrap();
+        let forged = other.with_mac(super::Domain::Cache, body.to_string());
+        for torn in [cut, &changed, &forged] {
             temp.write("state/cache/dispatch-window", torn);
-            assert!(super::read(&path).is_none(), "{torn}");
+            assert!(read(&temp, &path).is_none(), "{torn}");
             assert_eq!(
                 seen(&temp, "2026-11-21T04:00:00Z"),
                 ["2026-11-21T03:10:00Z", "2026-11-21T03:20:00Z"]

@@ -642,18 +642,19 @@ impl<'s> Transaction<'s> {
         // A note or a new date leaves the goal's mirror entry as it was:
         // then the mirror is not read at all (`tick` renders the whole
         // block, entries made stale by hand included). Without a mirror
-        // there is nothing to compare.
+        // there is nothing to compare; a goal closed before and after has
+        // no entry, and its label may be an open goal's now (labels are
+        // reused once a goal closes).
+        let open_before_or_after =
+            !goal.status.is_terminal() || original.is_some_and(|o| !o.goal.status.is_terminal());
         let same_entry = self.store.mirror_path.is_none()
+            || !open_before_or_after
             || original.is_some_and(|o| {
                 o.goal.label == goal.label
                     && mirror::render_entry(&o.goal, &Book::default())
                         == mirror::render_entry(&goal, &Book::default())
             });
-        // A goal closed before and after has no entry; its label may be an
-        // open goal's now (labels are reused once a goal closes).
-        let open_before_or_after =
-            !goal.status.is_terminal() || original.is_some_and(|o| !o.goal.status.is_terminal());
-        if !same_entry && open_before_or_after {
+        if !same_entry {
             // A goal that takes the label of one removed in this
             // transaction (a vanished goal's, say) has the entry now.
             self.mirror_removals.retain(|label| *label != goal.label);
