@@ -88,9 +88,10 @@ pub struct Context {
     pub config_sources: config::Sources,
     /// `STEWARD_*` variables set and not applied, and why.
     pub ignored_env: Vec<config::IgnoredEnv>,
-    /// Commands steward.yaml names that no person here accepted: held
-    /// back (`steward config accept`).
-    pub held_commands: Option<config::HeldCommands>,
+    /// How the configuration files differ from what a person here
+    /// accepted: loosenings held back (`steward config accept`),
+    /// tightenings in force.
+    pub config_changes: Option<config::ConfigChanges>,
     pub store: Store,
     pub now: DateTime<Utc>,
     pub actor: Actor,
@@ -102,8 +103,9 @@ pub struct Context {
     pub actor_rule: String,
     pub lock_timeout: Duration,
     pub env: Environment,
-    /// Why the configuration could not be loaded, when the command asked to
-    /// go on with defaults (`doctor`).
+    /// Why the configuration could not be loaded: the command goes on with
+    /// what a person here last accepted, or with the defaults when it
+    /// asked to (`doctor`).
     pub config_error: Option<Error>,
     /// The command's name, for commit messages.
     pub command: &'static str,
@@ -361,13 +363,14 @@ impl Context {
             .map(|home| crate::store::seal::Keyring::at(crate::store::key::key_dir(&home), ""));
         let accepted = keys
             .as_ref()
-            .and_then(|keys| keys.accepted_commands(&root, &root.join("state")));
+            .and_then(|keys| keys.accepted_config(&root, &root.join("state")));
         let (
             LoadedConfig {
                 config,
                 sources,
                 ignored_env,
-                held_commands,
+                changes,
+                broken: _,
             },
             config_error,
         ) = match Config::load(
@@ -377,7 +380,10 @@ impl Context {
             caller.actor,
             accepted.as_deref(),
         ) {
-            Ok(loaded) => (loaded, None),
+            Ok(mut loaded) => {
+                let broken = loaded.broken.take();
+                (loaded, broken)
+            }
             Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
             Err(err) => return Err(err),
         };
@@ -391,7 +397,7 @@ impl Context {
             config,
             config_sources: sources,
             ignored_env,
-            held_commands,
+            config_changes: changes,
             store,
             now,
             actor: caller.actor,

@@ -13,14 +13,17 @@ use crate::model::{Actor, Priority};
 use crate::os::sandbox::SandboxMode;
 use crate::yaml_locate::key_position;
 
-use super::parse::{describe_yaml, parse_value, string_list, yaml_message};
-use super::schema::{ForAgent, Kind, SETTINGS, Value, agents_template, default_values};
+use super::parse::{
+    PATH_KEYS, describe_yaml, flatten, parse_value, path_problem, string_list, yaml_message,
+};
+use super::accepted::{Said, accepted_value, tightens};
+use super::schema::{ForAgent, SETTINGS, Value, agents_template, default_values};
 use super::settings::{
-    AttentionWeights, CircuitBreaker, Config, Dispatch, Entry, FlagOverrides, Git, GlobalLimits,
-    GoalDefaults, HeldCommands, Hooks, IgnoredBecause, IgnoredEnv, LoadedConfig, MergeMode, Mirror,
+    AttentionWeights, CircuitBreaker, Config, ConfigChanges, Dispatch, Entry, FlagOverrides, Git,
+    GlobalLimits, GoalDefaults, Hooks, IgnoredBecause, IgnoredEnv, LoadedConfig, MergeMode, Mirror,
     Notify, Obligations, QuietHours, Retention, Source, Unchecked, Verification,
 };
-use super::{COMMAND_KEYS, FILE_NAME, GUARD_KEYS, LOCAL_FILE, MAX_FILE_BYTES, commands_of};
+use super::{FILE_NAME, LOCAL_FILE, MAX_FILE_BYTES};
 
 impl Default for Config {
     fn default() -> Self {
@@ -30,14 +33,17 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Loads `<root>/steward.yaml` (absent: defaults), then `env` (the
-    /// `STEWARD_*` variables) and `flags` on top.
-    /// The configuration `reader` runs with: the defaults, the file, the
-    /// environment (as far as `reader` may set it) and the flags.
+    /// Loads `<root>/steward.yaml` and `state/local/steward.yaml` (absent:
+    /// defaults), then `env` (the `STEWARD_*` variables, as far as `reader`
+    /// may set them) and `flags` on top.
     ///
-    /// `accepted` is what a person on this machine accepted of the commands
-    /// `steward.yaml` names (`None`: nothing to compare with yet): when the
-    /// file names others, they are held back, and said so.
+    /// `accepted` is what a person on this machine accepted of the files
+    /// (as [`Said::text`] gives it; `None`: nothing to compare with yet).
+    /// A change the files make to it counts at once where it tightens,
+    /// and is held at the accepted value otherwise; a file that does not
+    /// load leaves the accepted configuration in force, said in
+    /// [`LoadedConfig::broken`]. Without `accepted`, such a file is an
+    /// error.
     pub fn load(
         root: &Path,
         env: &BTreeMap<String, String>,
@@ -45,39 +51,28 @@ impl Config {
         reader: Actor,
         accepted: Option<&str>,
     ) -> Result<LoadedConfig> {
-        let mut layers = Layers::defaults();
-        let path = root.join(FILE_NAME);
-        let mut held_commands = None;
-        if let Some(text) = read_config_file(&path)? {
-            // Parsed once for both: a parse was 2% of an `update`.
-            let document = parse_file(&path, &text)?;
-            let in_file = commands_of(&document);
-            let held = accepted.is_some_and(|accepted| accepted != in_file);
-            layers.apply_document(&path, &text, document, held)?;
-            if held {
-                layers.apply_accepted(accepted.unwrap_or_default());
-                held_commands = Some(HeldCommands {
-                    in_file,
-                    accepted: accepted.unwrap_or_default().to_string(),
-                });
+        let (mut layers, broken, changes) = match (Layers::from_files(root), accepted) {
+            (Ok((files, _)), None) => (files, None, None),
+            (Ok((files, said)), Some(record)) => {
+                let (layers, changes) = files.weighed(&said, &Said::parse(record));
+                (layers, None, changes)
             }
-        }
-        let local = root.join(LOCAL_FILE);
-        if let Some(text) = read_config_file(&local)? {
-            let document = parse_file(&local, &text)?;
-            layers.apply_document(&local, &text, document, false)?;
-        }
+            (Err(err), Some(record)) => (Layers::accepted(&Said::parse(record)), Some(err), None),
+            (Err(err), None) => return Err(err),
+        };
         let ignored_env = layers.apply_env(env, reader)?;
         if let Some(commit) = flags.git_commit {
             let flag = if commit { "--commit" } else { "--no-commit" };
             layers.set("git.commit", Value::Bool(commit), Source::Flag(flag));
         }
         layers.check_agents()?;
+        layers.check_paths(root)?;
         Ok(LoadedConfig {
             config: layers.to_config(),
             sources: Sources(layers),
             ignored_env,
-            held_commands,
+            changes,
+            broken,
         })
     }
 
@@ -88,7 +83,8 @@ impl Config {
             config: layers.to_config(),
             sources: Sources(layers),
             ignored_env: Vec::new(),
-            held_commands: None,
+            changes: None,
+            broken: None,
         }
     }
 
@@ -235,6 +231,13 @@ impl Sources {
             .find(|(setting, _)| setting.key == key)
             .map_or(Source::Default, |(_, (_, source))| source.clone())
     }
+
+    /// The value of setting `key` in force, as `config` shows it.
+    pub fn value_of(&self, key: &str) -> String {
+        (SETTINGS.iter().zip(&self.0.values))
+            .find(|(setting, _)| setting.key == key)
+            .map_or_else(String::new, |(_, (value, _))| value.to_string())
+    }
 }
 
 /// The value of every setting with its source, in table order.
@@ -275,68 +278,111 @@ impl Layers {
         self.values[index] = (value, source);
     }
 
-    /// Whether `value` of the guard `key` is stronger than the one in
-    /// force.
-    pub(super) fn strengthens(&self, key: &str, value: &Value) -> bool {
-        let setting = SETTINGS.iter().find(|s| s.key == key).expect("known key");
-        let Kind::Choice(words) = setting.kind else {
-            unreachable!("a guard is a choice")
-        };
-        let strength = |value: &Value| match value {
-            Value::Text(word) => words.iter().position(|w| w == word),
-            _ => None,
-        };
-        strength(value) > strength(self.get(key))
+    /// What the configuration files of the store at `root` say: the
+    /// layers they make over the defaults, and the same key by key for the
+    /// record. A file that does not load is an error, whichever it is.
+    fn from_files(root: &Path) -> Result<(Layers, Said)> {
+        let mut layers = Layers::defaults();
+        let mut said = Said::default();
+        for path in [root.join(FILE_NAME), root.join(LOCAL_FILE)] {
+            if let Some(text) = read_config_file(&path)? {
+                // Parsed once for both: a parse was 2% of an `update`.
+                let document = parse_file(&path, &text)?;
+                said.add(&document);
+                layers.apply_document(&path, &text, document)?;
+            }
+        }
+        Ok((layers, said))
     }
 
-    /// What a person on this machine accepted of the commands (as
-    /// [`commands_in`] gives it), in force while the file's are held: the
-    /// profiles and commands as accepted, and each guard on when it was
-    /// accepted on (the file may turn one on, not off). The text was
-    /// checked when it was accepted; a line this version cannot read is
-    /// left out.
-    pub(super) fn apply_accepted(&mut self, accepted: &str) {
-        for line in accepted.lines() {
-            let Some((key, json)) = line.split_once(": ") else {
-                continue;
-            };
-            let Ok(yaml) = serde_json::from_str::<serde_yaml::Value>(json) else {
-                continue;
-            };
-            if key == "agents" {
-                let mut checked = self.clone();
-                if checked
-                    .apply_agents(Path::new("(accepted on this machine)"), "", &yaml)
-                    .is_ok()
-                {
-                    *self = checked;
-                }
-                continue;
+    /// What a person accepted, alone over the defaults: in force while a
+    /// file does not load.
+    fn accepted(accepted: &Said) -> Layers {
+        let mut layers = Layers::defaults();
+        for (index, setting) in SETTINGS.iter().enumerate() {
+            if accepted.yaml(setting.key).is_some() {
+                let value = accepted_value(setting, accepted, &layers.values[index].0);
+                layers.values[index] = (value, Source::Accepted);
             }
-            let Some(setting) = SETTINGS.iter().find(|s| s.key == key) else {
-                continue;
-            };
-            match parse_value(setting.kind, &yaml) {
-                Ok(value) if GUARD_KEYS.contains(&key) => {
-                    if self.strengthens(setting.key, &value) {
-                        self.set(setting.key, value, Source::Accepted);
-                    }
-                }
-                Ok(value) => self.set(setting.key, value, Source::Accepted),
-                Err(_) => {}
-            }
+        }
+        layers.apply_accepted_agents(accepted);
+        layers
+    }
+
+    /// The agent profiles a person accepted, over the built-in ones.
+    fn apply_accepted_agents(&mut self, accepted: &Said) {
+        let Some(yaml) = accepted.yaml("agents") else {
+            return;
+        };
+        let mut checked = self.clone();
+        if checked
+            .apply_agents(Path::new("(accepted on this machine)"), "", &yaml)
+            .is_ok()
+        {
+            checked.agent_sources = (checked.agent_sources.into_iter())
+                .map(|(name, _)| (name, Source::Accepted))
+                .collect();
+            *self = checked;
         }
     }
 
+    /// These layers (what the files say) weighed against what a person
+    /// `accepted`: each setting the files loosen is held at its accepted
+    /// value; what they tighten counts at once. The changes, when there
+    /// are any.
+    fn weighed(mut self, said: &Said, accepted: &Said) -> (Layers, Option<ConfigChanges>) {
+        let defaults = Layers::defaults();
+        let mut held = Vec::new();
+        let mut tightened = Vec::new();
+        for (index, setting) in SETTINGS.iter().enumerate() {
+            let in_force = accepted_value(setting, accepted, &defaults.values[index].0);
+            let wanted = &self.values[index].0;
+            if *wanted == in_force {
+                continue;
+            }
+            if tightens(setting, &in_force, wanted) {
+                tightened.push(setting.key);
+            } else {
+                let source = if accepted.yaml(setting.key).is_some() {
+                    Source::Accepted
+                } else {
+                    Source::Default
+                };
+                self.values[index] = (in_force, source);
+                held.push(setting.key);
+            }
+        }
+        if said.agents() != accepted.agents() {
+            let in_files: Vec<String> = self.agent_sources.iter().map(|(n, _)| n.clone()).collect();
+            self.agents = defaults.agents;
+            self.agent_sources = Vec::new();
+            self.apply_accepted_agents(accepted);
+            self.held_agents = in_files;
+            held.insert(0, "agents");
+        }
+        if held.is_empty() && tightened.is_empty() {
+            return (self, None);
+        }
+        let record = tightened
+            .iter()
+            .fold(accepted.clone(), |record, key| record.with_key_of(key, said));
+        let changes = ConfigChanges {
+            said: said.text(),
+            accepted: accepted.text(),
+            held,
+            tightened,
+            record_with_tightened: record.text(),
+        };
+        (self, Some(changes))
+    }
+
     /// Applies a configuration file's `document` (as [`parse_file`] read
-    /// `text`); with `hold_commands`, its agent profiles and
-    /// [`COMMAND_KEYS`] are left out (checked all the same).
+    /// `text`).
     pub(super) fn apply_document(
         &mut self,
         path: &Path,
         text: &str,
         document: serde_yaml::Value,
-        hold_commands: bool,
     ) -> Result<()> {
         let at = |key: &str, message: String| {
             let parts: Vec<&str> = key.split('.').collect();
@@ -360,15 +406,7 @@ impl Layers {
         };
         let mut mapping = mapping;
         if let Some(agents) = mapping.remove("agents") {
-            if hold_commands {
-                // Checked, not applied.
-                let mut checked = Layers::defaults();
-                checked.apply_agents(path, text, &agents)?;
-                self.held_agents
-                    .extend(checked.agent_sources.into_iter().map(|(name, _)| name));
-            } else {
-                self.apply_agents(path, text, &agents)?;
-            }
+            self.apply_agents(path, text, &agents)?;
         }
         let mut pending = Vec::new();
         flatten(&mapping, "", &mut pending)
@@ -379,15 +417,8 @@ impl Layers {
             };
             let value = parse_value(setting.kind, &yaml)
                 .map_err(|why| at(&key, format!("{key}: {why}")))?;
-            if hold_commands && COMMAND_KEYS.contains(&setting.key) {
-                continue;
-            }
-            if hold_commands
-                && GUARD_KEYS.contains(&setting.key)
-                && !self.strengthens(setting.key, &value)
-            {
-                // Weakened only once accepted; strengthened at once.
-                continue;
+            if let Some(why) = path_problem(setting.key, &value) {
+                return Err(at(&key, format!("{key}: {why}")));
             }
             let line =
                 key_position(text, &key.split('.').collect::<Vec<_>>()).map_or(1, |(l, _)| l);
@@ -399,6 +430,48 @@ impl Layers {
                     line,
                 },
             );
+        }
+        Ok(())
+    }
+
+    /// The settings that say where steward keeps data must not lead out of
+    /// the store by a link on the way (what [`path_problem`] cannot see in
+    /// the text).
+    pub(super) fn check_paths(&self, root: &Path) -> Result<()> {
+        for key in PATH_KEYS {
+            let path = match self.get(key) {
+                Value::Text(path) | Value::OptionalText(Some(path)) => path,
+                _ => continue,
+            };
+            // A file that is a link is refused where it is opened; a
+            // folder that is one would take every file in it elsewhere.
+            let parts: Vec<_> = Path::new(path).components().collect();
+            let folders = if key == "goals_dir" {
+                &parts[..]
+            } else {
+                &parts[..parts.len().saturating_sub(1)]
+            };
+            let mut at = root.to_path_buf();
+            for part in folders {
+                at.push(part);
+                let is_link = std::fs::symlink_metadata(&at)
+                    .is_ok_and(|metadata| metadata.file_type().is_symlink());
+                if is_link {
+                    let message = format!(
+                        "{} is a symbolic link: steward keeps its data inside the store, with no link on the way",
+                        at.display()
+                    );
+                    return Err(match self.source(key) {
+                        Source::File { path, line } => Error::Config(FileProblem {
+                            path: path.display().to_string(),
+                            line: *line,
+                            column: 1,
+                            message: format!("{key}: {message}"),
+                        }),
+                        _ => Error::bad_value(key, message),
+                    });
+                }
+            }
         }
         Ok(())
     }
@@ -923,34 +996,6 @@ fn names_setting(name: &str, key: &str) -> bool {
                 }
             })
     })
-}
-
-/// Flattens nested mappings into dotted leaf keys; sections are the keys that
-/// prefix a known setting. Returns the offending key when one is not a string.
-pub(super) fn flatten(
-    mapping: &serde_yaml::Mapping,
-    prefix: &str,
-    out: &mut Vec<(String, serde_yaml::Value)>,
-) -> Result<(), String> {
-    for (key, value) in mapping {
-        let Some(key) = key.as_str() else {
-            return Err(format!("{prefix}{key:?}"));
-        };
-        let full = format!("{prefix}{key}");
-        let is_section = SETTINGS.iter().any(|s| {
-            s.key
-                .strip_prefix(full.as_str())
-                .is_some_and(|rest| rest.starts_with('.'))
-        });
-        match value {
-            serde_yaml::Value::Mapping(children) if is_section => {
-                flatten(children, &format!("{full}."), out)?;
-            }
-            serde_yaml::Value::Null if is_section => {}
-            _ => out.push((full, value.clone())),
-        }
-    }
-    Ok(())
 }
 
 /// " (did you mean `x`?)" for a key close to a known one.

@@ -6,15 +6,18 @@
 //! help text; parsing, environment names, the `config` listing and the file
 //! `init` writes are all derived from it. The folder holds that table and
 //! its values (`schema`), the layering that loads them (`layers`), the
-//! reading of one value as its type (`parse`), and the typed
-//! configuration the rest of steward reads (`settings`); here, what a
-//! person must accept on this machine.
+//! reading of one value as its type (`parse`), the typed configuration
+//! the rest of steward reads (`settings`), and what a person on this
+//! machine accepted of the files, against which every change is weighed
+//! (`accepted`).
 
+mod accepted;
 mod layers;
 mod parse;
 mod schema;
 mod settings;
 
+pub use accepted::Said;
 pub use layers::{Sources, env_name};
 pub use parse::{describe_yaml, yaml_message};
 pub use schema::NOTIFY_EVENTS;
@@ -23,82 +26,27 @@ pub use settings::*;
 pub const FILE_NAME: &str = "steward.yaml";
 
 /// Settings of this machine only, never committed (`state/local/` is
-/// ignored by git): over `steward.yaml`, under the environment. The place
-/// for the commands steward runs here (agent profiles, the notifier).
+/// ignored by git): over `steward.yaml`, under the environment, and
+/// weighed with it against what a person here accepted.
 pub const LOCAL_FILE: &str = "state/local/steward.yaml";
-
-/// The settings that make steward run a program, besides the `agents:`
-/// profiles, and `dispatch.base` and `dispatch.protect`, what every run's
-/// work starts from and what a merge never brings home: what a pull, or
-/// anyone who edits `steward.yaml`,
-/// must not change behind the back of the person on this machine.
-const COMMAND_KEYS: [&str; 6] = [
-    "notify.command",
-    "notify.routes",
-    "notify.ping",
-    "verification.allow_commands",
-    "dispatch.base",
-    "dispatch.protect",
-];
-
-/// Settings a person accepts with the commands, though they run none:
-/// weakening one loosens what keeps an agent's tools away from the store.
-/// Each is a choice whose words go from the weakest to the strongest;
-/// while changes are held, the stronger of what the file says and what
-/// was accepted is in force.
-const GUARD_KEYS: [&str; 2] = ["dispatch.sandbox", "dispatch.merge"];
 
 /// Files larger than this are refused rather than parsed
 /// (steward-reference(5), "RELIABILITY").
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
-/// The commands a configuration's text names — its `agents:` profiles,
-/// `notify.command`, `verification.allow_commands` — as canonical text (one
-/// `key: value` line each, in a fixed order): what a person accepts, and
-/// compares. Text that does not parse names none (it is refused anyway).
-pub fn commands_in(text: &str) -> String {
-    commands_of(&serde_yaml::from_str(text).unwrap_or_default())
-}
-
-/// [`commands_in`] of a configuration already parsed.
-fn commands_of(document: &serde_yaml::Value) -> String {
-    let mut lines = Vec::new();
-    let canonical = |value: &serde_yaml::Value| {
-        serde_json::to_value(value)
-            .map(|json| sorted(&json).to_string())
-            .unwrap_or_default()
-    };
-    if let Some(agents) = document.get("agents") {
-        lines.push(format!("agents: {}", canonical(agents)));
-    }
-    for key in COMMAND_KEYS.iter().chain(&GUARD_KEYS) {
-        let value = key
-            .split('.')
-            .try_fold(document, |value, part| value.get(part));
-        if let Some(value) = value {
-            lines.push(format!("{key}: {}", canonical(value)));
+/// What the configuration files of the store at `root` say, as a person
+/// accepts it ([`Said::text`]); the files that do not load say nothing.
+pub fn said_in_files(root: &std::path::Path) -> String {
+    let mut said = Said::default();
+    for path in [root.join(FILE_NAME), root.join(LOCAL_FILE)] {
+        let Ok(Some(text)) = layers::read_config_file(&path) else {
+            continue;
+        };
+        if let Ok(document) = serde_yaml::from_str::<serde_yaml::Value>(&text) {
+            said.add(&document);
         }
     }
-    lines.iter().map(|line| format!("{line}\n")).collect()
-}
-
-/// `value` with every object's keys in order.
-fn sorted(value: &serde_json::Value) -> serde_json::Value {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            serde_json::Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&map[k])))
-                    .collect(),
-            )
-        }
-        serde_json::Value::Array(items) => {
-            serde_json::Value::Array(items.iter().map(sorted).collect())
-        }
-        other => other.clone(),
-    }
+    said.text()
 }
 
 #[cfg(test)]

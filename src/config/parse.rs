@@ -4,7 +4,9 @@
 use crate::model::Priority;
 use crate::model::duration::HumanDuration;
 
-use super::schema::{Kind, NOTIFY_EVENTS, Value};
+use std::path::Path;
+
+use super::schema::{Kind, NOTIFY_EVENTS, SETTINGS, Value};
 use super::settings::{QuietHours, Route};
 
 pub(super) fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value, String> {
@@ -235,3 +237,51 @@ pub fn yaml_message(err: &serde_yaml::Error, line_offset: usize) -> String {
     out.push_str(rest);
     out
 }
+
+/// The settings that say where steward keeps data in the store.
+pub(super) const PATH_KEYS: [&str; 3] = ["goals_dir", "mirror.path", "episodes.path"];
+
+/// Why `value` of setting `key` cannot be where steward keeps data: a path
+/// must be relative to the store and stay inside it.
+pub(super) fn path_problem(key: &str, value: &Value) -> Option<&'static str> {
+    if !PATH_KEYS.contains(&key) {
+        return None;
+    }
+    let path = match value {
+        Value::Text(path) | Value::OptionalText(Some(path)) => Path::new(path),
+        _ => return None,
+    };
+    use std::path::Component;
+    path.components()
+        .any(|part| !matches!(part, Component::Normal(_) | Component::CurDir))
+        .then_some("a path inside the store, relative to it, without `..`")
+}
+
+/// Flattens nested mappings into dotted leaf keys; sections are the keys that
+/// prefix a known setting. Returns the offending key when one is not a string.
+pub(super) fn flatten(
+    mapping: &serde_yaml::Mapping,
+    prefix: &str,
+    out: &mut Vec<(String, serde_yaml::Value)>,
+) -> Result<(), String> {
+    for (key, value) in mapping {
+        let Some(key) = key.as_str() else {
+            return Err(format!("{prefix}{key:?}"));
+        };
+        let full = format!("{prefix}{key}");
+        let is_section = SETTINGS.iter().any(|s| {
+            s.key
+                .strip_prefix(full.as_str())
+                .is_some_and(|rest| rest.starts_with('.'))
+        });
+        match value {
+            serde_yaml::Value::Mapping(children) if is_section => {
+                flatten(children, &format!("{full}."), out)?;
+            }
+            serde_yaml::Value::Null if is_section => {}
+            _ => out.push((full, value.clone())),
+        }
+    }
+    Ok(())
+}
+

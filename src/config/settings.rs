@@ -316,25 +316,37 @@ impl Config {
 }
 
 /// The configuration together with where each value came from.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct LoadedConfig {
     pub config: Config,
     pub sources: Sources,
     /// `STEWARD_*` variables set and not applied.
     pub ignored_env: Vec<IgnoredEnv>,
-    /// The commands `steward.yaml` names that this machine has not
-    /// accepted: held back.
-    pub held_commands: Option<HeldCommands>,
+    /// How the files differ from what a person on this machine accepted
+    /// (`None`: they do not, or nothing was accepted here yet).
+    pub changes: Option<ConfigChanges>,
+    /// A configuration file that does not load, while what a person
+    /// accepted here is in force in its place.
+    pub broken: Option<crate::error::Error>,
 }
 
-/// Commands `steward.yaml` names that a person on this machine has not
-/// accepted (`steward config accept`): steward runs the accepted ones.
+/// How the configuration files differ from what a person on this machine
+/// accepted (`steward config accept`): what they loosen is held at the
+/// accepted value; what they tighten is in force at once, and recorded.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HeldCommands {
-    /// What the file says, as [`commands_in`](super::commands_in) gives it.
-    pub in_file: String,
-    /// What was accepted.
+pub struct ConfigChanges {
+    /// What the files say, as [`Said::text`](super::Said::text) gives it.
+    pub said: String,
+    /// What was accepted, the same way.
     pub accepted: String,
+    /// The settings held at their accepted value (`agents` for the
+    /// profiles).
+    pub held: Vec<&'static str>,
+    /// The settings the files tighten, in force.
+    pub tightened: Vec<&'static str>,
+    /// What was accepted with the tightenings: the record once they are
+    /// recorded.
+    pub record_with_tightened: String,
 }
 
 /// A `STEWARD_*` variable that is set and was not applied.

@@ -364,7 +364,7 @@ pub fn dispatch_now(
     }
     let agent = agent.unwrap_or(&ctx.config.dispatch.agent).to_string();
     if ctx.config.agent(&agent).is_none() {
-        let why = if ctx.held_commands.is_some() {
+        let why = if ctx.config_changes.is_some() {
             format!(
                 "the agent profile `{agent}` is not accepted on this machine (see `steward config accept`)"
             )

@@ -61,7 +61,7 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
             ),
         ));
     }
-    if let Some(warning) = super::trust::held_commands_warning(ctx) {
+    if let Some(warning) = super::trust::held_config_warning(ctx) {
         problems.push(FileProblem::whole_file(&config_path, warning));
     }
     for machine in super::trust::untrusted_machines(ctx) {

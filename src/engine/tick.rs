@@ -98,7 +98,13 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     outcome
         .notices
         .warnings
-        .extend(super::trust::held_commands_warning(ctx));
+        .extend(super::trust::held_config_warning(ctx));
+    // A configuration file that does not load: told once, like a goal file
+    // that cannot be read.
+    if let Some(broken) = super::trust::broken_config_warning(ctx) {
+        let path = ctx.store.root.join(crate::config::FILE_NAME);
+        outcome.errors.push((path.display().to_string(), broken));
+    }
     // Machines sharing the store through git: their claims first.
     let claiming = ctx.config.dispatch.enabled && ctx.config.dispatch.claim_git && !request.dry_run;
     if claiming {
@@ -175,6 +181,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     // the lock is let go while they run (agents recording progress are not
     // kept waiting), and files that changed meanwhile are read again.
     let mut tx = ctx.transaction_by(Actor::Watchdog)?;
+    super::trust::record_tightened(ctx, &mut tx)?;
     let before = tx.scan(Scope::OpenDirectoryWithDigests)?;
     let due = due_checks(ctx, &before.goals, false, &mut outcome);
     let checked = !due.is_empty();

@@ -335,62 +335,102 @@ pub fn untrusted_machines(ctx: &Context) -> Vec<String> {
         .collect()
 }
 
-/// What `steward config accept` did: the lines of the commands that
-/// changed, or nothing when steward.yaml names none held back.
+/// What `steward config accept` did: the lines of the settings that
+/// changed, or nothing when the files say what was accepted.
 #[derive(Debug)]
-pub struct CommandsAccepted {
+pub struct ConfigAccepted {
     pub diff: Option<String>,
     pub notices: super::Notices,
 }
 
-/// `steward config accept`: a person on this machine accepts the commands
-/// steward.yaml now names (agent profiles, the notifier, command checks),
-/// after they changed — by a pull, by hand, or by anyone else who can
-/// write the file. Until then steward runs the ones accepted before.
-pub fn accept_commands(ctx: &Context) -> Result<CommandsAccepted> {
-    super::authority::person_only(ctx, "accept the commands steward.yaml names", || {
+/// `steward config accept`: a person on this machine accepts what the
+/// configuration files say now, after a change that loosens something —
+/// by a pull, by hand, or by anyone else who can write the files. Until
+/// then steward keeps what was accepted before. A file that does not load
+/// is refused with its error.
+pub fn accept_config(ctx: &Context) -> Result<ConfigAccepted> {
+    super::authority::person_only(ctx, "accept the configuration", || {
         "steward config accept".to_string()
     })?;
+    // What the files say, loaded afresh: a file that does not load is
+    // not accepted.
+    crate::config::Config::load(
+        &ctx.store.root,
+        &Default::default(),
+        &Default::default(),
+        ctx.actor,
+        None,
+    )?;
     let mut tx = ctx.transaction()?;
-    let Some(held) = ctx.held_commands.as_ref() else {
+    let Some(changes) = ctx.config_changes.as_ref() else {
         let notices = super::finish(tx)?;
-        return Ok(CommandsAccepted {
+        return Ok(ConfigAccepted {
             diff: None,
             notices,
         });
     };
     let diff = crate::text::diff_between(
-        &held.accepted,
-        &held.in_file,
-        ("accepted on this machine", "steward.yaml"),
+        &changes.accepted,
+        &changes.said,
+        ("accepted on this machine", "the configuration files"),
     );
-    ctx.store.accept_commands(&held.in_file)?;
+    ctx.store.accept_config(&changes.said)?;
     tx.record_store_event(
-        "commands_accepted",
-        "a person accepted the commands steward.yaml names",
+        "config_accepted",
+        &format!(
+            "a person accepted the configuration files as they are ({})",
+            changes.held.join(", ")
+        ),
     );
     let notices = super::finish(tx)?;
-    Ok(CommandsAccepted {
+    Ok(ConfigAccepted {
         diff: Some(diff),
         notices,
     })
 }
 
-/// The warning a command gives while steward.yaml names commands nobody
-/// here accepted.
-pub fn held_commands_warning(ctx: &Context) -> Option<String> {
-    let held = ctx.held_commands.as_ref()?;
-    let keys: Vec<&str> = held
-        .in_file
-        .lines()
-        .chain(held.accepted.lines())
-        .filter(|line| !(held.in_file.contains(*line) && held.accepted.contains(*line)))
-        .filter_map(|line| line.split_once(':').map(|(key, _)| key))
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
+/// Records what the configuration files tightened since a person last
+/// accepted them (in force already): once, in `tx`, with the settings and
+/// their new values.
+pub fn record_tightened(ctx: &Context, tx: &mut crate::store::Transaction<'_>) -> Result<()> {
+    let Some(changes) = ctx.config_changes.as_ref() else {
+        return Ok(());
+    };
+    if changes.tightened.is_empty() {
+        return Ok(());
+    }
+    let said: Vec<String> = (changes.tightened.iter())
+        .map(|key| format!("{key} = {}", ctx.config_sources.value_of(key)))
         .collect();
+    ctx.store.accept_config(&changes.record_with_tightened)?;
+    tx.record_store_event(
+        "config_tightened",
+        &format!(
+            "the configuration files tighten {}: in force without a person",
+            said.join(", ")
+        ),
+    );
+    Ok(())
+}
+
+/// The warning a command gives while the configuration files loosen
+/// something no person here accepted.
+pub fn held_config_warning(ctx: &Context) -> Option<String> {
+    let held = &ctx.config_changes.as_ref()?.held;
+    if held.is_empty() {
+        return None;
+    }
     Some(format!(
-        "steward.yaml changes the commands steward runs ({}): not in effect on this machine until a person runs `steward config accept` (it shows the difference); the accepted ones run meanwhile",
-        keys.join(", ")
+        "the configuration files loosen what a person accepted on this machine ({}): not in effect until a person runs `steward config accept` (it shows the difference); the accepted values are in force meanwhile",
+        held.join(", ")
+    ))
+}
+
+/// The warning a command gives while a configuration file does not load
+/// and what a person accepted here is in force in its place.
+pub fn broken_config_warning(ctx: &Context) -> Option<String> {
+    let err = ctx.config_error.as_ref()?;
+    Some(format!(
+        "{err} — the configuration a person last accepted on this machine is in force until the file loads again (fix it, then `steward config accept`)"
     ))
 }

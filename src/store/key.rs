@@ -52,7 +52,9 @@ pub enum Domain {
     Claim,
     Cache,
     Config,
-    Commands,
+    /// What a person accepted of the configuration, bound to the store's
+    /// root.
+    AcceptedConfig,
     Store,
 }
 
@@ -66,7 +68,7 @@ impl Domain {
             Domain::Claim => b"steward claim 1",
             Domain::Cache => b"steward cache 1",
             Domain::Config => b"steward config 1",
-            Domain::Commands => b"steward commands 1",
+            Domain::AcceptedConfig => b"steward accepted configuration 1",
             Domain::Store => b"steward store 1",
         }
     }

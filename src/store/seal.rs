@@ -213,21 +213,26 @@ impl Keyring {
         Some(self.dir()?.join("stores").join(name))
     }
 
-    /// The commands of `steward.yaml` a person on this machine accepted
-    /// for the store at `absolute_root` (its state in `state_dir`), as
-    /// `config::commands_in` gives them: `None` before the store is sealed
-    /// here; none at all when the record is missing or does not verify.
-    pub fn accepted_commands(&self, absolute_root: &Path, state_dir: &Path) -> Option<String> {
+    /// What a person on this machine accepted of the configuration files
+    /// of the store at `absolute_root` (its state in `state_dir`), as
+    /// [`Said::text`](crate::config::Said::text) gives it: `None` before
+    /// the store is sealed here; nothing at all (the defaults) when the
+    /// record is missing, does not verify, or was made for another store.
+    pub fn accepted_config(&self, absolute_root: &Path, state_dir: &Path) -> Option<String> {
         if !self.seals(absolute_root) {
             return None;
         }
         let key = self.key().ok()?;
-        let text = safe::read_state(&commands_path(state_dir)).unwrap_or_default();
+        let text = safe::read_state(&accepted_config_path(state_dir)).unwrap_or_default();
         let verified = text.rsplit_once("mac ").and_then(|(body, mac)| {
-            key.verifies(Domain::Commands, &[body.as_bytes()], mac.trim())
-                .then(|| body.to_string())
+            key.verifies(
+                Domain::AcceptedConfig,
+                &[root_bytes(absolute_root), body.as_bytes()],
+                mac.trim(),
+            )
+            .then(|| body.to_string())
         });
-        Some(verified.unwrap_or_else(|| crate::config::commands_in("")))
+        Some(verified.unwrap_or_default())
     }
 
     /// Who signs this machine's events, when the key can be had.
@@ -498,6 +503,31 @@ impl Store {
         })
     }
 
+    /// What says this store was sealed on this machine before, by a key
+    /// other than the one it has now (the key was removed, or replaced):
+    /// seals that do not verify, a marker that does not, or this
+    /// machine's published key. `None` when nothing does: a first start.
+    pub fn sealed_by_another_key(&self) -> Option<String> {
+        let key = self.keys.key().ok()?;
+        if !self.sealed_open_labels().is_empty() {
+            return Some(format!(
+                "{} holds seals",
+                self.relative(&self.seals_dir().join(Place::Open.dir_name()))
+            ));
+        }
+        if let Some(marker) = self.sealed_marker().filter(|marker| marker.exists()) {
+            return Some(format!("{} is there", marker.display()));
+        }
+        let machine = self.keys.machine();
+        let published = self.published_machines().remove(machine)?;
+        (published != key.public()).then(|| {
+            format!(
+                "{} is another key",
+                self.relative(&self.published_key_path(machine))
+            )
+        })
+    }
+
     /// Whether steward keeps seals for this store on this machine: from
     /// its first write here on. Kept outside the store, with the key, so
     /// that removing `state/seals/` does not make every goal new again.
@@ -509,11 +539,15 @@ impl Store {
         self.keys.marker(&self.absolute_root)
     }
 
-    /// Accepts `commands` (as `config::commands_in` gives them) as the ones
-    /// `steward.yaml` may name on this machine.
-    pub fn accept_commands(&self, commands: &str) -> Result<()> {
+    /// Records `said` (as [`Said::text`](crate::config::Said::text) gives
+    /// it) as what a person on this machine accepted of the configuration
+    /// files, bound to this store.
+    pub fn accept_config(&self, said: &str) -> Result<()> {
         let key = self.keys.key()?;
-        let mac = key.mac(Domain::Commands, &[commands.as_bytes()]);
+        let mac = key.mac(
+            Domain::AcceptedConfig,
+            &[root_bytes(&self.absolute_root), said.as_bytes()],
+        );
         if !super::cache_dir_ready(&self.seals_dir()) {
             return Err(Error::UnsafePath {
                 path: self.seals_dir(),
@@ -521,8 +555,8 @@ impl Store {
             });
         }
         atomic::write_unsynced(
-            &commands_path(&self.state_dir),
-            format!("{commands}mac {mac}\n").as_bytes(),
+            &accepted_config_path(&self.state_dir),
+            format!("{said}mac {mac}\n").as_bytes(),
         )
     }
 
@@ -948,10 +982,10 @@ fn machine_name(name: &str) -> String {
     }
 }
 
-/// Where the commands a person accepted are kept (machine-local, bound to
-/// the key).
-fn commands_path(state_dir: &Path) -> PathBuf {
-    state_dir.join("seals").join("commands")
+/// Where what a person accepted of the configuration is kept
+/// (machine-local, bound to the key and the store).
+fn accepted_config_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("seals").join("config")
 }
 
 #[cfg(test)]

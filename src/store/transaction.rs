@@ -216,15 +216,29 @@ impl<'s> Transaction<'s> {
             );
             return Ok(());
         }
+        // Sealed here before by another key: the key was removed or
+        // replaced. Taking every goal as it is would make that the way to
+        // have any edit accepted. The store is marked sealed with the new
+        // key, under which no old seal, record or acceptance verifies:
+        // every goal, the configuration and the other machines wait for a
+        // person.
+        if let Some(evidence) = self.store.sealed_by_another_key() {
+            self.store.mark_sealed_here(&now)?;
+            self.record_store_event(
+                "key_replaced",
+                &format!(
+                    "this machine's key is not the one that sealed this store before ({evidence}): nothing is taken as it is; every goal waits for a person's `steward accept GOAL`, the configuration for `steward config accept`, other machines for `steward accept --machine NAME`"
+                ),
+            );
+            return Ok(());
+        }
         // The keys the store holds are trusted from now on (this machine's
-        // own is published below), and so are the commands steward.yaml
-        // names now; later changes to them wait for a person here.
+        // own is published below), and so is what the configuration files
+        // say now; later changes that loosen it wait for a person here.
         self.store
             .trust_machines(&self.store.published_machines())?;
-        let config =
-            crate::os::safe_file::read_state(&self.store.root.join(crate::config::FILE_NAME));
         self.store
-            .accept_commands(&crate::config::commands_in(config.as_deref().unwrap_or("")))?;
+            .accept_config(&crate::config::said_in_files(&self.store.root))?;
         let scan = self.store.scan(Scope::Open)?;
         for loaded in &scan.goals {
             if loaded.goal.id.is_empty() {

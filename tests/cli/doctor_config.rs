@@ -64,25 +64,70 @@ fn config_shows_values_and_sources() {
 }
 
 #[test]
-fn a_bad_configuration_stops_commands_with_2() {
-    let env = TestEnv::initialised();
-    env.write_config("enabled: true\nmirror:\n  enabled: sometimes\n");
+fn a_bad_configuration_stops_commands_with_2_before_anything_was_accepted() {
+    let env = TestEnv::new();
+    env.write("steward.yaml", "enabled: true\nmirror:\n  enabled: sometimes\n");
     env.steward()
-        .arg("list")
+        .arg("init")
         .assert()
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains(
             "steward.yaml:3:3: mirror.enabled: expected true or false, found `sometimes`",
         ));
-    env.write_config("colour: red\n");
+    env.write("steward.yaml", "colour: red\n");
     env.steward()
-        .arg("list")
+        .arg("init")
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "steward.yaml:1:1: unknown key `colour`",
+            "steward.yaml:1:1: unknown key `colour` (see `steward config` for every key)",
         ));
+}
+
+/// A file that stops loading (a bad pull, a typo, an agent) never stops
+/// steward: what a person here last accepted stays in force, every
+/// command says so, `tick` tells the person once, and `config accept`
+/// refuses the broken file.
+#[test]
+fn a_configuration_that_stops_loading_keeps_the_accepted_one_in_force() {
+    let env = TestEnv::initialised();
+    env.write_config("global_limits:\n  max_active_goals: 2\n");
+    env.add_goal("a");
+    env.write("steward.yaml", "global_limits:\n  max_active_goals: [\n");
+    env.steward()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("a  active"))
+        .stderr(predicate::str::contains(
+            "steward.yaml:3:1: did not find expected node content",
+        ))
+        .stderr(predicate::str::contains(
+            "the configuration a person last accepted on this machine is in force until the file loads again",
+        ));
+    env.add_goal("b");
+    // The accepted limit holds: a third open goal is refused.
+    env.steward()
+        .args(["add", "c", "--title", "C", "--criterion", "x"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "global_limits.max_active_goals is 2",
+        ));
+    let tick = env.steward().args(["tick", "-q"]).assert().code(1);
+    let told = String::from_utf8_lossy(&tick.get_output().stderr).to_string();
+    assert!(told.contains("steward.yaml:3:1"), "{told}");
+    env.steward()
+        .args(["config", "accept"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("steward.yaml:3:1"));
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("steward.yaml:3:1"));
 }
 
 #[test]

@@ -129,9 +129,11 @@ fn durations_and_numbers_too_large_are_usage_errors_and_never_panic() {
         .args(["assess", "g", "--summary", "still works"])
         .assert()
         .success();
+    // A file that does not load leaves what was accepted in force, and
+    // says why; `config accept` refuses it with its usage error.
     env.write_config("defaults:\n  cooldown: 99999999999d\n");
     env.steward()
-        .arg("list")
+        .args(["config", "accept"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains(

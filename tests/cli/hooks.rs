@@ -274,19 +274,38 @@ fn a_goal_left_to_a_persons_judgment_is_not_work_for_the_agent() {
 fn a_broken_store_never_blocks_the_person() {
     let env = TestEnv::initialised();
     env.add_goal("deploy");
-    env.write_config("enabled: maybe\n");
+    // A store whose configuration never loaded: the hook says why and
+    // lets the session go on.
+    let fresh = TestEnv::new();
+    fresh.write("steward.yaml", "enabled: maybe\n");
+    std::fs::create_dir_all(fresh.path("state/goals")).unwrap();
     for harness in ["claude-code", "codex"] {
         for event in ["UserPromptSubmit", "Stop", "SessionStart"] {
-            env.steward()
+            fresh
+                .steward()
                 .current_dir("/")
                 .args(["hook", harness])
-                .write_stdin(claude(event, &env, r#","prompt":"heartbeat""#))
+                .write_stdin(claude(event, &fresh, r#","prompt":"heartbeat""#))
                 .assert()
                 .code(0)
                 .stdout("")
                 .stderr(predicate::str::contains("steward.yaml:1:1"));
         }
     }
+    // One that stopped loading here keeps what a person accepted: the
+    // hooks go on giving the goal to the agent.
+    env.write_config("enabled: maybe\n");
+    env.steward()
+        .current_dir("/")
+        .args(["hook", "claude-code"])
+        .write_stdin(claude(
+            "UserPromptSubmit",
+            &env,
+            r#","prompt":"heartbeat""#,
+        ))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("<goal-stewardship goal="));
     env.steward()
         .args(["hook", "claude-code"])
         .write_stdin("{not json")

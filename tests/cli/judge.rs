@@ -350,7 +350,7 @@ fn commands_steward_yaml_gains_run_only_once_a_person_here_accepts_them() {
         .assert()
         .code(3)
         .stderr(predicate::str::contains(
-            "steward.yaml changes the commands steward runs (notify.command): not in effect on this machine until a person runs `steward config accept`",
+            "the configuration files loosen what a person accepted on this machine (notify.command): not in effect until a person runs `steward config accept`",
         ));
     assert!(!env.path("notified.log").exists(), "the notifier ran");
     env.steward()
@@ -363,7 +363,7 @@ fn commands_steward_yaml_gains_run_only_once_a_person_here_accepts_them() {
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "only a person may accept the commands",
+            "only a person may accept the configuration",
         ));
     env.steward()
         .args(["config", "accept"])
@@ -395,11 +395,29 @@ fn commands_steward_yaml_gains_run_only_once_a_person_here_accepts_them() {
     let log = env.read("notified.log");
     assert!(!log.contains("other"), "{log}");
     assert!(log.lines().count() > told, "{log}");
-    // The machine's own file takes effect at once and is never committed.
+    // The machine's own file is weighed the same way, and never
+    // committed.
     env.write(
         "state/local/steward.yaml",
         "verification:\n  allow_commands: true\n",
     );
+    env.steward()
+        .arg("config")
+        .assert()
+        .stdout(
+            predicate::str::is_match(
+                r"verification.allow_commands = false +# default",
+            )
+            .unwrap(),
+        )
+        .stderr(predicate::str::contains("(verification.allow_commands, notify.command)"));
+    env.steward()
+        .args(["config", "accept"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "+verification.allow_commands: true",
+        ));
     env.steward().arg("config").assert().stdout(
         predicate::str::is_match(
             r"verification.allow_commands = true +# state/local/steward.yaml:2",

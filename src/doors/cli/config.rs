@@ -15,10 +15,12 @@ use crate::error::Result;
 /// a flag. Precedence: flags > environment > state/local/steward.yaml (this
 /// machine's own) > steward.yaml > defaults.
 ///
-/// The commands steward runs (agents:, notify.command,
-/// verification.allow_commands) take effect from steward.yaml only once a
-/// person on this machine accepted them: `steward config accept` shows
-/// what changed and accepts it.
+/// The configuration is a person's: a change to steward.yaml or
+/// state/local/steward.yaml that loosens anything (a limit, a judge rule,
+/// confirmation, what runs, where data lives, whom to trust) takes effect
+/// only once a person on this machine accepted it: `steward config
+/// accept` shows what changed and accepts it. A change that only tightens
+/// counts at once, and `tick` records it.
 #[derive(Debug, Args)]
 pub struct ConfigArgs {
     #[command(subcommand)]
@@ -27,7 +29,7 @@ pub struct ConfigArgs {
 
 #[derive(Debug, clap::Subcommand)]
 enum ConfigAction {
-    /// Accept the commands steward.yaml names now (after a pull, or an
+    /// Accept what the configuration files say now (after a pull, or an
     /// edit), showing what changed
     Accept,
 }
@@ -40,7 +42,13 @@ pub fn run(ctx: &Context, args: ConfigArgs, out: &mut Output) -> Result<ExitCode
     for ignored in &ctx.ignored_env {
         out.warn(ignored.to_string());
     }
-    if let Some(warning) = crate::engine::trust::held_commands_warning(ctx) {
+    for warning in [
+        crate::engine::trust::broken_config_warning(ctx),
+        crate::engine::trust::held_config_warning(ctx),
+    ]
+    .into_iter()
+    .flatten()
+    {
         out.warn(warning);
     }
     if out.json {
@@ -74,19 +82,19 @@ fn accept(ctx: &Context, out: &mut Output) -> Result<ExitCode> {
             searched: ctx.root.clone(),
         });
     }
-    let accepted = crate::engine::trust::accept_commands(ctx)?;
+    let accepted = crate::engine::trust::accept_config(ctx)?;
     super::notices(out, accepted.notices);
     if out.json {
         out.json(&json!({"schema_version": SCHEMA_VERSION, "accepted": accepted.diff.is_some(), "diff": accepted.diff}));
     } else if !out.quiet {
         match &accepted.diff {
             Some(diff) => {
-                out.line("accepted the commands steward.yaml names:");
+                out.line("accepted the configuration files as they are:");
                 for line in diff.lines() {
                     out.line(format!("  {line}"));
                 }
             }
-            None => out.line("nothing to accept: steward.yaml names the commands accepted here"),
+            None => out.line("nothing to accept: the configuration files say what was accepted here"),
         }
     }
     Ok(ExitCode::Success)

@@ -509,6 +509,20 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<ExitCode> {
             out.warn(done);
         }
     }
+    // A configuration file that does not load: the command goes on with
+    // what a person here last accepted, and says so (these tell it their
+    // own way, or read no configuration).
+    let tells_itself = matches!(
+        cli.command,
+        Command::Tick(_)
+            | Command::Config(_)
+            | Command::Doctor(_)
+            | Command::Completions(_)
+            | Command::Man(_)
+    );
+    if !tells_itself && let Some(warning) = crate::engine::trust::broken_config_warning(&ctx) {
+        out.warn(warning);
+    }
     match cli.command {
         Command::Init(args) => init::run(&ctx, args, out),
         Command::Add(args) => add::run(&ctx, args, out),
