@@ -986,7 +986,7 @@ complete -c steward -n "__fish_steward_using_subcommand config; and not __fish_s
 complete -c steward -n "__fish_steward_using_subcommand config; and not __fish_seen_subcommand_from accept help" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand config; and not __fish_seen_subcommand_from accept help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c steward -n "__fish_steward_using_subcommand config; and not __fish_seen_subcommand_from accept help" -s V -l version -d 'Print version'
-complete -c steward -n "__fish_steward_using_subcommand config; and not __fish_seen_subcommand_from accept help" -f -a "accept" -d 'Accept the commands steward.yaml names now (after a pull, or an edit), showing what changed'
+complete -c steward -n "__fish_steward_using_subcommand config; and not __fish_seen_subcommand_from accept help" -f -a "accept" -d 'Accept what the configuration files say now (after a pull, or an edit), showing what changed'
 complete -c steward -n "__fish_steward_using_subcommand config; and not __fish_seen_subcommand_from accept help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_subcommand_from accept" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_subcommand_from accept" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
@@ -1000,7 +1000,7 @@ complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_
 complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_subcommand_from accept" -l no-commit -d 'Do not commit (overrides git.commit)'
 complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_subcommand_from accept" -s h -l help -d 'Print help'
 complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_subcommand_from accept" -s V -l version -d 'Print version'
-complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "accept" -d 'Accept the commands steward.yaml names now (after a pull, or an edit), showing what changed'
+complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "accept" -d 'Accept what the configuration files say now (after a pull, or an edit), showing what changed'
 complete -c steward -n "__fish_steward_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c steward -n "__fish_steward_using_subcommand completions" -s C -l root -d 'Use DIR as the store root instead of searching upwards from the working directory' -r -F
 complete -c steward -n "__fish_steward_using_subcommand completions" -l color -d 'When to colour output; NO_COLOR turns off `auto`' -r -f -a "auto\t''
@@ -1089,7 +1089,7 @@ complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_su
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "deliver" -d 'Mark an obligation delivered (its result reached the human) or dismissed'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "dismiss" -d 'Mark an obligation delivered (its result reached the human) or dismissed'
 complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from task" -f -a "resolve" -d 'Resolve the obligations a message names with [DELIVER:obl-…] and [DISMISS:obl-…] tags (the harness passes every outgoing message)'
-complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "accept" -d 'Accept the commands steward.yaml names now (after a pull, or an edit), showing what changed'
+complete -c steward -n "__fish_steward_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "accept" -d 'Accept what the configuration files say now (after a pull, or an edit), showing what changed'
 function __fish_steward_goals
     set -l tokens (commandline -opc)
     set -l root

@@ -274,6 +274,9 @@ fn run_loop(env: &TestEnv, agent: &str) -> std::process::Output {
             ),
         )
         .env("STEWARD_NOW", "2026-11-21T04:00:00Z")
+        // The machine key the store was sealed with: another home's key
+        // would find every goal sealed by a key not its own.
+        .env("HOME", env.home())
         .output()
         .unwrap()
 }
