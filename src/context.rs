@@ -92,6 +92,11 @@ pub struct Context {
     /// accepted: loosenings held back (`steward config accept`),
     /// tightenings in force.
     pub config_changes: Option<config::ConfigChanges>,
+    /// The store is sealed here, and no record of what a person accepted
+    /// of its configuration verifies (lost with a replaced key, or kept by
+    /// no steward before): the defaults are the floor until a person
+    /// accepts.
+    pub acceptance_lost: bool,
     pub store: Store,
     pub now: DateTime<Utc>,
     pub actor: Actor,
@@ -361,9 +366,12 @@ impl Context {
         let keys = env
             .user_home()
             .map(|home| crate::store::seal::Keyring::at(crate::store::key::key_dir(&home), ""));
-        let accepted = keys
-            .as_ref()
-            .and_then(|keys| keys.accepted_config(&root, &root.join("state")));
+        let accepted = keys.as_ref().and_then(|keys| keys.accepted_config(&root));
+        let acceptance_lost = accepted == Some(crate::store::seal::AcceptedConfig::Lost);
+        let accepted = accepted.map(|accepted| match accepted {
+            crate::store::seal::AcceptedConfig::Verified(said) => said,
+            crate::store::seal::AcceptedConfig::Lost => String::new(),
+        });
         let (
             LoadedConfig {
                 config,
@@ -398,6 +406,7 @@ impl Context {
             config_sources: sources,
             ignored_env,
             config_changes: changes,
+            acceptance_lost,
             store,
             now,
             actor: caller.actor,

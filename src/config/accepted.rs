@@ -224,8 +224,10 @@ mod tests {
             "dispatch: {enabled: true, agent: claude}\nagents:\n  mine: {command: [a], output: text}\n",
         );
         both.add(
-            &serde_yaml::from_str("dispatch:\n  agent: codex\nagents:\n  mine:\n    command: [b]\n")
-                .unwrap(),
+            &serde_yaml::from_str(
+                "dispatch:\n  agent: codex\nagents:\n  mine:\n    command: [b]\n",
+            )
+            .unwrap(),
         );
         let text = both.text();
         assert_eq!(
@@ -246,8 +248,16 @@ mod tests {
             ("global_limits.max_active_goals", count(5), count(3)),
             ("judge.unchecked", text("agent"), text("person")),
             ("dispatch.sandbox", text("auto"), text("required")),
-            ("verification.allow_commands", Value::Bool(true), Value::Bool(false)),
-            ("circuit_breaker.enabled", Value::Bool(false), Value::Bool(true)),
+            (
+                "verification.allow_commands",
+                Value::Bool(true),
+                Value::Bool(false),
+            ),
+            (
+                "circuit_breaker.enabled",
+                Value::Bool(false),
+                Value::Bool(true),
+            ),
             (
                 "dispatch.max_cost_usd_per_day",
                 Value::OptionalNumber(None),
@@ -261,9 +271,21 @@ mod tests {
         // Either way waits for a person.
         for (key, a, b) in [
             ("goals_dir", text("state/goals"), text("elsewhere")),
-            ("verification.github_api", text("https://api.github.com"), text("http://x")),
-            ("defaults.priority", Value::Priority(crate::model::Priority::Low), Value::Priority(crate::model::Priority::High)),
-            ("circuit_breaker.max_assessments_without_progress", count(5), count(0)),
+            (
+                "verification.github_api",
+                text("https://api.github.com"),
+                text("http://x"),
+            ),
+            (
+                "defaults.priority",
+                Value::Priority(crate::model::Priority::Low),
+                Value::Priority(crate::model::Priority::High),
+            ),
+            (
+                "circuit_breaker.max_assessments_without_progress",
+                count(5),
+                count(0),
+            ),
         ] {
             assert!(!tightens(setting(key), &a, &b), "{key}");
             if key != "circuit_breaker.max_assessments_without_progress" {

@@ -13,10 +13,10 @@ use crate::model::{Actor, Priority};
 use crate::os::sandbox::SandboxMode;
 use crate::yaml_locate::key_position;
 
+use super::accepted::{Said, accepted_value, tightens};
 use super::parse::{
     PATH_KEYS, describe_yaml, flatten, parse_value, path_problem, string_list, yaml_message,
 };
-use super::accepted::{Said, accepted_value, tightens};
 use super::schema::{ForAgent, SETTINGS, Value, agents_template, default_values};
 use super::settings::{
     AttentionWeights, CircuitBreaker, Config, ConfigChanges, Dispatch, Entry, FlagOverrides, Git,
@@ -363,9 +363,9 @@ impl Layers {
         if held.is_empty() && tightened.is_empty() {
             return (self, None);
         }
-        let record = tightened
-            .iter()
-            .fold(accepted.clone(), |record, key| record.with_key_of(key, said));
+        let record = tightened.iter().fold(accepted.clone(), |record, key| {
+            record.with_key_of(key, said)
+        });
         let changes = ConfigChanges {
             said: said.text(),
             accepted: accepted.text(),

@@ -284,4 +284,3 @@ pub(super) fn flatten(
     }
     Ok(())
 }
-

@@ -82,13 +82,11 @@ impl ForAgent {
             (ForAgent::Lower, Value::Duration(c), Value::Duration(w)) => w.0 <= c.0,
             (ForAgent::Lower, Value::Number(c), Value::Number(w)) => w <= c,
             // None: no limit at all.
-            (ForAgent::Lower, Value::OptionalNumber(c), Value::OptionalNumber(w)) => {
-                match (c, w) {
-                    (_, None) => false,
-                    (None, Some(_)) => true,
-                    (Some(c), Some(w)) => w <= c,
-                }
-            }
+            (ForAgent::Lower, Value::OptionalNumber(c), Value::OptionalNumber(w)) => match (c, w) {
+                (_, None) => false,
+                (None, Some(_)) => true,
+                (Some(c), Some(w)) => w <= c,
+            },
             (ForAgent::LowerNotOff, Value::Count(c), Value::Count(w)) => {
                 *w != 0 && (*c == 0 || w <= c)
             }

@@ -87,10 +87,9 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
         last_tick: last_tick(ctx)?,
         notify_pending: outbox.pending.len(),
         notify_failures: outbox.failed,
-        problems: scan
-            .problems
-            .iter()
-            .map(ToString::to_string)
+        problems: (super::trust::broken_config_warning(ctx).into_iter())
+            .chain(super::trust::held_config_warning(ctx))
+            .chain(scan.problems.iter().map(ToString::to_string))
             .chain(run_problems.iter().map(ToString::to_string))
             .chain(
                 ctx.store

@@ -183,10 +183,14 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
             merge: None,
         });
     }
-    let foreign_before = super::git_setup::foreign_attributes(ctx).unwrap_or_default();
+    let before = Before {
+        foreign_attributes: super::git_setup::foreign_attributes(ctx).unwrap_or_default(),
+        config_loads: config_loads(ctx).is_ok(),
+        tracked_local: tracked_local(ctx),
+    };
     let merge = super::trust::Merge::of_fetched(root)?;
     if crate::os::git::cli(root, &["merge", "--quiet", "--no-edit", "FETCH_HEAD"]).is_ok() {
-        check_merge(ctx, &merge, &foreign_before, &format!("{remote}/{branch}"))?;
+        check_merge(ctx, &merge, &before, &format!("{remote}/{branch}"))?;
         return Ok(Pulled {
             commits: behind,
             merge: Some(merge),
@@ -219,15 +223,50 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
     })
 }
 
+/// What [`check_merge`] compares the merge with.
+struct Before {
+    /// Git attributes on steward's files not its own.
+    foreign_attributes: Vec<String>,
+    /// Whether the configuration files loaded.
+    config_loads: bool,
+    /// Files under `state/local/` that git tracks.
+    tracked_local: Vec<String>,
+}
+
+/// Whether the configuration files as they are now load.
+fn config_loads(ctx: &Context) -> Result<()> {
+    crate::config::Config::load(
+        &ctx.store.root,
+        &Default::default(),
+        &Default::default(),
+        ctx.actor,
+        None,
+    )
+    .map(drop)
+}
+
+/// The files under `state/local/` (this machine's own, never shared) that
+/// git tracks.
+fn tracked_local(ctx: &Context) -> Vec<String> {
+    crate::os::git::cli(&ctx.root, &["ls-files", "--", "state/local/"])
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
 /// What a merge git made without a conflict may still have broken: a goal
 /// file that no longer reads (two changes of one goal merged line by line),
-/// or git attributes on steward's files that were not there before (a
-/// pulled `merge=union` on goal files). Either undoes the merge (keeping
+/// git attributes on steward's files that were not there before (a pulled
+/// `merge=union` on goal files), a configuration file that no longer loads
+/// (every command here would run on the last accepted configuration, and a
+/// fix could not be pulled past it), or a tracked `state/local/` (another
+/// machine's own settings forced into git). Each undoes the merge (keeping
 /// both versions of each goal under `state/conflicts/`) and is reported.
 fn check_merge(
     ctx: &Context,
     merge: &super::trust::Merge,
-    foreign_before: &[String],
+    before: &Before,
     from: &str,
 ) -> Result<()> {
     let root = &ctx.root;
@@ -244,9 +283,21 @@ fn check_merge(
         }
     }
     for foreign in super::git_setup::foreign_attributes(ctx).unwrap_or_default() {
-        if !foreign_before.contains(&foreign) {
+        if !before.foreign_attributes.contains(&foreign) {
             problems.push(format!(
                 ".gitattributes: the remote sets an attribute on steward's files ({foreign})"
+            ));
+        }
+    }
+    if before.config_loads
+        && let Err(err) = config_loads(ctx)
+    {
+        problems.push(format!("the merged configuration does not load: {err}"));
+    }
+    for path in tracked_local(ctx) {
+        if !before.tracked_local.contains(&path) {
+            problems.push(format!(
+                "{path}: the remote tracks a file of state/local/, this machine's own settings, which are never shared"
             ));
         }
     }

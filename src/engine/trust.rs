@@ -363,6 +363,14 @@ pub fn accept_config(ctx: &Context) -> Result<ConfigAccepted> {
     )?;
     let mut tx = ctx.transaction()?;
     let Some(changes) = ctx.config_changes.as_ref() else {
+        if ctx.acceptance_lost {
+            let said = crate::config::said_in_files(&ctx.store.root);
+            ctx.store.accept_config(&said)?;
+            tx.record_store_act(
+                "config_accepted",
+                "a person accepted the configuration files as they are, no earlier acceptance verifying",
+            );
+        }
         let notices = super::finish(tx)?;
         return Ok(ConfigAccepted {
             diff: None,
@@ -375,13 +383,15 @@ pub fn accept_config(ctx: &Context) -> Result<ConfigAccepted> {
         ("accepted on this machine", "the configuration files"),
     );
     ctx.store.accept_config(&changes.said)?;
-    tx.record_store_event(
-        "config_accepted",
-        &format!(
-            "a person accepted the configuration files as they are ({})",
+    let detail = if changes.held.is_empty() {
+        "a person accepted the configuration files as they are".to_string()
+    } else {
+        format!(
+            "a person accepted the configuration files as they are, loosening {}",
             changes.held.join(", ")
-        ),
-    );
+        )
+    };
+    tx.record_store_act("config_accepted", &detail);
     let notices = super::finish(tx)?;
     Ok(ConfigAccepted {
         diff: Some(diff),
@@ -416,7 +426,17 @@ pub fn record_tightened(ctx: &Context, tx: &mut crate::store::Transaction<'_>) -
 /// The warning a command gives while the configuration files loosen
 /// something no person here accepted.
 pub fn held_config_warning(ctx: &Context) -> Option<String> {
-    let held = &ctx.config_changes.as_ref()?.held;
+    let held = ctx.config_changes.as_ref().map_or(&[][..], |c| &c.held[..]);
+    if ctx.acceptance_lost {
+        return Some(format!(
+            "no record of what a person accepted of the configuration verifies on this machine (its key was replaced, or an older steward kept none){}: the defaults are in force wherever the files loosen them until a person runs `steward config accept` (it shows the difference)",
+            if held.is_empty() {
+                String::new()
+            } else {
+                format!("; held: {}", held.join(", "))
+            }
+        ));
+    }
     if held.is_empty() {
         return None;
     }

@@ -214,25 +214,36 @@ impl Keyring {
     }
 
     /// What a person on this machine accepted of the configuration files
-    /// of the store at `absolute_root` (its state in `state_dir`), as
-    /// [`Said::text`](crate::config::Said::text) gives it: `None` before
-    /// the store is sealed here; nothing at all (the defaults) when the
-    /// record is missing, does not verify, or was made for another store.
-    pub fn accepted_config(&self, absolute_root: &Path, state_dir: &Path) -> Option<String> {
+    /// of the store at `absolute_root`: `None` before the store is sealed
+    /// here. Kept beside the store's marker, with the key and out of the
+    /// store, so that an agent that can write the store cannot remove it.
+    pub fn accepted_config(&self, absolute_root: &Path) -> Option<AcceptedConfig> {
         if !self.seals(absolute_root) {
             return None;
         }
-        let key = self.key().ok()?;
-        let text = safe::read_state(&accepted_config_path(state_dir)).unwrap_or_default();
-        let verified = text.rsplit_once("mac ").and_then(|(body, mac)| {
+        let verified = (|| {
+            let key = self.key().ok()?;
+            let path = self.accepted_config_path(absolute_root)?;
+            let text = safe::read_text(&path, 1024 * 1024).ok()??;
+            let (body, mac) = text.rsplit_once("mac ")?;
             key.verifies(
                 Domain::AcceptedConfig,
                 &[root_bytes(absolute_root), body.as_bytes()],
                 mac.trim(),
             )
             .then(|| body.to_string())
-        });
-        Some(verified.unwrap_or_default())
+        })();
+        Some(match verified {
+            Some(said) => AcceptedConfig::Verified(said),
+            None => AcceptedConfig::Lost,
+        })
+    }
+
+    /// Where what a person accepted of a store's configuration is kept:
+    /// beside its marker.
+    fn accepted_config_path(&self, absolute_root: &Path) -> Option<PathBuf> {
+        let marker = self.marker(absolute_root)?;
+        Some(marker.with_extension("config"))
     }
 
     /// Who signs this machine's events, when the key can be had.
@@ -544,20 +555,17 @@ impl Store {
     /// files, bound to this store.
     pub fn accept_config(&self, said: &str) -> Result<()> {
         let key = self.keys.key()?;
+        let Some(path) = self.keys.accepted_config_path(&self.absolute_root) else {
+            return Err(Error::Key(
+                "no home directory to keep steward's machine key in".to_string(),
+            ));
+        };
+        key::create_private_dir(atomic::parent(&path)).map_err(Error::Key)?;
         let mac = key.mac(
             Domain::AcceptedConfig,
             &[root_bytes(&self.absolute_root), said.as_bytes()],
         );
-        if !super::cache_dir_ready(&self.seals_dir()) {
-            return Err(Error::UnsafePath {
-                path: self.seals_dir(),
-                why: "cannot be used for seals (a symbolic link, or not a directory)",
-            });
-        }
-        atomic::write_unsynced(
-            &accepted_config_path(&self.state_dir),
-            format!("{said}mac {mac}\n").as_bytes(),
-        )
+        atomic::write_unsynced(&path, format!("{said}mac {mac}\n").as_bytes())
     }
 
     /// Records that this store is sealed here from now on.
@@ -982,10 +990,15 @@ fn machine_name(name: &str) -> String {
     }
 }
 
-/// Where what a person accepted of the configuration is kept
-/// (machine-local, bound to the key and the store).
-fn accepted_config_path(state_dir: &Path) -> PathBuf {
-    state_dir.join("seals").join("config")
+/// What a person on this machine accepted of a sealed store's
+/// configuration files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AcceptedConfig {
+    /// As [`Said::text`](crate::config::Said::text) gives it.
+    Verified(String),
+    /// Missing, or not by this key for this store (the key was replaced, a
+    /// steward before this record kept none): nothing verifies.
+    Lost,
 }
 
 #[cfg(test)]

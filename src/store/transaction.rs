@@ -1077,6 +1077,20 @@ impl<'s> Transaction<'s> {
         });
     }
 
+    /// Records an act of the caller on the store as a whole (a person's
+    /// `config accept`): who did it, and under which override.
+    pub fn record_store_act(&mut self, action: &str, detail: &str) {
+        self.events.push(Event {
+            ts: format_time(self.now),
+            actor: self.actor.as_str().to_string(),
+            action: action.to_string(),
+            detail: detail.to_string(),
+            overridden: self.overridden,
+            actor_rule: self.rule_for(self.actor),
+            ..Event::default()
+        });
+    }
+
     /// Records an event about a goal that changes nothing in it (the
     /// goal whose run crossed the spend cap).
     pub fn record_goal_event(&mut self, goal_id: &str, label: &str, action: &str, detail: &str) {

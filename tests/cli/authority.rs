@@ -460,9 +460,12 @@ fn a_goal_changed_through_a_shared_mapping_is_found_though_its_times_stay() {
 /// (`~/.config/steward/stores/<hash of the root>`).
 fn store_marker(env: &TestEnv) -> std::path::PathBuf {
     let dir = env.home().join(".config/steward/stores");
+    // Beside it, `<hash>.config`: what a person accepted of the store's
+    // configuration.
     let mut markers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|path| path.extension().is_none())
         .collect();
     assert_eq!(markers.len(), 1, "{markers:?}");
     markers.pop().unwrap()

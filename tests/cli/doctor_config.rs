@@ -66,7 +66,10 @@ fn config_shows_values_and_sources() {
 #[test]
 fn a_bad_configuration_stops_commands_with_2_before_anything_was_accepted() {
     let env = TestEnv::new();
-    env.write("steward.yaml", "enabled: true\nmirror:\n  enabled: sometimes\n");
+    env.write(
+        "steward.yaml",
+        "enabled: true\nmirror:\n  enabled: sometimes\n",
+    );
     env.steward()
         .arg("init")
         .assert()

@@ -298,11 +298,7 @@ fn a_broken_store_never_blocks_the_person() {
     env.steward()
         .current_dir("/")
         .args(["hook", "claude-code"])
-        .write_stdin(claude(
-            "UserPromptSubmit",
-            &env,
-            r#","prompt":"heartbeat""#,
-        ))
+        .write_stdin(claude("UserPromptSubmit", &env, r#","prompt":"heartbeat""#))
         .assert()
         .code(0)
         .stdout(predicate::str::contains("<goal-stewardship goal="));

@@ -405,12 +405,11 @@ fn commands_steward_yaml_gains_run_only_once_a_person_here_accepts_them() {
         .arg("config")
         .assert()
         .stdout(
-            predicate::str::is_match(
-                r"verification.allow_commands = false +# default",
-            )
-            .unwrap(),
+            predicate::str::is_match(r"verification.allow_commands = false +# default").unwrap(),
         )
-        .stderr(predicate::str::contains("(verification.allow_commands, notify.command)"));
+        .stderr(predicate::str::contains(
+            "(verification.allow_commands, notify.command)",
+        ));
     env.steward()
         .args(["config", "accept"])
         .assert()

@@ -565,6 +565,69 @@ fn a_pulled_attribute_on_steward_s_files_is_undone_and_never_pushed() {
         .stdout(predicate::str::contains("merge: union"));
 }
 
+/// Whoever can push can break `steward.yaml` or force a machine's own
+/// settings into git: the merge that brings either is undone on the
+/// machine that pulls it, nothing is pushed, and the person is told (exit
+/// 3); the machine goes on with what it had.
+#[test]
+fn a_pushed_configuration_that_does_not_load_or_a_tracked_local_file_is_undone() {
+    let m = machines();
+    let cases = [
+        (
+            "steward.yaml",
+            "global_limits:\n  max_active_goals: [\n",
+            "the merged configuration does not load: steward.yaml:",
+        ),
+        (
+            "state/local/steward.yaml",
+            "dispatch:\n  sandbox: off\n",
+            "state/local/steward.yaml: the remote tracks a file of state/local/, this machine's own settings, which are never shared",
+        ),
+    ];
+    for (path, text, said) in cases {
+        git(
+            m.a.root(),
+            &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+        );
+        m.a.write(path, text);
+        git(m.a.root(), &["add", "-f", path]);
+        git(m.a.root(), &["commit", "-q", "-m", "a collaborator's push"]);
+        git(m.a.root(), &["push", "-q", "origin", "main"]);
+        let ours = m.b.read("steward.yaml");
+        let remote_before = git(&m.remote, &["rev-parse", "main"]);
+        on(&m.b, "b")
+            .args(["update", "beta", "--note", "from b"])
+            .assert()
+            .success();
+        on(&m.b, "b")
+            .arg("sync")
+            .assert()
+            .code(3)
+            .stderr(predicate::str::contains(
+                "the merge from origin/main would have broken the store",
+            ))
+            .stderr(predicate::str::contains(said));
+        assert_eq!(m.b.read("steward.yaml"), ours, "{path}: undone");
+        assert!(!m.b.path("state/local/steward.yaml").exists() || path == "steward.yaml");
+        assert_eq!(
+            git(&m.remote, &["rev-parse", "main"]),
+            remote_before,
+            "{path}: nothing pushed"
+        );
+        // b goes on as it was.
+        on(&m.b, "b").arg("list").assert().success();
+        // The collaborator takes it back.
+        git(m.a.root(), &["rm", "-q", "--cached", path]);
+        git(
+            m.a.root(),
+            &["checkout", "-q", "HEAD~1", "--", "steward.yaml"],
+        );
+        git(m.a.root(), &["commit", "-q", "-am", "taken back"]);
+        git(m.a.root(), &["push", "-q", "origin", "main"]);
+        on(&m.b, "b").arg("sync").assert().success();
+    }
+}
+
 #[test]
 fn a_merge_that_breaks_a_goal_is_undone_and_never_pushed() {
     let m = machines();

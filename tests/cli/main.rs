@@ -8,6 +8,7 @@ compile_error!("the tests need the test hooks: run `cargo test --locked --featur
 mod add;
 mod authority;
 mod common;
+mod config_trust;
 mod control;
 mod dispatch;
 mod doctor_config;

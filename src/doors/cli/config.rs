@@ -94,7 +94,9 @@ fn accept(ctx: &Context, out: &mut Output) -> Result<ExitCode> {
                     out.line(format!("  {line}"));
                 }
             }
-            None => out.line("nothing to accept: the configuration files say what was accepted here"),
+            None => {
+                out.line("nothing to accept: the configuration files say what was accepted here")
+            }
         }
     }
     Ok(ExitCode::Success)
