@@ -293,4 +293,180 @@ mod tests {
             }
         }
     }
+
+    /// Values a file may give a setting: its default, and strict and
+    /// loose ones.
+    fn candidates(setting: &Setting) -> Vec<String> {
+        let mut values = vec![setting.default.to_string()];
+        values.extend(
+            match setting.kind {
+                Kind::Bool => vec!["true", "false"],
+                Kind::Count => vec!["0", "1", "3", "1000"],
+                Kind::Number => vec!["0", "0.5", "9"],
+                Kind::Duration => vec!["1s", "10m", "2h"],
+                Kind::Text => vec!["elsewhere", "state/goals"],
+                Kind::OptionalText => vec!["null", "elsewhere"],
+                Kind::Priority => vec!["low", "critical"],
+                Kind::PriorityList => vec!["[]", "[critical]", "[critical, high, normal, low]"],
+                Kind::TextList => vec!["[]", "[a, b]"],
+                Kind::Choice(words) => words.to_vec(),
+                Kind::ChoiceList(words) => vec!["[]", words[0]],
+                Kind::OptionalNumber => vec!["null", "1", "1000"],
+                Kind::OptionalArgv => vec!["null", "[sh, -c, 'echo pwned']"],
+                Kind::OptionalHours => vec!["null", "\"22:00-06:00\""],
+                Kind::Routes => vec!["[]"],
+            }
+            .into_iter()
+            .map(str::to_string),
+        );
+        values
+    }
+
+    /// One file an agent (or a pull) writes: settings set to candidates,
+    /// maybe an agent profile, maybe a line that breaks it.
+    fn file_text(picks: &[(usize, usize)], profile: bool, broken: bool) -> String {
+        let mut set = BTreeMap::new();
+        for &(setting, value) in picks {
+            let setting = &SETTINGS[setting % SETTINGS.len()];
+            let values = candidates(setting);
+            set.insert(setting.key, values[value % values.len()].clone());
+        }
+        // Nested block mappings, a section line where the path changes.
+        let mut text = String::new();
+        let mut open: Vec<&str> = Vec::new();
+        for (key, value) in set {
+            let parts: Vec<&str> = key.split('.').collect();
+            let (name, sections) = parts.split_last().unwrap();
+            let shared = open
+                .iter()
+                .zip(sections)
+                .take_while(|(a, b)| a == b)
+                .count();
+            for (depth, section) in sections.iter().enumerate().skip(shared) {
+                text.push_str(&format!("{}{section}:\n", "  ".repeat(depth)));
+            }
+            open = sections.to_vec();
+            text.push_str(&format!("{}{name}: {value}\n", "  ".repeat(sections.len())));
+        }
+        if profile {
+            text.push_str("agents:\n  mine:\n    command: [sh, -c, 'echo pwned']\n");
+        }
+        if broken {
+            text.push_str("global_limits: [\n");
+        }
+        text
+    }
+
+    #[derive(Debug, Clone)]
+    enum Step {
+        /// An agent, or a pull, writes `steward.yaml` (or the local file).
+        Write {
+            local: bool,
+            picks: Vec<(usize, usize)>,
+            profile: bool,
+            broken: bool,
+        },
+        /// `tick` records what the files tightened.
+        Tick,
+        /// A person runs `config accept`.
+        Accept,
+    }
+
+    fn step() -> impl proptest::strategy::Strategy<Value = Step> {
+        use proptest::prelude::*;
+        let write = (
+            proptest::bool::weighted(0.3),
+            proptest::collection::vec((0..1000usize, 0..8usize), 0..40),
+            proptest::bool::weighted(0.2),
+            proptest::bool::weighted(0.1),
+        )
+            .prop_map(|(local, picks, profile, broken)| Step::Write {
+                local,
+                picks,
+                profile,
+                broken,
+            });
+        prop_oneof![5 => write, 3 => Just(Step::Tick), 2 => Just(Step::Accept)]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(
+            std::env::var("STEWARD_PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(256)
+        ))]
+
+        /// Whatever the files go through after a person last accepted them
+        /// — loosenings, tightenings `tick` records, files that do not
+        /// load, agent profiles — every setting in force is at least as
+        /// tight as what that person accepted, no profile they did not
+        /// accept is in force, and a file that loads counts wherever it
+        /// tightens.
+        #[test]
+        fn no_sequence_of_writes_loosens_what_a_person_accepted(
+            steps in proptest::collection::vec(step(), 1..12),
+        ) {
+            use super::super::layers::Layers;
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path();
+            std::fs::create_dir_all(root.join("state/local")).unwrap();
+            let mut record = Said::default();
+            let mut by_person = Said::default();
+            for step in steps {
+                match step {
+                    Step::Write { local, picks, profile, broken } => {
+                        let path = if local {
+                            super::super::LOCAL_FILE
+                        } else {
+                            super::super::FILE_NAME
+                        };
+                        std::fs::write(root.join(path), file_text(&picks, profile, broken))
+                            .unwrap();
+                    }
+                    Step::Tick => {
+                        if let Ok((files, said)) = Layers::from_files(root)
+                            && let (_, Some(changes)) = files.weighed(&said, &record)
+                        {
+                            record = Said::parse(&changes.record_with_tightened);
+                        }
+                    }
+                    Step::Accept => {
+                        if let Ok((_, said)) = Layers::from_files(root) {
+                            record = Said::parse(&said.text());
+                            by_person = record.clone();
+                        }
+                    }
+                }
+                let defaults = Layers::defaults();
+                let (in_force, loaded) = match Layers::from_files(root) {
+                    Ok((files, said)) => (files.clone().weighed(&said, &record).0, Some(files)),
+                    Err(_) => (Layers::accepted(&record), None),
+                };
+                for (index, setting) in SETTINGS.iter().enumerate() {
+                    let default = &defaults.values[index].0;
+                    let accepted = accepted_value(setting, &by_person, default);
+                    let value = &in_force.values[index].0;
+                    proptest::prop_assert!(
+                        tightens(setting, &accepted, value),
+                        "{}: a person accepted {}, {} is in force",
+                        setting.key,
+                        accepted,
+                        value
+                    );
+                    if let Some(files) = &loaded {
+                        let wanted = &files.values[index].0;
+                        let now = accepted_value(setting, &record, default);
+                        if tightens(setting, &now, wanted) {
+                            proptest::prop_assert_eq!(value, wanted, "{}", setting.key);
+                        }
+                    }
+                }
+                let mine_accepted = by_person
+                    .agents()
+                    .is_some_and(|agents| agents.get("mine").is_some());
+                proptest::prop_assert!(
+                    mine_accepted || in_force.agents.iter().all(|a| a.name != "mine"),
+                    "a profile no person accepted is in force"
+                );
+            }
+        }
+    }
 }

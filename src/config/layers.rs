@@ -281,7 +281,7 @@ impl Layers {
     /// What the configuration files of the store at `root` say: the
     /// layers they make over the defaults, and the same key by key for the
     /// record. A file that does not load is an error, whichever it is.
-    fn from_files(root: &Path) -> Result<(Layers, Said)> {
+    pub(super) fn from_files(root: &Path) -> Result<(Layers, Said)> {
         let mut layers = Layers::defaults();
         let mut said = Said::default();
         for path in [root.join(FILE_NAME), root.join(LOCAL_FILE)] {
@@ -297,7 +297,7 @@ impl Layers {
 
     /// What a person accepted, alone over the defaults: in force while a
     /// file does not load.
-    fn accepted(accepted: &Said) -> Layers {
+    pub(super) fn accepted(accepted: &Said) -> Layers {
         let mut layers = Layers::defaults();
         for (index, setting) in SETTINGS.iter().enumerate() {
             if accepted.yaml(setting.key).is_some() {
@@ -330,7 +330,11 @@ impl Layers {
     /// `accepted`: each setting the files loosen is held at its accepted
     /// value; what they tighten counts at once. The changes, when there
     /// are any.
-    fn weighed(mut self, said: &Said, accepted: &Said) -> (Layers, Option<ConfigChanges>) {
+    pub(super) fn weighed(
+        mut self,
+        said: &Said,
+        accepted: &Said,
+    ) -> (Layers, Option<ConfigChanges>) {
         let defaults = Layers::defaults();
         let mut held = Vec::new();
         let mut tightened = Vec::new();
