@@ -88,22 +88,17 @@ pub fn never_passes(check: &Check, policy: &CheckPolicy) -> Option<String> {
 pub struct Site {
     pub dir: std::path::PathBuf,
     pub refused: Option<String>,
+    /// The goal whose checks run here: its command checks run only as a
+    /// person on this machine accepted them.
+    pub goal_id: String,
+    pub goal_label: String,
 }
 
-impl Site {
-    pub fn root(ctx: &Context) -> Site {
-        Site {
-            dir: ctx.root.clone(),
-            refused: None,
-        }
-    }
-}
-
-/// Runs `checks` on a few threads, in order; each is bounded by its own
-/// timeout. A check still running after `SLOW` is shown through the
-/// context's progress line until every check is done.
-pub fn run(ctx: &Context, checks: &[&Check]) -> Vec<CheckOutcome> {
-    run_at(ctx, checks, &Site::root(ctx))
+/// Why a command check a person here did not accept does not run.
+fn not_accepted(label: &str) -> String {
+    format!(
+        "not run: the command reached the goal another way than a person's add, update, edit or accept on this machine (a pull, a file written by hand or by an agent); a person here accepts it with `steward accept {label}`, which shows it"
+    )
 }
 
 /// The same, with file paths and commands relative to `at` (a run's
@@ -125,6 +120,11 @@ pub fn run_each(ctx: &Context, each: &[(&Check, &Site)]) -> Vec<CheckOutcome> {
             ..base.clone()
         })
         .collect();
+    let accepted = if checks.iter().any(|c| c.kind == CheckKind::CommandExitZero) {
+        ctx.store.accepted_commands()
+    } else {
+        Default::default()
+    };
     let results: Mutex<Vec<Option<CheckOutcome>>> = Mutex::new(vec![None; checks.len()]);
     let started: Mutex<Vec<Option<Instant>>> = Mutex::new(vec![None; checks.len()]);
     let next = Mutex::new(0);
@@ -144,10 +144,21 @@ pub fn run_each(ctx: &Context, each: &[(&Check, &Site)]) -> Vec<CheckOutcome> {
                         };
                         started.lock().expect("no worker panics holding it")[index] =
                             Some(Instant::now());
-                        let outcome = match &each[index].1.refused {
+                        let site = each[index].1;
+                        let outcome = match &site.refused {
                             Some(why) => CheckOutcome::Failed {
                                 detail: why.clone(),
                             },
+                            None if check.kind == CheckKind::CommandExitZero
+                                && !accepted.contains(&crate::store::seal::command_digest(
+                                    &site.goal_id,
+                                    &check.target,
+                                )) =>
+                            {
+                                CheckOutcome::Failed {
+                                    detail: not_accepted(&site.goal_label),
+                                }
+                            }
                             None => checks::run(check, &policies[index]),
                         };
                         results.lock().expect("no worker panics holding it")[index] = Some(outcome);

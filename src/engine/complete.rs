@@ -66,7 +66,7 @@ pub(crate) fn complete_by(
     // Checks can take a while: run them before taking the lock.
     let checks: Vec<_> = before.goal.verification.iter().collect();
     // In the worktree of the goal's open run, if it works in one.
-    let at = super::worktree::check_sites(ctx, &[before.goal.id.as_str()]).remove(0);
+    let at = super::worktree::check_sites(ctx, &[&before.goal]).remove(0);
     let outcomes = checking::run_at(ctx, &checks, &at);
 
     let mut tx = if actor == ctx.actor {

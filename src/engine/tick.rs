@@ -803,9 +803,9 @@ fn due_checks<'g>(
 
 /// Runs the checks of `due`, by goal file.
 fn run_checks(ctx: &Context, due: &[&LoadedGoal]) -> Outcomes {
-    let ids: Vec<&str> = due.iter().map(|g| g.goal.id.as_str()).collect();
+    let goals: Vec<&Goal> = due.iter().map(|g| &*g.goal).collect();
     // A goal whose run works in a worktree is checked there.
-    let sites = super::worktree::check_sites(ctx, &ids);
+    let sites = super::worktree::check_sites(ctx, &goals);
     let checks: Vec<(&Check, &checking::Site)> = due
         .iter()
         .zip(&sites)

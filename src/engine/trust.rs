@@ -103,6 +103,9 @@ pub enum Accepted {
     /// A goal whose file vanished outside steward is let go; its label is
     /// free.
     Vanished(Seal, super::Notices),
+    /// Nothing waited for a person's review, but command checks that
+    /// reached the goal another way than a person here: accepted now.
+    Commands(LoadedGoal, Vec<String>, super::Notices),
     /// Nothing waited for a person's review.
     Nothing(LoadedGoal),
 }
@@ -148,8 +151,32 @@ pub fn accept(ctx: &Context, reference: &str, note: Option<&str>) -> Result<Acce
     let goal = &verified.goal.goal;
     let reviewing = goal.waiting.as_ref().and_then(|w| w.for_person) == Some(PersonWait::Review);
     if !reviewing {
-        super::finish(tx)?;
-        return Ok(Accepted::Nothing(verified.goal));
+        let accepted = ctx.store.accepted_commands();
+        let held: Vec<String> = crate::store::seal::command_checks(goal)
+            .filter(|command| {
+                !accepted.contains(&crate::store::seal::command_digest(&goal.id, command))
+            })
+            .map(str::to_string)
+            .collect();
+        if held.is_empty() {
+            super::finish(tx)?;
+            return Ok(Accepted::Nothing(verified.goal));
+        }
+        let digests: Vec<String> = (held.iter())
+            .map(|command| crate::store::seal::command_digest(&goal.id, command))
+            .collect();
+        ctx.store.accept_commands(&digests)?;
+        let list: Vec<String> = held.iter().map(|c| format!("`{c}`")).collect();
+        let mut detail = format!(
+            "a person accepted the command checks {} on this machine",
+            list.join(", ")
+        );
+        if let Some(note) = note {
+            detail.push_str(&format!("; note: {note}"));
+        }
+        tx.record_goal_act(goal, "commands_accepted", &detail);
+        let notices = super::finish(tx)?;
+        return Ok(Accepted::Commands(verified.goal, held, notices));
     }
     let mut detail = "the goal as it is".to_string();
     if let Some(note) = note {

@@ -221,10 +221,12 @@ pub fn open_run(ctx: &Context, goal_id: &str) -> Option<Run> {
 
 /// Where each goal's checks run: its open run's worktree, else the root.
 /// Reads the runs only when some worktree exists.
-pub fn check_sites(ctx: &Context, goal_ids: &[&str]) -> Vec<Site> {
-    check_roots(ctx, goal_ids)
+pub fn check_sites(ctx: &Context, goals: &[&Goal]) -> Vec<Site> {
+    let ids: Vec<&str> = goals.iter().map(|g| g.id.as_str()).collect();
+    check_roots(ctx, &ids)
         .into_iter()
-        .map(|dir| check_site(ctx, dir))
+        .zip(goals)
+        .map(|(dir, goal)| check_site(ctx, dir, goal))
         .collect()
 }
 
@@ -373,7 +375,7 @@ pub fn checks_at_commit(
     let failing = made.map(|_| {
         let checks: Vec<&crate::model::Check> = goal.verification.iter().collect();
         let at = dir.join(subdir);
-        let site = check_site(ctx, at);
+        let site = check_site(ctx, at, goal);
         super::checking::run_at(ctx, &checks, &site)
             .iter()
             .zip(&checks)
@@ -745,9 +747,14 @@ fn keep_loose(repo: &Repository, name: &str) {
 /// runs `git` there. A worktree whose folder is gone, or that has a
 /// configuration of its own (`config.worktree`, which the agent can
 /// write), runs no check: each fails, saying why.
-fn check_site(ctx: &Context, at: PathBuf) -> Site {
+fn check_site(ctx: &Context, at: PathBuf, goal: &Goal) -> Site {
     let refused = restore_links(ctx, &at).err();
-    Site { dir: at, refused }
+    Site {
+        dir: at,
+        refused,
+        goal_id: goal.id.clone(),
+        goal_label: goal.label.clone(),
+    }
 }
 
 fn restore_links(ctx: &Context, at: &Path) -> std::result::Result<(), String> {

@@ -55,6 +55,8 @@ pub enum Domain {
     /// What a person accepted of the configuration, bound to the store's
     /// root.
     AcceptedConfig,
+    /// The command checks a person accepted, bound to the store's root.
+    AcceptedCommands,
     Store,
 }
 
@@ -69,6 +71,7 @@ impl Domain {
             Domain::Cache => b"steward cache 1",
             Domain::Config => b"steward config 1",
             Domain::AcceptedConfig => b"steward accepted configuration 1",
+            Domain::AcceptedCommands => b"steward accepted commands 1",
             Domain::Store => b"steward store 1",
         }
     }

@@ -14,7 +14,7 @@
 //! the disk: a crash that loses one is repaired from the event log, which
 //! records the same hash under the same key.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -237,6 +237,26 @@ impl Keyring {
             Some(said) => AcceptedConfig::Verified(said),
             None => AcceptedConfig::Lost,
         })
+    }
+
+    /// The command checks a person on this machine accepted for the store
+    /// at `absolute_root`, as [`command_digest`]s: none before the store is
+    /// sealed here, or when the record is missing or does not verify.
+    /// Kept beside the store's marker, as the configuration is.
+    pub fn accepted_commands(&self, absolute_root: &Path) -> BTreeSet<String> {
+        (|| {
+            let key = self.key().ok()?;
+            let path = self.marker(absolute_root)?.with_extension("commands");
+            let text = safe::read_text(&path, 16 * 1024 * 1024).ok()??;
+            let (body, mac) = text.rsplit_once("mac ")?;
+            key.verifies(
+                Domain::AcceptedCommands,
+                &[root_bytes(absolute_root), body.as_bytes()],
+                mac.trim(),
+            )
+            .then(|| body.lines().map(str::to_string).collect())
+        })()
+        .unwrap_or_default()
     }
 
     /// Where what a person accepted of a store's configuration is kept:
@@ -566,6 +586,37 @@ impl Store {
             &[root_bytes(&self.absolute_root), said.as_bytes()],
         );
         atomic::write_unsynced(&path, format!("{said}mac {mac}\n").as_bytes())
+    }
+
+    /// Adds `digests` (of [`command_digest`]) to the command checks a
+    /// person on this machine accepted for this store.
+    pub fn accept_commands(&self, digests: &[String]) -> Result<()> {
+        let mut accepted = self.keys.accepted_commands(&self.absolute_root);
+        let before = accepted.len();
+        accepted.extend(digests.iter().cloned());
+        if accepted.len() == before {
+            return Ok(());
+        }
+        let key = self.keys.key()?;
+        let Some(marker) = self.keys.marker(&self.absolute_root) else {
+            return Err(Error::Key(
+                "no home directory to keep steward's machine key in".to_string(),
+            ));
+        };
+        let path = marker.with_extension("commands");
+        key::create_private_dir(atomic::parent(&path)).map_err(Error::Key)?;
+        let body: String = accepted.iter().map(|d| format!("{d}\n")).collect();
+        let mac = key.mac(
+            Domain::AcceptedCommands,
+            &[root_bytes(&self.absolute_root), body.as_bytes()],
+        );
+        atomic::write_unsynced(&path, format!("{body}mac {mac}\n").as_bytes())
+    }
+
+    /// The command checks a person on this machine accepted, as
+    /// [`command_digest`]s.
+    pub fn accepted_commands(&self) -> BTreeSet<String> {
+        self.keys.accepted_commands(&self.absolute_root)
     }
 
     /// Records that this store is sealed here from now on.
@@ -988,6 +1039,19 @@ fn machine_name(name: &str) -> String {
     } else {
         cleaned
     }
+}
+
+/// How an accepted command check is kept: the SHA-256 of the goal's id
+/// and the command, so that the record names neither.
+pub fn command_digest(goal_id: &str, command: &str) -> String {
+    sha256(format!("{goal_id}\0{command}").as_bytes())
+}
+
+/// The commands among `goal`'s checks.
+pub fn command_checks(goal: &crate::model::Goal) -> impl Iterator<Item = &str> {
+    (goal.verification.iter())
+        .filter(|check| check.kind == crate::model::CheckKind::CommandExitZero)
+        .map(|check| check.target.as_str())
 }
 
 /// What a person on this machine accepted of a sealed store's

@@ -240,6 +240,13 @@ impl<'s> Transaction<'s> {
         self.store
             .accept_config(&crate::config::said_in_files(&self.store.root))?;
         let scan = self.store.scan(Scope::Open)?;
+        let commands: Vec<String> = (scan.goals.iter())
+            .flat_map(|loaded| {
+                super::seal::command_checks(&loaded.goal)
+                    .map(|command| super::seal::command_digest(&loaded.goal.id, command))
+            })
+            .collect();
+        self.store.accept_commands(&commands)?;
         for loaded in &scan.goals {
             if loaded.goal.id.is_empty() {
                 continue;
@@ -582,6 +589,34 @@ impl<'s> Transaction<'s> {
         Ok(())
     }
 
+    /// The command checks a person's write on this machine puts in a goal
+    /// are accepted here: those it adds (`add`, `update`), and every one
+    /// the person was shown whole (`edit`, `accept`). A command that
+    /// arrived any other way — a pull, a file written by hand or by an
+    /// agent — runs only once a person here accepts it.
+    fn accept_persons_commands(
+        &self,
+        original: Option<&LoadedGoal>,
+        goal: &crate::model::Goal,
+        actor: Actor,
+    ) -> Result<()> {
+        if actor != Actor::User {
+            return Ok(());
+        }
+        let shown = matches!(self.command, "edit" | "accept");
+        let before: Vec<&str> = original
+            .map(|o| super::seal::command_checks(&o.goal).collect())
+            .unwrap_or_default();
+        let accepted: Vec<String> = super::seal::command_checks(goal)
+            .filter(|command| shown || !before.contains(command))
+            .map(|command| super::seal::command_digest(&goal.id, command))
+            .collect();
+        if accepted.is_empty() {
+            return Ok(());
+        }
+        self.store.accept_commands(&accepted)
+    }
+
     /// Puts a prepared goal's staged bytes in place and records the change:
     /// event, mirror entry, undo record.
     fn place(
@@ -605,6 +640,7 @@ impl<'s> Transaction<'s> {
         if goal.status.is_terminal() && original.is_none_or(|o| !o.goal.status.is_terminal()) {
             self.ended.push(goal.clone());
         }
+        self.accept_persons_commands(original, &goal, actor)?;
         let digest = Digest::of(&goal);
         let sha_after = sha256(file.text().as_bytes());
         self.seal_change(
@@ -1080,8 +1116,20 @@ impl<'s> Transaction<'s> {
     /// Records an act of the caller on the store as a whole (a person's
     /// `config accept`): who did it, and under which override.
     pub fn record_store_act(&mut self, action: &str, detail: &str) {
+        self.record_act(None, action, detail);
+    }
+
+    /// Records an act of the caller about a goal that changes nothing in
+    /// its file (a person accepting its command checks).
+    pub fn record_goal_act(&mut self, goal: &crate::model::Goal, action: &str, detail: &str) {
+        self.record_act(Some(goal), action, detail);
+    }
+
+    fn record_act(&mut self, goal: Option<&crate::model::Goal>, action: &str, detail: &str) {
         self.events.push(Event {
             ts: format_time(self.now),
+            goal_id: goal.map(|g| g.id.clone()).unwrap_or_default(),
+            label: goal.map(|g| g.label.clone()).unwrap_or_default(),
             actor: self.actor.as_str().to_string(),
             action: action.to_string(),
             detail: detail.to_string(),

@@ -628,6 +628,87 @@ fn a_pushed_configuration_that_does_not_load_or_a_tracked_local_file_is_undone()
     }
 }
 
+/// A command check is code run as the person on every machine that allows
+/// commands: one that arrives by a pull — a new goal, or a check changed
+/// to a command — does not run here until a person here accepts it.
+#[test]
+fn a_command_check_that_arrives_by_a_pull_runs_once_a_person_here_accepts_it() {
+    let m = machines();
+    // Both machines run command checks: each person accepted that.
+    for (env, machine) in [(&m.a, "a"), (&m.b, "b")] {
+        env.write(
+            "state/local/steward.yaml",
+            "verification:\n  allow_commands: true\n",
+        );
+        on(env, machine)
+            .args(["config", "accept", "-q"])
+            .assert()
+            .success();
+    }
+    on(&m.a, "a")
+        .args(["add", "gamma", "--title", "Gamma", "--criterion", "made"])
+        .args(["--verify", "command_exit_zero:touch ran-here@1"])
+        .assert()
+        .success();
+    // On a, where a person added it, it runs as ever.
+    on(&m.a, "a").arg("tick").assert();
+    assert!(m.a.path("ran-here").exists());
+    on(&m.a, "a").arg("sync").assert().success();
+    on(&m.b, "b").arg("sync").assert().success();
+    assert!(m.b.path("state/goals/gamma.md").exists());
+    // On b the goal is steward's (a signed it), but its command is not
+    // b's person's: it does not run, and the agent cannot complete on it.
+    on(&m.b, "b").arg("tick").assert();
+    assert!(!m.b.path("ran-here").exists(), "the pulled command ran");
+    on(&m.b, "b")
+        .args(["--actor", "agent", "complete", "gamma", "--reason", "done"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "the command reached the goal another way than a person's add, update, edit or accept on this machine",
+        ))
+        .stderr(predicate::str::contains("steward accept gamma"));
+    assert!(!m.b.path("ran-here").exists());
+    on(&m.b, "b")
+        .args(["--actor", "agent", "accept", "gamma"])
+        .assert()
+        .code(4);
+    on(&m.b, "b")
+        .args(["accept", "gamma"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "gamma: its command checks run on this machine from now on:\n  touch ran-here",
+        ));
+    on(&m.b, "b")
+        .args(["--actor", "agent", "complete", "gamma", "--reason", "done"])
+        .assert()
+        .success();
+    assert!(m.b.path("ran-here").exists());
+    on(&m.b, "b").arg("sync").assert().success();
+    // A check changed to another command on a is held again on b.
+    on(&m.a, "a")
+        .args(["add", "delta", "--title", "Delta", "--criterion", "made"])
+        .args(["--verify", "file_exists:delta-made@1"])
+        .assert()
+        .success();
+    on(&m.a, "a").arg("sync").assert().success();
+    on(&m.b, "b").arg("sync").assert().success();
+    on(&m.a, "a")
+        .args([
+            "update",
+            "delta",
+            "--verify",
+            "command_exit_zero:touch delta-ran@1",
+        ])
+        .assert()
+        .success();
+    on(&m.a, "a").arg("sync").assert().success();
+    on(&m.b, "b").arg("sync").assert().success();
+    on(&m.b, "b").arg("tick").assert();
+    assert!(!m.b.path("delta-ran").exists(), "the changed check ran");
+}
+
 #[test]
 fn a_merge_that_breaks_a_goal_is_undone_and_never_pushed() {
     let m = machines();

@@ -17,6 +17,11 @@ use crate::error::Result;
 /// label. A person's other commands on a goal accept it too; this one
 /// changes nothing else.
 ///
+/// A command check that reached the goal another way than a person's add,
+/// update, edit or accept on this machine — a pull, a file written by
+/// hand or by an agent — does not run here until a person accepts it:
+/// this shows each such command and accepts it.
+///
 /// With --machine, trusts another machine of the store instead: what it
 /// signs (its changes, pulled with git) is taken as steward's here from
 /// now on. Its key is in state/machines/NAME.pub, which it wrote at its
@@ -65,6 +70,20 @@ pub fn run(ctx: &Context, args: AcceptArgs, out: &mut Output) -> Result<ExitCode
                     "{}: the removal of goal {} is accepted; the label is free",
                     seal.label, seal.id
                 ));
+            }
+        }
+        Accepted::Commands(loaded, commands, notices) => {
+            super::notices(out, notices);
+            if out.json {
+                out.json(&json!({"schema_version": SCHEMA_VERSION, "accepted": "commands", "label": loaded.goal.label, "commands": commands}));
+            } else if !out.quiet {
+                out.line(format!(
+                    "{}: its command checks run on this machine from now on:",
+                    loaded.goal.label
+                ));
+                for command in &commands {
+                    out.line(format!("  {command}"));
+                }
             }
         }
         Accepted::Nothing(loaded) => {
