@@ -363,9 +363,9 @@ impl Context {
         };
         // The machine key first: what a person here accepted of the
         // commands steward.yaml names decides which of them take effect.
-        let keys = env
-            .user_home()
-            .map(|home| crate::store::seal::Keyring::at(crate::store::key::key_dir(&home), ""));
+        let keys = env.user_home().map(|home| {
+            crate::store::seal::Keyring::at(crate::store::key::key_dir(&home), "").for_store(&root)
+        });
         let accepted = keys.as_ref().and_then(|keys| keys.accepted_config(&root));
         let acceptance_lost = accepted == Some(crate::store::seal::AcceptedConfig::Lost);
         let accepted = accepted.map(|accepted| match accepted {

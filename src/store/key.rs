@@ -91,6 +91,22 @@ impl MachineKey {
         }
     }
 
+    /// This key with its MACs bound to the store at `absolute_root`: a
+    /// seal, record or cache made for one store verifies in no other (a
+    /// scratch store an agent made, a copy elsewhere). Signatures, which
+    /// other machines of the store verify, are the same.
+    pub fn bound_to_store(&self, absolute_root: &std::path::Path) -> MachineKey {
+        let mut hmac =
+            <Hmac<Sha256> as Mac>::new_from_slice(&self.mac_key).expect("HMAC takes any key");
+        hmac.update(b"steward: the store at ");
+        hmac.update(absolute_root.as_os_str().as_encoded_bytes());
+        MachineKey {
+            mac_key: hmac.finalize().into_bytes().into(),
+            signing_seed: self.signing_seed,
+            signing: self.signing.clone(),
+        }
+    }
+
     fn signing(&self) -> &ed25519_dalek::SigningKey {
         (self.signing).get_or_init(|| ed25519_dalek::SigningKey::from_bytes(&self.signing_seed))
     }

@@ -75,7 +75,12 @@ pub enum SealCheck {
 pub struct Keyring {
     dir: Option<PathBuf>,
     machine: String,
+    /// The key as kept, its MACs bound to no store: what seals and lists
+    /// written before MACs were bound to their store verify with.
     key: Arc<OnceLock<std::result::Result<MachineKey, String>>>,
+    /// The store whose records this keyring MACs, and the key bound to it.
+    store: Option<PathBuf>,
+    bound: Arc<OnceLock<std::result::Result<MachineKey, String>>>,
     trusted: Arc<OnceLock<BTreeMap<String, PublicKey>>>,
     /// Goals' changes read from the log for many goals at once
     /// ([`Store::prepare_chains`]).
@@ -135,6 +140,8 @@ impl Keyring {
             dir: Some(dir),
             machine: machine_name(machine),
             key: Arc::default(),
+            store: None,
+            bound: Arc::default(),
             trusted: Arc::default(),
             chains: Arc::default(),
             sealed_files: Arc::default(),
@@ -146,6 +153,15 @@ impl Keyring {
     /// This machine's name, as its events are signed.
     pub fn machine(&self) -> &str {
         &self.machine
+    }
+
+    /// The same key, its MACs bound to the store at `absolute_root`.
+    pub fn for_store(self, absolute_root: &Path) -> Keyring {
+        Keyring {
+            store: Some(absolute_root.to_path_buf()),
+            bound: Arc::default(),
+            ..self
+        }
     }
 
     /// The same key, for machine `machine` (once the configuration says
@@ -187,6 +203,19 @@ impl Keyring {
             Some(mac) if key.verifies(Domain::Store, &[root_bytes(absolute_root)], mac) => {
                 self.remember_sealed(absolute_root);
                 Marker::Sealed
+            }
+            // Written before MACs were bound to their store: given the
+            // bound MAC in its place.
+            Some(mac)
+                if self.unbound_key().is_ok_and(|legacy| {
+                    legacy.verifies(Domain::Store, &[root_bytes(absolute_root)], mac)
+                }) =>
+            {
+                let kept: String = (text.lines())
+                    .filter(|line| !line.starts_with("mac "))
+                    .map(|line| format!("{line}\n"))
+                    .collect();
+                Marker::SealedWithoutMac(kept)
             }
             Some(_) => Marker::Absent,
             // Written before markers had a MAC: the key's public half,
@@ -279,7 +308,25 @@ impl Keyring {
         self.dir.as_deref()
     }
 
+    /// This machine's key, its MACs bound to the keyring's store.
     pub fn key(&self) -> Result<&MachineKey> {
+        let Some(store) = &self.store else {
+            return self.unbound_key();
+        };
+        let bound = self.bound.get_or_init(|| {
+            self.unbound_key()
+                .map(|key| key.bound_to_store(store))
+                .map_err(|err| match err {
+                    Error::Key(why) => why,
+                    other => other.to_string(),
+                })
+        });
+        bound.as_ref().map_err(|why| Error::Key(why.clone()))
+    }
+
+    /// The key as kept: for what was MACed before MACs were bound to their
+    /// store.
+    fn unbound_key(&self) -> Result<&MachineKey> {
         let loaded = self.key.get_or_init(|| match &self.dir {
             Some(dir) => MachineKey::load_or_create(dir),
             None => Err("no home directory to keep steward's machine key in".to_string()),
@@ -356,15 +403,26 @@ impl Store {
                 .map(str::to_string)
         };
         let parsed = (|| {
-            (field("steward")? == "seal 1").then_some(())?;
+            let version = field("steward")?;
             Some((
+                version,
                 field("id")?,
                 field("label")?,
                 field("sha256")?,
                 field("mac")?,
             ))
         })();
-        let Some((id, label, sha256, mac)) = parsed else {
+        // "seal 1": written before MACs were bound to their store, and
+        // verified as it was then.
+        let key = match parsed.as_ref().map(|p| p.0.as_str()) {
+            Some("seal 2") => key,
+            Some("seal 1") => match self.keys.unbound_key() {
+                Ok(legacy) => legacy,
+                Err(_) => key,
+            },
+            _ => return SealRead::Forged(format!("{}: not a seal", self.relative(path))),
+        };
+        let Some((_, id, label, sha256, mac)) = parsed else {
             return SealRead::Forged(format!("{}: not a seal", self.relative(path)));
         };
         let place_name = place.dir_name().as_bytes();
@@ -421,7 +479,7 @@ impl Store {
             ],
         );
         let text = format!(
-            "steward seal 1\nid {}\nlabel {}\nsha256 {}\nmac {mac}\n",
+            "steward seal 2\nid {}\nlabel {}\nsha256 {}\nmac {mac}\n",
             seal.id, seal.label, seal.sha256
         );
         // Machine state: git ignores the directory (it says so itself, so
@@ -915,10 +973,14 @@ impl Store {
     }
 
     fn read_trusted(&self) -> Option<BTreeMap<String, PublicKey>> {
-        let key = self.keys.key().ok()?;
         let text = safe::read_text(&self.trusted_path(), 1024 * 1024).ok()??;
         let (body, mac) = text.rsplit_once("mac ")?;
-        if !key.verifies(Domain::Config, &[body.as_bytes()], mac.trim()) {
+        // Bound to this store, or written before MACs were.
+        let verified = [self.keys.key(), self.keys.unbound_key()]
+            .into_iter()
+            .flatten()
+            .any(|key| key.verifies(Domain::Config, &[body.as_bytes()], mac.trim()));
+        if !verified {
             return None;
         }
         let mut lines = body.lines();
@@ -1015,6 +1077,7 @@ impl Store {
     }
 }
 
+#[derive(Debug, PartialEq, Eq)]
 enum SealRead {
     Found(Seal),
     Missing,
@@ -1068,6 +1131,65 @@ pub enum AcceptedConfig {
 #[cfg(test)]
 mod tests {
     use crate::store::testing::{NOW, TempStore};
+
+    /// Seals written before MACs were bound to their store still verify
+    /// (and are written anew bound); a seal of one store is no seal in
+    /// another.
+    #[test]
+    fn seals_are_bound_to_their_store_and_older_ones_still_read() {
+        use super::{Domain, Place, Seal, SealRead};
+        let temp = TempStore::new();
+        let store = temp.store();
+        let seal = Seal {
+            id: "0f8e2c1a".to_string(),
+            label: "g".to_string(),
+            sha256: "ab".repeat(32),
+        };
+        store.write_seal(Place::Open, &seal).unwrap();
+        let path = store.seal_path(Place::Open, "g", "");
+        let key = store.keys.key().unwrap();
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .starts_with("steward seal 2\n")
+        );
+        assert_eq!(
+            store.read_seal(key, Place::Open, &path),
+            SealRead::Found(seal.clone())
+        );
+        // The same key, another store: not a seal there.
+        let elsewhere = TempStore::new();
+        let other = super::Keyring::at(crate::store::key::key_dir(&temp.root().join("home")), "")
+            .for_store(elsewhere.root());
+        let other_key = other.key().unwrap();
+        assert!(matches!(
+            store.read_seal(other_key, Place::Open, &path),
+            SealRead::Forged(_)
+        ));
+        // One an older steward wrote, its MAC bound to no store.
+        let legacy = store.keys.unbound_key().unwrap();
+        let mac = legacy.mac(
+            Domain::Seal,
+            &[
+                b"open",
+                seal.id.as_bytes(),
+                seal.label.as_bytes(),
+                seal.sha256.as_bytes(),
+            ],
+        );
+        std::fs::write(
+            &path,
+            format!(
+                "steward seal 1\nid {}\nlabel {}\nsha256 {}\nmac {mac}\n",
+                seal.id, seal.label, seal.sha256
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            store.read_seal(key, Place::Open, &path),
+            SealRead::Found(seal)
+        );
+    }
 
     #[test]
     fn a_marker_found_sealed_is_read_once_a_command_and_one_not_found_again() {

@@ -32,7 +32,8 @@ impl TempStore {
     /// The store as a command opens it, with the default settings and a
     /// machine key kept under the root (`home/`).
     pub fn store(&self) -> Store {
-        let keys = super::seal::Keyring::at(super::key::key_dir(&self.root().join("home")), "");
+        let keys = super::seal::Keyring::at(super::key::key_dir(&self.root().join("home")), "")
+            .for_store(self.root());
         Store::new(self.root(), self.root(), &Config::default()).with_keys(keys)
     }
 

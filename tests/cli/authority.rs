@@ -937,3 +937,37 @@ fn complete_respects_the_deadline() {
     assert_eq!(goal["status"], "failed");
     assert!(goal["receipt"].is_null(), "{goal}");
 }
+
+/// A seal is bound to its store: an agent that weakens its goal in a
+/// scratch store of its own, lets steward seal it there (a store's first
+/// write takes its goals as they are) and copies the file and its seal
+/// back, has changed the goal outside steward.
+#[test]
+fn a_goal_sealed_in_another_store_and_copied_back_is_held() {
+    let env = TestEnv::initialised();
+    env.steward()
+        .args(["add", "g", "--title", "G", "--criterion", "Built"])
+        .args(["--verify", "file_exists:built.txt@1"])
+        .assert()
+        .success();
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(scratch.path().join("state/goals")).unwrap();
+    let weakened = env
+        .read("state/goals/g.md")
+        .replace("target: built.txt", "target: state");
+    std::fs::write(scratch.path().join("state/goals/g.md"), weakened).unwrap();
+    agent(&env)
+        .current_dir(scratch.path())
+        .args(["init", "-q"])
+        .assert()
+        .success();
+    for path in ["state/goals/g.md", "state/seals/open/g"] {
+        std::fs::copy(scratch.path().join(path), env.path(path)).unwrap();
+    }
+    agent(&env)
+        .args(["complete", "g", "--reason", "built"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("changed outside steward"));
+    assert_ne!(env.goal_json("g")["status"], "completed");
+}
