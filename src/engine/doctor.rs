@@ -76,6 +76,7 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         check_goal(ctx, loaded, &mut problems);
     }
     check_duplicates(&scan.goals, &mut problems);
+    problems.extend(ctx.store.log().unreadable_lines()?);
     problems.extend(ctx.store.obligations()?.unreadable);
     problems.extend(ctx.store.runs()?.1);
     problems.extend(super::claim::unreadable(ctx));

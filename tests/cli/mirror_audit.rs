@@ -435,13 +435,27 @@ fn a_line_of_the_log_that_does_not_parse_is_named_with_its_line() {
     let mut lines: Vec<&str> = log.lines().collect();
     lines.insert(1, "{\"ts\": garbled");
     env.write(day, &(lines.join("\n") + "\n"));
+    let named = "state/events/2026-11-21.jsonl:2:8: this line is not an event";
     env.steward()
         .arg("audit")
         .assert()
         .code(1)
-        .stderr(predicate::str::contains(
-            "state/events/2026-11-21.jsonl:2:8: an event does not parse",
-        ));
+        .stdout(predicate::str::contains("\"label\":\"two\""))
+        .stderr(predicate::str::contains(named));
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(named));
+    // The screens that read the log pass over it.
+    for screen in [
+        &["status"][..],
+        &["show", "one"],
+        &["digest"],
+        &["log", "one"],
+    ] {
+        env.steward().args(screen).assert().success();
+    }
 }
 
 #[test]

@@ -54,7 +54,16 @@ pub fn run(ctx: &Context, args: AuditArgs, out: &mut Output) -> Result<ExitCode>
         };
         out.line(line.expect("events serialize"));
     })?;
-    Ok(ExitCode::Success)
+    // Lines that are no event are passed over, and named here.
+    let unreadable = ctx.store.log().unreadable_lines()?;
+    for problem in &unreadable {
+        out.warn(problem.to_string());
+    }
+    Ok(if unreadable.is_empty() {
+        ExitCode::Success
+    } else {
+        ExitCode::Failure
+    })
 }
 
 /// An event without free text, fields in the log's order.
