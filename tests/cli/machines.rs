@@ -799,9 +799,50 @@ fn an_agents_pull_merges_the_mirror_and_its_driver_writes_nothing_else() {
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
-            "only a person may run git's merge driver on notes.txt",
+            "only a person may run git's merge driver on ACTIVE-TASKS.md",
         ));
     assert_eq!(m.b.read("notes.txt"), "mine\n");
+    // Nor does it read one: the machine key, merged into a file named as
+    // git names its own, stays where it is.
+    let key = m.b.home().join(".config/steward/machine-key");
+    for name in [".merge_file_base", ".merge_file_ours", ".merge_file_theirs"] {
+        m.b.write(name, "");
+    }
+    let refused = |args: &[&std::ffi::OsStr], why: &str| {
+        m.b.steward()
+            .env("CLAUDECODE", "1")
+            .args(["merge-driver", "mirror"])
+            .args(args)
+            .assert()
+            .code(4)
+            .stderr(predicate::str::contains(why.to_string()));
+        assert_eq!(m.b.read(".merge_file_ours"), "", "written");
+    };
+    refused(
+        &[
+            key.as_os_str(),
+            ".merge_file_ours".as_ref(),
+            key.as_os_str(),
+        ],
+        &format!("merge driver on {}", key.display()),
+    );
+    std::fs::hard_link(&key, m.b.path(".merge_file_key")).unwrap();
+    refused(
+        &[
+            ".merge_file_key".as_ref(),
+            ".merge_file_ours".as_ref(),
+            ".merge_file_theirs".as_ref(),
+        ],
+        "merge driver on .merge_file_key",
+    );
+    refused(
+        &[
+            ".merge_file_base".as_ref(),
+            ".merge_file_ours".as_ref(),
+            ".merge_file_theirs".as_ref(),
+        ],
+        "merge driver outside a merge",
+    );
 }
 
 #[test]

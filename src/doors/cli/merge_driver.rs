@@ -31,19 +31,33 @@ enum Kind {
 }
 
 pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<ExitCode> {
-    // It writes where it is told. An agent, whose `git pull` runs it too,
-    // could also run it outside its sandbox (`steward …` is let out) to
-    // write a file of its choosing: for an agent it writes only the
-    // temporary file git made for it.
+    // It reads and writes where it is told. An agent, whose `git pull`
+    // runs it too, could also run it outside its sandbox (`steward …` is
+    // let out) to read a file of its choosing (the machine key) into one
+    // it can read, or to write one: for an agent it reads and writes only
+    // the temporary files git made for it, during a merge.
     let caller = crate::context::Caller::resolve(None, env)?;
-    if caller.actor != crate::model::Actor::User && !made_by_git(&args.ours) {
-        return Err(Error::PersonOnly {
-            what: format!(
-                "run git's merge driver on {} (an agent's git merge runs it on git's own temporary file)",
-                args.ours.display()
+    if caller.actor != crate::model::Actor::User {
+        let foreign = [&args.base, &args.ours, &args.theirs]
+            .into_iter()
+            .find(|path| !made_by_git(path));
+        let why = match foreign {
+            Some(path) => Some(format!(
+                "run git's merge driver on {} (an agent's git merge runs it on git's own temporary files)",
+                path.display()
+            )),
+            None if !merging() => Some(
+                "run git's merge driver outside a merge (no git merge holds the index here)"
+                    .to_string(),
             ),
-            person_runs: "git merge".to_string(),
-        });
+            None => None,
+        };
+        if let Some(what) = why {
+            return Err(Error::PersonOnly {
+                what,
+                person_runs: "git merge".to_string(),
+            });
+        }
     }
     let read = |path: &PathBuf| {
         std::fs::read_to_string(path).map_err(|err| Error::io(path, "cannot read", err))
@@ -56,14 +70,32 @@ pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<E
     Ok(ExitCode::failure_if(!clean))
 }
 
+/// Whether a git merge runs here: it holds the index's lock while it
+/// runs the drivers (in the repository whose work tree this is).
+fn merging() -> bool {
+    let git = Path::new(".git");
+    let dir = match std::fs::read_to_string(git) {
+        // A worktree's `.git` file names its folder.
+        Ok(text) => match text.strip_prefix("gitdir: ") {
+            Some(dir) => PathBuf::from(dir.trim()),
+            None => return false,
+        },
+        Err(_) => git.to_path_buf(),
+    };
+    dir.join("index.lock").is_file()
+}
+
 /// Whether `path` is a temporary file git made for a merge driver: a
-/// `.merge_file_XXXXXX` in the directory git runs it in, not a link.
+/// `.merge_file_XXXXXX` in the directory git runs it in, not a link, and
+/// no other name of a file (a hard link to one it could not read).
 fn made_by_git(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
     let named = path
         .file_name()
         .and_then(|name| name.to_str())
         .is_some_and(|name| name.starts_with(".merge_file_"));
-    let regular = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
+    let regular =
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file() && m.nlink() == 1);
     let here = std::env::current_dir().and_then(|dir| dir.canonicalize());
     let folder = path
         .parent()
