@@ -396,6 +396,7 @@ impl Context {
             Err(err) => return Err(err),
         };
         let mut store = Store::new(&store_root, &root, &config);
+        store.fault = env.test_hook("STEWARD_FAULT").map(str::to_string);
         if let Some(keys) = keys {
             let machine = config.machine_id.clone().unwrap_or_else(host_name);
             store = store.with_keys(keys.named(&machine));

@@ -57,6 +57,8 @@ pub enum Domain {
     AcceptedConfig,
     /// The command checks a person accepted, bound to the store's root.
     AcceptedCommands,
+    /// What a transaction is about to write (`store::journal`).
+    Journal,
     Store,
 }
 
@@ -72,12 +74,19 @@ impl Domain {
             Domain::Config => b"steward config 1",
             Domain::AcceptedConfig => b"steward accepted configuration 1",
             Domain::AcceptedCommands => b"steward accepted commands 1",
+            Domain::Journal => b"steward journal 1",
             Domain::Store => b"steward store 1",
         }
     }
 }
 
 impl MachineKey {
+    /// A key made from `seed`, for unit tests.
+    #[cfg(test)]
+    pub fn for_tests(seed: u8) -> MachineKey {
+        MachineKey::from_secret(&[seed; 32])
+    }
+
     fn from_secret(secret: &[u8; 32]) -> MachineKey {
         let derive = |purpose: &[u8]| -> [u8; 32] {
             let mut hmac = <Hmac<Sha256> as Mac>::new_from_slice(secret).expect("any key");

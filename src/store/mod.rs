@@ -22,6 +22,7 @@ pub mod episodes;
 pub mod events;
 pub mod frontmatter;
 mod goal_file;
+mod journal;
 pub mod key;
 mod leftovers;
 mod lock;
@@ -114,6 +115,10 @@ pub struct Store {
     defaults: GoalDefaults,
     /// The plans already checked, while a scan reads the open goals.
     plans: std::sync::Arc<std::sync::RwLock<Option<plan_memo::PlanMemo>>>,
+    /// A fault to inject (`STEWARD_FAULT`, read only by a build with the
+    /// test hooks): `abort-before-log` stops a transaction between its
+    /// goal files and its events, as a kill would.
+    pub(crate) fault: Option<String>,
 }
 impl Store {
     pub fn new(root: &Path, absolute_root: &Path, config: &Config) -> Store {
@@ -139,6 +144,7 @@ impl Store {
             episodes: config.episodes.clone(),
             keys: seal::Keyring::default(),
             plans: std::sync::Arc::default(),
+            fault: None,
         }
     }
 

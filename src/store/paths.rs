@@ -7,6 +7,26 @@ use std::path::{Path, PathBuf};
 use super::{Store, lock};
 use crate::model::Goal;
 
+/// Where a seal lives, as part of what its MAC binds: beside the open
+/// goals, the closed ones, or a goal whose file vanished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Place {
+    Open,
+    Closed,
+    Vanished,
+}
+
+impl Place {
+    pub(super) fn dir_name(self) -> &'static str {
+        match self {
+            Place::Open => "open",
+            Place::Closed => "closed",
+            Place::Vanished => "vanished",
+        }
+    }
+}
+
 impl Store {
     /// Steward's rebuildable, machine-local caches.
     pub(super) fn cache_dir(&self) -> PathBuf {

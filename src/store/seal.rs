@@ -25,23 +25,7 @@ use super::{GoalFile, LoadedGoal, Store, atomic};
 use crate::error::{Error, Result};
 use crate::os::safe_file as safe;
 
-/// Where a seal lives, as part of what its MAC binds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
-    Open,
-    Closed,
-    Vanished,
-}
-
-impl Place {
-    fn dir_name(self) -> &'static str {
-        match self {
-            Place::Open => "open",
-            Place::Closed => "closed",
-            Place::Vanished => "vanished",
-        }
-    }
-}
+pub use super::paths::Place;
 
 /// What steward wrote last to one goal file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -776,6 +760,9 @@ impl Store {
             }),
             SealCheck::Unknown => Trust::Steward,
             SealCheck::Differs(seal) if self.signed(loaded, Some(&seal.sha256)) => Trust::Signed,
+            // What a steward command put in place and was stopped before
+            // recording: the next write completes it.
+            SealCheck::Differs(_) if self.intended(loaded) => Trust::Steward,
             // A seal gone, or one that does not verify or names another
             // goal (a crash can leave a seal's name on another seal's
             // bytes: seals are replaced through a spare, unsynced): the
@@ -806,6 +793,20 @@ impl Store {
                 diff: None,
             }),
         }
+    }
+
+    /// Whether an interrupted transaction's journal says steward was about
+    /// to put these very bytes in this goal's file.
+    fn intended(&self, loaded: &LoadedGoal) -> bool {
+        let Ok(key) = self.keys.key() else {
+            return false;
+        };
+        let Some(left) = super::journal::read(&self.state_dir, key) else {
+            return false;
+        };
+        let sha = sha256(loaded.file.text().as_bytes());
+        let path = self.relative(&loaded.file.path);
+        (left.intents.iter()).any(|i| i.id == loaded.goal.id && i.path == path && i.after == sha)
     }
 
     /// Whether the event log holds changes signed by trusted machines

@@ -84,6 +84,8 @@ pub struct Transaction<'s> {
     /// record.
     finish_on_drop: bool,
     finished: bool,
+    /// What this transaction is about to write, written first.
+    journal: super::journal::Journal,
     /// Machine bookkeeping only (a run's process ids): written, not
     /// committed; the next commit that writes the same files carries them.
     uncommitted: bool,
@@ -160,9 +162,11 @@ impl<'s> Transaction<'s> {
             seals: BTreeMap::new(),
             finish_on_drop: false,
             finished: false,
+            journal: super::journal::Journal::default(),
         })
         .and_then(|mut tx| {
             tx.seal_store_here()?;
+            tx.complete_interrupted()?;
             tx.publish_key()?;
             Ok(tx)
         })
@@ -617,6 +621,112 @@ impl<'s> Transaction<'s> {
         self.store.accept_commands(&accepted)
     }
 
+    /// Writes what is about to be done to `goal`'s file in the journal
+    /// (`store::journal`).
+    fn intend(
+        &mut self,
+        original: Option<&LoadedGoal>,
+        goal: &crate::model::Goal,
+        sha_after: &str,
+        event: Option<&Event>,
+    ) -> Result<()> {
+        if goal.id.is_empty() || !self.store.sealed_here() {
+            return Ok(());
+        }
+        let Ok(key) = self.store.keys.key() else {
+            return Ok(());
+        };
+        let home = self.store.home_of(goal);
+        let intent = super::journal::Intent {
+            path: self.store.relative(&home),
+            id: goal.id.clone(),
+            label: goal.label.clone(),
+            sealed_as: original.map(|o| (self.store.place_of(&o.file.path), o.goal.label.clone())),
+            after: sha_after.to_string(),
+            event: event.cloned(),
+        };
+        let state_dir = &self.store.state_dir;
+        self.journal.intend(state_dir, key, &intent)
+    }
+
+    /// Completes what a transaction killed before it finished left in the
+    /// journal: the goal files it put in place get their events logged
+    /// and their seals moved on; what it did not put in place is dropped.
+    /// steward's own interrupted write is so never taken for a change made
+    /// outside it.
+    fn complete_interrupted(&mut self) -> Result<()> {
+        let state_dir = self.store.state_dir.clone();
+        let Ok(key) = self.store.keys.key() else {
+            return Ok(());
+        };
+        let Some(left) = super::journal::read(&state_dir, key) else {
+            return Ok(());
+        };
+        let mut goals: Vec<&str> = left.intents.iter().map(|i| i.id.as_str()).collect();
+        goals.dedup();
+        goals.sort_unstable();
+        goals.dedup();
+        let sha_at = |path: &str| {
+            let text = crate::os::safe_file::read_state(&self.store.root.join(path))?;
+            Some(sha256(text.as_bytes()))
+        };
+        let mut events = Vec::new();
+        let mut completed = Vec::new();
+        for id in goals {
+            let intents: Vec<&super::journal::Intent> =
+                left.intents.iter().filter(|i| i.id == id).collect();
+            let happened = super::journal::took_place(&intents, sha_at);
+            let Some(last) = happened.checked_sub(1).map(|at| intents[at]) else {
+                continue;
+            };
+            if !left.logged {
+                // Stopped after its events were logged and before it said
+                // so: each is logged once.
+                let keys = self.store.trusted_keys();
+                let log = self.store.log();
+                events.extend(
+                    intents[..happened]
+                        .iter()
+                        .filter_map(|i| i.event.clone())
+                        .filter(|event| {
+                            let Some(after) = event.sha256.as_deref() else {
+                                return true;
+                            };
+                            let before = event.sha256_before.as_deref();
+                            !log.signed_chain(&event.goal_id, before, after, &keys)
+                        }),
+                );
+            }
+            let place = self.store.place_of(&self.store.root.join(&last.path));
+            let seal = Seal {
+                id: last.id.clone(),
+                label: last.label.clone(),
+                sha256: last.after.clone(),
+            };
+            match &intents[0].sealed_as {
+                Some((from, label)) if *from != place || label != &seal.label => {
+                    self.store.move_seal(*from, label, place, &seal)?
+                }
+                _ => self.store.write_seal(place, &seal)?,
+            }
+            completed.push(last.label.clone());
+        }
+        if !events.is_empty() {
+            let written = self.store.log().append(&events, self.store.keys.signer())?;
+            self.written.extend(written);
+        }
+        if !completed.is_empty() {
+            self.record_store_event(
+                "interrupted_write_completed",
+                &format!(
+                    "a steward command stopped after writing {} and before recording it: its events are logged and its seals moved on",
+                    completed.join(", ")
+                ),
+            );
+        }
+        super::journal::remove(&state_dir)
+    }
+
     /// Puts a prepared goal's staged bytes in place and records the change:
     /// event, mirror entry, undo record.
     fn place(
@@ -631,32 +741,11 @@ impl<'s> Transaction<'s> {
             goal,
             actor,
         } = prepared;
-        let Some((path, stamp)) = self.write_goal(original, &file, &goal, staged)? else {
-            return Ok(None);
-        };
-        file.path = path;
-        file.stamp = Some(stamp);
-        file.identity = None;
-        if goal.status.is_terminal() && original.is_none_or(|o| !o.goal.status.is_terminal()) {
-            self.ended.push(goal.clone());
-        }
-        self.accept_persons_commands(original, &goal, actor)?;
         let digest = Digest::of(&goal);
         let sha_after = sha256(file.text().as_bytes());
-        self.seal_change(
-            original.map(|o| (self.store.place_of(&o.file.path), o.goal.label.clone())),
-            &goal,
-            Some((self.store.place_of(&file.path), sha_after.clone())),
-        );
-        if change.silent {
-            return Ok(Some(LoadedGoal {
-                file,
-                goal: Box::new(goal),
-                digest: Some(Box::new(digest)),
-            }));
-        }
+        let silent = change.silent;
         let action = change.action.clone();
-        self.events.push(Event {
+        let event = (!silent).then(|| Event {
             ts: format_time(self.now),
             goal_id: goal.id.clone(),
             label: goal.label.clone(),
@@ -674,7 +763,7 @@ impl<'s> Transaction<'s> {
             digest_before: original.map(|o| o.digest().into_owned()),
             digest: Some(digest.clone()),
             sha256_before: original.map(|o| sha256(o.file.text().as_bytes())),
-            sha256: Some(sha_after),
+            sha256: Some(sha_after.clone()),
             diff: change.diff.clone(),
             receipt: change.edits.iter().find_map(|edit| match edit {
                 Edit::Receipt(receipt) => {
@@ -689,6 +778,32 @@ impl<'s> Transaction<'s> {
                 _ => None,
             }),
         });
+        // What is about to happen, before it does: a crash from here to
+        // the log leaves a record the next transaction completes.
+        self.intend(original, &goal, &sha_after, event.as_ref())?;
+        let Some((path, stamp)) = self.write_goal(original, &file, &goal, staged)? else {
+            return Ok(None);
+        };
+        file.path = path;
+        file.stamp = Some(stamp);
+        file.identity = None;
+        if goal.status.is_terminal() && original.is_none_or(|o| !o.goal.status.is_terminal()) {
+            self.ended.push(goal.clone());
+        }
+        self.accept_persons_commands(original, &goal, actor)?;
+        self.seal_change(
+            original.map(|o| (self.store.place_of(&o.file.path), o.goal.label.clone())),
+            &goal,
+            Some((self.store.place_of(&file.path), sha_after)),
+        );
+        let Some(event) = event else {
+            return Ok(Some(LoadedGoal {
+                file,
+                goal: Box::new(goal),
+                digest: Some(Box::new(digest)),
+            }));
+        };
+        self.events.push(event);
         // A note or a new date leaves the goal's mirror entry as it was:
         // then the mirror is not read at all (`tick` renders the whole
         // block, entries made stale by hand included). Without a mirror
@@ -1276,6 +1391,9 @@ impl<'s> Transaction<'s> {
 
     fn complete(&mut self) -> Result<Finished> {
         self.finished = true;
+        if self.store.fault.as_deref() == Some("abort-before-log") && !self.events.is_empty() {
+            std::process::abort();
+        }
         let dirs = std::mem::take(&mut self.unsynced_dirs);
         let block = self.mirror_block.take();
         // The mirror's update and its staged bytes, or why it has none.
@@ -1288,9 +1406,19 @@ impl<'s> Transaction<'s> {
         };
         let logged = logged?;
         self.written.extend(logged);
+        if self.journal.is_open()
+            && let Ok(key) = self.store.keys.key()
+        {
+            let state_dir = &self.store.state_dir;
+            self.journal.logged(state_dir, key)?;
+        }
         // After the events, which carry the same hashes under the same key:
         // a seal a crash loses is repaired from them.
         self.write_seals()?;
+        if self.journal.is_open() {
+            let state_dir = &self.store.state_dir;
+            super::journal::remove(state_dir)?;
+        }
         let mut warnings: Vec<String> = (self.left_changed.iter().flatten())
             .map(|path| {
                 format!(

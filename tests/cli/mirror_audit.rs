@@ -353,15 +353,24 @@ fn the_mirror_shows_a_change_only_once_its_events_are_written() {
     assert!(env.read("state/goals/one.md").contains("title: Renamed"));
     assert_eq!(env.read("ACTIVE-TASKS.md"), mirror);
     assert!(!env.path("elsewhere.jsonl").exists());
-    // No event vouches for the change: the next pass holds the goal for a
-    // person, and renders the mirror from the goal files as they are.
+    // The change is steward's own, stopped before its event: the next pass
+    // logs the event its journal kept, and renders the mirror from the
+    // goal files as they are.
     std::fs::remove_file(&day).unwrap();
-    env.steward()
-        .arg("tick")
-        .assert()
-        .code(3)
-        .stdout(predicate::str::contains("changed outside steward"));
+    env.steward().arg("tick").assert().success();
     assert!(env.read("ACTIVE-TASKS.md").contains("— Renamed"));
+    let events = env.events();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["label"] == "one" && e["action"] == "updated"),
+        "{events:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e["action"] == "interrupted_write_completed")
+    );
 }
 
 #[test]

@@ -5,6 +5,8 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
+use predicates::prelude::*;
+
 use crate::common::TestEnv;
 
 fn start(env: &TestEnv, args: &[&str]) -> Child {
@@ -187,6 +189,221 @@ fn a_writer_killed_at_any_moment_leaves_every_file_whole() {
         .args(["assess", "g", "--summary", "after the storm"])
         .assert()
         .success();
+}
+
+/// steward's own write, killed at any moment, is never taken for a change
+/// made outside it: the goal is not held for a person's review, and every
+/// change the goal file records has its event in the log.
+#[test]
+fn a_write_killed_at_any_moment_is_never_taken_for_tampering_and_loses_no_event() {
+    let env = TestEnv::initialised();
+    env.write_config("circuit_breaker:\n  enabled: false\n");
+    env.steward()
+        .args(["add", "g", "--title", "T", "--criterion", "C"])
+        .args(["--max-assessments", "5000"])
+        .assert()
+        .success();
+    let mut random = Lcg(7);
+    let mut killed = 0;
+    let mut round = 0;
+    while killed < 30 && round < 600 {
+        round += 1;
+        let summary = format!("round {round}");
+        let mut child = env.process();
+        child
+            .env("CLAUDECODE", "1")
+            .args(["assess", "g", "--summary", &summary])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut child = child.spawn().unwrap();
+        std::thread::sleep(Duration::from_micros(random.next(6000)));
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        if std::os::unix::process::ExitStatusExt::signal(&status).is_none() {
+            continue;
+        }
+        killed += 1;
+        // The agent goes on: its goal waits for nobody.
+        let next = env
+            .steward()
+            .env("CLAUDECODE", "1")
+            .args(["assess", "g", "--summary", &format!("after {round}")])
+            .output()
+            .unwrap();
+        assert!(
+            next.status.success(),
+            "after kill {killed} (round {round}): {}",
+            String::from_utf8_lossy(&next.stderr)
+        );
+    }
+    assert_eq!(killed, 30, "only {killed} kills in {round} rounds");
+    // Every assessment the goal file records is in the log.
+    let goal = env.read("state/goals/g.md");
+    let recorded = goal.lines().filter(|l| l.contains(" assessed: ")).count();
+    let logged = env
+        .events()
+        .iter()
+        .filter(|e| e["label"] == "g" && e["action"] == "assessed")
+        .count();
+    assert_eq!(
+        u64::try_from(logged).unwrap(),
+        assessments(&env, "g"),
+        "events lost: the goal counts more assessments than the log has"
+    );
+    assert!(
+        recorded <= logged,
+        "{recorded} history lines, {logged} events"
+    );
+}
+
+/// A command stopped between putting a goal's new bytes in place and
+/// logging their event (`STEWARD_FAULT=abort-before-log` stops it there,
+/// as a kill would): the next command completes the write — the event
+/// logged, the seal moved on — and nothing waits for a person.
+#[test]
+fn a_write_stopped_before_its_event_is_completed_by_the_next_command() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    for (round, args) in [
+        vec!["assess", "g", "--summary", "stopped", "--met", "1"],
+        vec!["update", "g", "--note", "stopped too"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let stopped = env
+            .steward()
+            .env("CLAUDECODE", "1")
+            .env("STEWARD_FAULT", "abort-before-log")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            std::os::unix::process::ExitStatusExt::signal(&stopped.status).is_some(),
+            "round {round}: {stopped:?}"
+        );
+        assert!(env.path("state/seals/journal").exists());
+        // A reader before any write already takes it as steward's.
+        env.steward()
+            .env("CLAUDECODE", "1")
+            .args(["prompt", "--heartbeat"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("waits for").not());
+        env.steward()
+            .env("CLAUDECODE", "1")
+            .args(["assess", "g", "--summary", &format!("after {round}")])
+            .assert()
+            .success();
+        assert!(!env.path("state/seals/journal").exists());
+    }
+    let events = env.events();
+    let of = |action: &str| {
+        events
+            .iter()
+            .filter(|e| e["label"] == "g" && e["action"] == action)
+            .count()
+    };
+    assert_eq!(of("assessed"), 3, "the stopped assessment is logged");
+    assert_eq!(env.goal_json("g")["progress"]["assessments"], 3);
+    assert!(
+        events
+            .iter()
+            .any(|e| e["action"] == "interrupted_write_completed"),
+        "said"
+    );
+    env.steward().arg("audit").assert().success();
+}
+
+/// `tick`, killed at random moments through thirty passes that dispatch
+/// and record runs, never leaves a goal waiting for a person's review and
+/// loses no event.
+#[test]
+fn thirty_ticks_killed_at_random_leave_no_goal_for_review() {
+    let env = TestEnv::initialised();
+    env.executable(
+        "agent.sh",
+        "#!/bin/sh\ncat > /dev/null\nsteward --actor agent assess \"$STEWARD_GOAL\" --summary 'worked' --dispatched >/dev/null 2>&1\necho done\n",
+    );
+    env.write_config(
+        "circuit_breaker:\n  enabled: false\nglobal_limits:\n  max_dispatches_per_hour: 1000\n  max_active_goals: 20\ndispatch:\n  enabled: true\n  agent: fake\n  max_parallel: 8\n  sandbox: off\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n",
+    );
+    for n in 0..6 {
+        env.steward()
+            .args(["add", &format!("g{n}"), "--title", "T", "--criterion", "C"])
+            .args([
+                "--max-dispatches",
+                "500",
+                "--max-assessments",
+                "5000",
+                "--cooldown",
+                "1s",
+            ])
+            .assert()
+            .success();
+    }
+    let bin = Path::new(env!("CARGO_BIN_EXE_steward")).parent().unwrap();
+    let on_path = format!("{}:/usr/bin:/bin", bin.display());
+    let mut random = Lcg(11);
+    let mut killed = 0;
+    let mut clock = chrono::DateTime::parse_from_rfc3339(crate::common::NOW).unwrap();
+    let mut round = 0;
+    while killed < 30 && round < 300 {
+        round += 1;
+        clock += chrono::Duration::minutes(5);
+        let now = clock.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let mut child = env.process();
+        child
+            .env("PATH", on_path.clone())
+            .env("STEWARD_NOW", &now)
+            .args(["tick", "-q"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let mut child = child.spawn().unwrap();
+        std::thread::sleep(Duration::from_micros(random.next(30_000)));
+        let _ = child.kill();
+        if std::os::unix::process::ExitStatusExt::signal(&child.wait().unwrap()).is_some() {
+            killed += 1;
+        }
+        let listed = env
+            .steward()
+            .env("STEWARD_NOW", &now)
+            .args(["--json", "list"])
+            .output()
+            .unwrap();
+        let goals: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+        for goal in goals["goals"].as_array().unwrap() {
+            assert_ne!(
+                goal["waiting"]["for_person"], "review",
+                "round {round}, kill {killed}: {goal}"
+            );
+        }
+    }
+    assert!(killed >= 20, "only {killed} kills in {round} rounds");
+    // Let the runs end, then one more pass records what they did.
+    std::thread::sleep(Duration::from_millis(500));
+    clock += chrono::Duration::minutes(5);
+    let now = clock.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let _ = env
+        .steward_on_path()
+        .env("STEWARD_NOW", &now)
+        .args(["tick", "-q"])
+        .assert();
+    for n in 0..6 {
+        let label = format!("g{n}");
+        let goal = env.goal_json(&label);
+        assert_ne!(goal["waiting"]["for_person"], "review", "{goal}");
+        let logged = env
+            .events()
+            .iter()
+            .filter(|e| e["label"] == label.as_str() && e["action"] == "dispatched")
+            .count();
+        assert_eq!(
+            goal["progress"]["dispatches"].as_u64().unwrap(),
+            u64::try_from(logged).unwrap(),
+            "{label}: a dispatch without its event"
+        );
+    }
 }
 
 #[test]
