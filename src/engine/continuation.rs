@@ -44,15 +44,20 @@ pub fn at_stop(ctx: &Context, session: &str) -> Result<Option<Continuation>> {
     // assessment of partial progress starts it, and is no reason to stop);
     // the continuations are bounded by hooks.max_continuations and by
     // progress below.
-    let Some(goal) = open
-        .iter()
-        .copied()
-        .filter(|g| continuable(g))
-        .max_by(|a, b| {
-            ctx.config
-                .attention_weight(&a.priority)
-                .total_cmp(&ctx.config.attention_weight(&b.priority))
-        })
+    // The goal to go on with, as the judge sees it: one changed outside
+    // steward waits for a person, not for the session.
+    let mut candidates: Vec<&crate::store::LoadedGoal> = (scan.goals.iter())
+        .filter(|g| continuable(&g.goal))
+        .collect();
+    candidates.sort_by(|a, b| {
+        ctx.config
+            .attention_weight(&b.goal.priority)
+            .total_cmp(&ctx.config.attention_weight(&a.goal.priority))
+    });
+    let Some(goal) = candidates
+        .into_iter()
+        .find(|loaded| ctx.store.as_judged(loaded, ctx.now).is_none())
+        .map(|loaded| &*loaded.goal)
     else {
         return Ok(None);
     };

@@ -253,7 +253,11 @@ fn decide(
 /// `why`: `goal` (a label, an id, or an id's first characters) and what
 /// keeps it from being worked now; nothing when a run can start.
 pub fn why(ctx: &Context, goal: &str) -> Result<(LoadedGoal, Vec<String>)> {
-    let loaded = ctx.store.resolve(goal)?;
+    let mut loaded = ctx.store.resolve(goal)?;
+    // As the judge sees it: changed outside steward, it waits for a person.
+    if let Some(held) = ctx.store.as_judged(&loaded, ctx.now) {
+        loaded.goal = Box::new(held);
+    }
     let reasons = Holds::read(ctx)?.why_not(ctx, &loaded.goal);
     Ok((loaded, reasons))
 }

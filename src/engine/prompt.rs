@@ -99,7 +99,29 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
         now: ctx.now,
         window_spent,
     };
-    let composition = stewardship::compose(&open, &frame, &rotation, max_chars, &pending);
+    // A goal the block would offer is first looked at as the judge looks
+    // at it: one changed outside steward waits for a person's review, not
+    // for work (only the few offered are hashed).
+    let mut held: Vec<Goal> = Vec::new();
+    let mut composition = stewardship::compose(&open, &frame, &rotation, max_chars, &pending);
+    loop {
+        let newly: Vec<Goal> = (composition.offered.iter())
+            .filter_map(|offered| scan.goals.iter().find(|g| g.goal.id == offered.id))
+            .filter_map(|loaded| ctx.store.as_judged(loaded, ctx.now))
+            .collect();
+        if newly.is_empty() {
+            break;
+        }
+        held.extend(newly);
+        let open: Vec<&Goal> = (scan.goals.iter())
+            .map(|g| held.iter().find(|h| h.id == g.goal.id).unwrap_or(&*g.goal))
+            .collect();
+        composition = stewardship::compose(&open, &frame, &rotation, max_chars, &pending);
+    }
+    let open: Vec<&Goal> = (scan.goals.iter())
+        .map(|g| held.iter().find(|h| h.id == g.goal.id).unwrap_or(&*g.goal))
+        .collect();
+    outcome.status = stewardship::loop_status(&open, &book, ctx.now);
     if !composition.offered.is_empty() {
         let mut tx = ctx.transaction()?;
         // Another prompt may have advanced it meanwhile: start from the file.

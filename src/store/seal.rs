@@ -795,6 +795,30 @@ impl Store {
         }
     }
 
+    /// `loaded`'s goal as the judge takes it now, when that differs from
+    /// the file: an open goal changed outside steward and not yet
+    /// recorded waits for a person's review. For the screens that offer
+    /// work (`prompt`, the hooks, MCP, `why`), which write nothing: the
+    /// next write records the change ([`Transaction::verify`]).
+    ///
+    /// [`Transaction::verify`]: super::Transaction::verify
+    pub fn as_judged(
+        &self,
+        loaded: &LoadedGoal,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Option<crate::model::Goal> {
+        let goal = &loaded.goal;
+        if goal.status.is_terminal() || goal.status == crate::model::Status::Paused {
+            return None;
+        }
+        let Trust::Outside(outside) = self.trust_of(loaded) else {
+            return None;
+        };
+        let mut held = (**goal).clone();
+        held.waiting = Some(review_wait(&outside, now));
+        Some(held)
+    }
+
     /// Whether an interrupted transaction's journal says steward was about
     /// to put these very bytes in this goal's file.
     fn intended(&self, loaded: &LoadedGoal) -> bool {
@@ -1103,6 +1127,21 @@ fn machine_name(name: &str) -> String {
     } else {
         cleaned
     }
+}
+
+/// The wait of a goal changed outside steward: for a person's review.
+pub fn review_wait(
+    outside: &OutsideChange,
+    now: chrono::DateTime<chrono::Utc>,
+) -> crate::model::Waiting {
+    crate::model::Waiting::for_person(
+        crate::model::PersonWait::Review,
+        format!(
+            "a person to review what changed outside steward ({})",
+            outside.what()
+        ),
+        now,
+    )
 }
 
 /// How an accepted command check is kept: the SHA-256 of the goal's id

@@ -14,7 +14,7 @@ use super::{GoalFile, LoadedGoal, Scan, Scope, Store, StoreLock, atomic};
 use crate::config::MAX_FILE_BYTES;
 use crate::error::{Error, Result};
 use crate::model::book::{Book, Transition};
-use crate::model::{Actor, Digest, Edit, Goal, GoalChange, PersonWait, UndoRecord, format_time};
+use crate::model::{Actor, Digest, Edit, Goal, GoalChange, UndoRecord, format_time};
 use crate::store::mirror;
 
 /// Who a transaction acts for.
@@ -371,14 +371,7 @@ impl<'s> Transaction<'s> {
             )
             .with(Edit::ClosedOutside)
         } else {
-            let review = crate::model::Waiting::for_person(
-                PersonWait::Review,
-                format!(
-                    "a person to review what changed outside steward ({})",
-                    outside.what()
-                ),
-                self.now,
-            );
+            let review = super::seal::review_wait(outside, self.now);
             GoalChange::new("edited_outside", outside.detail.clone())
                 .with(Edit::Waiting(Some(review)))
         };

@@ -194,8 +194,10 @@ fn a_label_claimed_by_a_second_file_is_never_acted_on() {
 #[test]
 fn terminal_escapes_in_goal_files_never_reach_the_terminal() {
     let env = TestEnv::initialised();
-    env.write(
-        "state/goals/evil.md",
+    // Accepted by a person as written: a file nobody accepted waits for a
+    // review, and the block offers it to no agent.
+    env.write_goal(
+        "evil",
         "---\nlabel: evil\ntitle: \"Evil \\e]0;owned\\a title \\e[2J\"\n---\nDescription \u{1b}[31mred\u{1b}[0m and \u{9b}c and a\rreturn.\n\n## Acceptance criteria\n\n- [ ] bell \u{7} here\n",
     );
     for args in [

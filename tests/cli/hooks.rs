@@ -511,3 +511,43 @@ fn install_with_sandbox_keeps_the_agents_tools_out_of_the_state() {
         .code(4)
         .stderr(predicate::str::contains("ask the person to run"));
 }
+
+/// The screens that offer work see a goal as the judge does: an agent's
+/// edit of its goal file, not yet recorded by any write, makes the goal
+/// wait for a person's review in the block, the Stop hook and `why`, as
+/// it does in `complete`.
+#[test]
+fn a_goal_edited_outside_steward_is_offered_to_nobody_before_any_write() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    let path = "state/goals/deploy.md";
+    env.write(path, &env.read(path).replace("- [ ] First", "- [x] First"));
+    let before = env.read(path);
+    // As after a pass that recorded it: nothing to work on, a person is
+    // needed.
+    env.steward()
+        .args(["--actor", "agent", "prompt", "--heartbeat", "--exit-status"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("<goal-stewardship goal=").not());
+    for harness in ["claude-code", "codex"] {
+        env.steward()
+            .args(["hook", harness])
+            .write_stdin(claude("Stop", &env, ""))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("\"decision\":\"block\"").not());
+    }
+    env.steward()
+        .args(["why", "deploy"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "a person to review what changed outside steward",
+        ));
+    assert_eq!(env.read(path), before, "nothing written");
+    // The judge says the same.
+    env.steward()
+        .args(["--actor", "agent", "complete", "deploy", "--reason", "done"])
+        .assert()
+        .code(4);
+}
