@@ -593,9 +593,10 @@ fn closed_elsewhere(ctx: &Context, label: &str, seal: &Seal) -> Option<LoadedGoa
         .store
         .load(&ctx.store.closed_path_of(label, &seal.id))
         .ok()?;
-    (loaded.goal.id == seal.id
-        && matches!(ctx.store.trust_of(&loaded), Trust::Steward | Trust::Signed))
-    .then_some(loaded)
+    // Closed by steward on another machine: the signed events lead there.
+    // An open goal moved among the closed ones by hand has vanished from
+    // the open goals; one closed by hand is found there as such.
+    ctx.store.closed_by_steward(&loaded, seal).then_some(loaded)
 }
 
 fn vanished_finding(label: &str, seal: &Seal) -> Finding {

@@ -819,6 +819,16 @@ impl Store {
         Some(held)
     }
 
+    /// Whether `loaded`, found among the closed goals, is the open goal
+    /// sealed as `open` closed by steward (here, or on a machine this one
+    /// trusts): closed, and led to by signed changes from the bytes sealed
+    /// open. An open goal moved there, or one closed by hand, is not.
+    pub fn closed_by_steward(&self, loaded: &LoadedGoal, open: &Seal) -> bool {
+        loaded.goal.id == open.id
+            && loaded.goal.status.is_terminal()
+            && self.signed(loaded, Some(&open.sha256))
+    }
+
     /// Whether an interrupted transaction's journal says steward was about
     /// to put these very bytes in this goal's file.
     fn intended(&self, loaded: &LoadedGoal) -> bool {

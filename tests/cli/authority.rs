@@ -971,3 +971,47 @@ fn a_goal_sealed_in_another_store_and_copied_back_is_held() {
         .stderr(predicate::str::contains("changed outside steward"));
     assert_ne!(env.goal_json("g")["status"], "completed");
 }
+
+/// An open goal moved among the closed ones is no goal closed by steward:
+/// unchanged or marked done with a receipt of its own, it is found
+/// removed from the open goals outside steward, its label is not the
+/// agent's to take, and nothing reads it as completed.
+#[test]
+fn an_open_goal_moved_among_the_closed_ones_is_found_removed() {
+    for marked_done in [false, true] {
+        let env = TestEnv::initialised();
+        env.add_goal("g");
+        env.steward().args(["tick", "-q"]).assert().success();
+        let id = env.goal_json("g")["id"].as_str().unwrap().to_string();
+        let mut text = env.read("state/goals/g.md");
+        if marked_done {
+            text = text.replace("status: active", "status: completed").replace(
+                "blockers: []",
+                "blockers: []\nreceipt:\n  completed_at: 2026-11-21T04:00:00Z\n  by: agent\n  reason: done",
+            );
+        }
+        std::fs::create_dir_all(env.path("state/goals/closed")).unwrap();
+        env.write(&format!("state/goals/closed/g-{}.md", &id[..8]), &text);
+        std::fs::remove_file(env.path("state/goals/g.md")).unwrap();
+        env.steward()
+            .arg("tick")
+            .assert()
+            .code(3)
+            .stdout(predicate::str::contains("g: deleted_outside"));
+        agent(&env)
+            .args(["add", "g", "--title", "Mine now", "--criterion", "x"])
+            .assert()
+            .code(4);
+        let events = env.events();
+        assert!(
+            !events.iter().any(|e| e["action"] == "pulled"),
+            "taken as closed on another machine: {events:?}"
+        );
+        assert!(
+            !events
+                .iter()
+                .any(|e| e["action"] == "completed" || e["to"] == "completed"),
+            "{events:?}"
+        );
+    }
+}
