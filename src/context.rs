@@ -397,6 +397,7 @@ impl Context {
         };
         let mut store = Store::new(&store_root, &root, &config);
         store.fault = env.test_hook("STEWARD_FAULT").map(str::to_string);
+        store.caller = caller.actor;
         if let Some(keys) = keys {
             let machine = config.machine_id.clone().unwrap_or_else(host_name);
             store = store.with_keys(keys.named(&machine));
@@ -492,11 +493,24 @@ impl Context {
     }
 }
 
+/// `path` made absolute and physical: no `.`, `..` or link on the way, so
+/// that one store has one root whatever spelling named it (its marker,
+/// its records and the MACs bound to it are the root's). A root not made
+/// yet (`init`) is its folder's physical path and its name.
 fn absolute(path: &Path, cwd: &Path) -> PathBuf {
-    if path.is_absolute() {
+    let joined = if path.is_absolute() {
         path.to_path_buf()
     } else {
         cwd.join(path)
+    };
+    if let Ok(physical) = std::fs::canonicalize(&joined) {
+        return physical;
+    }
+    match (joined.parent(), joined.file_name()) {
+        (Some(parent), Some(name)) => std::fs::canonicalize(parent)
+            .map(|parent| parent.join(name))
+            .unwrap_or(joined),
+        _ => joined,
     }
 }
 

@@ -157,7 +157,7 @@ fn parse_file(path: &Path, text: &str) -> Result<serde_yaml::Value> {
     if let Some(value) = crate::fast_yaml::parse(text) {
         return Ok(value);
     }
-    serde_yaml::from_str(text).map_err(|err| {
+    let value: serde_yaml::Value = serde_yaml::from_str(text).map_err(|err| {
         let (line, column) = err.location().map_or((1, 1), |l| (l.line(), l.column()));
         Error::Config(FileProblem {
             path: path.display().to_string(),
@@ -165,7 +165,37 @@ fn parse_file(path: &Path, text: &str) -> Result<serde_yaml::Value> {
             column,
             message: yaml_message(&err, 0),
         })
-    })
+    })?;
+    // A tag (`!x 1`) is read as its value by some readers and kept as a
+    // mapping by others: what is weighed and what is recorded would differ.
+    if let Some(tag) = first_tag(&value) {
+        let (line, column) = text
+            .lines()
+            .enumerate()
+            .find_map(|(n, line)| line.find(&tag).map(|c| (n + 1, c + 1)))
+            .unwrap_or((1, 1));
+        return Err(Error::Config(FileProblem {
+            path: path.display().to_string(),
+            line,
+            column,
+            message: format!(
+                "the YAML tag `{tag}` is not read in a configuration file: write the value alone"
+            ),
+        }));
+    }
+    Ok(value)
+}
+
+/// The first YAML tag in `value`, as written.
+fn first_tag(value: &serde_yaml::Value) -> Option<String> {
+    match value {
+        serde_yaml::Value::Tagged(tagged) => Some(tagged.tag.to_string()),
+        serde_yaml::Value::Sequence(items) => items.iter().find_map(first_tag),
+        serde_yaml::Value::Mapping(map) => map
+            .iter()
+            .find_map(|(k, v)| first_tag(k).or_else(|| first_tag(v))),
+        _ => None,
+    }
 }
 
 /// Reads the configuration file, `None` when there is none.

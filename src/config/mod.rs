@@ -37,16 +37,9 @@ pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 /// What the configuration files of the store at `root` say, as a person
 /// accepts it ([`Said::text`]); the files that do not load say nothing.
 pub fn said_in_files(root: &std::path::Path) -> String {
-    let mut said = Said::default();
-    for path in [root.join(FILE_NAME), root.join(LOCAL_FILE)] {
-        let Ok(Some(text)) = layers::read_config_file(&path) else {
-            continue;
-        };
-        if let Ok(document) = serde_yaml::from_str::<serde_yaml::Value>(&text) {
-            said.add(&document);
-        }
-    }
-    said.text()
+    layers::Layers::from_files(root)
+        .map(|(_, said)| said.text())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

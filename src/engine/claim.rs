@@ -129,6 +129,7 @@ pub fn release(ctx: &Context, tx: &mut Transaction<'_>, run: &Run) -> Result<()>
 
 /// Checks that claims can work here: commits on, the remote there.
 pub fn check_setup(ctx: &Context) -> Result<()> {
+    super::git_setup::refuse_programs_in_git_config(ctx)?;
     if !ctx.config.git.commit {
         return Err(Error::bad_value(
             "dispatch.claim",

@@ -26,11 +26,24 @@ pub fn attributes(ctx: &Context) -> Vec<String> {
 
 /// The merge driver's command line: this binary, by its full path.
 fn driver_command() -> Result<String> {
-    let exe = crate::os::process::own_binary()?;
-    Ok(format!(
-        "'{}' merge-driver mirror %O %A %B",
-        exe.display().to_string().replace('\'', "'\\''")
-    ))
+    crate::os::git::steward_merge_driver()
+}
+
+/// Refuses to run git in a repository whose own configuration makes git
+/// run a program steward did not put there (`.git/config` is an agent's to
+/// write): such a setting would run with the person's authority, outside
+/// any sandbox, at the next `sync`.
+pub fn refuse_programs_in_git_config(ctx: &Context) -> Result<()> {
+    let driver = driver_command().unwrap_or_default();
+    let key = format!("merge.{MIRROR_DRIVER}.driver");
+    let found = crate::os::git::programs_in_repository_config(&ctx.root, &[(&key, &driver)]);
+    if found.is_empty() {
+        return Ok(());
+    }
+    Err(Error::Git(format!(
+        "the repository's own configuration makes git run a program or reach another repository ({}): steward runs git only where it does not, since whoever can write .git (an agent's shell) could put it there; look at it, move what is yours to ~/.gitconfig, and remove it with `git config --unset KEY`",
+        found.join("; ")
+    )))
 }
 
 fn read_attributes(ctx: &Context) -> Result<String> {

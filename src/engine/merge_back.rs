@@ -447,6 +447,17 @@ fn changed_paths(
 /// Moves the root's branch and working tree to `commit`, a descendant of
 /// where it is, with git's own care for local changes; no hooks run.
 fn fast_forward_root(top: &Path, commit: &str) -> std::result::Result<(), String> {
+    // A filter or driver the repository's own configuration names would
+    // run as the checkout moves: never with steward's authority.
+    let driver = crate::os::git::steward_merge_driver().unwrap_or_default();
+    let key = format!("merge.{}.driver", super::git_setup::MIRROR_DRIVER);
+    let found = crate::os::git::programs_in_repository_config(top, &[(&key, &driver)]);
+    if !found.is_empty() {
+        return Err(format!(
+            "the repository's own configuration makes git run a program ({}): not merged; look at it and remove it with `git config --unset KEY`",
+            found.join("; ")
+        ));
+    }
     // Never over a file the person keeps out of git (`.env`), never with
     // their uncommitted changes stashed and put back.
     let output = crate::os::git::command_without_hooks(top)

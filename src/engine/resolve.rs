@@ -101,6 +101,7 @@ pub fn command(conflict: &Conflict) -> String {
 /// or a path as git names it), and makes the merge once every conflicted
 /// file has one.
 pub fn resolve(ctx: &Context, reference: &str, choice: &Choice) -> Result<Resolved> {
+    super::git_setup::refuse_programs_in_git_config(ctx)?;
     super::authority::person_only(ctx, "choose how a merge ends", || {
         format!("steward resolve {reference} --ours|--theirs")
     })?;

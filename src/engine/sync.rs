@@ -35,6 +35,7 @@ pub struct Synced {
 
 /// Syncs the store with `git.remote`; `push: false` only pulls.
 pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
+    super::git_setup::refuse_programs_in_git_config(ctx)?;
     let root = &ctx.root;
     let remote = ctx.config.git.remote.clone();
     let branch = crate::os::git::cli(root, &["rev-parse", "--abbrev-ref", "HEAD"])?
@@ -89,6 +90,7 @@ pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
 /// Pulls `remote/branch` under the store lock (claims before a pass, and
 /// after a rejected push); the commits it brought.
 pub(crate) fn pull_locked(ctx: &Context, remote: &str, branch: &str) -> Result<usize> {
+    super::git_setup::refuse_programs_in_git_config(ctx)?;
     let lock = StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
     let pulled = pull(ctx, remote, branch);
     drop(lock);

@@ -440,6 +440,7 @@ pub fn record_tightened(ctx: &Context, tx: &mut crate::store::Transaction<'_>) -
         .map(|key| format!("{key} = {}", ctx.config_sources.value_of(key)))
         .collect();
     ctx.store.accept_config(&changes.record_with_tightened)?;
+    tx.finish_even_if_dropped();
     tx.record_store_event(
         "config_tightened",
         &format!(

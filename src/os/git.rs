@@ -99,9 +99,7 @@ pub fn set_merge_driver(root: &Path, name: &str, description: &str, driver: &str
 /// that can write objects and refs can write those, and libgit2, which
 /// checks what steward merges, reads neither), no submodules followed,
 /// no prompt, nothing from stdin, and none of the environment variables
-/// that would point it at another repository. The repository's hooks
-/// still run (a person's pre-push checks on `sync`); [`command_without_hooks`]
-/// is for what moves a person's working tree to what an agent made.
+/// that would point it at another repository, and no hooks.
 pub fn command(root: &Path) -> std::process::Command {
     let mut git = std::process::Command::new("git");
     git.arg("--no-replace-objects")
@@ -113,6 +111,9 @@ pub fn command(root: &Path) -> std::process::Command {
             "-c",
             "submodule.recurse=false",
         ])
+        // No hooks: whoever can write `.git/hooks` (an agent's shell)
+        // would run them with steward's authority.
+        .args(["-c", "core.hooksPath=/dev/null"])
         .arg("-C")
         .arg(root)
         .env("GIT_TERMINAL_PROMPT", "0")
@@ -132,12 +133,80 @@ pub fn command(root: &Path) -> std::process::Command {
     git
 }
 
-/// [`command`] with no hooks at all: whoever can write `.git/hooks` would
-/// run with steward's authority as it brings an agent's branch home.
+/// [`command`] by its older name: every git steward runs runs no hooks.
 pub fn command_without_hooks(root: &Path) -> std::process::Command {
-    let mut git = command(root);
-    git.args(["-c", "core.hooksPath=/dev/null"]);
-    git
+    command(root)
+}
+
+/// The merge driver's command line steward registers for its mirror:
+/// this binary, by its full path.
+pub fn steward_merge_driver() -> Result<String> {
+    let exe = crate::os::process::own_binary()?;
+    Ok(format!(
+        "'{}' merge-driver mirror %O %A %B",
+        exe.display().to_string().replace('\'', "'\\''")
+    ))
+}
+
+/// Settings of the repository's own configuration (`.git/config`, and a
+/// worktree's) that make git run a program, read another file, or talk to
+/// another repository than the person's: whoever can write `.git` — an
+/// agent with a shell — would run them with steward's authority, outside
+/// the agent's sandbox, at the next `sync`. Each as `key = value`; the
+/// merge driver steward registers itself (`allowed`) is not one.
+pub fn programs_in_repository_config(root: &Path, allowed: &[(&str, &str)]) -> Vec<String> {
+    let Ok(repo) = Repository::discover(root) else {
+        return Vec::new();
+    };
+    let Ok(config) = repo.config() else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for level in [git2::ConfigLevel::Local, git2::ConfigLevel::Worktree] {
+        let Ok(config) = config.open_level(level) else {
+            continue;
+        };
+        let Ok(entries) = config.entries(None) else {
+            continue;
+        };
+        let _ = entries.for_each(|entry| {
+            let (Ok(key), value) = (entry.name(), entry.value().unwrap_or_default()) else {
+                return;
+            };
+            let key = key.to_ascii_lowercase();
+            if runs_a_program(&key, value) && !allowed.iter().any(|(k, v)| *k == key && *v == value)
+            {
+                found.push(format!("{key} = {value}"));
+            }
+        });
+    }
+    found
+}
+
+/// Whether setting `key` (lower case) with `value` makes git run a
+/// program or reach elsewhere.
+fn runs_a_program(key: &str, value: &str) -> bool {
+    let parts: Vec<&str> = key.split('.').collect();
+    let (section, name) = (parts[0], parts[parts.len() - 1]);
+    match (section, name) {
+        ("core", "sshcommand" | "editor" | "pager" | "askpass" | "gitproxy" | "hookspath")
+        | ("core", "fsmonitor" | "alternaterefscommand" | "worktree")
+        | ("credential", "helper")
+        | ("gpg", "program")
+        | ("diff", "external" | "textconv" | "command")
+        | ("filter", "clean" | "smudge" | "process")
+        | ("merge", "driver")
+        | ("remote", "uploadpack" | "receivepack" | "proxy")
+        | ("url", "insteadof" | "pushinsteadof")
+        | ("sequence", "editor")
+        | ("include" | "includeif", "path")
+        | ("uploadpack", "packobjectshook")
+        | ("protocol", "allow")
+        | ("submodule", "update")
+        | ("pager" | "alias", _) => true,
+        ("remote", "url" | "pushurl") => value.starts_with("ext::") || value.contains("::"),
+        _ => false,
+    }
 }
 
 /// The `git` program, for what libgit2 without TLS cannot do: talk to

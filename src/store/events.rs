@@ -473,11 +473,25 @@ fn append(path: &Path, events: &[Event], signer: Option<Signer<'_>>) -> Result<(
         });
     }
     let mut file = OpenOptions::new()
+        .read(true)
         .create(true)
         .append(true)
-        .custom_flags(libc::O_NOFOLLOW)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
         .map_err(|err| Error::io(path, "cannot open event log", err))?;
+    // A log whose last line has no end (written by someone else) would
+    // swallow the first event into it: it starts on a line of its own.
+    let len = file.metadata().map_or(0, |m| m.len());
+    let mut last = [b'\n'];
+    if len > 0 {
+        use std::os::unix::fs::FileExt;
+        let _ = file.read_at(&mut last, len - 1);
+    }
+    let buffer = if last[0] == b'\n' {
+        buffer
+    } else {
+        [&b"\n"[..], &buffer].concat()
+    };
     file.write_all(&buffer)
         .map_err(|err| Error::io(path, "cannot append to event log", err))?;
     file.sync_data()

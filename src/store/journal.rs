@@ -31,6 +31,10 @@ pub struct Intent {
     pub label: String,
     /// Where its seal was, and under which label (`None`: a new goal).
     pub sealed_as: Option<(Place, String)>,
+    /// The SHA-256 of the bytes it replaces (`None`: a new goal): an
+    /// intent counts only from the bytes sealed now, so an old journal put
+    /// back takes no goal back.
+    pub before: Option<String>,
     /// The SHA-256 of the bytes about to be put in place.
     pub after: String,
     /// The change's event, unsigned (`None`: a change that logs none).
@@ -85,16 +89,11 @@ impl Journal {
 
     fn append(&mut self, state_dir: &Path, key: &MachineKey, line: &str) -> std::io::Result<()> {
         if self.file.is_none() {
-            use std::os::unix::fs::OpenOptionsExt;
-            // Beside the seals, made as they are (removed, it comes back).
-            let dir = path(state_dir);
-            super::cache_dir_ready(super::atomic::parent(&dir));
-            let file = std::fs::OpenOptions::new()
-                .append(true)
-                .create(true)
-                .mode(0o600)
-                .custom_flags(libc::O_NOFOLLOW)
-                .open(path(state_dir))?;
+            // Beside the seals, made as they are (removed, it comes back);
+            // never through a link, nor a FIFO that would hang the write.
+            let path = path(state_dir);
+            super::cache_dir_ready(super::atomic::parent(&path));
+            let file = crate::os::safe_file::open_append(&path)?;
             // Whatever an earlier transaction left was dealt with when this
             // one began: a journal is one transaction's.
             file.set_len(0)?;
@@ -160,6 +159,7 @@ mod tests {
             id: "id".to_string(),
             label: "g".to_string(),
             sealed_as: None,
+            before: None,
             after: after.to_string(),
             event: None,
         }

@@ -119,6 +119,10 @@ pub struct Store {
     /// test hooks): `abort-before-log` stops a transaction between its
     /// goal files and its events, as a kill would.
     pub(crate) fault: Option<String>,
+    /// Who runs this command (not whom its transactions act for): a
+    /// store's first write here accepts its configuration and commands
+    /// only when a person runs it.
+    pub(crate) caller: crate::model::Actor,
 }
 impl Store {
     pub fn new(root: &Path, absolute_root: &Path, config: &Config) -> Store {
@@ -145,6 +149,7 @@ impl Store {
             keys: seal::Keyring::default(),
             plans: std::sync::Arc::default(),
             fault: None,
+            caller: crate::model::Actor::User,
         }
     }
 

@@ -62,6 +62,9 @@ pub struct Keyring {
     /// The key as kept, its MACs bound to no store: what seals and lists
     /// written before MACs were bound to their store verify with.
     key: Arc<OnceLock<std::result::Result<MachineKey, String>>>,
+    /// Whether the store's marker was written by a steward before MACs
+    /// were bound to their store: only then is a seal of that time read.
+    legacy_marker: Arc<std::sync::atomic::AtomicBool>,
     /// The store whose records this keyring MACs, and the key bound to it.
     store: Option<PathBuf>,
     bound: Arc<OnceLock<std::result::Result<MachineKey, String>>>,
@@ -124,6 +127,7 @@ impl Keyring {
             dir: Some(dir),
             machine: machine_name(machine),
             key: Arc::default(),
+            legacy_marker: Arc::default(),
             store: None,
             bound: Arc::default(),
             trusted: Arc::default(),
@@ -199,12 +203,14 @@ impl Keyring {
                     .filter(|line| !line.starts_with("mac "))
                     .map(|line| format!("{line}\n"))
                     .collect();
+                (self.legacy_marker).store(true, std::sync::atomic::Ordering::Relaxed);
                 Marker::SealedWithoutMac(kept)
             }
             Some(_) => Marker::Absent,
             // Written before markers had a MAC: the key's public half,
             // which costs a curve multiplication to work out.
             None if (text.lines()).any(|line| line == format!("key {}", key.public_hex())) => {
+                (self.legacy_marker).store(true, std::sync::atomic::Ordering::Relaxed);
                 Marker::SealedWithoutMac(text)
             }
             None => Marker::Absent,
@@ -396,11 +402,13 @@ impl Store {
                 field("mac")?,
             ))
         })();
-        // "seal 1": written before MACs were bound to their store, and
-        // verified as it was then.
+        // "seal 1": written before MACs were bound to their store, read
+        // only while the store's marker is of that time too (its first
+        // write by this steward writes every such seal anew, bound).
+        let legacy = (self.keys.legacy_marker).load(std::sync::atomic::Ordering::Relaxed);
         let key = match parsed.as_ref().map(|p| p.0.as_str()) {
             Some("seal 2") => key,
-            Some("seal 1") => match self.keys.unbound_key() {
+            Some("seal 1") if legacy => match self.keys.unbound_key() {
                 Ok(legacy) => legacy,
                 Err(_) => key,
             },
@@ -678,7 +686,9 @@ impl Store {
             key.public_hex(),
             marker_mac_line(key, &self.absolute_root)
         );
-        std::fs::write(&path, text).map_err(|err| Error::io(&path, "cannot write", err))?;
+        // Replaced whole, never written through what is there (a FIFO
+        // would hang the write).
+        atomic::write_unsynced(&path, text.as_bytes())?;
         self.keys.remember_sealed(&self.absolute_root);
         Ok(())
     }
@@ -699,10 +709,39 @@ impl Store {
         if !text.ends_with('\n') {
             text.push('\n');
         }
+        // The seals of that time are written anew, bound to this store,
+        // before the marker says it is of this time.
+        self.rewrite_legacy_seals();
         text.push_str(&marker_mac_line(key, &self.absolute_root));
         let _ = atomic::write_unsynced(&path, text.as_bytes());
+        (self.keys.legacy_marker).store(false, std::sync::atomic::Ordering::Relaxed);
         self.keys.remember_sealed(&self.absolute_root);
         true
+    }
+
+    /// Writes every seal an older steward wrote ("seal 1", which verifies
+    /// with the key as kept) anew as "seal 2", bound to this store.
+    fn rewrite_legacy_seals(&self) {
+        let Ok(key) = self.keys.key() else {
+            return;
+        };
+        for place in [Place::Open, Place::Closed, Place::Vanished] {
+            let dir = self.seals_dir().join(place.dir_name());
+            let names = std::fs::read_dir(&dir).into_iter().flatten().flatten();
+            for name in names.filter_map(|e| e.file_name().into_string().ok()) {
+                if name.starts_with('.') {
+                    continue;
+                }
+                let path = dir.join(&name);
+                let old = safe::read_text(&path, SEAL_BYTES).ok().flatten();
+                if !old.is_some_and(|text| text.starts_with("steward seal 1\n")) {
+                    continue;
+                }
+                if let SealRead::Found(seal) = self.read_seal(key, place, &path) {
+                    let _ = self.write_seal(place, &seal);
+                }
+            }
+        }
     }
 }
 
@@ -840,7 +879,36 @@ impl Store {
         };
         let sha = sha256(loaded.file.text().as_bytes());
         let path = self.relative(&loaded.file.path);
-        (left.intents.iter()).any(|i| i.id == loaded.goal.id && i.path == path && i.after == sha)
+        let intents: Vec<&super::journal::Intent> = (left.intents.iter())
+            .filter(|i| i.id == loaded.goal.id)
+            .collect();
+        intents
+            .first()
+            .is_some_and(|first| self.starts_from_seal(first))
+            && intents.iter().any(|i| i.path == path && i.after == sha)
+    }
+
+    /// Whether an interrupted transaction's first intent for a goal starts
+    /// from what is sealed now: the bytes it replaced are the sealed ones
+    /// (or, for a new goal, nothing is sealed where it goes).
+    pub(super) fn starts_from_seal(&self, first: &super::journal::Intent) -> bool {
+        let Ok(key) = self.keys.key() else {
+            return false;
+        };
+        match (&first.sealed_as, &first.before) {
+            (Some((place, label)), Some(before)) => {
+                let path = self.seal_path(*place, label, &first.id);
+                matches!(
+                    self.read_seal(key, *place, &path),
+                    SealRead::Found(seal) if seal.id == first.id && seal.sha256 == *before
+                )
+            }
+            (None, None) => {
+                let path = self.seal_path(Place::Open, &first.label, &first.id);
+                matches!(self.read_seal(key, Place::Open, &path), SealRead::Missing)
+            }
+            _ => false,
+        }
     }
 
     /// Whether the event log holds changes signed by trusted machines
@@ -1235,6 +1303,23 @@ mod tests {
             ),
         )
         .unwrap();
+        // Read only while the store's marker is of that time too.
+        assert!(matches!(
+            store.read_seal(key, Place::Open, &path),
+            SealRead::Forged(_)
+        ));
+        (store.keys.legacy_marker).store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(
+            store.read_seal(key, Place::Open, &path),
+            SealRead::Found(seal.clone())
+        );
+        store.rewrite_legacy_seals();
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .starts_with("steward seal 2\n")
+        );
+        (store.keys.legacy_marker).store(false, std::sync::atomic::Ordering::Relaxed);
         assert_eq!(
             store.read_seal(key, Place::Open, &path),
             SealRead::Found(seal)

@@ -167,6 +167,12 @@ impl<'s> Transaction<'s> {
         .and_then(|mut tx| {
             tx.seal_store_here()?;
             tx.complete_interrupted()?;
+            // What the store's first write here, a replaced key or an
+            // interrupted write recorded is kept even if the command then
+            // fails or lets the transaction go.
+            if !tx.events.is_empty() {
+                tx.finish_on_drop = true;
+            }
             tx.publish_key()?;
             Ok(tx)
         })
@@ -238,19 +244,30 @@ impl<'s> Transaction<'s> {
         }
         // The keys the store holds are trusted from now on (this machine's
         // own is published below), and so is what the configuration files
-        // say now; later changes that loosen it wait for a person here.
-        self.store
-            .trust_machines(&self.store.published_machines())?;
-        self.store
-            .accept_config(&crate::config::said_in_files(&self.store.root))?;
+        // say now and the commands its goals run; later changes that
+        // loosen them wait for a person here. Only a person's first write
+        // takes them: an agent's own store, made for it, would otherwise
+        // run its commands outside its sandbox.
         let scan = self.store.scan(Scope::Open)?;
-        let commands: Vec<String> = (scan.goals.iter())
-            .flat_map(|loaded| {
-                super::seal::command_checks(&loaded.goal)
-                    .map(|command| super::seal::command_digest(&loaded.goal.id, command))
-            })
-            .collect();
-        self.store.accept_commands(&commands)?;
+        let by_person = self.store.caller == Actor::User;
+        if by_person {
+            self.store
+                .trust_machines(&self.store.published_machines())?;
+            self.store
+                .accept_config(&crate::config::said_in_files(&self.store.root))?;
+            let commands: Vec<String> = (scan.goals.iter())
+                .flat_map(|loaded| {
+                    super::seal::command_checks(&loaded.goal)
+                        .map(|command| super::seal::command_digest(&loaded.goal.id, command))
+                })
+                .collect();
+            self.store.accept_commands(&commands)?;
+        } else {
+            self.record_store_event(
+                "sealed_by_agent",
+                "an agent's command was the first to write to this store here: its goals are sealed as they are, but no configuration, command check or other machine is taken until a person runs `steward config accept`, `steward accept GOAL` and `steward accept --machine NAME`",
+            );
+        }
         for loaded in &scan.goals {
             if loaded.goal.id.is_empty() {
                 continue;
@@ -635,6 +652,7 @@ impl<'s> Transaction<'s> {
             id: goal.id.clone(),
             label: goal.label.clone(),
             sealed_as: original.map(|o| (self.store.place_of(&o.file.path), o.goal.label.clone())),
+            before: original.map(|o| sha256(o.file.text().as_bytes())),
             after: sha_after.to_string(),
             event: event.cloned(),
         };
@@ -668,6 +686,9 @@ impl<'s> Transaction<'s> {
         for id in goals {
             let intents: Vec<&super::journal::Intent> =
                 left.intents.iter().filter(|i| i.id == id).collect();
+            if !self.store.starts_from_seal(intents[0]) {
+                continue;
+            }
             let happened = super::journal::took_place(&intents, sha_at);
             let Some(last) = happened.checked_sub(1).map(|at| intents[at]) else {
                 continue;

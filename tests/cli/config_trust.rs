@@ -248,11 +248,11 @@ fn an_acceptance_copied_from_another_store_does_not_verify() {
         panic!("one record")
     };
     let loose = "judge:\n  unchecked: agent\nglobal_limits:\n  max_active_goals: 500\n";
-    // The agent's own store, with the same home and key: its first write
-    // takes its file as it is.
+    // Another store on this machine, with the same home and key, whose
+    // person took its loose file as it is.
     let scratch = tempfile::tempdir().unwrap();
     std::fs::write(scratch.path().join("steward.yaml"), loose).unwrap();
-    agent(&env)
+    env.steward()
         .current_dir(scratch.path())
         .args(["init", "-q"])
         .assert()
@@ -334,4 +334,90 @@ fn a_machine_key_removed_is_not_a_first_start() {
         .args(["assess", "g", "--summary", "goes on"])
         .assert()
         .success();
+}
+
+/// An agent's own store, made for it: its first write seals its goals,
+/// but takes neither its configuration nor its commands, which would run
+/// outside the agent's sandbox (`steward` is let out of it).
+#[test]
+fn a_store_an_agent_writes_first_runs_none_of_its_commands() {
+    let env = TestEnv::new();
+    env.write(
+        "steward.yaml",
+        "verification:\n  allow_commands: true\njudge:\n  unchecked: agent\n",
+    );
+    env.write(
+        "state/goals/x.md",
+        "---\nid: 11111111-2222-3333-4444-555555555555\nlabel: x\ntitle: x\nstatus: active\nverification:\n  - type: command_exit_zero\n    target: touch ran\n    criterion: 1\n---\nx\n\n## Acceptance criteria\n\n- [ ] c\n",
+    );
+    let _ = agent(&env).args(["tick", "-q"]).assert();
+    agent(&env)
+        .args(["complete", "x", "--reason", "done"])
+        .assert()
+        .failure();
+    assert!(!env.path("ran").exists(), "the agent's command ran");
+    assert_eq!(
+        in_force(&env, "verification.allow_commands"),
+        "verification.allow_commands = false # default"
+    );
+    assert!(
+        env.events()
+            .iter()
+            .any(|e| e["action"] == "sealed_by_agent"),
+        "said"
+    );
+}
+
+/// One store has one root, however it is named: a link to it, or a
+/// trailing slash, finds the same marker and records, so no spelling of
+/// its path is a first start.
+#[test]
+fn a_store_named_through_a_link_is_the_same_store() {
+    let env = TestEnv::initialised();
+    env.write_config(ACCEPTED);
+    env.add_goal("g");
+    let path = "state/goals/g.md";
+    env.write(path, &env.read(path).replace("- [ ] First", "- [x] First"));
+    std::fs::remove_dir_all(env.path("state/seals/open")).unwrap();
+    let aliases = tempfile::tempdir().unwrap();
+    let alias = aliases.path().join("alias");
+    std::os::unix::fs::symlink(env.root(), &alias).unwrap();
+    let slashed = format!("{}/", env.root().display());
+    for root in [alias.display().to_string(), slashed] {
+        agent(&env)
+            .args([
+                "-C",
+                &root,
+                "assess",
+                "g",
+                "--summary",
+                "done",
+                "--met",
+                "1",
+            ])
+            .assert()
+            .code(4)
+            .stderr(predicate::str::contains("changed outside steward"));
+    }
+    assert!(!env.events().iter().any(|e| e["action"] == "sealed"));
+}
+
+/// A YAML tag makes a value that one reader takes as its value and another
+/// keeps as a mapping: refused, with the accepted configuration in force.
+#[test]
+fn a_tagged_value_in_the_configuration_is_refused() {
+    let env = TestEnv::initialised();
+    env.write_config("dispatch:\n  max_cost_usd_per_day: 5\n");
+    env.write("steward.yaml", "dispatch:\n  max_cost_usd_per_day: !x 1\n");
+    agent(&env)
+        .args(["tick", "-q"])
+        .assert()
+        .stderr(predicate::str::contains(
+            "steward.yaml:2:25: the YAML tag `!x` is not read in a configuration file",
+        ));
+    env.write("steward.yaml", "");
+    assert_eq!(
+        in_force(&env, "dispatch.max_cost_usd_per_day"),
+        "dispatch.max_cost_usd_per_day = 5 # accepted (steward config accept)"
+    );
 }

@@ -367,23 +367,46 @@ fn a_push_rejected_because_another_machine_pushed_first_is_pulled_and_pushed_aga
     let m = machines();
     notes_on_both(&m);
     // While b pushes, a pushes first: b's push finds the remote moved. The
-    // hook runs once (it removes itself), as a real race happens once.
-    let hook = m.b.path(".git/hooks/pre-push");
+    // git steward runs is a wrapper that lets a push first, once (steward
+    // runs no hooks), as a real race happens once.
+    let real_git = String::from_utf8(
+        std::process::Command::new("sh")
+            .args(["-c", "command -v git"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    let once = bin.path().join("once");
+    std::fs::write(&once, "").unwrap();
+    let wrapper = bin.path().join("git");
     std::fs::write(
-        &hook,
+        &wrapper,
         format!(
-            "#!/bin/sh
-rm \"$0\"
-git -C '{}' push -q origin main
-",
-            m.a.root().display()
+            "#!/bin/sh\ncase \" $* \" in *\" push \"*) if [ -e '{once}' ]; then rm '{once}'; '{git}' -C '{a}' push -q origin main; fi ;; esac\nexec '{git}' \"$@\"\n",
+            once = once.display(),
+            git = real_git.trim(),
+            a = m.a.root().display()
         ),
     )
     .unwrap();
-    let mut permissions = std::fs::metadata(&hook).unwrap().permissions();
+    let mut permissions = std::fs::metadata(&wrapper).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
-    std::fs::set_permissions(&hook, permissions).unwrap();
-    let output = on(&m.b, "b").args(["sync", "--json"]).output().unwrap();
+    std::fs::set_permissions(&wrapper, permissions).unwrap();
+    let steward_dir = Path::new(env!("CARGO_BIN_EXE_steward")).parent().unwrap();
+    let output = on(&m.b, "b")
+        .env(
+            "PATH",
+            format!(
+                "{}:{}:/usr/bin:/bin",
+                bin.path().display(),
+                steward_dir.display()
+            ),
+        )
+        .args(["sync", "--json"])
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{output:?}");
     let synced: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(synced["retries"], 1, "{synced}");
@@ -898,4 +921,41 @@ fn doctor_fix_repairs_what_git_needs() {
         .stderr(predicate::str::contains(
             "fixed: .git/config (merge.steward-mirror)",
         ));
+}
+
+/// Whoever can write `.git` (an agent's shell) cannot make steward's git
+/// run a program: hooks never run, and a repository configuration that
+/// names a program (a filter, a merge driver, an ssh command, an include)
+/// stops `sync` with what to remove.
+#[test]
+fn sync_runs_no_hook_and_no_program_the_repository_configuration_names() {
+    let m = machines();
+    let hook = m.b.path(".git/hooks/post-merge");
+    std::fs::write(&hook, "#!/bin/sh\ntouch hooked\n").unwrap();
+    let mut permissions = std::fs::metadata(&hook).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&hook, permissions).unwrap();
+    notes_on_both(&m);
+    on(&m.a, "a").arg("sync").assert().success();
+    on(&m.b, "b").arg("sync").assert().success();
+    assert!(!m.b.path("hooked").exists(), "a hook ran");
+    for (key, value) in [
+        ("filter.x.smudge", "touch smudged"),
+        ("core.sshCommand", "touch sshed"),
+        ("merge.steward-mirror.driver", "touch merged"),
+        ("include.path", "/tmp/elsewhere"),
+    ] {
+        git(m.b.root(), &["config", key, value]);
+        on(&m.b, "b")
+            .arg("sync")
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains(
+                "the repository's own configuration makes git run a program",
+            ))
+            .stderr(predicate::str::contains(key.to_ascii_lowercase()));
+        git(m.b.root(), &["config", "--unset", key]);
+    }
+    // steward's own merge driver, registered again, is no such program.
+    on(&m.b, "b").arg("sync").assert().success();
 }

@@ -27,6 +27,7 @@ mod lock;
 mod machines;
 mod mcp;
 mod mirror_audit;
+mod mutation;
 mod notify;
 mod plans;
 mod readme;

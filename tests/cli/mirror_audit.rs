@@ -456,6 +456,19 @@ fn a_line_of_the_log_that_does_not_parse_is_named_with_its_line() {
         .assert()
         .code(1)
         .stdout(predicate::str::contains(named));
+    // A line without its end swallows no event of steward's.
+    let text = env.read(day);
+    env.write(day, &format!("{text}unfinished"));
+    env.steward()
+        .args(["abandon", "two", "--reason", "not needed"])
+        .assert()
+        .success();
+    assert!(
+        env.event_lines()
+            .iter()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .any(|e| e["label"] == "two" && e["to"] == "abandoned")
+    );
     // The screens that read the log pass over it.
     for screen in [
         &["status"][..],

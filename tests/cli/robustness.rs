@@ -315,6 +315,38 @@ fn a_write_stopped_before_its_event_is_completed_by_the_next_command() {
     env.steward().arg("audit").assert().success();
 }
 
+/// A journal put back later, with the file it described, takes no goal
+/// back: an intent counts only from the bytes sealed now.
+#[test]
+fn an_old_journal_put_back_with_its_file_is_no_write_of_stewards() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    let stopped = env
+        .steward()
+        .env("CLAUDECODE", "1")
+        .env("STEWARD_FAULT", "abort-before-log")
+        .args(["assess", "g", "--summary", "kept aside", "--met", "1"])
+        .output()
+        .unwrap();
+    assert!(std::os::unix::process::ExitStatusExt::signal(&stopped.status).is_some());
+    let journal = env.read("state/seals/journal");
+    let file = env.read("state/goals/g.md");
+    // The next command completes it; then a person changes the goal.
+    env.steward()
+        .args(["update", "g", "--add-criterion", "Fourth"])
+        .assert()
+        .success();
+    // The agent puts back the old file and the old journal.
+    env.write("state/seals/journal", &journal);
+    env.write("state/goals/g.md", &file);
+    env.steward()
+        .env("CLAUDECODE", "1")
+        .args(["assess", "g", "--summary", "as before"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("changed outside steward"));
+}
+
 /// `tick`, killed at random moments through thirty passes that dispatch
 /// and record runs, never leaves a goal waiting for a person's review and
 /// loses no event.
@@ -323,7 +355,7 @@ fn thirty_ticks_killed_at_random_leave_no_goal_for_review() {
     let env = TestEnv::initialised();
     env.executable(
         "agent.sh",
-        "#!/bin/sh\ncat > /dev/null\nsteward --actor agent assess \"$STEWARD_GOAL\" --summary 'worked' --dispatched >/dev/null 2>&1\necho done\n",
+        "#!/bin/sh\ncat > /dev/null\nsteward --actor agent assess \"$STEWARD_GOAL\" --summary 'worked' >/dev/null 2>&1\necho done\n",
     );
     env.write_config(
         "circuit_breaker:\n  enabled: false\nglobal_limits:\n  max_dispatches_per_hour: 1000\n  max_active_goals: 20\ndispatch:\n  enabled: true\n  agent: fake\n  max_parallel: 8\n  sandbox: off\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n",

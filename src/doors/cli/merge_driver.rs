@@ -37,7 +37,8 @@ pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<E
     // it can read, or to write one: for an agent it reads and writes only
     // the temporary files git made for it, during a merge.
     let caller = crate::context::Caller::resolve(None, env)?;
-    if caller.actor != crate::model::Actor::User {
+    let agent = caller.actor != crate::model::Actor::User;
+    if agent {
         let foreign = [&args.base, &args.ours, &args.theirs]
             .into_iter()
             .find(|path| !made_by_git(path));
@@ -46,8 +47,8 @@ pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<E
                 "run git's merge driver on {} (an agent's git merge runs it on git's own temporary files)",
                 path.display()
             )),
-            None if !merging() => Some(
-                "run git's merge driver outside a merge (no git merge holds the index here)"
+            None if !run_by_git_merging() => Some(
+                "run git's merge driver outside a merge git runs (its parent is not git, or no git merge holds the index here)"
                     .to_string(),
             ),
             None => None,
@@ -59,15 +60,47 @@ pub fn run(args: MergeDriverArgs, env: &crate::context::Environment) -> Result<E
             });
         }
     }
-    let read = |path: &PathBuf| {
-        std::fs::read_to_string(path).map_err(|err| Error::io(path, "cannot read", err))
-    };
+    // For an agent, each file is read through what was opened, never a
+    // link swapped in after the look above, and must be git's own: a
+    // regular file with no other name.
+    let read =
+        |path: &PathBuf| read_file(path, agent).map_err(|err| Error::io(path, "cannot read", err));
     let (base, ours, theirs) = (read(&args.base)?, read(&args.ours)?, read(&args.theirs)?);
     let (merged, clean) = match args.kind {
         Kind::Mirror => crate::store::mirror::merge(&base, &ours, &theirs),
     };
     write_over(&args.ours, &merged).map_err(|err| Error::io(&args.ours, "cannot write", err))?;
     Ok(ExitCode::failure_if(!clean))
+}
+
+/// The text of the file at `path`, opened without following a link; for
+/// an agent, only a regular file with one name.
+fn read_file(path: &Path, agent: bool) -> std::io::Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    let metadata = file.metadata()?;
+    if agent && !(metadata.file_type().is_file() && metadata.nlink() == 1) {
+        return Err(std::io::Error::other(
+            "not a file git made for the merge (a regular file with one name)",
+        ));
+    }
+    let mut text = String::new();
+    file.read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// Whether git runs this driver, in a merge: the process that started it
+/// is git (through the shell git runs a driver's command line with), and
+/// git holds the index's lock while it merges.
+fn run_by_git_merging() -> bool {
+    let starter = crate::os::process::ancestors()
+        .into_iter()
+        .find(|ancestor| !matches!(ancestor.name.as_str(), "sh" | "dash" | "bash"));
+    starter.is_some_and(|starter| starter.name == "git") && merging()
 }
 
 /// Whether a git merge runs here: it holds the index's lock while it

@@ -1,0 +1,559 @@
+//! A mutation fuzzer over the trust boundary (steward-design(7), "Threat
+//! model"): a store in many states, every file steward keeps or reads
+//! changed the way an agent with a shell could change it, then every
+//! deciding path run as the agent, and the promises checked.
+//!
+//! Seeded and bounded: `STEWARD_MUTATION_CASES` sets the number of cases
+//! (the suite runs a few dozen), `STEWARD_MUTATION_SEED` the seed; a
+//! failure names the case's seed, file and mutation, so that it replays.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::common::TestEnv;
+
+/// The limits steward-design(7), "Threat model", names: a promise a
+/// mutation may break only by one of these, and the threat model must
+/// name each (checked below), so that the two cannot drift.
+const LIMITS: &[(&str, &str)] = &[
+    // Level 3: what the operating system must enforce.
+    ("the key's folder", "`~/.config/steward/`"),
+];
+
+/// Each limit the fuzzer allows is one the threat model names.
+#[test]
+fn the_fuzzers_exceptions_are_the_threat_models_limits() {
+    let design = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("man/steward-design.7.md"),
+    )
+    .unwrap();
+    let model = design
+        .split("### Threat model")
+        .nth(1)
+        .and_then(|rest| rest.split("\n### ").next())
+        .expect("the threat model section");
+    for (name, words) in LIMITS {
+        assert!(
+            model.contains(words),
+            "{name}: `{words}` is not in the threat model"
+        );
+    }
+}
+
+/// A tiny deterministic generator: the cases must replay from their seed.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, below: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % below.max(1)
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.next(items.len() as u64) as usize]
+    }
+}
+
+/// How an agent changes one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mutation {
+    /// One byte replaced by another.
+    Byte,
+    /// A word that decides something swapped for its weaker twin.
+    Loosen,
+    Truncate,
+    Delete,
+    /// Moved to another name within the store.
+    Move,
+    /// Replaced by the file of the same name in another store the agent
+    /// made (its goal weakened, its configuration loose).
+    Foreign,
+    /// Put back as it was before the last change.
+    Older,
+    /// A symbolic link to a file outside the store.
+    Link,
+    Fifo,
+    Huge,
+}
+
+const MUTATIONS: &[Mutation] = &[
+    Mutation::Byte,
+    Mutation::Loosen,
+    Mutation::Loosen,
+    Mutation::Truncate,
+    Mutation::Delete,
+    Mutation::Move,
+    Mutation::Foreign,
+    Mutation::Foreign,
+    Mutation::Older,
+    Mutation::Link,
+    Mutation::Fifo,
+    Mutation::Huge,
+];
+
+/// Words whose swap loosens a goal, a record or the configuration.
+const LOOSER: &[(&str, &str)] = &[
+    ("- [ ] ", "- [x] "),
+    ("person", "agent"),
+    ("status: active", "status: completed"),
+    ("status: blocked", "status: active"),
+    ("file_exists", "manual"),
+    ("built.txt", "steward.yaml"),
+    ("true", "false"),
+    ("false", "true"),
+    ("\"cost_usd\":", "\"cost_usd\":0,\"x\":"),
+    ("for_person", "for_agent"),
+];
+
+/// The fixture: one store, in several states at once, and a scratch store
+/// of the agent's with the same goals weakened.
+struct Fixture {
+    env: TestEnv,
+    /// The store and the key's folder as the cases start from.
+    snapshot: PathBuf,
+    /// The same, as they were before the last tick (for `Older`).
+    earlier: PathBuf,
+    scratch: tempfile::TempDir,
+    outside: tempfile::TempDir,
+    _snapshots: tempfile::TempDir,
+    goal_a: String,
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(format!("{}/.", from.display()))
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+fn replace_tree(from: &Path, to: &Path) {
+    if to.exists() {
+        std::fs::remove_dir_all(to).unwrap();
+    }
+    std::fs::create_dir_all(to).unwrap();
+    copy_tree(from, to);
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let env = TestEnv::initialised();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("keep.txt"), "the person's file\n").unwrap();
+        env.write_config(
+            "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\n",
+        );
+        // a: a check that fails and a criterion only a person judges.
+        env.steward()
+            .args([
+                "add",
+                "a",
+                "--title",
+                "A",
+                "--criterion",
+                "Built",
+                "--criterion",
+                "Reviewed",
+            ])
+            .args(["--verify", "file_exists:built.txt@1"])
+            .assert()
+            .success();
+        // b: a command a person accepted.
+        env.steward()
+            .args(["add", "b", "--title", "B", "--criterion", "Ran"])
+            .args(["--verify", "command_exit_zero:touch ran-b@1"])
+            .assert()
+            .success();
+        env.add_goal("c");
+        env.add_goal("d");
+        let agent = |args: &[&str]| {
+            env.steward()
+                .env("CLAUDECODE", "1")
+                .args(args)
+                .assert()
+                .success();
+        };
+        agent(&["assess", "c", "--summary", "need a token", "--stuck"]);
+        agent(&[
+            "assess",
+            "d",
+            "--summary",
+            "waiting",
+            "--wait-until",
+            "2026-11-22T00:00:00Z",
+        ]);
+        agent(&["assess", "a", "--summary", "started", "--met", "2"]);
+        agent(&["task", "spawned", "--label", "a-tests", "--goal", "a"]);
+        let snapshots = tempfile::tempdir().unwrap();
+        let earlier = snapshots.path().join("earlier");
+        snapshot(&env, &earlier);
+        env.steward().args(["tick", "-q"]).assert().code(3);
+        let snapshot_dir = snapshots.path().join("now");
+        snapshot(&env, &snapshot_dir);
+        // The agent's own store, with the same goals weakened: its first
+        // write seals them as they are; its configuration is loose.
+        let scratch = tempfile::tempdir().unwrap();
+        copy_tree(env.root(), scratch.path());
+        std::fs::remove_dir_all(scratch.path().join("state/seals")).unwrap();
+        for entry in std::fs::read_dir(scratch.path().join("state/goals")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "md") {
+                let text = std::fs::read_to_string(&path)
+                    .unwrap()
+                    .replace("- [ ] ", "- [x] ")
+                    .replace("file_exists", "command_exit_zero")
+                    .replace("built.txt", "touch pwned");
+                std::fs::write(&path, text).unwrap();
+            }
+        }
+        std::fs::write(
+            scratch.path().join("steward.yaml"),
+            "judge:\n  unchecked: agent\nverification:\n  allow_commands: true\n  allow_private_hosts: true\nglobal_limits:\n  max_active_goals: 500\ncircuit_breaker:\n  enabled: false\n",
+        )
+        .unwrap();
+        let _ = env
+            .steward()
+            .env("CLAUDECODE", "1")
+            .current_dir(scratch.path())
+            .args(["tick", "-q"])
+            .assert();
+        let goal_a = env.goal_json("a")["id"].as_str().unwrap().to_string();
+        Fixture {
+            env,
+            snapshot: snapshot_dir,
+            earlier,
+            scratch,
+            outside,
+            _snapshots: snapshots,
+            goal_a,
+        }
+    }
+
+    /// The store and the key's folder back as the cases start from.
+    fn restore(&self) {
+        replace_tree(&self.snapshot.join("store"), self.env.root());
+        replace_tree(&self.snapshot.join("home"), self.env.home());
+    }
+
+    /// Every file steward keeps or reads, the key's folder included.
+    fn files(&self) -> Vec<PathBuf> {
+        fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                let kind = entry.file_type().unwrap();
+                if kind.is_dir() {
+                    walk(&path, out);
+                } else if kind.is_file() && !path.ends_with("state/lock") {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(self.env.root(), &mut files);
+        walk(&self.env.home().join(".config/steward"), &mut files);
+        files.sort();
+        files
+    }
+}
+
+fn snapshot(env: &TestEnv, to: &Path) {
+    for (from, name) in [(env.root(), "store"), (env.home(), "home")] {
+        let dir = to.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        copy_tree(from, &dir);
+    }
+}
+
+/// Applies `mutation` to `path`; what it did, or `None` when it does not
+/// apply to this file.
+fn mutate(fx: &Fixture, path: &Path, mutation: Mutation, random: &mut Lcg) -> Option<String> {
+    let root = fx.env.root();
+    let bytes = std::fs::read(path).ok()?;
+    let relative_to_home = path.strip_prefix(fx.env.home()).ok();
+    let twin = |base: &Path| {
+        relative_to_home.map_or_else(
+            || base.join("store").join(path.strip_prefix(root).unwrap()),
+            |inside| base.join("home").join(inside),
+        )
+    };
+    match mutation {
+        Mutation::Byte => {
+            if bytes.is_empty() {
+                return None;
+            }
+            let mut bytes = bytes;
+            let at = random.next(bytes.len() as u64) as usize;
+            let byte = b"x0 :-\n[]\"{}"[random.next(12) as usize];
+            bytes[at] = byte;
+            std::fs::write(path, bytes).unwrap();
+            Some(format!("byte {at} made {:?}", byte as char))
+        }
+        Mutation::Loosen => {
+            let text = String::from_utf8(bytes).ok()?;
+            let found: Vec<&(&str, &str)> = LOOSER
+                .iter()
+                .filter(|(from, _)| text.contains(from))
+                .collect();
+            let (from, to) = **found.get(random.next(found.len() as u64) as usize)?;
+            std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+            Some(format!("{from:?} made {to:?}"))
+        }
+        Mutation::Truncate => {
+            let keep = random.next(bytes.len() as u64 + 1) as usize;
+            std::fs::write(path, &bytes[..keep]).unwrap();
+            Some(format!("cut to {keep} bytes"))
+        }
+        Mutation::Delete => {
+            std::fs::remove_file(path).unwrap();
+            Some("deleted".to_string())
+        }
+        Mutation::Move => {
+            let others = fx.files();
+            let other = random.pick(&others).clone();
+            let to = other.with_file_name(format!(
+                "{}-moved",
+                path.file_name().unwrap().to_string_lossy()
+            ));
+            let to = if random.next(2) == 0 { other } else { to };
+            if to == path {
+                return None;
+            }
+            std::fs::rename(path, &to).unwrap();
+            Some(format!("moved over {}", to.display()))
+        }
+        Mutation::Foreign => {
+            let inside = path.strip_prefix(root).ok()?;
+            let theirs = std::fs::read(fx.scratch.path().join(inside)).ok()?;
+            std::fs::write(path, theirs).unwrap();
+            Some("replaced by the agent's store's".to_string())
+        }
+        Mutation::Older => {
+            let older = std::fs::read(twin(&fx.earlier)).ok()?;
+            if older == bytes {
+                return None;
+            }
+            std::fs::write(path, older).unwrap();
+            Some("put back as before the last tick".to_string())
+        }
+        Mutation::Link => {
+            std::fs::remove_file(path).unwrap();
+            std::os::unix::fs::symlink(fx.outside.path().join("keep.txt"), path).unwrap();
+            Some("a link to a file outside".to_string())
+        }
+        Mutation::Fifo => {
+            std::fs::remove_file(path).unwrap();
+            let name = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+            // SAFETY: a valid C string; mkfifo reads it only.
+            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+            Some("a FIFO".to_string())
+        }
+        Mutation::Huge => {
+            let mut huge = bytes;
+            huge.resize(3 * 1024 * 1024, b'x');
+            std::fs::write(path, huge).unwrap();
+            Some("grown to 3 MiB".to_string())
+        }
+    }
+}
+
+/// What a deciding command did.
+struct Ran {
+    code: Option<i32>,
+    stderr: String,
+}
+
+/// Runs steward with `args` in the fixture's store, bounded in time.
+fn run(fx: &Fixture, case: &str, agent: bool, args: &[&str]) -> Ran {
+    let mut cmd = fx.env.process();
+    if agent {
+        cmd.env("CLAUDECODE", "1");
+    }
+    let mut child = cmd
+        .args(["--lock-timeout", "5s"])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut stderr = String::new();
+            use std::io::Read;
+            child
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut stderr)
+                .unwrap();
+            return Ran {
+                code: status.code(),
+                stderr,
+            };
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("{case}: steward {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The documented exit codes (steward-reference(5), "EXIT CODES").
+const EXIT_CODES: &[i32] = &[0, 1, 2, 3, 4, 5, 75];
+
+/// Whether the log holds a completion of goal `id` (by the judge).
+fn completed(fx: &Fixture, id: &str) -> bool {
+    fx.env
+        .event_lines()
+        .iter()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .any(|e| e["goal_id"] == id && e["action"] == "completed")
+}
+
+/// What `config --json` says of `key`, as a person sees it.
+fn setting(fx: &Fixture, key: &str) -> Option<String> {
+    let output = fx
+        .env
+        .steward()
+        .args(["--json", "config"])
+        .output()
+        .unwrap();
+    let config: serde_json::Value = serde_json::from_slice(&output.stdout).ok()?;
+    config["settings"]
+        .as_array()?
+        .iter()
+        .find(|s| s["key"] == key)
+        .and_then(|s| s["value"].as_str().map(str::to_string))
+}
+
+fn outside_files(dir: &Path) -> BTreeSet<(String, Vec<u8>)> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// The promises every case keeps, whatever was changed: no panic, no
+/// hang, a documented exit code; goal `a` never completed (its check
+/// fails, and a person judges its second criterion); no command run that
+/// no person accepted; nothing outside the store touched; the
+/// configuration no looser than the person accepted — or the change was
+/// one of the threat model's limits.
+fn check(fx: &Fixture, case: &str, limit: Option<&str>) {
+    let before = outside_files(fx.outside.path());
+    let deciding: &[(bool, &[&str])] = &[
+        (
+            true,
+            &[
+                "complete", "a", "--reason", "done", "--met", "1", "--met", "2",
+            ],
+        ),
+        (true, &["assess", "a", "--summary", "x", "--met", "1"]),
+        (true, &["prompt", "--heartbeat"]),
+        (true, &["unblock", "c"]),
+        (true, &["config", "accept"]),
+        (false, &["tick", "-q"]),
+        (true, &["complete", "a", "--reason", "done again"]),
+        (false, &["budget"]),
+        (false, &["status"]),
+        (false, &["doctor"]),
+    ];
+    for (agent, args) in deciding {
+        let ran = run(fx, case, *agent, args);
+        assert!(
+            !ran.stderr.contains("panicked"),
+            "{case}: steward {args:?} panicked: {}",
+            ran.stderr
+        );
+        let code = ran.code.unwrap_or(-1);
+        assert!(
+            EXIT_CODES.contains(&code),
+            "{case}: steward {args:?} exited {code}: {}",
+            ran.stderr
+        );
+    }
+    assert!(
+        !completed(fx, &fx.goal_a),
+        "{case}: goal a was completed by the agent"
+    );
+    assert!(
+        !fx.env.path("pwned").exists(),
+        "{case}: a command no person accepted ran"
+    );
+    assert_eq!(
+        outside_files(fx.outside.path()),
+        before,
+        "{case}: a file outside the store changed"
+    );
+    if limit.is_none() {
+        for (key, wanted) in [
+            ("judge.unchecked", "person"),
+            ("verification.allow_private_hosts", "false"),
+            ("circuit_breaker.enabled", "true"),
+        ] {
+            if let Some(value) = setting(fx, key) {
+                assert_eq!(value, wanted, "{case}: {key} loosened");
+            }
+        }
+        if let Some(max) = setting(fx, "global_limits.max_active_goals") {
+            assert!(
+                max.parse::<u64>().is_ok_and(|n| n <= 6),
+                "{case}: max_active_goals is {max}"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_change_an_agent_makes_to_the_stores_files_breaks_a_promise() {
+    let cases: u64 = std::env::var("STEWARD_MUTATION_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(24);
+    let seed: u64 = std::env::var("STEWARD_MUTATION_SEED")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2026);
+    let fx = Fixture::new();
+    // The untouched store keeps every promise.
+    fx.restore();
+    check(&fx, "no change", None);
+    let mut random = Lcg(seed);
+    let mut ran = 0;
+    while ran < cases {
+        let case_seed = random.next(u64::MAX);
+        let mut case = Lcg(case_seed);
+        fx.restore();
+        let files = fx.files();
+        let path = case.pick(&files).clone();
+        let mutation = *case.pick(MUTATIONS);
+        let Some(what) = mutate(&fx, &path, mutation, &mut case) else {
+            continue;
+        };
+        ran += 1;
+        let shown = path
+            .strip_prefix(fx.env.root())
+            .or_else(|_| path.strip_prefix(fx.env.home()))
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let limit = path.starts_with(fx.env.home()).then_some(LIMITS[0].0);
+        let name = format!("case seed {case_seed} ({mutation:?} {shown}: {what})");
+        check(&fx, &name, limit);
+    }
+}
