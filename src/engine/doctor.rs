@@ -40,7 +40,7 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
     }
     let patterns = HeartbeatPatterns::compile(&ctx.config.heartbeat_patterns);
     let config_path = ctx.store.root.join(crate::config::FILE_NAME);
-    let config_text = std::fs::read_to_string(&config_path).unwrap_or_default();
+    let config_text = crate::os::safe_file::read_to_string(&config_path).unwrap_or_default();
     let (line, column) = key_position(&config_text, &["heartbeat_patterns"]).unwrap_or((1, 1));
     for message in patterns.problems {
         problems.push(FileProblem {
@@ -51,6 +51,9 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         });
     }
     check_sandbox(ctx, &config_path, &config_text, &mut problems);
+    for gap in super::run::sandbox_gaps(ctx) {
+        problems.push(FileProblem::whole_file(&config_path, gap));
+    }
     for conflict in super::resolve::unresolved(ctx) {
         problems.push(FileProblem::whole_file(
             &ctx.store.state_dir.join("conflicts"),

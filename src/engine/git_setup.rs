@@ -48,7 +48,7 @@ pub fn refuse_programs_in_git_config(ctx: &Context) -> Result<()> {
 
 fn read_attributes(ctx: &Context) -> Result<String> {
     let path = ctx.store.root.join(".gitattributes");
-    match std::fs::read_to_string(&path) {
+    match crate::os::safe_file::read_to_string(&path) {
         Ok(text) => Ok(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         Err(err) => Err(Error::io(&path, "cannot read", err)),
@@ -181,14 +181,15 @@ pub fn adopt_clone(ctx: &Context) -> Option<String> {
     if ctx.actor != crate::model::Actor::User || !ctx.config.mirror.enabled {
         return None;
     }
-    let attributes = std::fs::read_to_string(ctx.store.root.join(".gitattributes")).ok()?;
+    let attributes =
+        crate::os::safe_file::read_to_string(&ctx.store.root.join(".gitattributes")).ok()?;
     if !attributes.contains(&format!("merge={MIRROR_DRIVER}")) {
         return None;
     }
     // `.git` as a directory: the common case, read as text. A worktree or
     // submodule (`.git` a file) goes through libgit2.
     let config = ctx.store.root.join(".git/config");
-    if let Ok(text) = std::fs::read_to_string(&config)
+    if let Ok(text) = crate::os::safe_file::read_to_string(&config)
         && text.contains(&format!("[merge \"{MIRROR_DRIVER}\"]"))
     {
         return None;

@@ -38,7 +38,7 @@ pub fn init(ctx: &Context, git: bool) -> Result<Initialized> {
         &ctx.store
     };
     let mut tx = Transaction::begin(store, ctx.now, ctx.acting(), ctx.lock_timeout, ctx.command)?;
-    match std::fs::read_to_string(&config_path) {
+    match crate::os::safe_file::read_to_string(&config_path) {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             tx.write_file(&config_path, &Config::template(commit))?;
             created.push(store.relative(&config_path));

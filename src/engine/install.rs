@@ -113,7 +113,7 @@ pub fn install(env: &Environment, request: &InstallRequest<'_>) -> Result<Instal
         ),
         Target::Mcp => (env.cwd.join(".mcp.json"), "mcp"),
     };
-    let existing = match std::fs::read_to_string(&path) {
+    let existing = match crate::os::safe_file::read_to_string(&path) {
         Ok(text) => serde_json::from_str::<Value>(&text).map_err(|err| {
             Error::Unreadable(crate::error::FileProblem {
                 path: path.display().to_string(),
@@ -137,6 +137,12 @@ pub fn install(env: &Environment, request: &InstallRequest<'_>) -> Result<Instal
         )?
     };
     let mut notes = Vec::new();
+    if !request.sandbox && request.target != Target::Mcp {
+        notes.push(
+            "without --sandbox, the agent's own shell and file tools can still write the store's state/ and steward.yaml and read ~/.config/steward/: steward finds and holds what they change, but cannot stop it (steward-design(7), \"Threat model\"); run `steward hook install ... --sandbox` to have the client keep them out"
+                .to_string(),
+        );
+    }
     if request.sandbox {
         let root = find_store(&env.cwd).ok_or_else(|| {
             Error::BadRequest(format!(

@@ -89,6 +89,7 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
         notify_failures: outbox.failed,
         problems: (super::trust::broken_config_warning(ctx).into_iter())
             .chain(super::trust::held_config_warning(ctx))
+            .chain(super::run::sandbox_gaps(ctx))
             .chain(scan.problems.iter().map(ToString::to_string))
             .chain(run_problems.iter().map(ToString::to_string))
             .chain(

@@ -238,5 +238,5 @@ fn with_suffix(base: &Path, suffix: &str) -> PathBuf {
 }
 
 fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|err| Error::io(path, "cannot read", err))
+    crate::os::safe_file::read_to_string(path).map_err(|err| Error::io(path, "cannot read", err))
 }

@@ -548,6 +548,51 @@ pub(crate) fn sandbox_of(
     }
 }
 
+/// Why the runs of the dispatch profiles would start without a sandbox
+/// although `dispatch.sandbox` is `auto`: a profile steward knows no
+/// sandbox for, one that turns its client's off, or a Claude Code that
+/// cannot start its own here (bubblewrap and socat missing on Linux). For
+/// `doctor`, `status` and `tick` to say, until it changes.
+pub fn sandbox_gaps(ctx: &Context) -> Vec<String> {
+    let dispatch = &ctx.config.dispatch;
+    if !dispatch.enabled || dispatch.sandbox != SandboxMode::Auto {
+        return Vec::new();
+    }
+    let mut gaps = Vec::new();
+    for name in std::iter::once(&dispatch.agent).chain(&dispatch.fallback_agent) {
+        let Some(profile) = ctx.config.agent(name) else {
+            continue;
+        };
+        match sandbox_of(SandboxMode::Auto, profile) {
+            Ok(None) => gaps.push(format!(
+                "runs of agent profile `{name}` start without a sandbox (steward knows none for it, or it turns its client's off): the agent's shell can write state/ and steward.yaml; set dispatch.sandbox: required to refuse them"
+            )),
+            Ok(Some(agents::OutputFormat::ClaudeJson))
+                if cfg!(target_os = "linux") && !claude_sandbox_available(ctx) =>
+            {
+                gaps.push(format!(
+                    "runs of agent profile `{name}` start without Claude Code's sandbox: bubblewrap and socat are not both installed (`apt-get install bubblewrap socat`); its Edit rules still hold, its shell does not"
+                ))
+            }
+            _ => {}
+        }
+    }
+    gaps
+}
+
+/// Whether Claude Code can start its sandbox here: on Linux it needs
+/// `bwrap` and `socat` on the `PATH`.
+fn claude_sandbox_available(ctx: &Context) -> bool {
+    let path = ctx.env.var("PATH").unwrap_or("/usr/bin:/bin");
+    ["bwrap", "socat"].iter().all(|program| {
+        std::env::split_paths(path).any(|dir| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::metadata(dir.join(program))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+    })
+}
+
 /// `argv` run in `client`'s sandbox with the store's state read-only
 /// (`dispatch.sandbox`): Claude Code with a settings file steward writes
 /// under `state/cache/` (which the sandbox keeps read-only), Codex with

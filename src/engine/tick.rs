@@ -49,8 +49,12 @@ pub struct TickOutcome {
     /// Goal files that could not be read and checks that cannot run, as
     /// (path, message).
     pub errors: Vec<(String, String)>,
-    /// Those of `errors` the last pass did not report: what `tick -q`
-    /// prints, once.
+    /// What a person should know that breaks nothing (runs that would
+    /// start without a sandbox), as (key, message): told once like
+    /// `errors`, without changing the exit status.
+    pub cautions: Vec<(String, String)>,
+    /// Those of `errors` and `cautions` the last pass did not report: what
+    /// `tick -q` prints, once.
     pub new_errors: Vec<(String, String)>,
     /// What dispatch started, ended, escalated and held.
     pub dispatched: dispatch::Dispatched,
@@ -99,11 +103,17 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         .notices
         .warnings
         .extend(super::trust::held_config_warning(ctx));
-    // A configuration file that does not load: told once, like a goal file
-    // that cannot be read.
+    // A configuration file that does not load, and runs that would start
+    // without a sandbox: told once, like a goal file that cannot be read.
+    let config_path = ctx.store.root.join(crate::config::FILE_NAME);
+    let config_path = config_path.display().to_string();
     if let Some(broken) = super::trust::broken_config_warning(ctx) {
-        let path = ctx.store.root.join(crate::config::FILE_NAME);
-        outcome.errors.push((path.display().to_string(), broken));
+        outcome.errors.push((config_path.clone(), broken));
+    }
+    for gap in super::run::sandbox_gaps(ctx) {
+        outcome
+            .cautions
+            .push((format!("{config_path} (dispatch.sandbox)"), gap));
     }
     // Machines sharing the store through git: their claims first.
     let claiming = ctx.config.dispatch.enabled && ctx.config.dispatch.claim_git && !request.dry_run;
@@ -361,9 +371,8 @@ fn record_pass(
     events: &crate::store::events::Cursor,
 ) -> Result<()> {
     let path = ctx.store.state_dir.join("tick.json");
-    let problems: Vec<&str> = outcome
-        .errors
-        .iter()
+    let problems: Vec<&str> = (outcome.errors.iter())
+        .chain(&outcome.cautions)
         .map(|(path, _)| path.as_str())
         .collect();
     let text = format!(
@@ -722,9 +731,8 @@ impl TickOutcome {
     }
 
     fn new_errors_from(&mut self, reported: &[String]) {
-        self.new_errors = self
-            .errors
-            .iter()
+        self.new_errors = (self.errors.iter())
+            .chain(&self.cautions)
             .filter(|(path, _)| !reported.contains(path))
             .cloned()
             .collect();

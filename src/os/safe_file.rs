@@ -151,6 +151,14 @@ pub fn read_state(path: &Path) -> Option<String> {
 }
 
 /// [`read_bytes`] as UTF-8 text.
+/// [`read_text`] shaped as `std::fs::read_to_string`: a missing file is
+/// `NotFound`. For files a person or an agent may have put anything in
+/// place of (a FIFO would hang a plain read).
+pub fn read_to_string(path: &Path) -> std::io::Result<String> {
+    read_text(path, 64 * 1024 * 1024)?
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
+}
+
 pub fn read_text(path: &Path, cap: u64) -> std::io::Result<Option<String>> {
     read_bytes(path, cap)?
         .map(|bytes| String::from_utf8(bytes).map_err(|_| std::io::Error::other("not UTF-8 text")))

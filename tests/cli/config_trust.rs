@@ -421,3 +421,46 @@ fn a_tagged_value_in_the_configuration_is_refused() {
         "dispatch.max_cost_usd_per_day = 5 # accepted (steward config accept)"
     );
 }
+
+/// No silent gap in the operating system's part: runs that `dispatch.sandbox:
+/// auto` would start without a sandbox are said by `doctor` and `status`
+/// until it changes, and told once by `tick`; hooks installed without
+/// `--sandbox` say what they leave open.
+#[test]
+fn runs_without_a_sandbox_and_hooks_without_one_are_said() {
+    let env = TestEnv::initialised();
+    env.write_config(
+        "dispatch:\n  enabled: true\n  agent: plain\nagents:\n  plain:\n    command: [./agent.sh]\n    output: text\n",
+    );
+    let said = "runs of agent profile `plain` start without a sandbox";
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(said));
+    env.steward()
+        .arg("status")
+        .assert()
+        .stderr(predicate::str::contains(said));
+    let first = env.steward().args(["tick", "-q"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&first.stderr).contains(said));
+    let second = env.steward().args(["tick", "-q"]).output().unwrap();
+    assert!(
+        !String::from_utf8_lossy(&second.stderr).contains(said),
+        "told once"
+    );
+    env.write_config(
+        "dispatch:\n  enabled: true\n  agent: plain\n  sandbox: required\nagents:\n  plain:\n    command: [./agent.sh]\n    output: text\n",
+    );
+    env.steward()
+        .arg("status")
+        .assert()
+        .stderr(predicate::str::contains(said).not());
+    env.steward()
+        .args(["hook", "install", "claude-code"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "without --sandbox, the agent's own shell and file tools can still write the store's state/",
+        ));
+}

@@ -290,7 +290,8 @@ fn mutate(fx: &Fixture, path: &Path, mutation: Mutation, random: &mut Lcg) -> Op
             }
             let mut bytes = bytes;
             let at = random.next(bytes.len() as u64) as usize;
-            let byte = b"x0 :-\n[]\"{}"[random.next(12) as usize];
+            let bytes_to_put = b"x0 :-\n[]\"{}";
+            let byte = bytes_to_put[random.next(bytes_to_put.len() as u64) as usize];
             bytes[at] = byte;
             std::fs::write(path, bytes).unwrap();
             Some(format!("byte {at} made {:?}", byte as char))
@@ -410,12 +411,19 @@ fn run(fx: &Fixture, case: &str, agent: bool, args: &[&str]) -> Ran {
 /// The documented exit codes (steward-reference(5), "EXIT CODES").
 const EXIT_CODES: &[i32] = &[0, 1, 2, 3, 4, 5, 75];
 
-/// Whether the log holds a completion of goal `id` (by the judge).
+/// Whether the log holds a completion of goal `id` (by the judge). Only
+/// regular files are read: a FIFO put in the log's place would hang the
+/// reader.
 fn completed(fx: &Fixture, id: &str) -> bool {
-    fx.env
-        .event_lines()
-        .iter()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+    let dir = fx.env.path("state/events");
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_file()))
+        .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
+        .flat_map(|text| text.lines().map(str::to_string).collect::<Vec<_>>())
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(&line).ok())
         .any(|e| e["goal_id"] == id && e["action"] == "completed")
 }
 
@@ -439,6 +447,7 @@ fn outside_files(dir: &Path) -> BTreeSet<(String, Vec<u8>)> {
     std::fs::read_dir(dir)
         .unwrap()
         .flatten()
+        .filter(|e| e.file_type().is_ok_and(|kind| kind.is_file()))
         .map(|e| {
             (
                 e.file_name().to_string_lossy().into_owned(),

@@ -107,7 +107,7 @@ fn run_by_git_merging() -> bool {
 /// runs the drivers (in the repository whose work tree this is).
 fn merging() -> bool {
     let git = Path::new(".git");
-    let dir = match std::fs::read_to_string(git) {
+    let dir = match crate::os::safe_file::read_to_string(git) {
         // A worktree's `.git` file names its folder.
         Ok(text) => match text.strip_prefix("gitdir: ") {
             Some(dir) => PathBuf::from(dir.trim()),

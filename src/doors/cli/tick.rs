@@ -60,10 +60,10 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
     super::notices(out, std::mem::take(&mut outcome.notices));
     // Cron mails what -q prints: a file that stays unreadable is told once
     // (the exit status stays 1).
-    let errors = if out.quiet && !out.json {
-        &outcome.new_errors
+    let errors: Vec<&(String, String)> = if out.quiet && !out.json {
+        outcome.new_errors.iter().collect()
     } else {
-        &outcome.errors
+        outcome.errors.iter().chain(&outcome.cautions).collect()
     };
     for (_, message) in errors {
         out.warn(message.clone());
