@@ -19,6 +19,7 @@ setup() { # AGENT: one goal, dispatch on, one tick
   steward add deploy-api --title "Deploy the API" --criterion "API responds on /health" \
     --criterion "Runbook written" -q 2>/dev/null
   printf 'dispatch:\n  enabled: true\n  agent: %s\n  timeout: 2m\n' "$1" >> steward.yaml
+  steward config accept -q
   steward tick -q
 }
 

@@ -19,6 +19,7 @@ setup() { # AGENT: a goal without a plan, planning on; two ticks
   steward add deploy-api --title "Deploy the API" --criterion "API responds on /health" \
     --criterion "Runbook written" -q 2>/dev/null
   printf 'dispatch:\n  enabled: true\n  agent: %s\n  timeout: 2m\n  plan: auto\n' "$1" >> steward.yaml
+  steward config accept -q
   steward tick -q
   e2e_settle
   steward tick -q

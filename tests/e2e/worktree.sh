@@ -105,6 +105,7 @@ setup_subagent() { # AGENT: one goal, a run whose model starts a subagent
   steward init -q
   steward add deploy-api --title "Deploy the API" --criterion "Someone looked" -q 2>/dev/null
   printf 'dispatch:\n  enabled: true\n  agent: %s\n  timeout: 3m\n' "$1" >> steward.yaml
+  steward config accept -q
   steward tick -q
   e2e_settle
   steward tasks --all --json > ../tasks.json
