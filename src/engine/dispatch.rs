@@ -44,6 +44,8 @@ pub struct Dispatched {
 
 /// Store-wide limits as they stand.
 struct Room {
+    /// What the runs of the last day cost ([`limits::spend_last_day`]).
+    spent: f64,
     parallel_left: u64,
     window_left: u64,
     window_reopens_at: Option<DateTime<Utc>>,
@@ -84,12 +86,12 @@ pub fn plan(
     } else {
         Vec::new()
     };
-    let mut room = room(ctx, &runs, limits::window(ctx)?);
+    let mut room = room(ctx, &runs, limits::window(ctx)?)?;
     report.spend_capped = room.spend_capped;
     if room.spend_capped && !dry_run && !spend_cap_told(ctx)? {
         let detail = format!(
             "runs cost ${:.2} in the last 24h, dispatch.max_cost_usd_per_day is ${:.2}: no new runs",
-            limits::spent_last_day(&runs, ctx.now),
+            room.spent,
             settings.max_cost_usd_per_day.unwrap_or_default()
         );
         // About the goal whose run spent last: what a person looks at first.
@@ -289,7 +291,7 @@ impl Holds {
             Vec::new()
         };
         // A view: the window as the heartbeat counts it.
-        let room = room(ctx, &runs, limits::window_seen(ctx)?);
+        let room = room(ctx, &runs, limits::window_seen(ctx)?)?;
         Ok(Holds { runs, claims, room })
     }
 
@@ -397,7 +399,7 @@ pub fn dispatch_now(
             why: format!("has run {} under way ({})", active.id, active.state_name()),
         });
     }
-    if let Some(why) = refusal(ctx, goal, &room(ctx, &runs, limits::window(ctx)?)) {
+    if let Some(why) = refusal(ctx, goal, &room(ctx, &runs, limits::window(ctx)?)?) {
         return Err(Error::DispatchRefused {
             label: goal.label.clone(),
             why,
@@ -501,15 +503,16 @@ fn store_refusals(ctx: &Context, room: &Room) -> Vec<String> {
 
 /// How much room the store-wide limits leave, with `recent` the times of
 /// the hour's dispatches ([`limits::window`]).
-fn room(ctx: &Context, runs: &[Run], recent: Vec<String>) -> Room {
+fn room(ctx: &Context, runs: &[Run], recent: Vec<String>) -> Result<Room> {
     let settings = &ctx.config.dispatch;
     let active = runs.iter().filter(|r| r.is_active()).count() as u64;
     let window = recent.len() as u64;
-    let spent = limits::spent_last_day(runs, ctx.now);
+    let spent = limits::spend_last_day(ctx, runs, ctx.now)?.usd;
     let spend_capped = settings
         .max_cost_usd_per_day
         .is_some_and(|cap| spent >= cap);
-    Room {
+    Ok(Room {
+        spent,
         parallel_left: settings.max_parallel.saturating_sub(active),
         window_left: ctx
             .config
@@ -535,7 +538,7 @@ fn room(ctx: &Context, runs: &[Run], recent: Vec<String>) -> Room {
                 )
             })
             .flatten(),
-    }
+    })
 }
 
 /// Whether the spend cap was recorded in the last day already.

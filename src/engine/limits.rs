@@ -135,14 +135,71 @@ pub fn dispatch_counted(ctx: &Context, goal_id: &str, dispatch_id: &str) -> Resu
     }))
 }
 
-/// What runs that ended in the 24 hours before `now` cost.
-pub fn spent_last_day(runs: &[Run], now: DateTime<Utc>) -> f64 {
+/// What the runs of the last 24 hours cost.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Spend {
+    pub usd: f64,
+    /// Runs steward started in that time (by the event log) whose record
+    /// is gone or verifies with no trusted machine's key: each counted at
+    /// the day's cap, what it could have spent, until a person looks.
+    pub unaccounted: Vec<String>,
+}
+
+/// What the runs of the 24 hours before `now` cost, counted so that
+/// removing or editing a run record lowers nothing: each run's record
+/// counts where a trusted machine's key verifies it; a run the event log
+/// says steward started in that time with no such record counts at
+/// `dispatch.max_cost_usd_per_day`, and is named.
+pub fn spend_last_day(ctx: &Context, runs: &[Run], now: DateTime<Utc>) -> Result<Spend> {
     let since = format_time(now - chrono::Duration::days(1));
-    runs.iter()
-        .filter(|r| r.ended_at.as_deref().is_some_and(|t| t >= since.as_str()))
-        .map(|r| r.cost_usd)
-        // Not `sum`: the sum of no floats is -0.0, printed "$-0.00".
-        .fold(0.0, |total, cost| total + cost)
+    let ended = |r: &&Run| r.ended_at.as_deref().is_some_and(|t| t >= since.as_str());
+    // Without a key nothing verifies: the records are all there is.
+    let (Some(cap), true) = (
+        ctx.config.dispatch.max_cost_usd_per_day,
+        ctx.store.keys.key().is_ok(),
+    ) else {
+        return Ok(Spend {
+            usd: total(runs.iter().filter(ended).map(|r| r.cost_usd)),
+            unaccounted: Vec::new(),
+        });
+    };
+    let started: Vec<String> = (ctx.store.log())
+        .read_since_naming(&since, Some("dispatched"))?
+        .into_iter()
+        .filter(|e| e.action == "dispatched" && e.actor == Actor::Steward.as_str())
+        .filter_map(|e| e.dispatch_id)
+        .collect();
+    let verified = |id: &str| runs.iter().any(|r| r.id == id && r.verified);
+    let unaccounted: Vec<String> = (started.iter())
+        .filter(|id| !verified(id))
+        .cloned()
+        .collect();
+    let recorded = runs
+        .iter()
+        .filter(ended)
+        .filter(|r| r.verified || !started.contains(&r.id))
+        .map(|r| r.cost_usd);
+    let bounds = unaccounted.iter().map(|_| cap);
+    Ok(Spend {
+        usd: total(recorded.chain(bounds)),
+        unaccounted,
+    })
+}
+
+/// The sum of `costs`. Not `sum`: the sum of no floats is -0.0, printed
+/// "$-0.00".
+fn total(costs: impl Iterator<Item = f64>) -> f64 {
+    costs.fold(0.0, |total, cost| total + cost)
+}
+
+/// What a person is told of runs counted at the cap for want of a record.
+pub fn unaccounted_warning(spend: &Spend) -> Option<String> {
+    (!spend.unaccounted.is_empty()).then(|| {
+        format!(
+            "the run record of {} is gone or does not verify: each counts at dispatch.max_cost_usd_per_day until a day has passed since it started (look at state/runs/, `steward runs --all`)",
+            spend.unaccounted.join(", ")
+        )
+    })
 }
 
 /// What every open goal has used of its budget and bounds, and the

@@ -71,6 +71,7 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
     let since = format_time(ctx.now - chrono::Duration::days(1));
     let recent = ctx.store.log().read_since(&since)?;
     let outbox = notify::read_outbox(ctx);
+    let spend = super::limits::spend_last_day(ctx, &runs, ctx.now)?;
     Ok(StatusReport {
         counts,
         closed: ctx.store.closed_count()?,
@@ -80,7 +81,7 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
             .filter(|g| g.waiting.as_ref().is_none_or(|w| w.for_person.is_none()))
             .filter_map(|g| Some((g.label.clone(), waiting_text(g.waiting.as_ref()?))))
             .collect(),
-        spent_today: super::limits::spent_last_day(&runs, ctx.now),
+        spent_today: spend.usd,
         daily_cap: ctx.config.dispatch.max_cost_usd_per_day,
         runs: runs.into_iter().filter(Run::is_active).collect(),
         moved: moved(&recent),
@@ -88,6 +89,7 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
         notify_pending: outbox.pending.len(),
         notify_failures: outbox.failed,
         problems: (super::trust::broken_config_warning(ctx).into_iter())
+            .chain(super::limits::unaccounted_warning(&spend))
             .chain(super::trust::held_config_warning(ctx))
             .chain(super::run::sandbox_gaps(ctx))
             .chain(scan.problems.iter().map(ToString::to_string))

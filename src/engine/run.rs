@@ -500,7 +500,8 @@ fn allowance(ctx: &Context, run: &Run) -> Option<crate::agents::meter::Allowance
     if let Some(cap) = ctx.config.dispatch.max_cost_usd_per_day
         && let Ok((runs, _)) = ctx.store.runs()
     {
-        let spent = super::limits::spent_last_day(&runs, ctx.clock_now());
+        let spent = super::limits::spend_last_day(ctx, &runs, ctx.clock_now())
+            .map_or(cap, |spend| spend.usd);
         left.push(crate::agents::meter::Allowance {
             usd: (cap - spent).max(0.0),
             bound: format!("dispatch.max_cost_usd_per_day (${cap:.2})"),

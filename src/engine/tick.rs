@@ -110,6 +110,14 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     if let Some(broken) = super::trust::broken_config_warning(ctx) {
         outcome.errors.push((config_path.clone(), broken));
     }
+    if ctx.config.dispatch.enabled && ctx.config.dispatch.max_cost_usd_per_day.is_some() {
+        let (runs, _) = ctx.store.runs()?;
+        let spend = super::limits::spend_last_day(ctx, &runs, ctx.now)?;
+        if let Some(warning) = super::limits::unaccounted_warning(&spend) {
+            let key = ctx.store.state_dir.join("runs");
+            outcome.cautions.push((key.display().to_string(), warning));
+        }
+    }
     for gap in super::run::sandbox_gaps(ctx) {
         outcome
             .cautions

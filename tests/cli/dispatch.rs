@@ -429,6 +429,54 @@ fn the_kill_switch_and_the_spend_cap_stop_new_runs() {
         .stderr(predicate::str::contains("disabled"));
 }
 
+/// Money is counted from what steward signed: a run record removed or
+/// edited by hand does not give the day's cap back. The run the event log
+/// says steward started counts at the cap until a day has passed, and a
+/// person is told.
+#[test]
+fn a_run_record_removed_or_edited_gives_no_money_back() {
+    for edit in [false, true] {
+        let env = store();
+        add(&env, "costly-1", &[]);
+        add(&env, "costly-2", &[]);
+        env.write_config(
+            &CONFIG
+                .replace("max_parallel: 2", "max_parallel: 1")
+                .replace("timeout: 2s", "timeout: 2s\n  max_cost_usd_per_day: 10"),
+        );
+        env.steward_on_path().arg("tick").assert().success();
+        env.settle();
+        let runs = env.runs();
+        assert_eq!(runs.len(), 1);
+        let id = runs[0]["id"].as_str().unwrap().to_string();
+        let path = env.path(&format!("state/runs/{id}.json"));
+        if edit {
+            let text = std::fs::read_to_string(&path)
+                .unwrap()
+                .replace("\"cost_usd\": 5.0", "\"cost_usd\": 0.0");
+            std::fs::write(&path, text).unwrap();
+        } else {
+            std::fs::remove_file(&path).unwrap();
+        }
+        let ticked = env.steward_on_path().args(["tick", "-q"]).output().unwrap();
+        env.settle();
+        let said = String::from_utf8_lossy(&ticked.stderr);
+        assert!(
+            said.contains(&format!(
+                "the run record of {id} is gone or does not verify"
+            )),
+            "{said}"
+        );
+        assert_eq!(env.runs().len(), usize::from(edit), "no new run");
+        env.steward_on_path()
+            .arg("status")
+            .assert()
+            .stdout(predicate::str::contains(
+                "Spend: $10.00 on runs in the last 24h of $10.00 a day",
+            ));
+    }
+}
+
 #[test]
 fn waiting_is_free_until_the_time_passes() {
     let mut env = store();
