@@ -54,6 +54,15 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
     for gap in super::run::sandbox_gaps(ctx) {
         problems.push(FileProblem::whole_file(&config_path, gap));
     }
+    if let Ok((runs, _)) = ctx.store.runs()
+        && let Some(warning) =
+            super::limits::unaccounted_warning(&super::limits::spend_last_day(ctx, &runs, ctx.now)?)
+    {
+        problems.push(FileProblem::whole_file(
+            &ctx.store.state_dir.join("runs"),
+            warning,
+        ));
+    }
     for conflict in super::resolve::unresolved(ctx) {
         problems.push(FileProblem::whole_file(
             &ctx.store.state_dir.join("conflicts"),

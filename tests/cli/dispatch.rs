@@ -474,6 +474,13 @@ fn a_run_record_removed_or_edited_gives_no_money_back() {
             .stdout(predicate::str::contains(
                 "Spend: $10.00 on runs in the last 24h of $10.00 a day",
             ));
+        env.steward_on_path()
+            .arg("doctor")
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains(format!(
+                "the run record of {id} is gone or does not verify"
+            )));
     }
 }
 
