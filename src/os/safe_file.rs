@@ -26,6 +26,15 @@ pub fn open_append(path: &Path) -> std::io::Result<std::fs::File> {
     open_checked(path, &mut options)
 }
 
+/// The state file at `path` opened to be read and written over in place
+/// (made when missing), never through a link nor to anything but a
+/// regular file.
+pub fn open_read_write(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true);
+    open_checked(path, &mut options)
+}
+
 /// The state file at `path` emptied to be written (made when missing),
 /// never through a link nor to anything but a regular file.
 pub fn create_truncated(path: &Path) -> std::io::Result<std::fs::File> {

@@ -11,7 +11,6 @@
 //! waiting for the disk: it covers a process killed or crashing, not a
 //! machine losing power (steward-design(7), "Threat model").
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -55,14 +54,22 @@ const LOGGED: &str = "logged";
 /// The largest journal read: a pass over many goals writes a line each.
 const JOURNAL_BYTES: u64 = 256 * 1024 * 1024;
 
+/// The line that says a transaction finished: nothing is left to do.
+const DONE: &str = "done";
+
 pub fn path(state_dir: &Path) -> PathBuf {
     state_dir.join("seals").join("journal")
 }
 
-/// The journal a transaction appends to, opened at its first intent.
+/// The journal a transaction writes, opened at its first intent. It is
+/// written over in place from its start, never made anew or shortened:
+/// on a file system that discards freed blocks at once, making and
+/// removing a file at every write would wait for the disk each time.
+/// Every line carries the transaction's own nonce under its MAC, so what
+/// an earlier, longer transaction left after this one's lines is not read.
 #[derive(Debug, Default)]
 pub struct Journal {
-    file: Option<std::fs::File>,
+    open: Option<(std::fs::File, String, u64)>,
 }
 
 impl Journal {
@@ -75,68 +82,78 @@ impl Journal {
 
     /// Says the transaction's events are in the log.
     pub fn logged(&mut self, state_dir: &Path, key: &MachineKey) -> Result<()> {
-        if self.file.is_none() {
+        if self.open.is_none() {
             return Ok(());
         }
         self.append(state_dir, key, LOGGED)
             .map_err(|err| Error::io(&path(state_dir), "cannot write", err))
     }
 
+    /// Says the transaction is done: the journal holds nothing to do.
+    pub fn done(&mut self, state_dir: &Path, key: &MachineKey) -> Result<()> {
+        if self.open.is_none() {
+            return Ok(());
+        }
+        self.append(state_dir, key, DONE)
+            .map_err(|err| Error::io(&path(state_dir), "cannot write", err))
+    }
+
     /// Whether anything was written to it.
     pub fn is_open(&self) -> bool {
-        self.file.is_some()
+        self.open.is_some()
     }
 
     fn append(&mut self, state_dir: &Path, key: &MachineKey, line: &str) -> std::io::Result<()> {
-        if self.file.is_none() {
+        use std::os::unix::fs::FileExt;
+        if self.open.is_none() {
             // Beside the seals, made as they are (removed, it comes back);
             // never through a link, nor a FIFO that would hang the write.
             let path = path(state_dir);
             super::cache_dir_ready(super::atomic::parent(&path));
-            let file = crate::os::safe_file::open_append(&path)?;
-            // Whatever an earlier transaction left was dealt with when this
-            // one began: a journal is one transaction's.
-            file.set_len(0)?;
-            self.file = Some(file);
+            let file = crate::os::safe_file::open_read_write(&path)?;
+            let nonce = uuid::Uuid::new_v4().simple().to_string();
+            self.open = Some((file, nonce, 0));
         }
-        let mac = key.mac(Domain::Journal, &[line.as_bytes()]);
-        let file = self.file.as_mut().expect("opened above");
-        file.write_all(format!("{line}\t{mac}\n").as_bytes())
+        let (file, nonce, at) = self.open.as_mut().expect("opened above");
+        let body = format!("{nonce} {line}");
+        let mac = key.mac(Domain::Journal, &[body.as_bytes()]);
+        let text = format!("{body}\t{mac}\n");
+        file.write_all_at(text.as_bytes(), *at)?;
+        *at += text.len() as u64;
+        Ok(())
     }
 }
 
-/// What the journal at `state_dir` holds: the lines this key wrote, read
-/// in order; lines that do not verify are left out.
+/// What the journal at `state_dir` holds: the lines of the transaction
+/// that wrote it last, while it is not done (`None` otherwise).
 pub fn read(state_dir: &Path, key: &MachineKey) -> Option<Left> {
     let text = crate::os::safe_file::read_text(&path(state_dir), JOURNAL_BYTES)
         .ok()
         .flatten()?;
     let mut left = Left::default();
+    let mut nonce: Option<&str> = None;
     for line in text.lines() {
         let Some((body, mac)) = line.rsplit_once('\t') else {
-            continue;
+            break;
         };
-        if !key.verifies(Domain::Journal, &[body.as_bytes()], mac) {
-            continue;
+        let Some((its, what)) = body.split_once(' ') else {
+            break;
+        };
+        // The first line names the transaction; what follows another's
+        // nonce, or does not verify, is an older one's.
+        if nonce.is_some_and(|n| n != its)
+            || !key.verifies(Domain::Journal, &[body.as_bytes()], mac)
+        {
+            break;
         }
-        if body == LOGGED {
-            left.logged = true;
-        } else if let Ok(intent) = serde_json::from_str(body) {
-            left.intents.push(intent);
+        nonce = Some(its);
+        match what {
+            DONE => return None,
+            LOGGED => left.logged = true,
+            json => left.intents.push(serde_json::from_str(json).ok()?),
         }
     }
-    Some(left)
-}
-
-/// Removes the journal at `state_dir`: its transaction is done.
-pub fn remove(state_dir: &Path) -> Result<()> {
-    let path = path(state_dir);
-    match std::fs::remove_file(&path) {
-        Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
-            Err(Error::io(&path, "cannot remove", err))
-        }
-        _ => Ok(()),
-    }
+    nonce.map(|_| left)
 }
 
 /// Of the intents for one goal, in order, how many took place: all up to
@@ -187,30 +204,35 @@ mod tests {
     }
 
     #[test]
-    fn only_lines_of_this_key_are_read_and_a_new_journal_starts_empty() {
+    fn a_journal_is_one_transactions_until_done_and_written_over_in_place() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("seals")).unwrap();
         let key = MachineKey::for_tests(1);
         let mut journal = Journal::default();
-        journal
-            .intend(dir.path(), &key, &intent("g.md", "A"))
-            .unwrap();
+        for after in ["A", "B"] {
+            journal
+                .intend(dir.path(), &key, &intent("g.md", after))
+                .unwrap();
+        }
         journal.logged(dir.path(), &key).unwrap();
         let left = read(dir.path(), &key).unwrap();
-        assert_eq!(left.intents, vec![intent("g.md", "A")]);
+        assert_eq!(left.intents, vec![intent("g.md", "A"), intent("g.md", "B")]);
         assert!(left.logged);
-        assert!(
-            read(dir.path(), &MachineKey::for_tests(2))
-                .unwrap()
-                .intents
-                .is_empty()
-        );
-        let mut next = Journal::default();
-        next.intend(dir.path(), &key, &intent("h.md", "B")).unwrap();
-        let left = read(dir.path(), &key).unwrap();
-        assert_eq!(left.intents, vec![intent("h.md", "B")]);
-        assert!(!left.logged);
-        remove(dir.path()).unwrap();
+        assert!(read(dir.path(), &MachineKey::for_tests(2)).is_none());
+        journal.done(dir.path(), &key).unwrap();
         assert!(read(dir.path(), &key).is_none());
+        let inode = || {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(path(dir.path())).unwrap().ino()
+        };
+        let before = inode();
+        // A shorter transaction after it: what the longer one left after
+        // the new lines is not read.
+        let mut next = Journal::default();
+        next.intend(dir.path(), &key, &intent("h.md", "C")).unwrap();
+        let left = read(dir.path(), &key).unwrap();
+        assert_eq!(left.intents, vec![intent("h.md", "C")]);
+        assert!(!left.logged);
+        assert_eq!(inode(), before, "written over in place");
     }
 }

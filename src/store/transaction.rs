@@ -738,7 +738,9 @@ impl<'s> Transaction<'s> {
                 ),
             );
         }
-        super::journal::remove(&state_dir)
+        // Marked done, written over in place like any journal.
+        let mut journal = super::journal::Journal::default();
+        journal.done(&state_dir, key)
     }
 
     /// Puts a prepared goal's staged bytes in place and records the change:
@@ -1429,9 +1431,10 @@ impl<'s> Transaction<'s> {
         // After the events, which carry the same hashes under the same key:
         // a seal a crash loses is repaired from them.
         self.write_seals()?;
-        if self.journal.is_open() {
-            let state_dir = &self.store.state_dir;
-            super::journal::remove(state_dir)?;
+        if self.journal.is_open()
+            && let Ok(key) = self.store.keys.key()
+        {
+            self.journal.done(&self.store.state_dir, key)?;
         }
         let mut warnings: Vec<String> = (self.left_changed.iter().flatten())
             .map(|path| {

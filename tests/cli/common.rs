@@ -133,9 +133,9 @@ impl TestEnv {
     }
 
     /// Every file under the root with its bytes, to prove nothing changed.
-    /// (The lock and `state/cache/sealed`, what the last pass found
-    /// sealed — machine state that only saves reading seals — are left
-    /// out.)
+    /// (The lock, `state/cache/sealed`, what the last pass found sealed —
+    /// machine state that only saves reading seals — and the journal of
+    /// the last write are left out.)
     pub fn snapshot(&self) -> Vec<(PathBuf, Vec<u8>)> {
         fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
             let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -146,6 +146,7 @@ impl TestEnv {
             for path in entries {
                 if path.file_name().is_some_and(|n| n == ".git" || n == "lock")
                     || path.ends_with("state/cache/sealed")
+                    || path.ends_with("state/seals/journal")
                 {
                     continue;
                 }
