@@ -598,7 +598,11 @@ impl Store {
     /// Forgets that steward sealed this store on this machine: the next
     /// write takes its goals as they are.
     fn unseal(&self) {
+        // The marker, what a person accepted, and the seals: with any of
+        // them left, a write finds the store sealed before, and holds
+        // what was written here directly.
         let _ = std::fs::remove_dir_all(home(self.root()).join(".config/steward/stores"));
+        let _ = std::fs::remove_dir_all(self.root().join("state/seals"));
     }
 
     /// After files were written here directly: the next steward write

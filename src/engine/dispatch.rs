@@ -37,6 +37,9 @@ pub struct Dispatched {
     pub held: Vec<(String, String)>,
     /// The day's spend reached `dispatch.max_cost_usd_per_day`.
     pub spend_capped: bool,
+    /// Runs counted at the day's cap for want of a verified record
+    /// ([`limits::Spend::unaccounted`]).
+    pub unaccounted: Vec<String>,
     /// With `dispatch.claim: git`: runs decided but not recorded, with
     /// their instructions, until their claims win (`claim::publish`).
     pub to_claim: Vec<(Run, String)>,
@@ -46,6 +49,8 @@ pub struct Dispatched {
 struct Room {
     /// What the runs of the last day cost ([`limits::spend_last_day`]).
     spent: f64,
+    /// The runs counted at the cap among them.
+    unaccounted: Vec<String>,
     parallel_left: u64,
     window_left: u64,
     window_reopens_at: Option<DateTime<Utc>>,
@@ -88,6 +93,7 @@ pub fn plan(
     };
     let mut room = room(ctx, &runs, limits::window(ctx)?)?;
     report.spend_capped = room.spend_capped;
+    report.unaccounted = room.unaccounted.clone();
     if room.spend_capped && !dry_run && !spend_cap_told(ctx)? {
         let detail = format!(
             "runs cost ${:.2} in the last 24h, dispatch.max_cost_usd_per_day is ${:.2}: no new runs",
@@ -507,12 +513,14 @@ fn room(ctx: &Context, runs: &[Run], recent: Vec<String>) -> Result<Room> {
     let settings = &ctx.config.dispatch;
     let active = runs.iter().filter(|r| r.is_active()).count() as u64;
     let window = recent.len() as u64;
-    let spent = limits::spend_last_day(ctx, runs, ctx.now)?.usd;
+    let spend = limits::spend_last_day(ctx, runs, ctx.now)?;
+    let spent = spend.usd;
     let spend_capped = settings
         .max_cost_usd_per_day
         .is_some_and(|cap| spent >= cap);
     Ok(Room {
         spent,
+        unaccounted: spend.unaccounted,
         parallel_left: settings.max_parallel.saturating_sub(active),
         window_left: ctx
             .config

@@ -55,8 +55,9 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         problems.push(FileProblem::whole_file(&config_path, gap));
     }
     if let Ok((runs, _)) = ctx.store.runs()
-        && let Some(warning) =
-            super::limits::unaccounted_warning(&super::limits::spend_last_day(ctx, &runs, ctx.now)?)
+        && let Some(warning) = super::limits::unaccounted_warning(
+            &super::limits::spend_last_day(ctx, &runs, ctx.now)?.unaccounted,
+        )
     {
         problems.push(FileProblem::whole_file(
             &ctx.store.state_dir.join("runs"),

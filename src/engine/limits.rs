@@ -193,11 +193,11 @@ fn total(costs: impl Iterator<Item = f64>) -> f64 {
 }
 
 /// What a person is told of runs counted at the cap for want of a record.
-pub fn unaccounted_warning(spend: &Spend) -> Option<String> {
-    (!spend.unaccounted.is_empty()).then(|| {
+pub fn unaccounted_warning(unaccounted: &[String]) -> Option<String> {
+    (!unaccounted.is_empty()).then(|| {
         format!(
             "the run record of {} is gone or does not verify: each counts at dispatch.max_cost_usd_per_day until a day has passed since it started (look at state/runs/, `steward runs --all`)",
-            spend.unaccounted.join(", ")
+            unaccounted.join(", ")
         )
     })
 }

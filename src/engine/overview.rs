@@ -89,7 +89,7 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
         notify_pending: outbox.pending.len(),
         notify_failures: outbox.failed,
         problems: (super::trust::broken_config_warning(ctx).into_iter())
-            .chain(super::limits::unaccounted_warning(&spend))
+            .chain(super::limits::unaccounted_warning(&spend.unaccounted))
             .chain(super::trust::held_config_warning(ctx))
             .chain(super::run::sandbox_gaps(ctx))
             .chain(scan.problems.iter().map(ToString::to_string))

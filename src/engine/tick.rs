@@ -110,14 +110,6 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     if let Some(broken) = super::trust::broken_config_warning(ctx) {
         outcome.errors.push((config_path.clone(), broken));
     }
-    if ctx.config.dispatch.enabled && ctx.config.dispatch.max_cost_usd_per_day.is_some() {
-        let (runs, _) = ctx.store.runs()?;
-        let spend = super::limits::spend_last_day(ctx, &runs, ctx.now)?;
-        if let Some(warning) = super::limits::unaccounted_warning(&spend) {
-            let key = ctx.store.state_dir.join("runs");
-            outcome.cautions.push((key.display().to_string(), warning));
-        }
-    }
     for gap in super::run::sandbox_gaps(ctx) {
         outcome
             .cautions
@@ -298,6 +290,11 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     drop(closed);
     let dispatched = dispatch::plan(ctx, &mut tx, &mut after, false)?;
     outcome.note_dispatch(&dispatched);
+    // Runs counted at the cap for want of a verified record: told once.
+    if let Some(warning) = super::limits::unaccounted_warning(&dispatched.unaccounted) {
+        let key = ctx.store.state_dir.join("runs");
+        outcome.cautions.push((key.display().to_string(), warning));
+    }
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
     let open_goals = goals.len();
     let open_ids: std::collections::HashSet<&str> = goals.iter().map(|g| g.id.as_str()).collect();
