@@ -34,6 +34,14 @@ pub const LOCAL_FILE: &str = "state/local/steward.yaml";
 /// (steward-reference(5), "RELIABILITY").
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
+/// Whether the configuration files of the store at `root` load as they
+/// are, weighed against nothing: the error that says where when not.
+pub fn files_load(root: &std::path::Path) -> crate::error::Result<()> {
+    let (layers, _) = layers::Layers::from_files(root)?;
+    layers.check_agents()?;
+    layers.check_paths(root)
+}
+
 /// What the configuration files of the store at `root` say, as a person
 /// accepts it ([`Said::text`]); the files that do not load say nothing.
 pub fn said_in_files(root: &std::path::Path) -> String {

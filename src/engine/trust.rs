@@ -381,13 +381,7 @@ pub fn accept_config(ctx: &Context) -> Result<ConfigAccepted> {
     })?;
     // What the files say, loaded afresh: a file that does not load is
     // not accepted.
-    crate::config::Config::load(
-        &ctx.store.root,
-        &Default::default(),
-        &Default::default(),
-        ctx.actor,
-        None,
-    )?;
+    crate::config::files_load(&ctx.store.root)?;
     let mut tx = ctx.transaction()?;
     let Some(changes) = ctx.config_changes.as_ref() else {
         if ctx.acceptance_lost {

@@ -311,3 +311,23 @@ pub fn machine_key_file() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
     format!("state/machines/{}.pub", host.trim())
 }
+
+/// A tiny deterministic generator: the tests need spread, not
+/// randomness, and a case must replay from its seed.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// The next number below `below` (0 when `below` is 0).
+    pub fn next(&mut self, below: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % below.max(1)
+    }
+
+    /// One of `items`, which must not be empty.
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.next(items.len() as u64) as usize]
+    }
+}

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::common::TestEnv;
+use crate::common::{Lcg, TestEnv};
 
 /// The limits steward-design(7), "Threat model", names: a promise a
 /// mutation may break only by one of these, and the threat model must
@@ -39,23 +39,6 @@ fn the_fuzzers_exceptions_are_the_threat_models_limits() {
             model.contains(words),
             "{name}: `{words}` is not in the threat model"
         );
-    }
-}
-
-/// A tiny deterministic generator: the cases must replay from their seed.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, below: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % below.max(1)
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.next(items.len() as u64) as usize]
     }
 }
 

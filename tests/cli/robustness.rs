@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use predicates::prelude::*;
 
-use crate::common::TestEnv;
+use crate::common::{Lcg, TestEnv};
 
 fn start(env: &TestEnv, args: &[&str]) -> Child {
     let mut cmd = env.process();
@@ -102,19 +102,6 @@ fn concurrent_writers_lose_nothing() {
     );
     let of_goals = events.iter().filter(|e| e["goal_id"] != "").count();
     assert_eq!(of_goals, 151, "exactly one line per event");
-}
-
-/// A tiny deterministic generator: the test needs spread, not randomness.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, below: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % below
-    }
 }
 
 #[test]
