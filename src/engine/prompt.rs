@@ -102,25 +102,27 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
     // A goal the block would offer is first looked at as the judge looks
     // at it: one changed outside steward waits for a person's review, not
     // for work (only the few offered are hashed).
+    // Each goal is looked at once: one found steward's stays so.
     let mut held: Vec<Goal> = Vec::new();
+    let mut looked_at: Vec<String> = Vec::new();
     let mut composition = stewardship::compose(&open, &frame, &rotation, max_chars, &pending);
     loop {
-        let newly: Vec<Goal> = (composition.offered.iter())
+        let fresh: Vec<&crate::store::LoadedGoal> = (composition.offered.iter())
+            .filter(|offered| !looked_at.contains(&offered.id))
             .filter_map(|offered| scan.goals.iter().find(|g| g.goal.id == offered.id))
+            .collect();
+        looked_at.extend(fresh.iter().map(|loaded| loaded.goal.id.clone()));
+        let newly: Vec<Goal> = (fresh.into_iter())
             .filter_map(|loaded| ctx.store.as_judged(loaded, ctx.now))
             .collect();
         if newly.is_empty() {
             break;
         }
         held.extend(newly);
-        let open: Vec<&Goal> = (scan.goals.iter())
-            .map(|g| held.iter().find(|h| h.id == g.goal.id).unwrap_or(&*g.goal))
-            .collect();
+        let open = with_held(&scan.goals, &held);
         composition = stewardship::compose(&open, &frame, &rotation, max_chars, &pending);
     }
-    let open: Vec<&Goal> = (scan.goals.iter())
-        .map(|g| held.iter().find(|h| h.id == g.goal.id).unwrap_or(&*g.goal))
-        .collect();
+    let open = with_held(&scan.goals, &held);
     outcome.status = stewardship::loop_status(&open, &book, ctx.now);
     if !composition.offered.is_empty() {
         let mut tx = ctx.transaction()?;
@@ -148,6 +150,13 @@ pub fn prompt(ctx: &Context, request: &PromptRequest) -> Result<PromptOutcome> {
     outcome.attention = labels(&composition.attention);
     outcome.text = composition.text;
     Ok(outcome)
+}
+
+/// The open goals, each in `held`'s version where it has one.
+fn with_held<'g>(goals: &'g [crate::store::LoadedGoal], held: &'g [Goal]) -> Vec<&'g Goal> {
+    (goals.iter())
+        .map(|g| held.iter().find(|h| h.id == g.goal.id).unwrap_or(&*g.goal))
+        .collect()
 }
 
 /// The rotation so far; a file steward cannot read starts it over.

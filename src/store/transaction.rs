@@ -674,7 +674,6 @@ impl<'s> Transaction<'s> {
             return Ok(());
         };
         let mut goals: Vec<&str> = left.intents.iter().map(|i| i.id.as_str()).collect();
-        goals.dedup();
         goals.sort_unstable();
         goals.dedup();
         let sha_at = |path: &str| {

@@ -130,6 +130,12 @@ impl Fixture {
         let env = TestEnv::initialised();
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("keep.txt"), "the person's file\n").unwrap();
+        // This machine's own settings beside the store's: both are files
+        // an agent can write.
+        env.write(
+            "state/local/steward.yaml",
+            "circuit_breaker:\n  enabled: true\n",
+        );
         env.write_config(
             "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\n",
         );
