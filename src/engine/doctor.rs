@@ -90,6 +90,9 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
     }
     check_duplicates(&scan.goals, &mut problems);
     problems.extend(ctx.store.log().unreadable_lines()?);
+    if let Some(warning) = crate::store::log_mark::losses_warning(&ctx.store.log_losses()) {
+        problems.push(FileProblem::whole_file(ctx.store.log().dir(), warning));
+    }
     problems.extend(ctx.store.obligations()?.unreadable);
     problems.extend(ctx.store.runs()?.1);
     problems.extend(super::claim::unreadable(ctx));

@@ -9,6 +9,7 @@ use crate::error::Result;
 use crate::model::format_time;
 use crate::model::{Actor, Edit, Goal, GoalChange, Run, Status, record_ticks};
 use crate::rules::watchdog::{self, Evaluation, Verdict};
+use crate::store::log_mark::Dispatch;
 use crate::store::{LoadedGoal, Transaction};
 
 /// Applies the watchdog's blocking and failing rules right after another
@@ -105,15 +106,41 @@ pub fn window_seen(ctx: &Context) -> Result<Vec<String>> {
 pub fn window(ctx: &Context) -> Result<Vec<String>> {
     let since = format_time(ctx.now - chrono::Duration::hours(1));
     let until = format_time(ctx.now);
-    let recent = ctx
-        .store
-        .log()
-        .read_since_naming(&since, Some("dispatched"))?;
-    Ok(recent
+    let logged: Vec<Dispatch> = dispatches_since(ctx, &since)?
         .into_iter()
-        .filter(|e| e.action == "dispatched" && e.ts <= until)
-        .map(|e| e.ts)
-        .collect())
+        .filter(|d| d.ts <= until)
+        .collect();
+    let mut times: Vec<String> = logged.into_iter().map(|d| d.ts).collect();
+    times.sort();
+    Ok(times)
+}
+
+/// The dispatches logged since `since`: those in the event log, and those
+/// this machine logged whose lines the log lost (`store::log_mark`), so
+/// that removing lines from the log lowers no limit.
+fn dispatches_since(ctx: &Context, since: &str) -> Result<Vec<Dispatch>> {
+    let mut dispatches: Vec<Dispatch> = (ctx.store.log())
+        .read_since_naming(since, Some("dispatched"))?
+        .into_iter()
+        .filter(|e| e.action == "dispatched")
+        .map(|e| Dispatch {
+            ts: e.ts,
+            goal_id: e.goal_id,
+            dispatch_id: e.dispatch_id,
+            actor: e.actor,
+        })
+        .collect();
+    let lost: Vec<Dispatch> = (ctx.store.dispatches_logged_here().into_iter())
+        .filter(|here| here.ts.as_str() >= since)
+        .filter(|here| {
+            !dispatches.iter().any(|logged| match &here.dispatch_id {
+                Some(id) => logged.dispatch_id.as_ref() == Some(id),
+                None => logged.ts == here.ts && logged.goal_id == here.goal_id,
+            })
+        })
+        .collect();
+    dispatches.extend(lost);
+    Ok(dispatches)
 }
 
 /// Whether the dispatch `dispatch_id` of `goal_id` is counted already: a
@@ -163,11 +190,10 @@ pub fn spend_last_day(ctx: &Context, runs: &[Run], now: DateTime<Utc>) -> Result
             unaccounted: Vec::new(),
         });
     };
-    let started: Vec<String> = (ctx.store.log())
-        .read_since_naming(&since, Some("dispatched"))?
+    let started: Vec<String> = dispatches_since(ctx, &since)?
         .into_iter()
-        .filter(|e| e.action == "dispatched" && e.actor == Actor::Steward.as_str())
-        .filter_map(|e| e.dispatch_id)
+        .filter(|d| d.actor == Actor::Steward.as_str())
+        .filter_map(|d| d.dispatch_id)
         .collect();
     let verified = |id: &str| runs.iter().any(|r| r.id == id && r.verified);
     let unaccounted: Vec<String> = (started.iter())

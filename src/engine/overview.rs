@@ -90,6 +90,9 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
         notify_failures: outbox.failed,
         problems: (super::trust::broken_config_warning(ctx).into_iter())
             .chain(super::limits::unaccounted_warning(&spend.unaccounted))
+            .chain(crate::store::log_mark::losses_warning(
+                &ctx.store.log_losses(),
+            ))
             .chain(super::trust::held_config_warning(ctx))
             .chain(super::run::sandbox_gaps(ctx))
             .chain(scan.problems.iter().map(ToString::to_string))

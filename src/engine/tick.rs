@@ -295,6 +295,11 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         let key = ctx.store.state_dir.join("runs");
         outcome.cautions.push((key.display().to_string(), warning));
     }
+    let losses = ctx.store.log_losses();
+    if let Some(warning) = crate::store::log_mark::losses_warning(&losses) {
+        let key = ctx.store.log().dir().display().to_string();
+        outcome.cautions.push((key, warning));
+    }
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
     let open_goals = goals.len();
     let open_ids: std::collections::HashSet<&str> = goals.iter().map(|g| g.id.as_str()).collect();

@@ -144,6 +144,17 @@ pub struct Cursor {
     pub offset: u64,
 }
 
+/// What one append wrote to one part of the log.
+#[derive(Debug, Clone)]
+pub struct Appended {
+    pub path: PathBuf,
+    pub part: String,
+    /// How much the part grew.
+    pub bytes: u64,
+    /// The SHA-256 of the last line written, without its newline.
+    pub last_line: String,
+}
+
 /// The key the old single file sorts under, before every day.
 const LEGACY: &str = "";
 
@@ -211,9 +222,9 @@ impl Log {
     }
 
     /// Appends `events`, each to the newest segment of its day, in one
-    /// write per file; returns the files written.
-    pub fn append(&self, events: &[Event], signer: Option<Signer<'_>>) -> Result<Vec<PathBuf>> {
-        let mut written: Vec<PathBuf> = Vec::new();
+    /// write per file; returns what was written to each.
+    pub fn append(&self, events: &[Event], signer: Option<Signer<'_>>) -> Result<Vec<Appended>> {
+        let mut written = Vec::new();
         let mut by_day: Vec<(&str, Vec<Event>)> = Vec::new();
         for event in events {
             let day = day_of(&event.ts);
@@ -223,9 +234,15 @@ impl Log {
             }
         }
         for (day, list) in by_day {
-            let path = self.path(&self.target(day));
-            append(&path, &list, signer)?;
-            written.push(path);
+            let part = self.target(day);
+            let path = self.path(&part);
+            let (bytes, last_line) = append(&path, &list, signer)?;
+            written.push(Appended {
+                path,
+                part,
+                bytes,
+                last_line,
+            });
         }
         Ok(written)
     }
@@ -456,12 +473,15 @@ fn day_of(ts: &str) -> &str {
         .unwrap_or("0000-00-00")
 }
 
-/// Appends `events` in one write so lines from concurrent runs never mix.
-fn append(path: &Path, events: &[Event], signer: Option<Signer<'_>>) -> Result<()> {
-    if events.is_empty() {
-        return Ok(());
-    }
+/// Appends `events` in one write so lines from concurrent runs never mix;
+/// returns how many bytes were written and the SHA-256 of the last line.
+fn append(path: &Path, events: &[Event], signer: Option<Signer<'_>>) -> Result<(u64, String)> {
     let buffer = encode(events, signer);
+    let last_line = buffer
+        .strip_suffix(b"\n")
+        .map(|lines| lines.rsplit(|&b| b == b'\n').next().unwrap_or(lines))
+        .map(super::key::sha256)
+        .unwrap_or_default();
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)
             .map_err(|err| Error::io(dir, "cannot create directory", err))?;
@@ -495,7 +515,8 @@ fn append(path: &Path, events: &[Event], signer: Option<Signer<'_>>) -> Result<(
     file.write_all(&buffer)
         .map_err(|err| Error::io(path, "cannot append to event log", err))?;
     file.sync_data()
-        .map_err(|err| Error::io(path, "cannot sync event log", err))
+        .map_err(|err| Error::io(path, "cannot sync event log", err))?;
+    Ok((buffer.len() as u64, last_line))
 }
 
 /// What a log line says of goal `goal_id`'s file.
@@ -1047,7 +1068,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!(
-            written,
+            written.iter().map(|a| a.path.clone()).collect::<Vec<_>>(),
             [
                 dir.path().join("events/2026-11-21.jsonl"),
                 dir.path().join("events/2026-11-22.jsonl")

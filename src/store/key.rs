@@ -59,6 +59,9 @@ pub enum Domain {
     AcceptedCommands,
     /// What a transaction is about to write (`store::journal`).
     Journal,
+    /// What this machine appended to the event log, bound to the store's
+    /// root.
+    LogMark,
     Store,
 }
 
@@ -75,6 +78,7 @@ impl Domain {
             Domain::AcceptedConfig => b"steward accepted configuration 1",
             Domain::AcceptedCommands => b"steward accepted commands 1",
             Domain::Journal => b"steward journal 1",
+            Domain::LogMark => b"steward log mark 1",
             Domain::Store => b"steward store 1",
         }
     }

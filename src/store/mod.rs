@@ -26,6 +26,7 @@ mod journal;
 pub mod key;
 mod leftovers;
 mod lock;
+pub mod log_mark;
 pub mod mirror;
 mod open_count;
 mod plan_memo;

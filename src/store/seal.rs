@@ -278,6 +278,12 @@ impl Keyring {
         .unwrap_or_default()
     }
 
+    /// Where this machine's record of what it appended to the store's
+    /// event log is kept: beside its marker (`store::log_mark`).
+    pub(super) fn log_mark_path(&self, absolute_root: &Path) -> Option<PathBuf> {
+        Some(self.marker(absolute_root)?.with_extension("log"))
+    }
+
     /// Where what a person accepted of a store's configuration is kept:
     /// beside its marker.
     fn accepted_config_path(&self, absolute_root: &Path) -> Option<PathBuf> {
@@ -347,7 +353,7 @@ fn marker_mac(text: &str) -> Option<&str> {
 }
 
 /// A store root as its marker's MAC covers it.
-fn root_bytes(absolute_root: &Path) -> &[u8] {
+pub(super) fn root_bytes(absolute_root: &Path) -> &[u8] {
     absolute_root.as_os_str().as_encoded_bytes()
 }
 

@@ -725,7 +725,7 @@ impl<'s> Transaction<'s> {
             completed.push(last.label.clone());
         }
         if !events.is_empty() {
-            let written = self.store.log().append(&events, self.store.keys.signer())?;
+            let written = self.store.append_events(&events)?;
             self.written.extend(written);
         }
         if !completed.is_empty() {
@@ -1502,9 +1502,7 @@ impl<'s> Transaction<'s> {
         for dir in dirs {
             atomic::sync_dir(dir)?;
         }
-        self.store
-            .log()
-            .append(&self.events, self.store.keys.signer())
+        self.store.append_events(&self.events)
     }
 
     /// [`Transaction::log_events`], while the mirror's new bytes go to

@@ -701,3 +701,66 @@ fn an_offer_the_agent_ignores_is_not_made_again_before_the_cooldown() {
     env.set_now("2026-11-21T04:20:00Z");
     assert_eq!(exit_status(&env), Some(0));
 }
+
+#[test]
+fn a_log_that_lost_lines_still_counts_its_dispatches_and_says_so() {
+    let env = TestEnv::initialised();
+    env.write_config("global_limits:\n  max_dispatches_per_hour: 2\n");
+    env.add_goal("a");
+    env.add_goal("b");
+    for label in ["a", "b"] {
+        env.steward()
+            .args(["assess", label, "--summary", "x", "--dispatched"])
+            .assert()
+            .success();
+    }
+    // The day's log removed, as an agent that wants the hour back would.
+    let day = env.root().join("state/events/2026-11-21.jsonl");
+    std::fs::remove_file(&day).unwrap();
+    env.steward()
+        .args(["assess", "a", "--summary", "x", "--dispatched"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "2 dispatches in the hour before 2026-11-21T04:00:00Z",
+        ));
+    let said = "the event log lost lines steward wrote (state/events/2026-11-21.jsonl is gone)";
+    env.steward()
+        .args(["doctor"])
+        .assert()
+        .stdout(predicate::str::contains(said));
+    env.steward()
+        .args(["status"])
+        .assert()
+        .stderr(predicate::str::contains(said));
+    // Told once by the pass, which goes on.
+    env.steward()
+        .args(["tick"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(said));
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(said).not());
+
+    // A log cut short, or without its last line, is found as well.
+    std::fs::write(&day, "").unwrap();
+    for summary in ["y", "z"] {
+        env.steward()
+            .args(["assess", "b", "--summary", summary])
+            .assert()
+            .success();
+    }
+    let text = std::fs::read_to_string(&day).unwrap();
+    let kept: String = text.lines().next().map(|l| format!("{l}\n")).unwrap();
+    // Padded past the length steward wrote, without its last line.
+    std::fs::write(&day, kept.repeat(50)).unwrap();
+    env.steward()
+        .args(["doctor"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "state/events/2026-11-21.jsonl no longer holds the last line steward logged there on this machine",
+        ));
+}
