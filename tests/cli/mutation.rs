@@ -1,7 +1,9 @@
 //! A mutation fuzzer over the trust boundary (steward-design(7), "Threat
 //! model"): a store in many states, every file steward keeps or reads
-//! changed the way an agent with a shell could change it, then every
-//! deciding path run as the agent, and the promises checked.
+//! changed the way an agent with a shell could change it — or pushed,
+//! changed, by a collaborator with their own clone and key — then every
+//! deciding path run (the command line, the hooks, MCP, `sync`), and the
+//! promises checked.
 //!
 //! Seeded and bounded: `STEWARD_MUTATION_CASES` sets the number of cases
 //! (the suite runs a few dozen), `STEWARD_MUTATION_SEED` the seed; a
@@ -12,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::common::{Lcg, TestEnv};
+use crate::common::{Lcg, TestEnv, git};
 
 /// The limits steward-design(7), "Threat model", names: a promise a
 /// mutation may break only by one of these, and the threat model must
@@ -97,7 +99,12 @@ const LOOSER: &[(&str, &str)] = &[
 /// of the agent's with the same goals weakened.
 struct Fixture {
     env: TestEnv,
-    /// The store and the key's folder as the cases start from.
+    /// The store's git remote, and a collaborator's clone of it (their
+    /// own home, so their own key).
+    remote: PathBuf,
+    collaborator: TestEnv,
+    /// The store, the key's folder, the remote and the collaborator's
+    /// clone as the cases start from.
     snapshot: PathBuf,
     /// The same, as they were before the last tick (for `Older`).
     earlier: PathBuf,
@@ -127,7 +134,10 @@ fn replace_tree(from: &Path, to: &Path) {
 
 impl Fixture {
     fn new() -> Fixture {
-        let env = TestEnv::initialised();
+        let env = TestEnv::new().on_machine("here");
+        git(env.root(), &["init", "-q", "-b", "main"]);
+        identify(env.root(), "here");
+        env.steward().args(["init", "--git"]).assert().success();
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("keep.txt"), "the person's file\n").unwrap();
         // This machine's own settings beside the store's: both are files
@@ -136,9 +146,12 @@ impl Fixture {
             "state/local/steward.yaml",
             "circuit_breaker:\n  enabled: true\n",
         );
-        env.write_config(
-            "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\n",
-        );
+        // A fake agent that really runs: its run leaves a record.
+        env.executable("agent.sh", "#!/bin/sh\necho 'looked at it'\n");
+        let settings = "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
+        env.write_config(&format!(
+            "{settings}dispatch:\n  enabled: true\n  agent: fake\n  sandbox: off\n"
+        ));
         // a: a check that fails and a criterion only a person judges.
         env.steward()
             .args([
@@ -180,12 +193,49 @@ impl Fixture {
         ]);
         agent(&["assess", "a", "--summary", "started", "--met", "2"]);
         agent(&["task", "spawned", "--label", "a-tests", "--goal", "a"]);
+        env.steward().args(["dispatch", "b"]).assert().success();
+        env.settle();
+        assert_eq!(env.runs().len(), 1, "the fixture's run left its record");
+        // No more runs: a case's tick must not start one while the next
+        // case puts the store back.
+        env.write_config(&format!("{settings}dispatch:\n  enabled: false\n"));
+        let dir = tempfile::tempdir().unwrap();
+        let remote = dir.path().join("remote.git");
+        git(
+            dir.path(),
+            &[
+                "init",
+                "-q",
+                "--bare",
+                "-b",
+                "main",
+                remote.to_str().unwrap(),
+            ],
+        );
+        git(
+            env.root(),
+            &["remote", "add", "origin", remote.to_str().unwrap()],
+        );
+        git(env.root(), &["push", "-q", "origin", "main"]);
+        let collaborator = TestEnv::new().on_machine("collaborator");
+        git(
+            collaborator.root(),
+            &["clone", "-q", remote.to_str().unwrap(), "."],
+        );
+        identify(collaborator.root(), "collaborator");
         let snapshots = tempfile::tempdir().unwrap();
         let earlier = snapshots.path().join("earlier");
         snapshot(&env, &earlier);
         env.steward().args(["tick", "-q"]).assert().code(3);
+        env.steward().arg("sync").assert().success();
+        git(
+            collaborator.root(),
+            &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
+        );
         let snapshot_dir = snapshots.path().join("now");
         snapshot(&env, &snapshot_dir);
+        copy_tree(&remote, &snapshot_dir.join("remote"));
+        copy_tree(collaborator.root(), &snapshot_dir.join("collaborator"));
         // The agent's own store, with the same goals weakened: its first
         // write seals them as they are; its configuration is loose.
         let scratch = tempfile::tempdir().unwrap();
@@ -214,8 +264,11 @@ impl Fixture {
             .args(["tick", "-q"])
             .assert();
         let goal_a = env.goal_json("a")["id"].as_str().unwrap().to_string();
+        std::mem::forget(dir);
         Fixture {
             env,
+            remote,
+            collaborator,
             snapshot: snapshot_dir,
             earlier,
             scratch,
@@ -229,6 +282,21 @@ impl Fixture {
     fn restore(&self) {
         replace_tree(&self.snapshot.join("store"), self.env.root());
         replace_tree(&self.snapshot.join("home"), self.env.home());
+        replace_tree(&self.snapshot.join("remote"), &self.remote);
+        replace_tree(
+            &self.snapshot.join("collaborator"),
+            self.collaborator.root(),
+        );
+    }
+
+    /// The files a collaborator can push: those the store's git tracks,
+    /// and this machine's own settings, which git never should.
+    fn pushable(&self) -> Vec<PathBuf> {
+        let root = self.collaborator.root();
+        let tracked = git(root, &["ls-files"]);
+        let mut files: Vec<PathBuf> = tracked.lines().map(|f| root.join(f)).collect();
+        files.push(root.join(LOCAL_SETTINGS));
+        files
     }
 
     /// Every file steward keeps or reads, the key's folder included.
@@ -252,6 +320,39 @@ impl Fixture {
     }
 }
 
+/// This machine's own settings, which a collaborator can force into git.
+const LOCAL_SETTINGS: &str = "state/local/steward.yaml";
+
+fn identify(dir: &Path, name: &str) {
+    git(dir, &["config", "user.name", name]);
+    git(
+        dir,
+        &["config", "user.email", &format!("{name}@example.com")],
+    );
+}
+
+/// The collaborator commits what the case changed in their clone,
+/// whatever git's attributes or ignores say, and pushes it; `false` when
+/// there was nothing git could commit.
+fn push_as_collaborator(fx: &Fixture) -> bool {
+    let root = fx.collaborator.root();
+    let quiet = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap()
+            .success()
+    };
+    quiet(&["add", "-A", "-f"])
+        && quiet(&["commit", "-q", "-m", "a collaborator's change"])
+        && quiet(&["push", "-q", "origin", "main"])
+}
+
 fn snapshot(env: &TestEnv, to: &Path) {
     for (from, name) in [(env.root(), "store"), (env.home(), "home")] {
         let dir = to.join(name);
@@ -262,8 +363,13 @@ fn snapshot(env: &TestEnv, to: &Path) {
 
 /// Applies `mutation` to `path`; what it did, or `None` when it does not
 /// apply to this file.
-fn mutate(fx: &Fixture, path: &Path, mutation: Mutation, random: &mut Lcg) -> Option<String> {
-    let root = fx.env.root();
+fn mutate(
+    fx: &Fixture,
+    root: &Path,
+    path: &Path,
+    mutation: Mutation,
+    random: &mut Lcg,
+) -> Option<String> {
     let bytes = std::fs::read(path).ok()?;
     let relative_to_home = path.strip_prefix(fx.env.home()).ok();
     let twin = |base: &Path| {
@@ -305,7 +411,11 @@ fn mutate(fx: &Fixture, path: &Path, mutation: Mutation, random: &mut Lcg) -> Op
             Some("deleted".to_string())
         }
         Mutation::Move => {
-            let others = fx.files();
+            let others = if root == fx.env.root() {
+                fx.files()
+            } else {
+                fx.pushable()
+            };
             let other = random.pick(&others).clone();
             let to = other.with_file_name(format!(
                 "{}-moved",
@@ -362,17 +472,37 @@ struct Ran {
 /// Runs steward with `args` in the fixture's store, bounded in time.
 fn run(fx: &Fixture, case: &str, agent: bool, args: &[&str]) -> Ran {
     let mut cmd = fx.env.process();
+    cmd.args(["--lock-timeout", "5s"]).args(args);
+    run_bounded(cmd, case, agent, &format!("steward {args:?}"), None)
+}
+
+/// Runs `cmd` (as the agent when `agent`) with `input` on its stdin, and
+/// kills it, failing the case, when it takes more than 30 seconds.
+fn run_bounded(
+    mut cmd: std::process::Command,
+    case: &str,
+    agent: bool,
+    what: &str,
+    input: Option<&str>,
+) -> Ran {
     if agent {
         cmd.env("CLAUDECODE", "1");
     }
     let mut child = cmd
-        .args(["--lock-timeout", "5s"])
-        .args(args)
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    if let Some(input) = input {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        let _ = stdin.write_all(input.as_bytes());
+    }
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -391,10 +521,53 @@ fn run(fx: &Fixture, case: &str, agent: bool, args: &[&str]) -> Ran {
         }
         if started.elapsed() > Duration::from_secs(30) {
             let _ = child.kill();
-            panic!("{case}: steward {args:?} hung");
+            panic!("{case}: {what} hung");
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// No panic, and a documented exit code.
+fn keeps_its_word(case: &str, what: &str, ran: &Ran) {
+    assert!(
+        !ran.stderr.contains("panicked"),
+        "{case}: {what} panicked: {}",
+        ran.stderr
+    );
+    let code = ran.code.unwrap_or(-1);
+    assert!(
+        EXIT_CODES.contains(&code),
+        "{case}: {what} exited {code}: {}",
+        ran.stderr
+    );
+}
+
+/// The Python with the MCP SDK, as `tests/cli/mcp.rs` finds it: `None`
+/// (said once, SKIPPED) where it is missing, unless CI requires it.
+fn mcp_python() -> Option<String> {
+    static FOUND: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let python =
+                std::env::var("STEWARD_TEST_PYTHON").unwrap_or_else(|_| "python3".to_string());
+            let has_sdk = std::process::Command::new(&python)
+                .args(["-c", "import mcp"])
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if !has_sdk {
+                assert!(
+                    std::env::var_os("STEWARD_REQUIRE_MCP_CLIENT").is_none(),
+                    "the MCP client is required (STEWARD_REQUIRE_MCP_CLIENT) and {python} has no `mcp`"
+                );
+                let _ = std::io::Write::write_all(
+                    &mut std::io::stderr(),
+                    b"SKIPPED: the mutation fuzzer's MCP path: no Python `mcp` package\n",
+                );
+            }
+            has_sdk.then_some(python)
+        })
+        .clone()
 }
 
 /// The documented exit codes (steward-reference(5), "EXIT CODES").
@@ -471,17 +644,58 @@ fn check(fx: &Fixture, case: &str, limit: Option<&str>) {
         (false, &["status"]),
         (false, &["doctor"]),
     ];
+    // `sync` first: what a collaborator pushed arrives as cron would
+    // bring it.
+    let sync = run(fx, case, false, &["sync"]);
+    keeps_its_word(case, "steward sync", &sync);
     for (agent, args) in deciding {
         let ran = run(fx, case, *agent, args);
-        assert!(
-            !ran.stderr.contains("panicked"),
-            "{case}: steward {args:?} panicked: {}",
-            ran.stderr
-        );
-        let code = ran.code.unwrap_or(-1);
-        assert!(
-            EXIT_CODES.contains(&code),
-            "{case}: steward {args:?} exited {code}: {}",
+        keeps_its_word(case, &format!("steward {args:?}"), &ran);
+    }
+    // The hooks, as the clients call them at a session's edges.
+    let root = fx.env.root().display();
+    for (harness, payload) in [
+        (
+            "claude-code",
+            format!(
+                r#"{{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"{root}","hook_event_name":"SessionStart","source":"startup"}}"#
+            ),
+        ),
+        (
+            "claude-code",
+            format!(
+                r#"{{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"{root}","hook_event_name":"Stop","stop_hook_active":false}}"#
+            ),
+        ),
+        (
+            "codex",
+            format!(
+                r#"{{"session_id":"s2","turn_id":"t1","transcript_path":"/tmp/r.jsonl","cwd":"{root}","hook_event_name":"Stop","model":"m","permission_mode":"default","stop_hook_active":false}}"#
+            ),
+        ),
+    ] {
+        let mut cmd = fx.env.process();
+        cmd.args(["hook", harness]);
+        let ran = run_bounded(cmd, case, true, &format!("hook {harness}"), Some(&payload));
+        keeps_its_word(case, &format!("steward hook {harness}"), &ran);
+        assert_eq!(ran.code, Some(0), "{case}: a hook failed: {}", ran.stderr);
+    }
+    // MCP, through the SDK's client, as both clients reach steward.
+    if let Some(python) = mcp_python() {
+        let calls = r#"[["goal_assess", {"goal": "a", "summary": "x", "met": [1, 2]}], ["goal_complete", {"goal": "a", "reason": "done"}], ["goal_update", {"goal": "a", "verify": ["file_exists:.@1"]}]]"#;
+        let mut cmd = fx.env.program(python);
+        cmd.env("PYTHONDONTWRITEBYTECODE", "1")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/mcp/client.py"))
+            .arg(calls)
+            .arg("--")
+            .arg(assert_cmd::cargo::cargo_bin("steward"))
+            .arg("mcp");
+        let ran = run_bounded(cmd, case, true, "steward mcp", None);
+        keeps_its_word(case, "steward mcp", &ran);
+        assert_eq!(
+            ran.code,
+            Some(0),
+            "{case}: the MCP session failed: {}",
             ran.stderr
         );
     }
@@ -532,26 +746,46 @@ fn no_change_an_agent_makes_to_the_stores_files_breaks_a_promise() {
     fx.restore();
     check(&fx, "no change", None);
     let mut random = Lcg(seed);
-    let mut ran = 0;
+    let (mut ran, mut pushes) = (0, 0);
     while ran < cases {
         let case_seed = random.next(u64::MAX);
         let mut case = Lcg(case_seed);
         fx.restore();
-        let files = fx.files();
+        // One case in three is a collaborator's push; the rest, an agent's
+        // shell on this machine.
+        let pushed = case.next(3) == 0;
+        let (root, files) = if pushed {
+            (fx.collaborator.root(), fx.pushable())
+        } else {
+            (fx.env.root(), fx.files())
+        };
         let path = case.pick(&files).clone();
         let mutation = *case.pick(MUTATIONS);
-        let Some(what) = mutate(&fx, &path, mutation, &mut case) else {
+        let what = if path.ends_with(LOCAL_SETTINGS) && pushed {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::copy(fx.scratch.path().join("steward.yaml"), &path).unwrap();
+            Some("the agent's loose settings, force-added".to_string())
+        } else {
+            mutate(&fx, root, &path, mutation, &mut case)
+        };
+        let Some(what) = what else {
             continue;
         };
+        if pushed && !push_as_collaborator(&fx) {
+            continue;
+        }
         ran += 1;
+        pushes += u64::from(pushed);
         let shown = path
-            .strip_prefix(fx.env.root())
+            .strip_prefix(root)
             .or_else(|_| path.strip_prefix(fx.env.home()))
             .unwrap_or(&path)
             .display()
             .to_string();
         let limit = path.starts_with(fx.env.home()).then_some(LIMITS[0].0);
-        let name = format!("case seed {case_seed} ({mutation:?} {shown}: {what})");
+        let who = if pushed { "pushed" } else { "agent" };
+        let name = format!("case seed {case_seed} ({who} {mutation:?} {shown}: {what})");
         check(&fx, &name, limit);
     }
+    assert!(cases < 6 || pushes > 0, "no case was a collaborator's push");
 }
