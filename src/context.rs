@@ -395,6 +395,7 @@ impl Context {
             Err(err) if options.tolerate_config_errors => (Config::load_defaults(), Some(err)),
             Err(err) => return Err(err),
         };
+        crate::os::git::set_timeout(config.git.timeout.to_std());
         let mut store = Store::new(&store_root, &root, &config);
         store.fault = env.test_hook("STEWARD_FAULT").map(str::to_string);
         store.caller = caller.actor;

@@ -78,6 +78,9 @@ fn exit_code(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
         Err(err) => {
             eprintln!("steward: {}", doors::cli::clean(&err.to_string(), false));
+            if let Some(hint) = doors::cli::hint(&err) {
+                eprintln!("steward: {hint}");
+            }
             err.exit_code()
         }
     }

@@ -166,6 +166,7 @@ fn tightening(setting: &Setting) -> Tightening {
         "verification.command_timeout"
         | "verification.http_timeout"
         | "dispatch.timeout"
+        | "git.timeout"
         | "dispatch.max_cost_usd_per_day" => Tightening::As(ForAgent::Lower),
         "dispatch.max_parallel"
         | "dispatch.max_retries"

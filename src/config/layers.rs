@@ -922,6 +922,7 @@ impl Layers {
                 commit: self.bool("git.commit"),
                 author: self.optional_text("git.author"),
                 remote: self.text("git.remote"),
+                timeout: self.duration("git.timeout"),
             },
             dispatch: Dispatch {
                 enabled: self.bool("dispatch.enabled"),

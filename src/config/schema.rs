@@ -696,6 +696,12 @@ pub(super) const SETTINGS: &[Setting] = &[
         "the remote `sync` and git claims pull from and push to",
     ),
     file_setting(
+        "git.timeout",
+        Kind::Duration,
+        "10m",
+        "a `git` steward runs (a fetch, a push) past this is stopped with what it started, and the command fails",
+    ),
+    file_setting(
         "episodes.path",
         Kind::OptionalText,
         "null",

@@ -130,6 +130,8 @@ pub struct Git {
     pub commit: bool,
     pub author: Option<String>,
     pub remote: String,
+    /// How long each `git` steward runs (a fetch, a push) may take.
+    pub timeout: HumanDuration,
 }
 
 /// Agent runs that `tick` starts (steward-guide(7), "AGENT RUNS: TICK MAKES WORK HAPPEN").

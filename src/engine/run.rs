@@ -254,6 +254,9 @@ fn launch(
         // Its shell cannot write the store, and no rule lets `steward`
         // out of Codex's sandbox: the MCP server writes for it.
         Some(agents::OutputFormat::CodexJsonl) => format!("{instruction}{CODEX_SANDBOX_NOTE}"),
+        // Its sandbox lets a plain `steward …` out, never one in a chain:
+        // the MCP tools are the other way.
+        Some(agents::OutputFormat::ClaudeJson) => format!("{instruction}{CLAUDE_SANDBOX_NOTE}"),
         _ => instruction,
     };
     // Its own git worktree, when it works in one (`dispatch.worktree`).
@@ -513,6 +516,9 @@ fn allowance(ctx: &Context, run: &Run) -> Option<crate::agents::meter::Allowance
 /// What a sandboxed Codex run is told after its instruction.
 const CODEX_SANDBOX_NOTE: &str = "\nThis run's shell cannot write steward's store: where the steward commands above would write, call the steward MCP tools instead (goal_assess with the same fields, goal_complete).\n";
 
+/// What a sandboxed Claude Code run is told after its instruction.
+const CLAUDE_SANDBOX_NOTE: &str = "\nThis run's shell is sandboxed: it lets a steward command out only when it runs alone — never after `&&`, `;` or `|`, nor with `cd`, `$(...)` or a redirect. Run each steward command above as a command of its own, or call the steward MCP tools instead (mcp__steward__goal_assess with the same fields, mcp__steward__goal_complete).\n";
+
 /// Flags with which a client runs without any sandbox: a profile that
 /// has one was given it on purpose, and runs as it is unless the sandbox
 /// is required.
@@ -642,15 +648,26 @@ fn sandboxed(
             }
             // The run's own subagents and waits for a person reach steward
             // whatever the working directory's settings say.
-            if let Ok(exe) = crate::os::process::own_binary() {
-                given["hooks"] = run_hooks(&exe);
-            }
+            let exe = crate::os::process::own_binary().map_err(|err| err.to_string())?;
+            given["hooks"] = run_hooks(&exe);
+            // Steward's MCP tools, which Claude Code starts outside its
+            // sandbox: how a run records when its shell chains a command
+            // before `steward`, which the sandbox keeps in.
+            given["permissions"]["allow"] = serde_json::json!(["mcp__steward"]);
             let text = serde_json::to_string_pretty(&given).expect("settings serialize");
             ctx.store
                 .write_private(&settings, &text)
                 .map_err(|err| format!("cannot write the sandbox settings: {err}"))?;
             let mut sandboxed = vec![program];
             sandboxed.extend(["--settings".to_string(), settings.display().to_string()]);
+            // `--mcp-config` takes every word up to the next option: only
+            // where an option (or nothing) follows.
+            if argv.get(1).is_none_or(|next| next.starts_with('-')) {
+                sandboxed.extend([
+                    "--mcp-config".to_string(),
+                    crate::os::sandbox::claude_mcp_config(&ctx.root, &exe, dispatch_id).to_string(),
+                ]);
+            }
             sandboxed.extend(argv.into_iter().skip(1));
             Ok(sandboxed)
         }

@@ -213,10 +213,17 @@ fn runs_a_program(key: &str, value: &str) -> bool {
 /// remotes. Runs in `root` as [`command`] makes it; the output, or an
 /// error with git's words.
 pub fn cli(root: &Path, args: &[&str]) -> Result<String> {
-    let output = command(root)
-        .args(args)
-        .output()
-        .map_err(|err| Error::Git(format!("cannot run git: {err}")))?;
+    let output = output_within(command(root).args(args), timeout()).map_err(|err| match err {
+        Ran::Failed(err) => Error::Git(format!("cannot run git: {err}")),
+        Ran::TimedOut(after) => Error::Git(format!(
+            "git {}: stopped, with what it started, after {} without finishing (git.timeout): a remote that does not answer, or a file in the repository git cannot read",
+            args.join(" "),
+            match after.as_secs() {
+                secs if secs % 60 == 0 => format!("{}m", secs / 60),
+                secs => format!("{secs}s"),
+            }
+        )),
+    })?;
     if output.status.success() {
         Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     } else {
@@ -225,6 +232,61 @@ pub fn cli(root: &Path, args: &[&str]) -> Result<String> {
             args.join(" "),
             String::from_utf8_lossy(&output.stderr).trim()
         )))
+    }
+}
+
+/// How long a `git` that steward runs may take (`git.timeout`): set once
+/// a command has read its configuration.
+static TIMEOUT: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
+/// [`TIMEOUT`] before the configuration says otherwise.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Sets how long each `git` steward runs may take, for the rest of the
+/// command (the first call wins).
+pub fn set_timeout(timeout: Duration) {
+    let _ = TIMEOUT.set(timeout);
+}
+
+fn timeout() -> Duration {
+    TIMEOUT.get().copied().unwrap_or(DEFAULT_TIMEOUT)
+}
+
+/// Why [`output_within`] has no output.
+enum Ran {
+    Failed(std::io::Error),
+    TimedOut(Duration),
+}
+
+/// `cmd`'s output, or its process group killed once `limit` has passed:
+/// a remote that stops answering, or a FIFO an agent put among the
+/// objects, never holds the store's lock for good.
+fn output_within(
+    cmd: &mut std::process::Command,
+    limit: Duration,
+) -> std::result::Result<std::process::Output, Ran> {
+    // In the caller's process group: a person's terminal can still answer
+    // an ssh prompt.
+    let child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(Ran::Failed)?;
+    let pid = child.id();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = sender.send(child.wait_with_output());
+    });
+    match receiver.recv_timeout(limit) {
+        Ok(output) => output.map_err(Ran::Failed),
+        Err(_) => {
+            // What git started (ssh, a remote helper) first, then git.
+            for helper in crate::os::process::children_of(pid) {
+                crate::os::process::kill_with_group(helper);
+            }
+            crate::os::process::kill_with_group(pid);
+            Err(Ran::TimedOut(limit))
+        }
     }
 }
 

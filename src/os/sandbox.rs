@@ -58,6 +58,19 @@ pub fn claude_settings(root: &Path, key_dir: Option<&Path>, required: bool) -> V
     })
 }
 
+/// The MCP configuration (`--mcp-config`, as a JSON string) that gives a
+/// Claude Code run steward's MCP server for the store at `root`, with the
+/// run's dispatch id: Claude Code starts it outside its sandbox, so it
+/// writes where the run's shell cannot.
+pub fn claude_mcp_config(root: &Path, steward: &Path, dispatch_id: &str) -> Value {
+    json!({"mcpServers": {"steward": {
+        "type": "stdio",
+        "command": steward.display().to_string(),
+        "args": ["-C", root.display().to_string(), "mcp"],
+        "env": {"STEWARD_DISPATCH_ID": dispatch_id},
+    }}})
+}
+
 /// The settings of a run that works in a git worktree under the store's
 /// `state/worktrees/` (`dispatch.worktree`): `state/` cannot be denied
 /// whole, the worktree being in it, so each of its other entries is;

@@ -682,9 +682,34 @@ agents:
     assert_eq!(claude[0], "--settings", "{claude:?}");
     let settings_path = env.path("state/cache/claude-sandbox.json");
     assert_eq!(claude[1], settings_path.display().to_string());
-    assert_eq!(claude[2], "-p");
+    // Steward's MCP server, which the client starts outside its sandbox,
+    // with the run's dispatch id: how a run whose shell chains a command
+    // before `steward` still records, as its instruction says.
+    assert_eq!(claude[2], "--mcp-config", "{claude:?}");
+    let mcp: serde_json::Value = serde_json::from_str(&claude[3]).unwrap();
+    let server = &mcp["mcpServers"]["steward"];
+    assert_eq!(server["args"][2], "mcp", "{mcp}");
+    let run_id = env
+        .runs()
+        .into_iter()
+        .find(|r| r["goal_label"] == "c")
+        .unwrap()["id"]
+        .clone();
+    assert_eq!(server["env"]["STEWARD_DISPATCH_ID"], run_id, "{mcp}");
+    assert_eq!(claude[4], "-p");
+    assert!(
+        env.read("stdin-c.log").contains(
+            "Run each steward command above as a command of its own, or call the steward MCP tools"
+        ),
+        "{}",
+        env.read("stdin-c.log")
+    );
     let settings: serde_json::Value =
         serde_json::from_str(&env.read("state/cache/claude-sandbox.json")).unwrap();
+    assert_eq!(
+        settings["permissions"]["allow"],
+        serde_json::json!(["mcp__steward"])
+    );
     let deny_write = settings["sandbox"]["filesystem"]["denyWrite"].to_string();
     let root = std::fs::canonicalize(env.root()).unwrap();
     assert!(

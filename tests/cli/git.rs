@@ -533,3 +533,33 @@ fn a_runs_commits_name_its_goal_and_steward_and_its_machine_state_stays_out() {
         steward_changes(&env)
     );
 }
+
+/// A `git` that never finishes — a remote that stops answering, or a FIFO
+/// an agent put among the objects — is stopped at `git.timeout`, and the
+/// command says so instead of holding the store's lock for good.
+#[test]
+fn a_git_that_never_finishes_is_stopped_at_its_timeout() {
+    let env = repository();
+    let remote = tempfile::tempdir().unwrap();
+    git(remote.path(), &["init", "-q", "--bare", "-b", "main"]);
+    git(
+        env.root(),
+        &["remote", "add", "origin", remote.path().to_str().unwrap()],
+    );
+    git(env.root(), &["push", "-q", "origin", "main"]);
+    env.write_config("git:\n  commit: true\n  timeout: 2s\n");
+    let head = git(env.root(), &["rev-parse", "HEAD"]);
+    let object = env.path(&format!(".git/objects/{}/{}", &head[..2], head[2..].trim()));
+    std::fs::remove_file(&object).unwrap();
+    let name = std::ffi::CString::new(object.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid C string; mkfifo reads it only.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    env.steward()
+        .arg("sync")
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "after 2s without finishing (git.timeout)",
+        ));
+}

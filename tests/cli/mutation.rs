@@ -148,7 +148,7 @@ impl Fixture {
         );
         // A fake agent that really runs: its run leaves a record.
         env.executable("agent.sh", "#!/bin/sh\necho 'looked at it'\n");
-        let settings = "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
+        let settings = "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\ngit:\n  commit: true\n  timeout: 5s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
         env.write_config(&format!(
             "{settings}dispatch:\n  enabled: true\n  agent: fake\n  sandbox: off\n"
         ));

@@ -17,6 +17,11 @@
 # The writes must fail, the goal file and steward.yaml stay as they were,
 # no change made outside steward is found, and the assessment lands.
 #
+# Then, for each client, a dispatched run whose agent chains a command
+# before `steward` (`mkdir -p docs && steward … assess`), which the sandbox
+# keeps in: steward's error tells it what to run instead, the instruction
+# names the MCP tools, and its assessment lands through them.
+#
 #   tests/e2e/sandbox.sh [claude|codex|all]
 #
 # Needs the clients from `tests/e2e/harness/install.sh` and a steward built
@@ -92,6 +97,38 @@ dispatch_setup() { # AGENT: one goal, dispatch on in the sandbox, one tick
   steward tick -q
 }
 
+chained_check() { # DIR: the chained command was refused with what to do, and the MCP call landed
+  python3 - "$1" "$steward" "$harness" <<'PY'
+import json, os, subprocess, sys
+d, steward, harness = sys.argv[1:]
+sys.path.insert(0, harness)
+import request_log
+env = dict(os.environ, HOME=f"{d}/home")
+goal = json.loads(subprocess.run([steward, "-C", f"{d}/store", "show", "deploy-api", "--json"],
+                                 capture_output=True, text=True, env=env).stdout)["goal"]
+log = f"{d}/requests.jsonl"
+results = request_log.results_text(log)
+problems = []
+if "run the steward command alone" not in results:
+    problems.append("the agent was not told what to run instead:\n" + results[-1500:])
+if not request_log.seen(log, "steward MCP tools"):
+    problems.append("the instruction did not name the MCP tools")
+if not goal["criteria"][0]["met"]:
+    problems.append("the assessment did not land:\n" + results[-1500:])
+for p in problems:
+    print("  FAIL:", p)
+sys.exit(1 if problems else 0)
+PY
+}
+
+run_chained() { # AGENT
+  local agent=$1 dir
+  dir=$(e2e_dir "sandbox-chained-$agent")
+  e2e_case "$agent" "$repo/tests/e2e/chained-$agent.json" "$dir" dispatch_setup
+  if chained_check "$dir"; then e2e_pass "$agent sandbox, a chained steward command ($dir)"; else
+    e2e_fail "$agent sandbox, a chained steward command ($dir)"; fi
+}
+
 run_client() { # AGENT
   local agent=$1 dir
   dir=$(e2e_dir "sandbox-$agent")
@@ -106,11 +143,13 @@ run_client() { # AGENT
       e2e_case claude "$repo/tests/e2e/sandbox-claude.json" "$dir/dispatched" dispatch_setup
       if check "$dir/dispatched" "$dir/dispatched/store" "$dir/dispatched/requests.jsonl"; then
         e2e_pass "claude sandbox, dispatched ($dir/dispatched)"; else
-        e2e_fail "claude sandbox, dispatched ($dir/dispatched)"; fi ;;
+        e2e_fail "claude sandbox, dispatched ($dir/dispatched)"; fi
+      run_chained claude ;;
     codex)
       e2e_case codex "$repo/tests/e2e/sandbox-codex.json" "$dir" dispatch_setup
       if check "$dir" "$dir/store" "$dir/requests.jsonl"; then e2e_pass "codex sandbox ($dir)"; else
-        e2e_fail "codex sandbox ($dir)"; fi ;;
+        e2e_fail "codex sandbox ($dir)"; fi
+      run_chained codex ;;
   esac
 }
 

@@ -610,6 +610,23 @@ fn as_agent(mut options: GlobalOptions) -> Result<GlobalOptions> {
     }
 }
 
+/// What to do about `err`, where the front door knows better than the
+/// error: a store that cannot be written because the agent's sandbox
+/// keeps it read-only is reached by running steward as a command of its
+/// own, or through its MCP tools.
+pub fn hint(err: &crate::error::Error) -> Option<&'static str> {
+    match err {
+        crate::error::Error::Io { source, .. } if source.raw_os_error() == Some(libc::EROFS) => {
+            Some(SANDBOXED_SHELL_HINT)
+        }
+        _ => None,
+    }
+}
+
+/// What an agent whose shell is sandboxed is told when steward, run
+/// inside the sandbox, cannot write the store.
+pub const SANDBOXED_SHELL_HINT: &str = "this shell is inside the agent's sandbox, which keeps steward's store read-only and lets `steward` out only as a command of its own: run the steward command alone (not after `&&`, `;` or `|`, without `cd`, `$(...)` or a redirect), or call steward's MCP tools (goal_assess, goal_complete)";
+
 /// `text` without the control characters a terminal acts on (escape
 /// sequences, BEL, carriage returns, C1 controls), each replaced by U+FFFD;
 /// line feeds and tabs stay. With `color`, the colour codes steward paints
