@@ -102,7 +102,7 @@ complete -c steward -n "__fish_steward_using_subcommand add" -l priority -d 'cri
 complete -c steward -n "__fish_steward_using_subcommand add" -l verify -d 'A mechanical check TYPE:TARGET[@N] (types: manual, file_exists, command_exit_zero, http_ok, pr_merged); @N ties it to criterion N' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l max-dispatches -d 'Dispatch budget; the goal blocks when it is used up' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l max-assessments -d 'Assessment budget; the goal blocks when it is used up' -r
-complete -c steward -n "__fish_steward_using_subcommand add" -l cooldown -d 'Minimum time between assessments, such as 10m' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l cooldown -d 'Minimum time between assessments, and between dispatches, such as 10m (0: none)' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l escalate-after -d 'Consecutive failures after which the goal blocks' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l max-iterations -d 'Hard bound: the goal fails once this many assessments were made' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l deadline -d 'Hard bound: the goal fails after this time (RFC 3339 or a date)' -r
@@ -193,7 +193,7 @@ complete -c steward -n "__fish_steward_using_subcommand update" -l blocker -d 'R
 complete -c steward -n "__fish_steward_using_subcommand update" -l verify -d 'Add a check TYPE:TARGET[@N]; repeat for more' -r
 complete -c steward -n "__fish_steward_using_subcommand update" -l max-dispatches -d 'Dispatch budget; the goal blocks when it is used up' -r
 complete -c steward -n "__fish_steward_using_subcommand update" -l max-assessments -d 'Assessment budget; the goal blocks when it is used up' -r
-complete -c steward -n "__fish_steward_using_subcommand update" -l cooldown -d 'Minimum time between assessments, such as 10m' -r
+complete -c steward -n "__fish_steward_using_subcommand update" -l cooldown -d 'Minimum time between assessments, and between dispatches, such as 10m (0: none)' -r
 complete -c steward -n "__fish_steward_using_subcommand update" -l escalate-after -d 'Consecutive failures after which the goal blocks' -r
 complete -c steward -n "__fish_steward_using_subcommand update" -l max-iterations -d 'Hard bound: the goal fails once this many assessments were made' -r
 complete -c steward -n "__fish_steward_using_subcommand update" -l deadline -d 'Hard bound: the goal fails after this time (RFC 3339 or a date)' -r

@@ -271,7 +271,7 @@ pub(super) const SETTINGS: &[Setting] = &[
         "defaults.cooldown",
         Kind::Duration,
         "10m",
-        "minimum time between assessments of a goal",
+        "minimum time between assessments of a goal, and between its dispatches (0: none)",
         ForAgent::Higher,
     ),
     agent_setting(

@@ -225,6 +225,15 @@ fn decide(
         }
     }
     let session = session.filter(|_| mine.last().is_some_and(|r| r.agent == agent));
+    // A plan's repairs, and the first work on it, follow its planning
+    // run at once: planning is not work on the goal.
+    let after_planning = mine.last().is_some_and(|r| r.kind == RunKind::Plan);
+    if kind != RunKind::Plan
+        && !after_planning
+        && let Some(until) = crate::rules::assessment::dispatch_spaced_until(goal, ctx.now)
+    {
+        return Decision::Hold(crate::rules::assessment::dispatch_spacing(goal, until));
+    }
     if let Some(why) = refusal(ctx, goal, room) {
         return Decision::Hold(why);
     }

@@ -35,7 +35,8 @@ impl HumanDuration {
         std::time::Duration::from_secs(self.0)
     }
 
-    /// Parses one or more `<number><unit>` parts, units `s m h d w`.
+    /// Parses one or more `<number><unit>` parts, units `s m h d w`, or
+    /// `0`.
     pub fn parse(text: &str) -> Result<Self, String> {
         let text = text.trim();
         let invalid = || {
@@ -45,6 +46,10 @@ impl HumanDuration {
         };
         if text.is_empty() {
             return Err(invalid());
+        }
+        // Nothing needs no unit: `--cooldown 0`.
+        if text == "0" {
+            return Ok(HumanDuration(0));
         }
         let mut total: u64 = 0;
         let mut digits = String::new();
@@ -103,6 +108,7 @@ mod tests {
         assert_eq!(HumanDuration::parse("1h30m"), Ok(HumanDuration(5_400)));
         assert_eq!(HumanDuration::parse("2d"), Ok(HumanDuration(172_800)));
         assert_eq!(HumanDuration::parse(" 45s "), Ok(HumanDuration(45)));
+        assert_eq!(HumanDuration::parse("0"), Ok(HumanDuration(0)));
     }
 
     #[test]

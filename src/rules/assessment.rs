@@ -237,8 +237,29 @@ fn refuse_unless_assessable(goal: &Goal) -> Result<()> {
     })
 }
 
+/// When a goal may be dispatched again: its cooldown after the last
+/// dispatch (`budget.cooldown`, a minimum interval between the runs of one
+/// goal, first runs and follow-ups alike); `None` when it may now.
+pub fn dispatch_spaced_until(goal: &Goal, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    let until = goal.progress.last_dispatched_at? + goal.budget.cooldown.to_chrono();
+    (until > now).then_some(until)
+}
+
+/// Why `goal` waits for [`dispatch_spaced_until`], in a person's words.
+pub fn dispatch_spacing(goal: &Goal, until: DateTime<Utc>) -> String {
+    format!(
+        "it was dispatched at {}: budget.cooldown ({}) spaces its runs until {}",
+        goal.progress
+            .last_dispatched_at
+            .map(crate::model::format_time)
+            .unwrap_or_default(),
+        goal.budget.cooldown,
+        crate::model::format_time(until)
+    )
+}
+
 /// A dispatch needs room in the goal's budget and in the global hourly
-/// window.
+/// window, and its cooldown since the last one.
 fn refuse_dispatch(
     goal: &Goal,
     config: &Config,
@@ -251,6 +272,12 @@ fn refuse_dispatch(
             what: "dispatch",
             used: goal.progress.dispatches,
             max: goal.budget.max_dispatches,
+        });
+    }
+    if let Some(until) = dispatch_spaced_until(goal, now) {
+        return Err(Error::DispatchRefused {
+            label: goal.label.clone(),
+            why: dispatch_spacing(goal, until),
         });
     }
     let limit = config.global_limits.max_dispatches_per_hour;

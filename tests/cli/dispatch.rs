@@ -827,13 +827,21 @@ agents:
         env.runs()
     );
     // A sandboxed Codex is told to record through the MCP server, whose
-    // tools it has: its shell cannot write the store.
+    // tools it has: its shell cannot write the store. A sandboxed Claude
+    // Code has both: a steward command run alone, or the same tools.
     assert!(
         env.read("stdin-x.log")
             .contains("call the steward MCP tools")
     );
     assert!(
-        !env.read("stdin-c.log")
+        env.read("stdin-c.log")
+            .contains("run each steward command above as a command of its own")
+            || env
+                .read("stdin-c.log")
+                .contains("Run each steward command above as a command of its own")
+    );
+    assert!(
+        !env.read("stdin-t.log")
             .contains("call the steward MCP tools")
     );
 }

@@ -422,7 +422,7 @@ fn mutate(
                 path.file_name().unwrap().to_string_lossy()
             ));
             let to = if random.next(2) == 0 { other } else { to };
-            if to == path {
+            if to == path || !to.parent().is_some_and(Path::is_dir) {
                 return None;
             }
             std::fs::rename(path, &to).unwrap();

@@ -425,7 +425,10 @@ fn a_planning_run_repairs_an_invalid_answer_then_runs_work_the_ready_nodes() {
     );
     assert!(instruction.contains("- the route exists"), "{instruction}");
     assert!(plan_section(&env).contains("    - [x] S1.1.1 Add the route\n"));
+    // The next node's run waits the goal's cooldown (10m) since the last.
     tick(&mut env, "2026-11-21T04:15:00Z");
+    assert_eq!(env.runs().len(), 3);
+    tick(&mut env, "2026-11-21T04:20:00Z");
     assert_eq!(env.runs()[3]["node"], "S1.1.2");
 }
 

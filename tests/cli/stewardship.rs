@@ -248,6 +248,7 @@ fn dispatches_are_refused_by_the_hourly_window() {
     env.write_config("global_limits:\n  max_dispatches_per_hour: 2\n");
     env.add_goal("a");
     env.add_goal("b");
+    env.add_goal("c");
     env.steward()
         .args(["assess", "a", "--summary", "x", "--dispatched"])
         .assert()
@@ -258,7 +259,7 @@ fn dispatches_are_refused_by_the_hourly_window() {
         .success();
     let before = env.snapshot();
     env.steward()
-        .args(["assess", "a", "--summary", "x", "--dispatched"])
+        .args(["assess", "c", "--summary", "x", "--dispatched"])
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
@@ -708,6 +709,7 @@ fn a_log_that_lost_lines_still_counts_its_dispatches_and_says_so() {
     env.write_config("global_limits:\n  max_dispatches_per_hour: 2\n");
     env.add_goal("a");
     env.add_goal("b");
+    env.add_goal("c");
     for label in ["a", "b"] {
         env.steward()
             .args(["assess", label, "--summary", "x", "--dispatched"])
@@ -718,7 +720,7 @@ fn a_log_that_lost_lines_still_counts_its_dispatches_and_says_so() {
     let day = env.root().join("state/events/2026-11-21.jsonl");
     std::fs::remove_file(&day).unwrap();
     env.steward()
-        .args(["assess", "a", "--summary", "x", "--dispatched"])
+        .args(["assess", "c", "--summary", "x", "--dispatched"])
         .assert()
         .code(4)
         .stderr(predicate::str::contains(
@@ -763,4 +765,60 @@ fn a_log_that_lost_lines_still_counts_its_dispatches_and_says_so() {
         .stdout(predicate::str::contains(
             "state/events/2026-11-21.jsonl no longer holds the last line steward logged there on this machine",
         ));
+}
+
+/// `budget.cooldown` is the least time between two dispatches of one
+/// goal, the agent's own `assess --dispatched` included; 0 spaces none.
+#[test]
+fn a_goals_dispatches_are_spaced_by_its_cooldown() {
+    let mut env = TestEnv::initialised();
+    env.steward()
+        .args([
+            "add",
+            "a",
+            "--title",
+            "A",
+            "--criterion",
+            "x",
+            "--cooldown",
+            "10m",
+        ])
+        .assert()
+        .success();
+    env.steward()
+        .args([
+            "add",
+            "z",
+            "--title",
+            "Z",
+            "--criterion",
+            "x",
+            "--cooldown",
+            "0",
+        ])
+        .assert()
+        .success();
+    for label in ["a", "z"] {
+        env.steward()
+            .args(["assess", label, "--summary", "x", "--dispatched"])
+            .assert()
+            .success();
+    }
+    env.set_now("2026-11-21T04:09:00Z");
+    env.steward()
+        .args(["assess", "a", "--summary", "again", "--dispatched"])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains(
+            "it was dispatched at 2026-11-21T04:00:00Z: budget.cooldown (10m) spaces its runs until 2026-11-21T04:10:00Z",
+        ));
+    env.steward()
+        .args(["assess", "z", "--summary", "again", "--dispatched"])
+        .assert()
+        .success();
+    env.set_now("2026-11-21T04:10:00Z");
+    env.steward()
+        .args(["assess", "a", "--summary", "again", "--dispatched"])
+        .assert()
+        .success();
 }

@@ -107,7 +107,8 @@ pub struct LimitArgs {
     #[arg(long, value_name = "N", value_parser = count)]
     pub max_assessments: Option<u64>,
 
-    /// Minimum time between assessments, such as 10m
+    /// Minimum time between assessments, and between dispatches, such as
+    /// 10m (0: none)
     #[arg(long, value_name = "DURATION", value_parser = duration)]
     pub cooldown: Option<HumanDuration>,
 
