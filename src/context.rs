@@ -434,6 +434,30 @@ impl Context {
         }
     }
 
+    /// Whether steward is on as the configuration files say now, read
+    /// again (a person may have turned it off since this process started):
+    /// a file that does not load leaves what was in force.
+    pub fn enabled_now(&self) -> bool {
+        let accepted = self
+            .store
+            .keys
+            .accepted_config(&self.root)
+            .map(|a| match a {
+                crate::store::seal::AcceptedConfig::Verified(said) => said,
+                crate::store::seal::AcceptedConfig::Lost => String::new(),
+            });
+        match Config::load(
+            &self.root,
+            &self.env.vars,
+            &crate::config::FlagOverrides::default(),
+            self.actor,
+            accepted.as_deref(),
+        ) {
+            Ok(loaded) => loaded.config.enabled,
+            Err(_) => self.config.enabled,
+        }
+    }
+
     /// Where a setting's value came from, as `config` says it
     /// (`steward.yaml:3`, `env STEWARD_ENABLED`, `default`).
     pub fn source_of(&self, key: &str) -> String {

@@ -45,6 +45,9 @@ pub enum Stopped {
     Requested,
     /// The watch said so, and why (a cost bound about to be crossed).
     Watch(String),
+    /// The watch found the run has no goal to work for any more (closed,
+    /// paused, steward turned off), and why.
+    Cancelled(String),
 }
 
 /// How the agent ended.
@@ -210,7 +213,7 @@ fn copy_tail(
 pub fn wait(
     mut agent: Agent,
     timeout: Duration,
-    watch: &mut dyn FnMut() -> Option<String>,
+    watch: &mut dyn FnMut() -> Option<Stopped>,
     paused: &std::sync::atomic::AtomicU64,
 ) -> std::io::Result<Ended> {
     let started = Instant::now();
@@ -230,7 +233,7 @@ pub fn wait(
             stopped = Some(Stopped::Timeout);
         } else if Instant::now() >= next_watch {
             next_watch = Instant::now() + WATCH_EVERY;
-            stopped = watch().map(Stopped::Watch);
+            stopped = watch();
         }
         if stopped.is_some() {
             break stop(&mut agent.child, pgid)?;
@@ -366,7 +369,7 @@ mod tests {
         let started = Instant::now();
         let mut watch = || {
             let input = seen.lock().unwrap().usage().input;
-            (input >= 200_000).then(|| format!("{input} input tokens"))
+            (input >= 200_000).then(|| Stopped::Watch(format!("{input} input tokens")))
         };
         let ended = wait(
             agent,

@@ -19,6 +19,7 @@ pub fn pause(ctx: &Context, reference: &str) -> Result<Saved> {
         change.push(Edit::PausedFrom(Some(loaded.goal.status.clone())));
     }
     let written = tx.save(&loaded, change)?;
+    super::run::cancel_runs(ctx, &mut tx, &loaded.goal, "its goal was paused")?;
     super::saved(tx, written, loaded)
 }
 
@@ -188,5 +189,7 @@ pub fn abandon(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
             at: ctx.now,
         });
     let written = tx.save(&loaded, change)?;
+    // Its runs stop now, not at their timeout.
+    super::run::cancel_runs(ctx, &mut tx, &loaded.goal, "its goal was abandoned")?;
     super::saved(tx, written, loaded)
 }

@@ -637,6 +637,7 @@ fn new_run(
         reported: None,
         limited_until: None,
         kill_requested: false,
+        cancelled: None,
         boot: None,
         supervisor_start: None,
         agent_start: None,

@@ -13,7 +13,8 @@ use crate::agents::{self, SessionTotals};
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::model::{
-    Actor, Edit, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState, format_time,
+    Actor, Edit, Goal, GoalChange, ProgressField, Run, RunKind, RunOutcome, RunState, Status,
+    format_time,
 };
 use crate::os::sandbox::SandboxMode;
 use crate::store::{LoadedGoal, Transaction};
@@ -60,6 +61,10 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     }
     let outcome = match (&stopped, exit) {
         (Some(Stopped::Timeout), _) => RunOutcome::Timeout,
+        (Some(Stopped::Cancelled(_)), _) => RunOutcome::Cancelled,
+        // Stopped for its goal's sake by another command, whichever signal
+        // reached it first.
+        _ if current.cancelled.is_some() => RunOutcome::Cancelled,
         (Some(Stopped::Requested), _) => RunOutcome::Killed,
         (Some(Stopped::Watch(_)), _) => RunOutcome::OverBudget,
         _ if current.kill_requested => RunOutcome::Killed,
@@ -88,6 +93,14 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
         .session_usage
         .map(|u| u.input + u.cached_input + u.cache_write);
     current.output_tokens = report.session_usage.map(|u| u.output);
+    let cancelled = match &stopped {
+        Some(Stopped::Cancelled(why)) => Some(why.clone()),
+        _ if outcome == RunOutcome::Cancelled => current.cancelled.clone(),
+        _ => None,
+    };
+    if let Some(why) = cancelled {
+        current.result = Some(format!("cancelled: {why}"));
+    }
     if let Some(Stopped::Watch(why)) = &stopped {
         current.result = Some(format!(
             "stopped: {why}{}",
@@ -312,17 +325,21 @@ fn launch(
     // against the timeout: it lasts until the agent prints again.
     let paused = std::sync::atomic::AtomicU64::new(run.waited_secs);
     let mut person = PersonWaitWatch::new(run.waited_secs);
+    let mut purpose = PurposeWatch::default();
     let mut watch = || {
         let lines = seen.lock().map(|s| s.lines).unwrap_or(0);
         let total = person.look(ctx, &run.id, lines);
         paused.store(total, std::sync::atomic::Ordering::SeqCst);
+        if let Some(why) = purpose.look(ctx, run) {
+            return Some(Stopped::Cancelled(why));
+        }
         let allowance = allowance.as_ref()?;
         let usd = spent(&mut rollout)?;
         (usd >= allowance.usd).then(|| {
-            format!(
+            Stopped::Watch(format!(
                 "it had spent ${usd:.2} of the ${:.2} {} left",
                 allowance.usd, allowance.bound
-            )
+            ))
         })
     };
     let ended = supervise::wait(agent, timeout, &mut watch, &paused)
@@ -839,11 +856,85 @@ pub fn listed(ctx: &Context, all: bool) -> Result<(Vec<Run>, Vec<crate::error::F
     Ok((shown, problems))
 }
 
+/// How often a run's supervisor looks whether the run still has a goal to
+/// work for.
+const PURPOSE_EVERY: Duration = Duration::from_secs(3);
+
+/// Whether a run still has a goal to work for: its goal open, not paused
+/// and still there, and steward on (`enabled`, read again from the
+/// configuration files, which a person may have changed since the run
+/// started). Looked at every [`PURPOSE_EVERY`].
+#[derive(Default)]
+struct PurposeWatch {
+    next: Option<std::time::Instant>,
+}
+
+impl PurposeWatch {
+    /// Why the run should stop, when it should.
+    fn look(&mut self, ctx: &Context, run: &Run) -> Option<String> {
+        let now = std::time::Instant::now();
+        if self.next.is_some_and(|next| now < next) {
+            return None;
+        }
+        self.next = Some(now + PURPOSE_EVERY);
+        if !ctx.enabled_now() {
+            return Some("steward was turned off (enabled: false)".to_string());
+        }
+        match ctx.store.refind(&run.goal_id, &run.goal_label) {
+            Ok(loaded) => cancelled_by_status(&loaded.goal.status),
+            Err(Error::GoalNotFound { .. }) => Some(format!("goal {} is gone", run.goal_label)),
+            // A goal file that cannot be read now: the next look decides.
+            Err(_) => None,
+        }
+    }
+}
+
+/// Why a run of a goal with `status` should stop: a goal paused, or closed
+/// by anything but its completion (the run that completed it ends by
+/// itself).
+fn cancelled_by_status(status: &Status) -> Option<String> {
+    match status {
+        Status::Paused => Some("its goal was paused".to_string()),
+        Status::Abandoned => Some("its goal was abandoned".to_string()),
+        Status::Failed => Some("its goal failed".to_string()),
+        _ => None,
+    }
+}
+
+/// Stops the runs of `goal` under way on this machine, for `why`: each is
+/// marked, its supervisor asked to stop it (it records `cancelled`), and a
+/// run whose supervisor is gone is ended here.
+pub fn cancel_runs(ctx: &Context, tx: &mut Transaction<'_>, goal: &Goal, why: &str) -> Result<()> {
+    let (runs, _) = ctx.store.runs()?;
+    for mut run in runs {
+        if run.goal_id != goal.id || !run.is_active() || run.machine != ctx.machine_id() {
+            continue;
+        }
+        run.cancelled = Some(why.to_string());
+        if run.supervisor_process().is_some_and(|p| p.is_running()) {
+            tx.save_run(&run)?;
+            stop_processes(ctx, &run);
+        } else {
+            stop_processes(ctx, &run);
+            run.ended_at = Some(format_time(ctx.now));
+            run.outcome = Some(RunOutcome::Cancelled);
+            run.result = Some(format!("cancelled: {why}"));
+            let goal = tx.refind(&run.goal_id, &run.goal_label).ok();
+            record_end(tx, &run, goal.as_ref(), 0.0, ctx.now)?;
+        }
+    }
+    Ok(())
+}
+
 /// `runs kill ID`: asks the run's supervisor to stop the agent and all it
-/// started; a run whose supervisor is gone is ended here.
+/// started; a run whose supervisor is gone is ended here. A person's
+/// command.
 pub fn kill(ctx: &Context, reference: &str) -> Result<(Run, Notices)> {
     let mut tx = ctx.transaction()?;
     let mut run = ctx.store.find_run(reference)?;
+    super::authority::person_only(ctx, "stop a run", || {
+        format!("steward runs kill {}", run.id)
+    })?;
     if !run.is_active() {
         return Err(Error::WrongStatus {
             label: run.id.clone(),

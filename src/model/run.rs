@@ -53,6 +53,9 @@ pub enum RunOutcome {
     /// Stopped as it was about to cross a cost bound (the goal's
     /// `max_cost_usd`, the day's spend cap).
     OverBudget,
+    /// Stopped because its goal was closed, paused or removed, or steward
+    /// was turned off (`enabled: false`), while it ran.
+    Cancelled,
 }
 
 impl RunOutcome {
@@ -64,6 +67,7 @@ impl RunOutcome {
             RunOutcome::Killed => "killed",
             RunOutcome::Limited => "limited",
             RunOutcome::OverBudget => "over_budget",
+            RunOutcome::Cancelled => "cancelled",
         }
     }
 }
@@ -136,6 +140,10 @@ pub struct Run {
     /// A person asked to stop it (`runs kill`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kill_requested: bool,
+    /// Why it is being stopped for its goal's sake (`abandon`, `pause`):
+    /// it ends `cancelled`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<String>,
     /// The boot of the machine the supervisor and the agent ran in, and
     /// when each started (clock ticks after boot): with the pids, what
     /// tells the processes steward started from any later ones.

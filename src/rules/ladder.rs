@@ -373,6 +373,7 @@ mod tests {
             reported: None,
             limited_until: None,
             kill_requested: false,
+            cancelled: None,
             boot: None,
             supervisor_start: None,
             agent_start: None,

@@ -376,6 +376,78 @@ fn dispatch_starts_one_run_now_and_runs_kill_stops_it() {
     assert!(env.read("state/goals/hang-1.md").contains("ended killed"));
 }
 
+/// Starts a run of hanging goal `label` and waits until its agent runs.
+fn hanging_run(env: &TestEnv, label: &str) -> String {
+    env.steward_on_path()
+        .args(["dispatch", label])
+        .assert()
+        .success();
+    let started = Instant::now();
+    loop {
+        let run = env.runs().into_iter().find(|r| r["goal_label"] == label);
+        if let Some(run) = run.filter(|r| r["state"] == "running") {
+            return run["id"].as_str().unwrap().to_string();
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn run_of(env: &TestEnv, id: &str) -> serde_json::Value {
+    env.runs().into_iter().find(|r| r["id"] == id).unwrap()
+}
+
+/// Closing, pausing or turning steward off stops a goal's runs then and
+/// there (`cancelled`), not at their timeout; stopping a run is a
+/// person's command.
+#[test]
+fn stopping_a_goal_stops_its_runs() {
+    let env = store();
+    env.write_config(&CONFIG.replace("timeout: 2s", "timeout: 1h"));
+    for label in ["hang-1", "hang-2", "hang-3"] {
+        add(&env, label, &[]);
+    }
+    let id = hanging_run(&env, "hang-1");
+    env.steward_on_path()
+        .env("CLAUDECODE", "1")
+        .args(["runs", "kill", &id])
+        .assert()
+        .code(4)
+        .stderr(predicate::str::contains("steward runs kill"));
+    env.steward_on_path()
+        .args(["abandon", "hang-1", "--reason", "not needed"])
+        .assert()
+        .success();
+    env.settle();
+    let run = run_of(&env, &id);
+    assert_eq!(run["outcome"], "cancelled", "{run}");
+    assert_eq!(run["result"], "cancelled: its goal was abandoned", "{run}");
+
+    let id = hanging_run(&env, "hang-2");
+    env.steward_on_path()
+        .args(["pause", "hang-2"])
+        .assert()
+        .success();
+    env.settle();
+    assert_eq!(
+        run_of(&env, &id)["result"],
+        "cancelled: its goal was paused"
+    );
+    assert_eq!(env.goal_json("hang-2")["status"], "paused");
+
+    // Turned off in the file: the run's supervisor sees it by itself.
+    let id = hanging_run(&env, "hang-3");
+    let config = env.read("steward.yaml");
+    env.write("steward.yaml", &format!("enabled: false\n{config}"));
+    env.settle();
+    let run = run_of(&env, &id);
+    assert_eq!(run["outcome"], "cancelled", "{run}");
+    assert_eq!(
+        run["result"],
+        "cancelled: steward was turned off (enabled: false)"
+    );
+}
+
 #[test]
 fn tick_dry_run_says_what_it_would_start_and_starts_nothing() {
     let env = store();
