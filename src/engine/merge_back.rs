@@ -65,7 +65,12 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
         }
         // The goal's checks on what the root would hold, before it moves:
         // a merge that fails them never reaches the root.
-        let merged = merge(ctx, run, worktree).and_then(|merge| {
+        let merge = {
+            let _deadline =
+                crate::os::git::deadline(&ctx.root, &format!("merging branch {}", worktree.branch));
+            merge(ctx, run, worktree)
+        };
+        let merged = merge.and_then(|merge| {
             let failing = super::worktree::checks_at_commit(
                 ctx,
                 goal,

@@ -115,6 +115,8 @@ pub fn work_dir(ctx: &Context, worktree: &RunWorktree) -> Option<PathBuf> {
 /// it gone), filling in its base and the root's branch. Where the agent
 /// works, or why it cannot start.
 pub fn prepare(ctx: &Context, worktree: &mut RunWorktree) -> std::result::Result<PathBuf, String> {
+    let _deadline =
+        crate::os::git::deadline(&ctx.root, &format!("making worktree {}", worktree.path));
     let dir = safe_dir(ctx, worktree)
         .ok_or_else(|| format!("worktree path {} is not steward's", worktree.path))?;
     let work = dir.join(&worktree.subdir);
@@ -298,6 +300,8 @@ pub(super) fn mark_judged(
 /// when everything in the worktree is committed (what the checks saw is
 /// what would be merged).
 pub fn judged_head(ctx: &Context, worktree: &RunWorktree) -> std::result::Result<String, String> {
+    let _deadline =
+        crate::os::git::deadline(&ctx.root, &format!("reading branch {}", worktree.branch));
     if dirty(ctx, worktree)? {
         return Err(format!(
             "its worktree {} has changes not committed to branch {}",
@@ -356,22 +360,24 @@ pub fn checks_at_commit(
         return Ok(Vec::new());
     }
     let (repo, _) = repository(&ctx.root).ok_or("not in a git work tree")?;
-    let target = git2::Oid::from_str(commit)
-        .and_then(|oid| repo.find_commit(oid))
-        .map_err(|err| format!("commit {commit}: {err}"))?;
     let name = format!("verify-{name}");
     let branch_name = format!("steward/verify/{name}");
-    let branch = repo
-        .branch(&branch_name, &target, true)
-        .map_err(|err| format!("cannot create branch {branch_name}: {err}"))?;
-    crate::store::cache_dir_ready(&ctx.store.state_dir.join(DIR));
     let dir = ctx.store.state_dir.join(DIR).join(&name);
-    remove(ctx, &dir);
-    let mut options = WorktreeAddOptions::new();
-    options.reference(Some(branch.get()));
-    let made = repo
-        .worktree(&name, &dir, Some(&options))
-        .map_err(|err| format!("cannot make a worktree to check the merge: {err}"));
+    let made = {
+        let _deadline = crate::os::git::deadline(&ctx.root, &format!("checking out {commit}"));
+        let target = git2::Oid::from_str(commit)
+            .and_then(|oid| repo.find_commit(oid))
+            .map_err(|err| format!("commit {commit}: {err}"))?;
+        let branch = repo
+            .branch(&branch_name, &target, true)
+            .map_err(|err| format!("cannot create branch {branch_name}: {err}"))?;
+        crate::store::cache_dir_ready(&ctx.store.state_dir.join(DIR));
+        remove(ctx, &dir);
+        let mut options = WorktreeAddOptions::new();
+        options.reference(Some(branch.get()));
+        repo.worktree(&name, &dir, Some(&options))
+            .map_err(|err| format!("cannot make a worktree to check the merge: {err}"))
+    };
     let failing = made.map(|_| {
         let checks: Vec<&crate::model::Check> = goal.verification.iter().collect();
         let at = dir.join(subdir);

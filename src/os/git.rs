@@ -218,10 +218,7 @@ pub fn cli(root: &Path, args: &[&str]) -> Result<String> {
         Ran::TimedOut(after) => Error::Git(format!(
             "git {}: stopped, with what it started, after {} without finishing (git.timeout): a remote that does not answer, or a file in the repository git cannot read",
             args.join(" "),
-            match after.as_secs() {
-                secs if secs % 60 == 0 => format!("{}m", secs / 60),
-                secs => format!("{secs}s"),
-            }
+            shown(after)
         )),
     })?;
     if output.status.success() {
@@ -312,8 +309,99 @@ pub struct Committed {
 }
 
 /// Commits exactly `request.paths` (those git does not ignore) on top of
-/// HEAD. Nothing to commit is not an error.
+/// HEAD. Nothing to commit is not an error; a repository libgit2 cannot
+/// read within `git.timeout` is one ([`bounded`]).
 pub fn commit(request: &CommitRequest<'_>) -> Result<Committed> {
+    let root = request.root.to_path_buf();
+    let paths = request.paths.to_vec();
+    let message = request.message.clone();
+    let author = request.author.map(str::to_string);
+    let when = request.when;
+    bounded(request.root, "committing", move || {
+        commit_now(&CommitRequest {
+            root: &root,
+            paths: &paths,
+            message,
+            author: author.as_deref(),
+            when,
+        })
+    })
+}
+
+/// `work`, on a thread of its own, given up once `git.timeout` has
+/// passed. libgit2 loops for ever on a loose object cut short (libgit2
+/// issue 7342, fixed after the 1.9.7 that git2 vendors) and waits for a
+/// writer on a FIFO put among the objects: files an agent's shell can
+/// write. A thread given up keeps spinning until the command ends.
+fn bounded<T: Send + 'static>(
+    at: &Path,
+    doing: &str,
+    work: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("libgit2".to_string())
+        .spawn(move || {
+            let _ = sender.send(work());
+        })
+        .map_err(|err| Error::Git(format!("cannot start a thread for git: {err}")))?;
+    let limit = timeout();
+    match receiver.recv_timeout(limit) {
+        Ok(result) => result,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            Err(Error::Git(gave_up(at, doing, limit)))
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(Error::Internal(format!(
+            "{}: {doing} stopped without an answer",
+            at.display()
+        ))),
+    }
+}
+
+/// Keeps the command to `git.timeout` while it reads a repository with
+/// libgit2 in work that cannot move to a thread of its own (it borrows
+/// the command's context): not dropped by then, the command stops with
+/// exit 1 and says why, as a killed one would (its journal is replayed
+/// by the next).
+#[must_use = "the deadline holds only while the guard lives"]
+pub struct Deadline {
+    _done: std::sync::mpsc::Sender<()>,
+}
+
+/// A [`Deadline`] for `doing` in the repository at `at`.
+pub fn deadline(at: &Path, doing: &str) -> Deadline {
+    let (done, waiting) = std::sync::mpsc::channel::<()>();
+    let limit = timeout();
+    let message = gave_up(at, doing, limit);
+    let _ = std::thread::Builder::new()
+        .name("git deadline".to_string())
+        .spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = waiting.recv_timeout(limit) {
+                eprintln!("steward: {message}");
+                std::process::exit(i32::from(crate::exit::ExitCode::Failure.code()));
+            }
+        });
+    Deadline { _done: done }
+}
+
+/// Why a libgit2 read was given up.
+fn gave_up(at: &Path, doing: &str, limit: Duration) -> String {
+    format!(
+        "{}: {doing}: git did not finish within {} (git.timeout): an object in .git cut short or not a file; `git fsck` names it",
+        at.display(),
+        shown(limit)
+    )
+}
+
+/// `limit` as `git.timeout` spells it.
+fn shown(limit: Duration) -> String {
+    match limit.as_secs() {
+        secs if secs % 60 == 0 => format!("{}m", secs / 60),
+        secs => format!("{secs}s"),
+    }
+}
+
+fn commit_now(request: &CommitRequest<'_>) -> Result<Committed> {
     let repo = Repository::discover(request.root).map_err(|_| {
         Error::Git(format!(
             "{}: git.commit is on but this is not inside a git repository (run `steward init --git`)",
@@ -635,6 +723,13 @@ pub struct GoalCommit {
 /// The commits of a goal, newest first; `None` when the root is not in a
 /// repository or it has no commits.
 pub fn goal_log(root: &Path, goal_id: &str) -> Result<Option<Vec<GoalCommit>>> {
+    let (at, goal_id) = (root.to_path_buf(), goal_id.to_string());
+    bounded(root, "reading the goal's history", move || {
+        goal_log_now(&at, &goal_id)
+    })
+}
+
+fn goal_log_now(root: &Path, goal_id: &str) -> Result<Option<Vec<GoalCommit>>> {
     let Ok(repo) = Repository::discover(root) else {
         return Ok(None);
     };

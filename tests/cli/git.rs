@@ -563,3 +563,47 @@ fn a_git_that_never_finishes_is_stopped_at_its_timeout() {
             "after 2s without finishing (git.timeout)",
         ));
 }
+
+#[test]
+fn an_object_cut_short_never_holds_a_command_past_the_git_timeout() {
+    // libgit2 loops for ever on a loose object cut short, and waits for a
+    // writer on a FIFO: both are an agent's shell away.
+    for damage in ["cut short", "a FIFO"] {
+        let env = repository();
+        env.write_config("git:\n  commit: true\n  timeout: 2s\n");
+        env.add_goal("a");
+        let head = git(env.root(), &["rev-parse", "HEAD"]);
+        let object = env.path(&format!(".git/objects/{}/{}", &head[..2], head[2..].trim()));
+        let bytes = std::fs::read(&object).unwrap();
+        std::fs::remove_file(&object).unwrap();
+        if damage == "cut short" {
+            std::fs::write(&object, &bytes[..bytes.len() / 2]).unwrap();
+        } else {
+            let name = std::ffi::CString::new(object.as_os_str().as_encoded_bytes()).unwrap();
+            // SAFETY: a valid C string; mkfifo reads it only.
+            assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        }
+        // The assessment is kept; only the commit is given up.
+        env.steward()
+            .args(["assess", "a", "--summary", "half way", "--met", "1"])
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains("a: assessed"))
+            .stderr(predicate::str::contains(
+                "committing: git did not finish within 2s (git.timeout)",
+            ));
+        env.steward()
+            .args(["log", "a"])
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains("reading the goal's history"));
+        env.steward()
+            .args(["show", "a"])
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("half way"));
+    }
+}

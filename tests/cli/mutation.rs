@@ -7,7 +7,8 @@
 //!
 //! Seeded and bounded: `STEWARD_MUTATION_CASES` sets the number of cases
 //! (the suite runs a few dozen), `STEWARD_MUTATION_SEED` the seed; a
-//! failure names the case's seed, file and mutation, so that it replays.
+//! failure names the case's seed, file and mutation, and
+//! `STEWARD_MUTATION_CASE=<case seed>` replays that case alone.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -745,10 +746,14 @@ fn no_change_an_agent_makes_to_the_stores_files_breaks_a_promise() {
     // The untouched store keeps every promise.
     fx.restore();
     check(&fx, "no change", None);
+    let replay: Option<u64> = std::env::var("STEWARD_MUTATION_CASE")
+        .ok()
+        .and_then(|n| n.parse().ok());
+    let cases = if replay.is_some() { 1 } else { cases };
     let mut random = Lcg(seed);
     let (mut ran, mut pushes) = (0, 0);
     while ran < cases {
-        let case_seed = random.next(u64::MAX);
+        let case_seed = replay.unwrap_or_else(|| random.next(u64::MAX));
         let mut case = Lcg(case_seed);
         fx.restore();
         // One case in three is a collaborator's push; the rest, an agent's
@@ -769,9 +774,11 @@ fn no_change_an_agent_makes_to_the_stores_files_breaks_a_promise() {
             mutate(&fx, root, &path, mutation, &mut case)
         };
         let Some(what) = what else {
+            assert!(replay.is_none(), "case seed {case_seed} changes nothing");
             continue;
         };
         if pushed && !push_as_collaborator(&fx) {
+            assert!(replay.is_none(), "case seed {case_seed} pushes nothing");
             continue;
         }
         ran += 1;
