@@ -13,13 +13,15 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::Usage;
+use super::prices::Priced;
 
 /// What the output of a run showed so far.
 #[derive(Debug, Default)]
 pub struct Seen {
-    /// Claude Code: each model response's tokens, by message id (a
-    /// response is printed once per content block, with the same usage).
-    responses: HashMap<String, Usage>,
+    /// Claude Code: each model response's tokens and the model that gave
+    /// it, by message id (a response is printed once per content block,
+    /// with the same usage).
+    responses: HashMap<String, (Usage, Option<String>)>,
     /// Codex: the thread, to find its rollout file.
     pub thread: Option<String>,
     /// The reset of a usage limit the client reported.
@@ -41,8 +43,11 @@ impl Seen {
                 let message = event.get("message");
                 let id = message.and_then(|m| m.get("id")).and_then(Value::as_str);
                 let usage = message.and_then(|m| m.get("usage"));
+                let model = (message.and_then(|m| m.get("model")).and_then(Value::as_str))
+                    .filter(|m| !m.is_empty() && m.len() <= 200)
+                    .map(str::to_string);
                 if let (Some(id), Some(usage)) = (id, usage) {
-                    self.responses.insert(id.to_string(), claude_usage(usage));
+                    (self.responses).insert(id.to_string(), (claude_usage(usage), model));
                 }
                 // A rejected request carries the limit's reset.
                 if let Some(at) = event
@@ -77,7 +82,51 @@ impl Seen {
     pub fn usage(&self) -> Usage {
         self.responses
             .values()
-            .fold(Usage::default(), |total, usage| total.plus(usage))
+            .fold(Usage::default(), |total, (usage, _)| total.plus(usage))
+    }
+
+    /// What the responses seen cost, each at the prices of the model that
+    /// gave it.
+    pub fn metered(&self, price: &dyn Fn(Option<&str>) -> Priced) -> Metered {
+        let mut metered = Metered::default();
+        for (usage, model) in self.responses.values() {
+            metered.add(usage, model.as_deref(), price);
+        }
+        metered
+    }
+}
+
+/// What a run's model calls cost so far.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metered {
+    pub usd: f64,
+    /// The dearest single call: what the next one may cost.
+    pub largest_usd: f64,
+    /// Models the price table does not know, priced at its highest.
+    pub unknown_models: Vec<String>,
+}
+
+impl Metered {
+    fn add(&mut self, usage: &Usage, model: Option<&str>, price: &dyn Fn(Option<&str>) -> Priced) {
+        let priced = price(model);
+        let usd = usage.cost(priced.prices());
+        self.usd += usd;
+        self.largest_usd = self.largest_usd.max(usd);
+        if let (Priced::Unknown(_), Some(model)) = (&priced, model)
+            && !self.unknown_models.iter().any(|m| m == model)
+        {
+            self.unknown_models.push(model.to_string());
+        }
+    }
+
+    /// What a person is told of models priced at the table's highest.
+    pub fn unknown_note(&self) -> Option<String> {
+        (!self.unknown_models.is_empty()).then(|| {
+            format!(
+                "priced {} at the highest known prices: steward's price table does not list it (set the profile's own prices)",
+                self.unknown_models.join(", ")
+            )
+        })
     }
 }
 
@@ -114,10 +163,14 @@ pub struct Rollout {
 }
 
 /// What a rollout file says of its thread so far.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RolloutState {
     /// The thread's token totals.
     pub totals: Option<Usage>,
+    /// The model of its last turn.
+    pub model: Option<String>,
+    /// The tokens of each model call, in order.
+    pub calls: Vec<Usage>,
     /// When a rate-limit window that is used up resets.
     pub limit_resets_at: Option<DateTime<Utc>>,
     /// The turn ended on a usage or rate limit.
@@ -160,10 +213,28 @@ pub fn read_rollout(text: &str) -> RolloutState {
         let Some(payload) = event.get("payload") else {
             continue;
         };
+        if event.get("type").and_then(Value::as_str) == Some("turn_context")
+            && let Some(model) = payload.get("model").and_then(Value::as_str)
+        {
+            state.model = Some(model.to_string()).filter(|m| !m.is_empty() && m.len() <= 200);
+        }
         match payload.get("type").and_then(Value::as_str) {
             Some("token_count") => {
-                if let Some(totals) = payload.pointer("/info/total_token_usage") {
-                    state.totals = Some(codex_usage(totals));
+                let totals = payload.pointer("/info/total_token_usage").map(codex_usage);
+                // Each call's own tokens, or what the totals grew by.
+                let call = match (
+                    payload.pointer("/info/last_token_usage"),
+                    totals,
+                    state.totals,
+                ) {
+                    (Some(call), _, _) => Some(codex_usage(call)),
+                    (None, Some(now), Some(before)) => Some(now.since(&before)),
+                    (None, now, None) => now,
+                    (None, None, Some(_)) => None,
+                };
+                state.calls.extend(call);
+                if totals.is_some() {
+                    state.totals = totals;
                 }
                 for window in ["primary", "secondary"] {
                     let Some(window) = payload.pointer(&format!("/rate_limits/{window}")) else {

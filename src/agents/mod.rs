@@ -5,6 +5,7 @@
 //! only place here that starts a process.
 
 pub mod meter;
+pub mod prices;
 pub mod supervise;
 
 use chrono::{DateTime, Utc};
@@ -77,6 +78,10 @@ pub struct Prices {
     /// Input written to the cache (Claude).
     pub cache_write: f64,
     pub output: f64,
+    /// The profile's own (set in `steward.yaml`): they price every model.
+    /// Otherwise a model the client names is priced from the table
+    /// ([`prices`]), and these price a run that names none.
+    pub own: bool,
     /// When and whose list prices they are, for `config` and
     /// steward-guide(7), "Profiles".
     pub as_of: Option<String>,
@@ -102,6 +107,16 @@ impl Usage {
         }
     }
 
+    /// What `self` holds beyond `earlier` (totals read twice).
+    pub fn since(self, earlier: &Usage) -> Usage {
+        Usage {
+            input: self.input.saturating_sub(earlier.input),
+            cached_input: self.cached_input.saturating_sub(earlier.cached_input),
+            cache_write: self.cache_write.saturating_sub(earlier.cache_write),
+            output: self.output.saturating_sub(earlier.output),
+        }
+    }
+
     /// What it cost at `prices`.
     pub fn cost(&self, prices: &Prices) -> f64 {
         (self.input as f64 * prices.input
@@ -113,6 +128,16 @@ impl Usage {
 }
 
 impl AgentProfile {
+    /// What `model` costs as this profile runs it: the profile's own
+    /// prices, else the table's for a model the client named, else the
+    /// profile's for a run that named none.
+    pub fn prices_for(&self, model: Option<&str>) -> prices::Priced {
+        match model {
+            Some(model) if !self.prices.own => prices::of_model(model),
+            _ => prices::Priced::Known(self.prices.clone()),
+        }
+    }
+
     /// The built-in profiles: Claude Code and Codex CLI.
     pub fn builtins() -> Vec<AgentProfile> {
         // A fresh run is the base argv plus `fresh`; a resumed one, the base
@@ -166,6 +191,7 @@ impl AgentProfile {
                     cache_write: 3.75,
                     cached_input: 0.30,
                     output: 15.0,
+                    own: false,
                     as_of: Some("Claude Sonnet list prices, 2025-09".to_string()),
                 },
             },
@@ -180,6 +206,7 @@ impl AgentProfile {
                     cached_input: 0.125,
                     cache_write: 0.0,
                     output: 10.0,
+                    own: false,
                     as_of: Some("OpenAI GPT-5 list prices, 2025-08".to_string()),
                 },
             },
@@ -237,6 +264,12 @@ pub struct RunReport {
     pub cost_total_usd: Option<f64>,
     /// The session's running token totals, when reported (Codex).
     pub session_usage: Option<Usage>,
+    /// The model the session ran, when the client said (Codex's rollout).
+    pub model: Option<String>,
+    /// What this run's output showed it cost, each response at its model's
+    /// prices, when it said nothing of the session (Claude Code stopped
+    /// before its result).
+    pub run_cost_usd: Option<f64>,
     /// The tokens this run's output showed, when it said nothing of the
     /// session (Claude Code stopped before its result).
     pub run_usage: Option<Usage>,
@@ -345,7 +378,9 @@ fn read_claude(stdout: &str) -> RunReport {
         result,
         cost_total_usd: object.get("total_cost_usd").and_then(Value::as_f64),
         session_usage: None,
+        model: None,
         run_usage: None,
+        run_cost_usd: None,
         limited,
         limit_resets_at: seen.limit_resets_at.filter(|_| limited),
         failed,
@@ -476,10 +511,15 @@ pub fn run_cost(
     previous: Option<&SessionTotals>,
 ) -> (f64, SessionTotals) {
     let before = previous.map_or(0.0, |p| p.cost_usd);
+    let prices = profile.prices_for(report.model.as_deref());
     let total = match (report.cost_total_usd, report.session_usage) {
         (Some(usd), _) => usd,
-        (None, Some(session)) => session.cost(&profile.prices),
-        (None, None) => before + report.run_usage.map_or(0.0, |u| u.cost(&profile.prices)),
+        (None, Some(session)) => session.cost(prices.prices()),
+        (None, None) => {
+            before
+                + (report.run_cost_usd)
+                    .unwrap_or_else(|| report.run_usage.map_or(0.0, |u| u.cost(prices.prices())))
+        }
     };
     let totals = SessionTotals { cost_usd: total };
     let cost = (totals.cost_usd - before).max(0.0);
@@ -550,6 +590,7 @@ mod tests {
             input: 1.0,
             cached_input: 0.1,
             output: 10.0,
+            own: true,
             ..Prices::default()
         };
         let report = RunReport {

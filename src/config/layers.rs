@@ -642,6 +642,7 @@ impl Layers {
             // Prices of one's own are no longer the list's.
             if own_prices || as_of.is_some() {
                 profile.prices.as_of = as_of;
+                profile.prices.own = true;
             }
             if profile.command.first().is_none_or(|p| p.trim().is_empty()) {
                 return Err(at(

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::agents::meter::Seen;
+use crate::agents::meter::{Metered, Seen};
 use crate::agents::supervise::{self, Launch, Stopped};
 use crate::agents::{self, SessionTotals};
 use crate::context::Context;
@@ -305,14 +305,25 @@ fn launch(
     let before = previous_session_total(ctx, run, session.as_deref()).map_or(0.0, |t| t.cost_usd);
     let mut rollout = (profile.output == agents::OutputFormat::CodexJsonl)
         .then(|| crate::agents::meter::Rollout::new(&codex_home(ctx)));
-    let spent = |rollout: &mut Option<crate::agents::meter::Rollout>| -> Option<f64> {
+    // What it spent so far, each call at the prices of the model that
+    // made it, and its dearest call: what the next may cost.
+    let price = |model: Option<&str>| profile.prices_for(model);
+    let spent = |rollout: &mut Option<crate::agents::meter::Rollout>| -> Option<Metered> {
         let seen = seen.lock().ok()?;
         match rollout {
             Some(rollout) => {
-                let totals = rollout.read(seen.thread.as_deref()?).totals?;
-                Some((totals.cost(&profile.prices) - before).max(0.0))
+                let state = rollout.read(seen.thread.as_deref()?);
+                let priced = price(state.model.as_deref());
+                let largest = (state.calls.iter())
+                    .map(|call| call.cost(priced.prices()))
+                    .fold(0.0, f64::max);
+                Some(Metered {
+                    usd: (state.totals?.cost(priced.prices()) - before).max(0.0),
+                    largest_usd: largest,
+                    unknown_models: Vec::new(),
+                })
             }
-            None => Some(seen.usage().cost(&profile.prices)),
+            None => Some(seen.metered(&price)),
         }
     };
     let agent = supervise::start(&launch)
@@ -334,13 +345,23 @@ fn launch(
             return Some(Stopped::Cancelled(why));
         }
         let allowance = allowance.as_ref()?;
-        let usd = spent(&mut rollout)?;
-        (usd >= allowance.usd).then(|| {
-            Stopped::Watch(format!(
-                "it had spent ${usd:.2} of the ${:.2} {} left",
-                allowance.usd, allowance.bound
-            ))
-        })
+        let spent = spent(&mut rollout)?;
+        // Stopped before the call that would cross the bound: the next
+        // may cost as much as the dearest so far.
+        let spent_all = format!(
+            "it had spent ${:.2} of the ${:.2} {} left",
+            spent.usd, allowance.usd, allowance.bound
+        );
+        if spent.usd >= allowance.usd {
+            Some(Stopped::Watch(spent_all))
+        } else {
+            (spent.usd + spent.largest_usd >= allowance.usd).then(|| {
+                Stopped::Watch(format!(
+                    "{spent_all}, and its next model call could cost ${:.2} (its dearest so far)",
+                    spent.largest_usd
+                ))
+            })
+        }
     };
     let ended = supervise::wait(agent, timeout, &mut watch, &paused)
         .map_err(|err| format!("lost the agent: {err}"))?;
@@ -367,8 +388,34 @@ fn launch(
             None => {
                 let usage = seen.usage();
                 report.run_usage = (usage != agents::Usage::default()).then_some(usage);
+                report.run_cost_usd =
+                    Some(seen.metered(&price).usd).filter(|_| report.run_usage.is_some());
             }
         }
+    }
+    // The model a Codex thread ran, to price its tokens.
+    if let (Some(rollout), Some(thread)) = (&mut rollout, seen.thread.as_deref()) {
+        report.model = rollout.read(thread).model;
+    }
+    let unknown = match &report.model {
+        Some(model) => matches!(
+            price(Some(model)),
+            crate::agents::prices::Priced::Unknown(_)
+        )
+        .then(|| vec![model.clone()])
+        .unwrap_or_default(),
+        None => seen.metered(&price).unknown_models,
+    };
+    let note = Metered {
+        unknown_models: unknown,
+        ..Metered::default()
+    }
+    .unknown_note();
+    if let Some(note) = note.filter(|_| report.cost_total_usd.is_none()) {
+        report.result = Some(match report.result.take() {
+            Some(result) => format!("{result}\n({note})"),
+            None => format!("({note})"),
+        });
     }
     if report.limited && report.limit_resets_at.is_none() {
         report.limit_resets_at = seen.limit_resets_at;

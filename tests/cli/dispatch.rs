@@ -1111,11 +1111,34 @@ agents:
 }
 
 /// Agents that spend: a Codex-style one whose thread's token totals grow
-/// in its rollout file while it works, a Claude-style one that hangs after
-/// two responses, and one that hits its account's usage limit.
+/// in its rollout file while it works, one that calls its model at a
+/// steady pace, Claude-style ones that hang after two responses (of the
+/// profile's model, or of models they name), and one that hits its
+/// account's usage limit.
 const SPENDING_AGENT: &str = r#"#!/bin/sh
 cat > /dev/null
 case "$STEWARD_GOAL" in
+  steady-*)
+    thread=01a2-$STEWARD_DISPATCH_ID
+    echo "{\"type\":\"thread.started\",\"thread_id\":\"$thread\"}"
+    day="$CODEX_HOME/sessions/2026/11/21"
+    mkdir -p "$day"
+    rollout="$day/rollout-2026-11-21T04-00-00-$thread.jsonl"
+    echo '{"type":"turn_context","payload":{"model":"gpt-5-codex"}}' >> "$rollout"
+    i=1
+    while [ $i -le 10 ]; do
+      echo "{\"type\":\"event_msg\",\"payload\":{\"type\":\"token_count\",\"info\":{\"total_token_usage\":{\"input_tokens\":$((i * 800000)),\"cached_input_tokens\":0,\"output_tokens\":0},\"last_token_usage\":{\"input_tokens\":800000,\"cached_input_tokens\":0,\"output_tokens\":0}}}}" >> "$rollout"
+      echo "$i" > spent-turns
+      i=$((i + 1))
+      sleep 2
+    done
+    ;;
+  models-*)
+    echo '{"type":"system","subtype":"init"}'
+    echo '{"type":"assistant","message":{"id":"m1","model":"claude-opus-4-1-20250805","usage":{"input_tokens":100000,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}'
+    echo '{"type":"assistant","message":{"id":"m2","model":"claude-mystery-9","usage":{"input_tokens":100000,"output_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0}}}'
+    sleep 600
+    ;;
   codex-*)
     thread=01a2-$STEWARD_DISPATCH_ID
     echo "{\"type\":\"thread.started\",\"thread_id\":\"$thread\"}"
@@ -1180,7 +1203,7 @@ agents:
     let result = run["result"].as_str().unwrap();
     assert!(
         result.starts_with("stopped: it had spent $")
-            && result.ends_with(" of the $3.00 its goal's max_cost_usd ($3.00) left"),
+            && result.contains(" of the $3.00 its goal's max_cost_usd ($3.00) left"),
         "{run}"
     );
     // Empty when it was stopped before it wrote its first turn. The run
@@ -1193,6 +1216,71 @@ agents:
     assert!(run["cost_usd"].as_f64().unwrap() >= 3.0, "{run}");
     let goal = env.goal_json("codex-1");
     assert_eq!(goal["status"], "failed", "{goal}");
+}
+
+#[test]
+fn a_run_is_stopped_before_the_call_that_would_cross_its_bound() {
+    // $0.80 a call, every two seconds, against a bound of $3: stopped at
+    // $2.40, as the next call would cross it, not after it.
+    let env = spending_store(
+        "dispatch:
+  enabled: true
+  agent: codexish
+  timeout: 60s
+agents:
+  codexish:
+    command: [./agent.sh, exec, -]
+    output: codex-jsonl
+    input_usd_per_mtok: 1
+",
+    );
+    add(&env, "steady-1", &["--max-cost-usd", "3"]);
+    env.steward_on_path()
+        .env("CODEX_HOME", env.path("codex-home"))
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
+    let run = &env.runs()[0];
+    assert_eq!(run["outcome"], "over_budget", "{run}");
+    assert_eq!(run["cost_usd"], 2.4, "{run}");
+    assert!(
+        run["result"].as_str().unwrap().ends_with(
+            "it had spent $2.40 of the $3.00 its goal's max_cost_usd ($3.00) left, and its next model call could cost $0.80 (its dearest so far)"
+        ),
+        "{run}"
+    );
+    assert_eq!(env.read("spent-turns").trim(), "3");
+}
+
+#[test]
+fn each_response_is_priced_at_the_model_that_gave_it() {
+    // A profile without prices of its own: each response at its model's
+    // list price, one the table does not know at its highest, and said.
+    let env = spending_store(
+        "dispatch:
+  enabled: true
+  agent: claudeish
+  timeout: 2s
+agents:
+  claudeish:
+    command: [./agent.sh]
+    output: claude-json
+",
+    );
+    add(&env, "models-1", &[]);
+    env.tick_and_settle();
+    let run = &env.runs()[0];
+    assert_eq!(run["outcome"], "timeout", "{run}");
+    // 100,000 input tokens of Opus 4.1 at $15 a million, and as many of
+    // an unknown model at the table's highest input price, $15.
+    assert_eq!(run["cost_usd"], 3.0, "{run}");
+    assert!(
+        run["result"].as_str().unwrap().contains(
+            "priced claude-mystery-9 at the highest known prices: steward's price table does not list it (set the profile's own prices)"
+        ),
+        "{run}"
+    );
 }
 
 #[test]
