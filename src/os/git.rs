@@ -213,6 +213,9 @@ fn runs_a_program(key: &str, value: &str) -> bool {
 /// remotes. Runs in `root` as [`command`] makes it; the output, or an
 /// error with git's words.
 pub fn cli(root: &Path, args: &[&str]) -> Result<String> {
+    if let Ok(repo) = Repository::discover(root) {
+        no_links_written_through(&repo)?;
+    }
     let output = output_within(command(root).args(args), timeout()).map_err(|err| match err {
         Ran::Failed(err) => Error::Git(format!("cannot run git: {err}")),
         Ran::TimedOut(after) => Error::Git(format!(
@@ -284,6 +287,28 @@ fn output_within(
             crate::os::process::kill_with_group(pid);
             Err(Ran::TimedOut(limit))
         }
+    }
+}
+
+/// Refuses to write with git while a link in `.git` (or a worktree's
+/// own git folder) would take the write to a file outside the
+/// repository (`git_links`).
+fn no_links_written_through(repo: &Repository) -> Result<()> {
+    let mut found = crate::os::git_links::written_through(repo.path());
+    if repo.commondir() != repo.path() {
+        found.extend(crate::os::git_links::written_through(repo.commondir()));
+    }
+    match found.first() {
+        None => Ok(()),
+        Some(first) => Err(Error::Git(format!(
+            "{}{}: a link in the repository's git folder, which git would write through to a file elsewhere: steward writes nothing with git until it is gone (`rm {}`; git makes what it needs again)",
+            first.display(),
+            match found.len() {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            },
+            first.display()
+        ))),
     }
 }
 
@@ -417,6 +442,7 @@ fn commit_now(request: &CommitRequest<'_>) -> Result<Committed> {
     let workdir = workdir
         .canonicalize()
         .map_err(|err| Error::io(workdir, "cannot resolve the work tree", err))?;
+    no_links_written_through(&repo)?;
     let mut committed = Committed::default();
     let head = match repo.head() {
         Ok(head) => Some(

@@ -1,6 +1,7 @@
 //! What steward asks of the operating system and of git, with no rule of
 //! steward's in it: commits through libgit2 and the one `git` process
-//! helper (`git.rs`), the index patched for the paths a commit wrote
+//! helper (`git.rs`), the links in `.git` git would write through
+//! (`git_links.rs`), the index patched for the paths a commit wrote
 //! (`git_index/`), processes as `/proc` shows them (`process.rs`), the agent
 //! clients' sandbox settings (`sandbox.rs`), reading a file anyone who
 //! can write the store may have planted (`safe_file.rs`), and the static
@@ -9,6 +10,7 @@
 
 pub mod git;
 mod git_index;
+mod git_links;
 pub mod process;
 pub mod safe_file;
 pub mod sandbox;
