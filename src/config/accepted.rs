@@ -160,9 +160,10 @@ fn tightening(setting: &Setting) -> Tightening {
     }
     match setting.key {
         "judge.unchecked" | "dispatch.sandbox" | "dispatch.merge" => Tightening::StrongerWord,
-        "verification.allow_commands" | "verification.allow_private_hosts" | "dispatch.enabled" => {
-            Tightening::As(ForAgent::False)
-        }
+        "verification.allow_commands"
+        | "verification.allow_private_hosts"
+        | "dispatch.enabled"
+        | "dispatch.pass_at_run_end" => Tightening::As(ForAgent::False),
         "verification.command_timeout"
         | "verification.http_timeout"
         | "dispatch.timeout"

@@ -932,6 +932,7 @@ impl Layers {
                 max_parallel: self.count("dispatch.max_parallel"),
                 timeout: self.duration("dispatch.timeout"),
                 limit_wait: self.duration("dispatch.limit_wait"),
+                pass_at_run_end: self.bool("dispatch.pass_at_run_end"),
                 idle_after: self.duration("dispatch.idle_after"),
                 max_retries: self.count("dispatch.max_retries"),
                 min_resend_interval: self.duration("dispatch.min_resend_interval"),

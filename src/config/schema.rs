@@ -507,6 +507,12 @@ pub(super) const SETTINGS: &[Setting] = &[
         "a run past this is stopped with everything it started",
     ),
     file_setting(
+        "dispatch.pass_at_run_end",
+        Kind::Bool,
+        "true",
+        "a run's supervisor makes one pass as its run ends, so the judge and the next run need not wait for the scheduled tick; false: they wait for it",
+    ),
+    file_setting(
         "dispatch.limit_wait",
         Kind::Duration,
         "6h",

@@ -144,6 +144,8 @@ pub struct Dispatch {
     pub timeout: HumanDuration,
     /// A usage limit that resets later than this is told to a person.
     pub limit_wait: HumanDuration,
+    /// A run's supervisor makes one pass as its run ends.
+    pub pass_at_run_end: bool,
     pub idle_after: HumanDuration,
     pub max_retries: u64,
     pub min_resend_interval: HumanDuration,

@@ -163,7 +163,11 @@ pub fn claim(
     let branch = crate::os::git::cli(&ctx.root, &["rev-parse", "--abbrev-ref", "HEAD"])?
         .trim()
         .to_string();
+    // Under the store lock, as `sync` pushes: a push and another pass's
+    // fetch both move the remote-tracking branch, and one would fail
+    // ("cannot lock ref") as a run's end and the schedule pass at once.
     let push = || {
+        let _lock = crate::store::StoreLock::acquire(&ctx.store.lock_path(), ctx.lock_timeout)?;
         crate::os::git::cli(
             &ctx.root,
             &["push", "--quiet", &remote, &format!("HEAD:{branch}")],

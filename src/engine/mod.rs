@@ -64,7 +64,7 @@ pub use doctor::{Diagnosis, doctor};
 pub use init::{Initialized, init};
 pub use mirror::{MirrorCheck, MirrorRefresh, check_mirror, refresh_mirror};
 pub use prompt::{PromptOutcome, PromptRequest, Turn, prompt};
-pub use tick::{Finding, MOVED_PER_PASS, TickOutcome, TickRequest, tick};
+pub use tick::{Finding, MOVED_PER_PASS, TickOutcome, TickRequest, at_run_end, tick};
 pub use undo::{Undone, delete, undo};
 pub use update::{RecordUpdate, UpdateRequest, Updated, update};
 

@@ -20,6 +20,11 @@ use crate::store::{LoadedGoal, OutsideChange, Scan, Scope, Transaction, Trust};
 pub struct TickRequest {
     /// Decide and report, write nothing.
     pub dry_run: bool,
+    /// The pass a run's supervisor makes as its run ends
+    /// (`dispatch.pass_at_run_end`): it is not the scheduled tick, so it
+    /// leaves what that tick tells its reader (`tick.json`) and the
+    /// `notify.ping` that says the schedule runs.
+    pub at_run_end: bool,
 }
 
 /// One change the pass made (or would make), to a goal or an obligation.
@@ -314,7 +319,9 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         ctx.store
             .log()
             .cursor_after(&read_to, tx.pending_events(), ctx.store.keys.signer());
-    record_pass(ctx, &mut tx, &outcome, &events)?;
+    if !request.at_run_end {
+        record_pass(ctx, &mut tx, &outcome, &events)?;
+    }
     // Machine state that only saves reading seals: a failure costs time.
     let _ = ctx.store.save_seal_cache(&after);
     tx.render_mirror(&goals, &book);
@@ -363,11 +370,35 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         .warnings
         .extend(notify::send(ctx, notifications)?);
     outcome.dispatched = dispatched;
-    outcome
-        .notices
-        .warnings
-        .extend(notify::ping(ctx, open_goals, &outcome.needs_attention));
+    if !request.at_run_end {
+        outcome
+            .notices
+            .warnings
+            .extend(notify::ping(ctx, open_goals, &outcome.needs_attention));
+    }
     Ok(outcome)
+}
+
+/// One pass as a run ends (`dispatch.pass_at_run_end`, as the files say
+/// now): its goal is judged, and its next run or another goal's starts,
+/// within the same limits and under the same lock as the scheduled
+/// `tick`, without waiting for it. Made with a context of its own: the
+/// run may have lasted half an hour, and its configuration changed.
+pub fn at_run_end(ctx: &Context) -> Result<()> {
+    let options = crate::context::GlobalOptions {
+        root: Some(ctx.root.clone()),
+        command: "tick",
+        ..crate::context::GlobalOptions::default()
+    };
+    let pass = Context::resolve(&options, ctx.env.clone())?;
+    if !pass.config.dispatch.pass_at_run_end {
+        return Ok(());
+    }
+    let request = TickRequest {
+        dry_run: false,
+        at_run_end: true,
+    };
+    tick(&pass, request).map(drop)
 }
 
 /// Keeps when the pass ran, for `status`, which goals needed a person and
@@ -941,7 +972,14 @@ mod tests {
                 .filter(|f| f.action == "closed_by_hand")
                 .count()
         };
-        let dry = tick(&store.ctx(), TickRequest { dry_run: true }).unwrap();
+        let dry = tick(
+            &store.ctx(),
+            TickRequest {
+                dry_run: true,
+                at_run_end: false,
+            },
+        )
+        .unwrap();
         assert_eq!(
             (closed_by_hand(&dry), dry.closed_waiting),
             (MOVED_PER_PASS, 3)
@@ -1002,7 +1040,14 @@ mod tests {
             "budget: {max_dispatches: 2}\nprogress: {dispatches: 2}",
             &["a"],
         );
-        let dry = tick(&store.ctx(), TickRequest { dry_run: true }).unwrap();
+        let dry = tick(
+            &store.ctx(),
+            TickRequest {
+                dry_run: true,
+                at_run_end: false,
+            },
+        )
+        .unwrap();
         assert_eq!(dry.needs_attention, ["spent"]);
         assert!(
             !store

@@ -53,6 +53,7 @@ dispatch:
   timeout: 2s
   max_retries: 2
   min_resend_interval: 1m
+  pass_at_run_end: false
   backoff:
     base: 1m
     max: 4m
@@ -928,6 +929,7 @@ fn an_unblock_starts_fresh_work_told_what_the_person_said() {
   max_parallel: 2
   max_retries: 0
   timeout: 30s
+  pass_at_run_end: false
 agents:
   fake:
     command: [./agent.sh]
@@ -1426,4 +1428,53 @@ fn tick_keeps_machine_local_state_within_its_retention() {
         env.events().iter().any(|e| e["action"] == "pruned"),
         "the prune is in the log"
     );
+}
+
+/// Does the work and says nothing of it: the checks judge it.
+const QUIET_WORKER: &str = "#!/bin/sh
+cat > /dev/null
+mkdir -p work && touch \"work/$STEWARD_GOAL\"
+echo '{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"done\",\"session_id\":\"s-'\"$STEWARD_DISPATCH_ID\"'\",\"total_cost_usd\":0.01}'
+";
+
+#[test]
+fn a_runs_end_judges_its_goal_and_starts_the_next_run_without_a_tick() {
+    for pass_at_run_end in [true, false] {
+        let env = TestEnv::initialised();
+        env.write_config(&format!(
+            "dispatch:
+  enabled: true
+  agent: fake
+  max_parallel: 1
+  timeout: 30s
+  pass_at_run_end: {pass_at_run_end}
+agents:
+  fake:
+    command: [./agent.sh]
+    output: claude-json
+"
+        ));
+        env.executable("agent.sh", QUIET_WORKER);
+        add(&env, "first", &["--priority", "high", "--confirmed"]);
+        add(&env, "second", &[]);
+        env.steward_on_path()
+            .args(["tick", "-q"])
+            .assert()
+            .success();
+        let scheduled = env.read("state/tick.json");
+        env.settle();
+        let statuses = ["first", "second"].map(|label| env.goal_json(label)["status"].clone());
+        if pass_at_run_end {
+            // One scheduled tick: the first run's end judged its goal (its
+            // check passes: `verifying`, for `complete`) and started the
+            // second goal's run, whose end judged that one.
+            assert_eq!(statuses, ["verifying", "verifying"]);
+            assert_eq!(env.runs().len(), 2);
+            // The passes left what the scheduled tick tells its reader.
+            assert_eq!(env.read("state/tick.json"), scheduled);
+        } else {
+            assert_eq!(statuses, ["active", "active"]);
+            assert_eq!(env.runs().len(), 1);
+        }
+    }
 }

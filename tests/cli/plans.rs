@@ -336,7 +336,7 @@ fn planning_store(repairs: u32) -> TestEnv {
     let env = TestEnv::initialised();
     env.write_config(
         &format!(
-            "dispatch:\n  enabled: true\n  agent: planner\n  plan: auto\n  plan_repairs: {repairs}\n  timeout: 10s\nagents:\n  planner:\n    command: [./planner.sh]\n    output: text\n"
+            "dispatch:\n  enabled: true\n  agent: planner\n  plan: auto\n  plan_repairs: {repairs}\n  timeout: 10s\n  pass_at_run_end: false\nagents:\n  planner:\n    command: [./planner.sh]\n    output: text\n"
         ),
     );
     env.executable("planner.sh", PLANNER);

@@ -79,6 +79,8 @@ fn store(merge: &str, expect_runs: usize) -> (TestEnv, tempfile::TempDir) {
   timeout: 30s
   worktree: true
   merge: {merge}
+  # Each step by a tick: the pass a run's end makes is tried on its own.
+  pass_at_run_end: false
 verification:
   allow_commands: true
 notify:

@@ -18,6 +18,8 @@ pub struct RunAgentArgs {
 }
 
 pub fn run(ctx: &Context, args: RunAgentArgs, _out: &mut Output) -> Result<ExitCode> {
-    engine::run::run_agent(ctx, &args.id)?;
+    if engine::run::run_agent(ctx, &args.id)?.is_some() {
+        engine::at_run_end(ctx)?;
+    }
     Ok(ExitCode::Success)
 }

@@ -38,6 +38,7 @@ pub fn run(ctx: &Context, args: TickArgs, out: &mut Output) -> Result<ExitCode> 
         ctx,
         TickRequest {
             dry_run: args.dry_run,
+            at_run_end: false,
         },
     )?;
     if outcome.disabled {
