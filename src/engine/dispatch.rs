@@ -875,7 +875,7 @@ fn instruction(
     }
     let label = &goal.label;
     let report = format!(
-        "Record what you found before you stop: steward --actor agent assess {label} --summary \"<what is true now>\" --next \"<next step>\" [--met N]... [--blocker \"<what stops you>\"]... [--stuck]. When every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\". Waiting on CI, a review or a person: steward --actor agent assess {label} --summary \"<what you wait for>\" --wait-until TIME (or --wait-for-check)."
+        "Record what you found before you stop: steward --actor agent assess {label} --summary \"<what is true now>\" --next \"<next step>\" [--met N]... [--blocker \"<what stops you>\"]... [--stuck]. When every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\". Waiting on CI, a review or a person: steward --actor agent assess {label} --summary \"<what you wait for>\" --wait-until TIME (or --wait-for-check). Where you cannot run steward, end your last message with a fenced json block {{\"overseerUpdate\": {{\"summary\": \"<what is true now>\", \"next\": \"<next step>\", \"blockers\": [\"<what stops you>\"]}}}}: steward records it as your assessment."
     );
     let node_text = node
         .map(|node| node_instruction(goal, node))

@@ -45,6 +45,11 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
         }
     };
     let profile = ctx.config.agent(&run.agent).cloned();
+    // Its final message's update, before the record's end is written: the
+    // run then counts as one that reported.
+    let update = (run.kind != RunKind::Plan)
+        .then(|| take_update(ctx, &run, report.message.as_deref()))
+        .flatten();
     let now = ctx.clock_now();
     let mut tx = ctx.transaction_by_at(Actor::Steward, now)?;
     let mut current = ctx.store.find_run(&run.id)?;
@@ -86,6 +91,10 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
         .clone()
         .or(run.result.take())
         .or_else(|| stderr_tail(ctx, &current.id));
+    // What the update said, not its JSON: a person reads the result.
+    if let Some(update) = update {
+        current.result = Some(update);
+    }
     current.cost_usd = cost;
     current.session_cost_total =
         Some(agents::round_micro(totals.cost_usd)).filter(|_| report.session.is_some());
@@ -143,6 +152,47 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     record_end(&mut tx, &current, goal.as_ref(), cost, now)?;
     super::finish(tx)?;
     Ok(Some(current))
+}
+
+/// The `overseerUpdate` a run's final message ends with (the Overseer's
+/// update contract, as `assess --from-json` reads it), recorded as the
+/// agent's assessment of the run's goal under its dispatch id, when the
+/// run recorded none itself. The run's result to show in place of the
+/// message: what the update said, or why it was not recorded (never the
+/// agent's raw JSON). `None` when the message holds no update.
+fn take_update(ctx: &Context, run: &Run, message: Option<&str>) -> Option<String> {
+    let message = message.filter(|m| m.contains("\"overseerUpdate\""))?;
+    if reported(ctx, run).unwrap_or(true) {
+        return None;
+    }
+    // As the agent: what it wrote is the agent's word.
+    let options = crate::context::GlobalOptions {
+        root: Some(ctx.root.clone()),
+        actor: Some("agent".to_string()),
+        command: "assess",
+        ..crate::context::GlobalOptions::default()
+    };
+    let recorded = Context::resolve(&options, ctx.env.clone())
+        .and_then(|agent| super::assess_update(&agent, Some(&run.goal_id), message, Some(&run.id)));
+    Some(match recorded {
+        Ok(_) => format!(
+            "its update, recorded as its assessment: {}",
+            crate::model::plan::update::extract(message)
+                .map(|update| crate::text::head(&update.summary, 300))
+                .unwrap_or_default()
+        ),
+        Err(err) => {
+            // In the update's own words, not the command line's.
+            let why = match err {
+                crate::error::Error::BadInput { why, .. } => why,
+                other => other.to_string(),
+            };
+            format!(
+                "its final message ends with an update steward did not record: {}",
+                crate::text::head(&crate::text::one_line(&why), 300)
+            )
+        }
+    })
 }
 
 /// A planning run's answer: written as the goal's plan when it is a valid

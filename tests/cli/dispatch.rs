@@ -1478,3 +1478,69 @@ agents:
         }
     }
 }
+
+/// Ends its reply with the Overseer's structured update, well formed or
+/// not as its goal's label says, and records nothing else.
+const UPDATING_AGENT: &str = r#"#!/bin/sh
+cat > /dev/null
+case "$STEWARD_GOAL" in
+  good-*) update='{"overseerUpdate": {"summary": "wrote the install section", "next": "add the upgrade notes", "evidence": {"filesTouched": ["docs/install.md"]}}}' ;;
+  *) update='{"overseerUpdate": {"summary": "all done, trust me", "mood": "great"}}' ;;
+esac
+message=$(printf 'I worked on it.\n\n```json\n%s\n```\n' "$update")
+python3 -c 'import json,sys; print(json.dumps({"type":"result","subtype":"success","is_error":False,"result":sys.argv[1],"session_id":"s-1","total_cost_usd":0.01}))' "$message"
+"#;
+
+#[test]
+fn a_runs_final_update_is_read_as_its_assessment() {
+    let env = TestEnv::initialised();
+    env.write_config(
+        "dispatch:
+  enabled: true
+  agent: fake
+  max_parallel: 2
+  timeout: 30s
+  pass_at_run_end: false
+agents:
+  fake:
+    command: [./agent.sh]
+    output: claude-json
+",
+    );
+    env.executable("agent.sh", UPDATING_AGENT);
+    add(&env, "good-1", &[]);
+    add(&env, "bad-1", &[]);
+    env.tick_and_settle();
+    let run_of = |label: &str| {
+        env.runs()
+            .into_iter()
+            .find(|r| r["goal_label"] == label)
+            .unwrap()
+    };
+    // Recorded as the agent's assessment, tied to the run.
+    let good = run_of("good-1");
+    assert_eq!(good["reported"], true, "{good}");
+    assert_eq!(
+        good["result"],
+        "its update, recorded as its assessment: wrote the install section"
+    );
+    let goal = env.goal_json("good-1");
+    assert_eq!(goal["progress"]["assessments"], 1, "{goal}");
+    env.steward()
+        .args(["log", "good-1"])
+        .assert()
+        .stdout(predicate::str::contains("wrote the install section"))
+        .stdout(predicate::str::contains("docs/install.md"));
+    // A bad one is recorded nowhere, and said without its JSON.
+    let bad = run_of("bad-1");
+    assert_eq!(bad["reported"], false, "{bad}");
+    let result = bad["result"].as_str().unwrap();
+    assert!(
+        result.starts_with("its final message ends with an update steward did not record: ")
+            && result.contains("unknown field `mood`")
+            && !result.contains('{')
+            && !result.contains("trust me"),
+        "{result}"
+    );
+    assert_eq!(env.goal_json("bad-1")["progress"]["assessments"], 0);
+}
