@@ -186,7 +186,8 @@ fn subagent_started(ctx: &Context, harness: Harness, input: &HookInput) -> Resul
     Ok(None)
 }
 
-/// A subagent ended: its obligation arrived, with what it said last.
+/// A subagent ended: its obligation arrived, with what it said last, and
+/// delivered — the client gave it back to the session that started it.
 fn subagent_stopped(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
     let Some(agent_id) = input.agent_id.as_deref().filter(|id| !id.is_empty()) else {
         return Ok(None);
@@ -196,7 +197,7 @@ fn subagent_stopped(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
         .last_assistant_message
         .as_deref()
         .map(|m| crate::text::head(&crate::text::one_line(m), 500));
-    match engine::task::ended(ctx, &key, crate::model::book::Ending::Ok, detail) {
+    match engine::task::returned_to_session(ctx, &key, detail) {
         Ok(_) => Ok(None),
         // A subagent started before the hooks were installed: nothing owed.
         Err(crate::error::Error::ObligationNotFound { .. }) => Ok(None),

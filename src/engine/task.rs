@@ -78,7 +78,7 @@ pub fn spawned(ctx: &Context, request: &SpawnRequest) -> Result<(String, TaskOut
     let (id, transition) = book.spawn(spawn, ctx.now, book::new_id);
     let transitions: Vec<Transition> = transition.into_iter().collect();
     tx.save_obligations(&book, &transitions)?;
-    let moved = apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
+    let moved = apply_to_goals(ctx, &mut tx, &transitions, ctx.actor)?;
     let notices = super::finish(tx)?;
     Ok((
         id,
@@ -131,7 +131,37 @@ pub fn ended(
     let transition = book.end(key, ending, detail, ctx.now).map_err(book_error)?;
     let transitions: Vec<Transition> = transition.into_iter().collect();
     tx.save_obligations(&book, &transitions)?;
-    let moved = apply_to_goals(ctx, &mut tx, &book, &transitions, ctx.actor)?;
+    let moved = apply_to_goals(ctx, &mut tx, &transitions, ctx.actor)?;
+    let notices = super::finish(tx)?;
+    Ok(TaskOutcome {
+        book,
+        transitions,
+        warnings: Vec::new(),
+        notices,
+        moved,
+    })
+}
+
+/// A client's own subagent ended well (its `SubagentStop` hook): the
+/// client hands its result back to the session that started it, so it
+/// arrives delivered, and nothing is left for a person to relay.
+pub fn returned_to_session(
+    ctx: &Context,
+    key: &Key,
+    detail: Option<String>,
+) -> Result<TaskOutcome> {
+    let mut tx = ctx.transaction()?;
+    let mut book = tx.store().obligations()?;
+    let mut transitions: Vec<Transition> = (book.end(key, Ending::Ok, detail, ctx.now))
+        .map_err(book_error)?
+        .into_iter()
+        .collect();
+    if let Some(id) = transitions.first().map(|t| t.id.clone()) {
+        let delivered = book.resolve(&id, ObligationStatus::Delivered, ctx.now);
+        transitions.extend(delivered.map_err(book_error)?);
+    }
+    tx.save_obligations(&book, &transitions)?;
+    let moved = apply_to_goals(ctx, &mut tx, &transitions, ctx.actor)?;
     let notices = super::finish(tx)?;
     Ok(TaskOutcome {
         book,
@@ -213,14 +243,14 @@ pub struct GoalMoved {
 /// What task transitions do to their linked goals
 /// (steward-guide(7), "OBLIGATIONS: WHAT SPAWNED SUBAGENTS OWE"): a success
 /// clears the goal's consecutive failures, a failure or timeout adds one,
-/// new work moves a verifying goal back to active, and a goal whose linked
-/// tasks have all succeeded becomes verifying. Goals that are blocked,
+/// and new work moves a verifying goal back to active. A task's success
+/// says nothing of the goal's criteria: whether it is done is the judge's
+/// (its checks, and `complete`). Goals that are blocked,
 /// paused or closed are left alone. Each goal gets one history line.
 /// Returns the goals whose status changed (a block included).
 pub fn apply_to_goals(
     ctx: &Context,
     tx: &mut Transaction<'_>,
-    book: &Book,
     transitions: &[Transition],
     actor: Actor,
 ) -> Result<Vec<GoalMoved>> {
@@ -244,7 +274,7 @@ pub fn apply_to_goals(
             .iter()
             .filter(|t| t.goal_id.as_deref() == Some(goal_id))
             .collect();
-        if let Some(change) = goal_change(book, &loaded, &mine, actor) {
+        if let Some(change) = goal_change(&loaded, &mine, actor) {
             let detail = change.detail.clone();
             if let Some(saved) = tx.save(&loaded, change)? {
                 let after = limits::enforce(ctx, tx, saved)?;
@@ -268,7 +298,6 @@ pub fn apply_to_goals(
 }
 
 fn goal_change(
-    book: &Book,
     loaded: &LoadedGoal,
     transitions: &[&Transition],
     actor: Actor,
@@ -291,14 +320,6 @@ fn goal_change(
                 status = Status::Active;
             }
         }
-    }
-    let linked: Vec<_> = book.of_goal(&goal.id).collect();
-    if !linked.is_empty()
-        && linked.iter().all(|o| o.status.succeeded())
-        && matches!(status, Status::Active | Status::Stalled)
-    {
-        status = Status::Verifying;
-        parts.push("every linked task succeeded".to_string());
     }
     if parts.is_empty() {
         return None;
@@ -369,7 +390,10 @@ mod tests {
         ended(&store.ctx(), &key, Ending::Ok, None).unwrap();
         let goal = store.read("state/goals/ship.md");
         assert!(goal.contains("consecutive_failures: 0"), "{goal}");
-        assert!(goal.contains("status: verifying"), "{goal}");
+        assert!(
+            !goal.contains("status: verifying"),
+            "the judge's, not the task's: {goal}"
+        );
     }
 
     #[test]

@@ -217,7 +217,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let transitions = expire(ctx, &mut book);
     outcome.note_tasks(&transitions);
     tx.save_obligations(&book, &transitions)?;
-    for moved in task::apply_to_goals(ctx, &mut tx, &book, &transitions, Actor::Watchdog)? {
+    for moved in task::apply_to_goals(ctx, &mut tx, &transitions, Actor::Watchdog)? {
         outcome.findings.push(Finding {
             action: if moved.to == Status::Blocked {
                 "blocked"

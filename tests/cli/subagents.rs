@@ -5,6 +5,8 @@
 //! payloads Claude Code 2.1.332 sends (`fixtures/hooks/`), as the client
 //! would from inside the run.
 
+use predicates::prelude::*;
+
 use crate::common::TestEnv;
 
 fn fixture(name: &str) -> String {
@@ -118,9 +120,15 @@ fn codex_subagents_are_obligations_of_the_goal_too() {
     assert_eq!(task["goal_label"], "deploy", "{tasks}");
     assert_eq!(task["agent"], "codex:default", "{tasks}");
     hook("SubagentStop");
+    // Codex gave its result back to the session: delivered, nothing owed.
     let tasks = env.steward().args(["tasks", "--json"]).output().unwrap();
     let tasks: serde_json::Value = serde_json::from_slice(&tasks.stdout).unwrap();
-    assert_eq!(tasks["obligations"][0]["status"], "arrived", "{tasks}");
+    assert_eq!(tasks["obligations"], serde_json::json!([]), "{tasks}");
+    let tasks = (env.steward().args(["tasks", "--all", "--json"]))
+        .output()
+        .unwrap();
+    let tasks: serde_json::Value = serde_json::from_slice(&tasks.stdout).unwrap();
+    assert_eq!(tasks["obligations"][0]["status"], "delivered", "{tasks}");
     assert_eq!(
         tasks["obligations"][0]["detail"],
         "The subagent looked: nothing to change."
@@ -159,12 +167,21 @@ fn a_runs_subagents_are_obligations_of_its_goal_and_bounded() {
             .starts_with("deploy/general-purpose-"),
         "{running}"
     );
-    // Its end arrived with what it said last: a result to deliver.
-    let after = env.steward().args(["tasks", "--json"]).output().unwrap();
+    // Its end arrived with what it said last, delivered: Claude Code gave
+    // it back to the run's session. Nothing is left to deliver, and the
+    // goal's status is the judge's, not the subagent's.
+    let after = (env.steward().args(["tasks", "--all", "--json"]))
+        .output()
+        .unwrap();
     let after: serde_json::Value = serde_json::from_slice(&after.stdout).unwrap();
     let task = &after["obligations"][0];
-    assert_eq!(task["status"], "arrived", "{after}");
+    assert_eq!(task["status"], "delivered", "{after}");
     assert!(task.to_string().contains("hi from the subagent"), "{after}");
+    assert_eq!(env.goal_json("deploy")["status"], "active");
+    env.steward()
+        .args(["prompt"])
+        .assert()
+        .stdout(predicate::str::contains("deliver").not());
 }
 
 #[test]

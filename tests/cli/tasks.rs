@@ -207,7 +207,7 @@ fn tasks_link_to_goals_by_label_prefix_unless_ambiguous() {
 }
 
 #[test]
-fn linked_task_results_move_the_goal() {
+fn linked_task_results_count_for_the_goal_but_do_not_judge_it() {
     let env = TestEnv::initialised();
     env.steward()
         .args([
@@ -250,11 +250,10 @@ fn linked_task_results_move_the_goal() {
         ])
         .assert()
         .success();
-    assert_eq!(env.goal_json("g")["status"], "verifying");
-    assert!(env.read("state/goals/g.md").contains("agent task: g-two ("));
-    // New work sends it back.
-    spawn(&env, &["--label", "g-three"]);
+    // Every linked task succeeded: whether the goal is done is still the
+    // judge's.
     assert_eq!(env.goal_json("g")["status"], "active");
+    assert!(env.read("state/goals/g.md").contains("agent task: g-two ("));
 }
 
 #[test]

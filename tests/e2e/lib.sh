@@ -131,8 +131,19 @@ e2e_dir() {
 
 # e2e_settle: waits (up to 150 s) until no run is pending or running.
 e2e_settle() {
+  # Until no run is under way and no supervisor is still making the pass
+  # its run's end makes.
   for _ in $(seq 150); do
-    steward runs --all --json | python3 -c 'import json,sys; sys.exit(0 if any(r["state"] in ("pending","running") for r in json.load(sys.stdin)["runs"]) else 1)' || break
+    steward runs --all --json | python3 -c '
+import json, os, sys
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except (OSError, TypeError):
+        return False
+runs = json.load(sys.stdin)["runs"]
+sys.exit(0 if any(r["state"] in ("pending", "running") or alive(r.get("supervisor_pid")) for r in runs) else 1)' || break
     sleep 1
   done
 }

@@ -14,15 +14,16 @@
 #   repository race over the empty .git/config.lock each makes and
 #   removes (steward-guide(7), "Worktrees"), and the scripted model,
 #   unlike a real one, does not run a failed command again.
-# - merge: one such goal with dispatch.merge: ff; the next tick
-#   fast-forwards main to the run's commit and the judge completes the
-#   goal in the root.
+# - merge: one such goal with dispatch.merge: ff; as the run ends, its
+#   supervisor's pass fast-forwards main to the run's commit and the judge
+#   completes the goal in the root, with no second tick.
 # - subagent: with Claude Code, a run whose model starts a subagent with
 #   its Agent tool (the hooks are those steward gives the run); with
 #   Codex, a session of the goal whose model spawns one with
 #   multi_agent_v1.spawn_agent (`steward hook install codex`, hooks
-#   trusted): the subagent is an obligation of the goal, arrived with what
-#   it said (SubagentStart, SubagentStop).
+#   trusted): the subagent is an obligation of the goal, delivered with
+#   what it said (SubagentStart, SubagentStop: the client gave it back to
+#   the session), and the goal's status is left to the judge.
 #
 #   tests/e2e/worktree.sh [claude|codex|all]
 #
@@ -68,7 +69,7 @@ setup_worktrees() { # AGENT: a repository, two goals, one tick
   git status --porcelain -- shared.txt > ../root-status.txt
 }
 
-setup_merge() { # AGENT: one goal, dispatch.merge: ff, two ticks
+setup_merge() { # AGENT: one goal, dispatch.merge: ff, one tick
   repository_with_a_store
   steward add alpha --title "shared.txt says alpha" --criterion "shared.txt says alpha" \
     --verify "command_exit_zero:grep -qx alpha shared.txt@1" -q 2>/dev/null
@@ -76,8 +77,6 @@ setup_merge() { # AGENT: one goal, dispatch.merge: ff, two ticks
   steward config accept > /dev/null
   steward tick -q
   e2e_settle
-  steward show alpha --json > ../before.json
-  steward tick -q
   steward show alpha --json > ../alpha.json
   cat shared.txt > ../root.txt
   git log --format=%s -1 > ../root-log.txt
@@ -87,12 +86,11 @@ check_merge() { # DIR
   python3 - "$1" <<'PY'
 import json, sys
 d = sys.argv[1]
-before = json.load(open(f"{d}/before.json"))["goal"]
 after = json.load(open(f"{d}/alpha.json"))["goal"]
 problems = []
-if before["status"] != "verifying" or not (before.get("waiting") or {}).get("reason", "").startswith("steward to merge branch steward/alpha/"):
-    problems.append(f"after the run: {before['status']} {before.get('waiting')}")
-if after["status"] != "completed": problems.append(f"after the merge: {after['status']}")
+if after["status"] != "completed": problems.append(f"after the run's end: {after['status']} {after.get('waiting')}")
+elif not (after.get("closed_reason") or "").startswith("branch steward/alpha/"):
+    problems.append(f"closed: {after.get('closed_reason')}")
 elif after["receipt"]["judged_by"] != "steward": problems.append(f"judged by {after['receipt']['judged_by']}")
 if open(f"{d}/root.txt").read().strip() != "alpha": problems.append("the root's shared.txt is not alpha")
 if open(f"{d}/root-log.txt").read().strip() != "alpha wrote shared.txt": problems.append("main is not at the run's commit")
@@ -109,6 +107,7 @@ setup_subagent() { # AGENT: one goal, a run whose model starts a subagent
   steward tick -q
   e2e_settle
   steward tasks --all --json > ../tasks.json
+  steward show deploy-api --json > ../goal.json
 }
 
 codex_subagent() { # DIR: a Codex session of the goal (STEWARD_GOAL) with
@@ -123,7 +122,8 @@ codex_subagent() { # DIR: a Codex session of the goal (STEWARD_GOAL) with
   HARNESS_OUT=$dir/out HARNESS_HOME=$dir/home STEWARD_GOAL=deploy-api \
     "$harness/run-codex.sh" "$dir/store" "$repo/tests/e2e/subagent-codex.json" "Work on the goal" \
     --dangerously-bypass-hook-trust > "$dir/reply" 2> "$dir/stderr"
-  (cd "$dir/store" && HOME=$dir/home "$steward" tasks --all --json > ../tasks.json)
+  (cd "$dir/store" && HOME=$dir/home "$steward" tasks --all --json > ../tasks.json &&
+    HOME=$dir/home "$steward" show deploy-api --json > ../goal.json)
   echo '{"runs": []}' > "$dir/runs.json"
 }
 
@@ -174,7 +174,7 @@ PY
 
 check_subagent() { # DIR
   python3 - "$1" <<'PY'
-import json, sys
+import json, os, sys
 d = sys.argv[1]
 runs = json.load(open(f"{d}/runs.json"))["runs"]
 tasks = json.load(open(f"{d}/tasks.json"))["obligations"]
@@ -187,11 +187,13 @@ if len(mine) != 1:
     problems.append(f"obligations of deploy-api: {tasks}")
 else:
     t = mine[0]
-    if t["status"] != "arrived": problems.append(f"status {t['status']}")
+    if t["status"] != "delivered": problems.append(f"status {t['status']}")
     if not (t["label"].startswith("deploy-api/general-purpose-") or t["label"].startswith("deploy-api/default-")):
         problems.append(f"label {t['label']}")
     if "nothing to change" not in (t.get("detail") or ""): problems.append(f"detail {t.get('detail')}")
     if runs and runs[0]["id"] not in (t.get("summary") or ""): problems.append(f"summary {t.get('summary')}")
+goal = json.load(open(f"{d}/goal.json"))["goal"] if os.path.exists(f"{d}/goal.json") else None
+if goal and goal["status"] == "verifying": problems.append("the subagent's end moved the goal to verifying")
 for p in problems: print("  FAIL:", p)
 sys.exit(1 if problems else 0)
 PY
@@ -209,7 +211,7 @@ run_client() { # AGENT
   dir=$(e2e_dir "merge-$agent")
   e2e_case "$agent" "$(e2e_script worktree "$agent")" "$dir" setup_merge
   if check_merge "$dir"; then
-    e2e_pass "$agent merge — the branch judged done in its worktree is fast-forwarded into main, then judged in the root ($dir)"
+    e2e_pass "$agent merge — as the run ends, the branch judged done in its worktree is fast-forwarded into main and judged in the root ($dir)"
   else
     e2e_fail "$agent merge ($dir)"
   fi
@@ -220,7 +222,7 @@ run_client() { # AGENT
     codex_subagent "$dir"
   fi
   if check_subagent "$dir"; then
-    e2e_pass "$agent subagent — the subagent its model started is an obligation of the goal, arrived ($dir)"
+    e2e_pass "$agent subagent — the subagent its model started is an obligation of the goal, delivered, the goal left to the judge ($dir)"
   else
     e2e_fail "$agent subagent ($dir)"
   fi
