@@ -215,6 +215,13 @@ fn decide(
             .filter(|fallback| ladder::limited_agent(runs, fallback, ctx.now).is_none());
         match fallback {
             Some(fallback) => agent = fallback.clone(),
+            None if limited.limit_guessed => {
+                return Decision::Hold(format!(
+                    "{agent} hit a usage limit without saying when it resets (run {}): steward tries again at {}",
+                    limited.id,
+                    format_time(until)
+                ));
+            }
             None => {
                 return Decision::Hold(format!(
                     "{agent}'s usage limit resets at {} (run {} ended on it)",
@@ -636,6 +643,7 @@ fn new_run(
         output_tokens: None,
         reported: None,
         limited_until: None,
+        limit_guessed: false,
         kill_requested: false,
         cancelled: None,
         boot: None,

@@ -235,9 +235,15 @@ pub struct DigestReport {
     pub since: DateTime<Utc>,
     pub completed: Vec<Completed>,
     pub failed: Vec<Goal>,
+    /// Abandoned since, by a person's command or by hand.
+    pub abandoned: Vec<Goal>,
     pub blocked: Vec<Goal>,
-    /// (label, criterion, text, who) ticked since.
-    pub criteria_met: Vec<(String, usize, String, String)>,
+    /// Open goals that wait for a person (a merge, a review), with what
+    /// they wait for.
+    pub waiting: Vec<(Goal, String)>,
+    /// (label, criterion, text, who, what contradicts it) ticked since:
+    /// the failure of its own check when one fails.
+    pub criteria_met: Vec<(String, usize, String, String, Option<String>)>,
     /// Open goals whose plan moved since: (label, its tally, the next node).
     pub plans: Vec<(String, crate::model::plan::Tally, Option<String>)>,
     pub runs: Vec<Run>,
@@ -249,22 +255,26 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
     let recent = ctx.store.log().read_since(&since_text)?;
     // Goals that closed in the window are read from the closed goals; the
     // others from the open ones.
+    // A goal closed by hand says so in its event, not in its `to`.
     let closed: Vec<(&str, &str)> = recent
         .iter()
-        .filter(|e| matches!(e.to.as_deref(), Some("completed" | "failed" | "abandoned")))
+        .filter(|e| {
+            matches!(e.to.as_deref(), Some("completed" | "failed" | "abandoned"))
+                || e.action == "closed_by_hand"
+        })
         .map(|e| (e.goal_id.as_str(), e.label.as_str()))
         .collect();
     let open = ctx.store.scan(Scope::Open)?;
     let mut completed = Vec::new();
     let mut failed = Vec::new();
+    let mut abandoned = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (id, label) in closed {
         let Ok(loaded) = ctx.store.refind(id, label) else {
             continue;
         };
         let goal = *loaded.goal;
-        if completed.iter().any(|c: &Completed| c.goal.id == goal.id)
-            || failed.iter().any(|g: &Goal| g.id == goal.id)
-        {
+        if !seen.insert(goal.id.clone()) {
             continue;
         }
         match goal.status {
@@ -277,6 +287,7 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
                 goal,
             }),
             Status::Failed => failed.push(goal),
+            Status::Abandoned => abandoned.push(goal),
             _ => {}
         }
     }
@@ -285,6 +296,16 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
         .iter()
         .filter(|g| g.goal.status == Status::Blocked)
         .map(|g| (*g.goal).clone())
+        .collect();
+    let waiting: Vec<(Goal, String)> = (open.goals.iter())
+        .filter_map(|g| {
+            let waiting = g.goal.waiting.as_ref()?;
+            let person = waiting.for_person?;
+            Some((
+                (*g.goal).clone(),
+                format!("a person's {}: {}", person.as_str(), waiting.reason),
+            ))
+        })
         .collect();
     let mut criteria_met = Vec::new();
     for goal in open
@@ -300,6 +321,7 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
                     tick.n,
                     criterion.text.clone(),
                     tick.by.clone(),
+                    goal.contradiction(tick.n).map(str::to_string),
                 ));
             }
         }
@@ -333,7 +355,9 @@ pub fn digest(ctx: &Context, since: DateTime<Utc>) -> Result<DigestReport> {
         since,
         completed,
         failed,
+        abandoned,
         blocked,
+        waiting,
         criteria_met,
         plans,
         runs,

@@ -127,6 +127,7 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
             .filter(|at| *at > now)
             .unwrap_or(now + chrono::Duration::minutes(LIMIT_RETRY_MINUTES));
         current.limited_until = Some(format_time(until));
+        current.limit_guessed = report.limit_resets_at.is_none_or(|at| at <= now);
         if until - now > ctx.config.dispatch.limit_wait.to_chrono() {
             // Longer than a person would wait unknowing.
             tx.record_goal_event(

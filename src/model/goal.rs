@@ -257,6 +257,31 @@ impl Goal {
         self.criteria.iter().filter(|c| c.met).count()
     }
 
+    /// What the last check says against criterion `n` marked met: the
+    /// failure of a check tied to it (an agent's word its own check
+    /// contradicts).
+    pub fn contradiction(&self, n: usize) -> Option<&str> {
+        let last = self.progress.last_check.as_ref()?;
+        if !self.criteria.get(n.checked_sub(1)?)?.met {
+            return None;
+        }
+        (self.verification.iter())
+            .filter(|check| check.criterion == Some(n))
+            .find_map(|check| {
+                let prefix = format!("{} {}: ", check.kind, check.target);
+                last.failures.iter().find(|f| f.starts_with(&prefix))
+            })
+            .map(String::as_str)
+    }
+
+    /// The criteria met that no failing check contradicts: what a person
+    /// can count as done.
+    pub fn criteria_standing(&self) -> usize {
+        (self.criteria.iter())
+            .filter(|c| c.met && self.contradiction(c.n).is_none())
+            .count()
+    }
+
     pub fn all_criteria_met(&self) -> bool {
         self.criteria.iter().all(|c| c.met)
     }

@@ -137,6 +137,10 @@ pub struct Run {
     /// said or, when it did not, a wait steward chose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limited_until: Option<String>,
+    /// The client did not say when its limit resets: `limited_until` is
+    /// steward's guess.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub limit_guessed: bool,
     /// A person asked to stop it (`runs kill`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub kill_requested: bool,

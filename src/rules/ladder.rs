@@ -138,20 +138,53 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         .result
         .as_deref()
         .map(|r| {
-            format!(
-                " Last result: {}",
-                crate::text::head(&crate::text::one_line(r), 300)
-            )
+            let said = crate::text::head(&crate::text::one_line(r), 300);
+            format!(" Last result: {}.", said.trim_end_matches('.'))
         })
         .unwrap_or_default();
     Step::Escalate {
         reason: format!(
-            "{} made no progress ({}); the agent could not move it.{result} Look at the runs (`steward runs --all`), then a person runs `steward unblock {} --reason ...`",
+            "{} made no progress ({}): {}; the agent could not move it.{result} Look at the runs (`steward runs --all`), then a person runs `steward unblock {} --reason ...`",
             crate::text::count(stuck.len(), "run", "runs"),
             kinds.join(", "),
+            what_became_of(&stuck),
             goal.label
         ),
     }
+}
+
+/// How the runs ended, in a person's words, the most frequent first:
+/// "killed at their timeout 4 times", "ended without a word twice, ended
+/// in an error once".
+fn what_became_of(runs: &[&&Run]) -> String {
+    let mut tally: Vec<(&str, usize)> = Vec::new();
+    for run in runs {
+        let how = match run.outcome {
+            Some(RunOutcome::Timeout) => "killed at their timeout",
+            Some(RunOutcome::Error) => "ended in an error",
+            Some(RunOutcome::Killed) => "killed on request",
+            Some(RunOutcome::OverBudget) => "stopped at their cost bound",
+            Some(RunOutcome::Cancelled) => "cancelled",
+            Some(RunOutcome::Limited) => "stopped by a usage limit",
+            Some(RunOutcome::Ok) if run.reported == Some(true) => "reported, with nothing changed",
+            Some(RunOutcome::Ok) => "ended without a report",
+            None => "never finished",
+        };
+        match tally.iter_mut().find(|(said, _)| *said == how) {
+            Some((_, n)) => *n += 1,
+            None => tally.push((how, 1)),
+        }
+    }
+    tally.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    let times = |n: usize| match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    };
+    (tally.iter())
+        .map(|(how, n)| format!("{how} {}", times(*n)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A goal without a plan under `dispatch.plan: auto`: a planning run when
@@ -372,6 +405,7 @@ mod tests {
             output_tokens: None,
             reported: None,
             limited_until: None,
+            limit_guessed: false,
             kill_requested: false,
             cancelled: None,
             boot: None,
@@ -457,9 +491,12 @@ mod tests {
             "2026-11-21T11:30:00Z",
         );
         match step(&g, &[&first, &failed, &resent, &reassigned], &s, now()) {
-            Step::Escalate { reason } => {
-                assert!(reason.starts_with("4 runs made no progress"), "{reason}")
-            }
+            Step::Escalate { reason } => assert!(
+                reason.starts_with(
+                    "4 runs made no progress (first, nudge, resend, reassign): ended without a report 3 times, ended in an error once; the agent could not move it. Last result: nothing done. Look"
+                ),
+                "{reason}"
+            ),
             other => panic!("{other:?}"),
         }
     }

@@ -166,7 +166,12 @@ fn pause_then_resume_never_clears_a_block() {
         .assert()
         .code(4)
         .stderr(predicate::str::contains("steward resume g"));
-    env.steward().args(["resume", "g"]).assert().success();
+    // And says where it went back to.
+    env.steward()
+        .args(["resume", "g"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("resumed (blocked)"));
     let goal = env.goal_json("g");
     assert_eq!(goal["status"], "blocked");
     assert_eq!(goal["escalation"]["kind"], "agent");

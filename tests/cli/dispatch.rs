@@ -1544,3 +1544,37 @@ agents:
     );
     assert_eq!(env.goal_json("bad-1")["progress"]["assessments"], 0);
 }
+
+#[test]
+fn a_guessed_usage_limit_reset_is_said_to_be_a_guess() {
+    let env = spending_store(
+        "dispatch:
+  enabled: true
+  agent: claudeish
+  timeout: 30s
+agents:
+  claudeish:
+    command: [./agent.sh]
+    output: claude-json
+",
+    );
+    add(&env, "limited-1", &[]);
+    // The client says it hit its limit, not when the limit resets.
+    env.steward_on_path()
+        .env("LIMIT_RESETS", "null")
+        .args(["tick", "-q"])
+        .assert()
+        .success();
+    env.settle();
+    let run = &env.runs()[0];
+    assert_eq!(run["outcome"], "limited", "{run}");
+    assert_eq!(run["limit_guessed"], true, "{run}");
+    env.steward()
+        .args(["why", "limited-1"])
+        .assert()
+        .stdout(predicate::str::contains(format!(
+            "claudeish hit a usage limit without saying when it resets (run {}): steward tries again at {}",
+            run["id"].as_str().unwrap(),
+            run["limited_until"].as_str().unwrap()
+        )));
+}

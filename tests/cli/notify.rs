@@ -264,6 +264,65 @@ fn the_digest_says_what_moved_and_what_it_cost() {
         .stdout(predicate::str::contains("completed  g — shipped"));
 }
 
+#[test]
+fn the_digest_says_what_waits_for_a_person_and_what_a_check_contradicts() {
+    let env = TestEnv::initialised();
+    for goal in ["by-hand", "dropped", "edited"] {
+        env.add_goal(goal);
+    }
+    env.steward()
+        .args([
+            "add",
+            "built",
+            "--title",
+            "Build it",
+            "--criterion",
+            "built",
+        ])
+        .args(["--verify", "file_exists:built.txt@1"])
+        .assert()
+        .success();
+    // Closed by hand (completed and abandoned), edited outside steward,
+    // and an agent's word its own check contradicts.
+    let edit = |goal: &str, from: &str, to: &str| {
+        let path = format!("state/goals/{goal}.md");
+        env.write(&path, &env.read(&path).replacen(from, to, 1));
+    };
+    edit("by-hand", "status: active", "status: completed");
+    edit("dropped", "status: active", "status: abandoned");
+    edit("edited", "priority: normal", "priority: high");
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "assess",
+            "built",
+            "--summary",
+            "built it",
+            "--met",
+            "1",
+        ])
+        .assert()
+        .success();
+    env.steward().args(["tick", "-q"]).output().unwrap();
+    let digest = env.steward().args(["digest"]).output().unwrap();
+    let digest = String::from_utf8(digest.stdout).unwrap();
+    for line in [
+        "completed  by-hand (closed by hand, no receipt)",
+        "abandoned  dropped — closed by hand",
+        "waits      edited — for a person's review: ",
+        "met        built #1 built (by agent, but its check fails: file_exists built.txt: missing)",
+    ] {
+        assert!(digest.contains(line), "{line}\n{digest}");
+    }
+    // The list counts what stands: a criterion its check contradicts is
+    // not done.
+    env.steward()
+        .args(["list"])
+        .assert()
+        .stdout(predicate::str::is_match(r"built\s+active\s+normal\s+0/1").unwrap());
+}
+
 /// Appends every document it gets as one line to `log`.
 fn logging_notifier(env: &TestEnv, name: &str, log: &str) {
     env.executable(

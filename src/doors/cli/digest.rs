@@ -12,8 +12,10 @@ use crate::error::Result;
 use crate::model::format_time;
 
 /// What happened since a time (default: the last 24 hours): goals
-/// completed, with what the judge's receipt rests on; goals failed and
-/// blocked, with why; criteria met; agent runs and what they cost. Short
+/// completed, with what the judge's receipt rests on; goals failed,
+/// abandoned and blocked, with why; goals waiting for a person (a merge, a
+/// review, a judgment); criteria met, and a failing check that says
+/// otherwise; agent runs and what they cost. Short
 /// enough to read on a phone. Exit 0 whatever it reports (1 on error).
 #[derive(Debug, Args)]
 pub struct DigestArgs {
@@ -39,8 +41,10 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<ExitCode
                 "on_the_agents_word": c.unchecked,
             })).collect::<Vec<_>>(),
             "failed": report.failed.iter().map(|g| json!({"label": g.label, "title": g.title, "reason": g.closed_reason, "owner": g.record.owner})).collect::<Vec<_>>(),
+            "abandoned": report.abandoned.iter().map(|g| json!({"label": g.label, "title": g.title, "reason": g.closed_reason, "closed_by_hand": g.closed_by_hand(), "owner": g.record.owner})).collect::<Vec<_>>(),
+            "waiting_for_a_person": report.waiting.iter().map(|(g, why)| json!({"label": g.label, "title": g.title, "for": g.waiting.as_ref().and_then(|w| w.for_person).map(|p| p.as_str()), "why": why, "owner": g.record.owner})).collect::<Vec<_>>(),
             "blocked": report.blocked.iter().map(|g| json!({"label": g.label, "title": g.title, "owner": g.record.owner, "escalation": g.escalation.as_ref().map(|e| json!({"kind": e.kind, "reason": e.reason}))})).collect::<Vec<_>>(),
-            "criteria_met": report.criteria_met.iter().map(|(label, n, text, by)| json!({"label": label, "criterion": n, "text": text, "by": by})).collect::<Vec<_>>(),
+            "criteria_met": report.criteria_met.iter().map(|(label, n, text, by, against)| json!({"label": label, "criterion": n, "text": text, "by": by, "check_fails": against})).collect::<Vec<_>>(),
             "plans": report.plans.iter().map(|(label, tally, next)| json!({"label": label, "done": tally.done, "total": tally.total, "percent": tally.percent(), "next": next})).collect::<Vec<_>>(),
             "runs": report.runs.iter().map(run_json).collect::<Vec<_>>(),
             "cost_usd": report.cost,
@@ -50,7 +54,9 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<ExitCode
     out.line(format!("Since {}:", format_time(report.since)));
     if report.completed.is_empty()
         && report.failed.is_empty()
+        && report.abandoned.is_empty()
         && report.blocked.is_empty()
+        && report.waiting.is_empty()
         && report.criteria_met.is_empty()
         && report.plans.is_empty()
         && report.runs.is_empty()
@@ -59,11 +65,13 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<ExitCode
         return Ok(ExitCode::Success);
     }
     for completed in &report.completed {
+        let reason = (completed.goal.closed_reason.as_deref())
+            .map(|reason| format!(" — {reason}"))
+            .unwrap_or_default();
         out.line(format!(
-            "completed  {}{} — {} ({})",
+            "completed  {}{}{reason} ({})",
             completed.goal.label,
             owner(&completed.goal),
-            completed.goal.closed_reason.as_deref().unwrap_or(""),
             overview::judged(completed)
         ));
     }
@@ -75,6 +83,18 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<ExitCode
             goal.closed_reason.as_deref().unwrap_or("")
         ));
     }
+    for goal in &report.abandoned {
+        let reason = match (&goal.closed_reason, goal.closed_by_hand()) {
+            (Some(reason), _) => reason.as_str(),
+            (None, true) => "closed by hand",
+            (None, false) => "no reason given",
+        };
+        out.line(format!(
+            "abandoned  {}{} — {reason}",
+            goal.label,
+            owner(goal)
+        ));
+    }
     for goal in &report.blocked {
         let why = goal
             .escalation
@@ -82,8 +102,19 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<ExitCode
             .map_or_else(String::new, |e| format!("{}: {}", e.kind, e.reason));
         out.line(format!("blocked    {}{} — {why}", goal.label, owner(goal)));
     }
-    for (label, n, text, by) in &report.criteria_met {
-        out.line(format!("met        {label} #{n} {text} (by {by})"));
+    for (goal, why) in &report.waiting {
+        out.line(format!(
+            "waits      {}{} — for {why}",
+            goal.label,
+            owner(goal)
+        ));
+    }
+    for (label, n, text, by, against) in &report.criteria_met {
+        let against = against
+            .as_deref()
+            .map(|failure| format!(", but its check fails: {failure}"))
+            .unwrap_or_default();
+        out.line(format!("met        {label} #{n} {text} (by {by}{against})"));
     }
     for (label, tally, next) in &report.plans {
         let next = next

@@ -153,7 +153,8 @@ fn table_line(
     plans: bool,
     now: chrono::DateTime<chrono::Utc>,
 ) -> String {
-    let criteria = format!("{}/{}", goal.criteria_met(), goal.criteria.len());
+    // A criterion an agent marked met while its check fails is not done.
+    let criteria = format!("{}/{}", goal.criteria_standing(), goal.criteria.len());
     // How far its plan is, when it has one.
     let plan = match (&goal.plan, plans) {
         (_, false) => String::new(),

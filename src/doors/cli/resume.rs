@@ -8,8 +8,9 @@ use crate::context::Context;
 use crate::engine;
 use crate::error::Result;
 
-/// Resume a paused goal: it becomes active and the watchdog looks at it
-/// again on its next pass.
+/// Resume a paused goal: it goes back to the status it was paused from
+/// (active, or blocked when it was waiting for a person) and the watchdog
+/// looks at it again on its next pass.
 #[derive(Debug, Args)]
 pub struct ResumeArgs {
     /// A label, an id, or at least 4 characters of an id
@@ -18,6 +19,7 @@ pub struct ResumeArgs {
 
 pub fn run(ctx: &Context, args: ResumeArgs, out: &mut Output) -> Result<ExitCode> {
     let saved = engine::resume(ctx, &args.goal)?;
-    super::report(ctx, out, saved, "resumed (active)")?;
+    let status = saved.goal.goal.status.clone();
+    super::report(ctx, out, saved, &format!("resumed ({status})"))?;
     Ok(ExitCode::Success)
 }

@@ -165,7 +165,7 @@ fn print_goal(shown: &Shown, out: &mut Output) {
     out.line("");
     out.line(format!(
         "Criteria ({}/{} met):",
-        goal.criteria_met(),
+        goal.criteria_standing(),
         goal.criteria.len()
     ));
     for criterion in &goal.criteria {
@@ -181,7 +181,14 @@ fn print_goal(shown: &Shown, out: &mut Output) {
             .filter(|_| criterion.met)
             .map(|t| format!("  (ticked by {} {})", t.by, t.at))
             .unwrap_or_default();
-        out.line(format!("  {}. {mark} {}{who}", criterion.n, criterion.text));
+        let against = goal
+            .contradiction(criterion.n)
+            .map(|failure| format!(" — but its check fails: {failure}"))
+            .unwrap_or_default();
+        out.line(format!(
+            "  {}. {mark} {}{who}{against}",
+            criterion.n, criterion.text
+        ));
     }
     if let Some(plan) = goal
         .plan

@@ -169,7 +169,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCod
             .max()
             .unwrap_or(0);
         for goal in &report.goals {
-            let criteria = bar(goal.criteria_met(), goal.criteria.len(), fancy);
+            let criteria = bar(goal.criteria_standing(), goal.criteria.len(), fancy);
             let budget = bar(
                 goal.progress.dispatches as usize,
                 goal.budget.max_dispatches as usize,
@@ -179,7 +179,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCod
                 "  {:<width$}  {:<9} criteria {criteria} {}/{}  dispatches {budget} {}/{}",
                 goal.label,
                 goal.status.as_str(),
-                goal.criteria_met(),
+                goal.criteria_standing(),
                 goal.criteria.len(),
                 goal.progress.dispatches,
                 goal.budget.max_dispatches,
