@@ -90,12 +90,16 @@ pub enum Error {
 
     /// No goal answers to a label, id or id prefix.
     #[error(
-        "no goal matches `{reference}` (give a label, an id, or at least 4 characters of an id){}",
+        "no goal matches `{reference}` ({}){}",
+        nearest.as_deref().map_or_else(|| "give a label, an id, or at least 4 characters of an id".to_string(), |label| format!("did you mean `{label}`?")),
         unreadable_note(*unreadable)
     )]
     GoalNotFound {
         reference: String,
         unreadable: usize,
+        /// The open goal's label nearest the reference, when it is near
+        /// enough to be a typo of it.
+        nearest: Option<String>,
     },
 
     /// No store where one is needed.
@@ -567,6 +571,7 @@ mod tests {
         let err = Error::GoalNotFound {
             reference: "nope".into(),
             unreadable: 2,
+            nearest: None,
         };
         assert!(
             err.to_string()

@@ -42,6 +42,36 @@ pub fn shell_word(text: &str) -> String {
     }
 }
 
+/// How many single-character insertions, deletions or substitutions
+/// turn `a` into `b` (Levenshtein): how near a typo is to a known word.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// The word of `known` nearest `typed`, when it is near enough to be what
+/// was meant: at most 2 edits, and fewer than half of `typed`.
+pub fn nearest<'a>(typed: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    known
+        .into_iter()
+        .map(|word| (edit_distance(typed, word), word))
+        .filter(|(distance, _)| {
+            *distance > 0 && *distance <= 2 && distance * 2 < typed.chars().count()
+        })
+        .min()
+        .map(|(_, word)| word)
+}
+
 /// "1 goal", "2 goals": a count with the noun in the number it takes.
 pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

@@ -1039,28 +1039,22 @@ fn names_setting(name: &str, key: &str) -> bool {
 pub(super) fn suggest(key: &str) -> String {
     let best = SETTINGS
         .iter()
-        .map(|s| (edit_distance(key, s.key), s.key))
+        .map(|s| (crate::text::edit_distance(key, s.key), s.key))
         .min()
         .filter(|(distance, _)| *distance <= 3);
-    match best {
-        Some((_, known)) => format!(" (did you mean `{known}`?)"),
-        None => " (see `steward config` for every key)".to_string(),
+    // A section misspelt (`dispach:` over its keys) reads as one key.
+    let section = || {
+        let sections = (SETTINGS.iter()).filter_map(|s| Some(s.key.split_once('.')?.0));
+        sections
+            .map(|section| (crate::text::edit_distance(key, section), section))
+            .min()
+            .filter(|(distance, _)| *distance <= 2)
+    };
+    match (best, section()) {
+        (Some((_, known)), _) => format!(" (did you mean `{known}`?)"),
+        (None, Some((_, section))) => format!(" (did you mean the section `{section}:`?)"),
+        (None, None) => " (see `steward config` for every key)".to_string(),
     }
-}
-
-pub(super) fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut previous = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous + usize::from(ca != *cb);
-            previous = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

@@ -231,6 +231,10 @@ fn decide(
             }
         }
     }
+    // A run of a program that is not there only fails: held, and said.
+    if let Some(why) = super::run::missing_program(ctx, &agent) {
+        return Decision::Hold(why);
+    }
     let session = session.filter(|_| mine.last().is_some_and(|r| r.agent == agent));
     // A plan's repairs, and the first work on it, follow its planning
     // run at once: planning is not work on the goal.

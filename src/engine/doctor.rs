@@ -51,6 +51,14 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
         });
     }
     check_sandbox(ctx, &config_path, &config_text, &mut problems);
+    if ctx.config.enabled && ctx.config.dispatch.enabled {
+        let dispatch = &ctx.config.dispatch;
+        for agent in std::iter::once(&dispatch.agent).chain(&dispatch.fallback_agent) {
+            if let Some(why) = super::run::missing_program(ctx, agent) {
+                problems.push(FileProblem::whole_file(&config_path, why));
+            }
+        }
+    }
     for gap in super::run::sandbox_gaps(ctx) {
         problems.push(FileProblem::whole_file(&config_path, gap));
     }
@@ -221,6 +229,52 @@ fn index_version(path: &Path) -> Option<u32> {
 /// An index of about 40,000 files: a commit spends 10 ms on it.
 const LARGE_INDEX_BYTES: u64 = 4 * 1024 * 1024;
 
+/// A status, priority or check type written by hand that steward does
+/// not know: kept as written, and said (by `doctor`, `show`, `accept`, and
+/// once by `tick`) with the word a person most likely meant.
+pub fn unknown_values(goal: &crate::model::Goal) -> Vec<(Field, String)> {
+    let meant = |word: Option<&str>, known: String| match word {
+        Some(word) => format!("did you mean `{word}`? known: {known}"),
+        None => format!("known: {known}"),
+    };
+    let mut found = Vec::new();
+    if let Status::Unknown(status) = &goal.status {
+        let known = Status::KNOWN.map(|s| s.as_str().to_string()).join(", ");
+        found.push((
+            Field::Status,
+            format!(
+                "unknown status `{status}` ({}): nothing automatic touches this goal until the line is fixed",
+                meant(Status::meant(status), known)
+            ),
+        ));
+    }
+    if let Priority::Unknown(priority) = &goal.priority {
+        found.push((
+            Field::Priority,
+            format!(
+                "unknown priority `{priority}` ({}): treated as normal until the line is fixed",
+                meant(
+                    Priority::meant(priority),
+                    "critical, high, normal, low".to_string()
+                )
+            ),
+        ));
+    }
+    for check in &goal.verification {
+        if let crate::model::CheckKind::Unknown(kind) = &check.kind {
+            let near = crate::text::nearest(kind, crate::model::CheckKind::NAMES);
+            found.push((
+                Field::Verification,
+                format!(
+                    "unknown check type `{kind}` ({}): the check never passes until the line is fixed",
+                    meant(near, crate::model::CheckKind::NAMES.join(", "))
+                ),
+            ));
+        }
+    }
+    found
+}
+
 fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem>) {
     let goal = &loaded.goal;
     let file = &loaded.file;
@@ -231,21 +285,15 @@ fn check_goal(ctx: &Context, loaded: &LoadedGoal, problems: &mut Vec<FileProblem
             "no id: steward adds one on the next change".to_string(),
         );
     }
-    if let Status::Unknown(status) = &goal.status {
-        at(
-            Field::Status,
-            format!("unknown status `{status}`: nothing automatic touches this goal"),
-        );
-    }
-    if let Priority::Unknown(priority) = &goal.priority {
-        at(
-            Field::Priority,
-            format!("unknown priority `{priority}`: treated as normal"),
-        );
+    for (field, message) in unknown_values(goal) {
+        at(field, message);
     }
     let policy = checking::policy(ctx);
     for check in &goal.verification {
-        if let Some(problem) = checking::never_passes(check, &policy) {
+        // An unknown type is said above, with what was likely meant.
+        if !matches!(check.kind, crate::model::CheckKind::Unknown(_))
+            && let Some(problem) = checking::never_passes(check, &policy)
+        {
             at(Field::Verification, problem);
         }
         if let Some(n) = check.criterion.filter(|n| *n > goal.criteria.len()) {

@@ -60,7 +60,7 @@ pub use add::{AddRequest, add};
 pub use assess::{assess, assess_update};
 pub use complete::{CompleteRequest, Judged, complete};
 pub use control::{abandon, confirm, pause, reset_budget, resume, unblock};
-pub use doctor::{Diagnosis, doctor};
+pub use doctor::{Diagnosis, doctor, unknown_values};
 pub use init::{Initialized, init};
 pub use mirror::{MirrorCheck, MirrorRefresh, check_mirror, refresh_mirror};
 pub use prompt::{PromptOutcome, PromptRequest, Turn, prompt};

@@ -266,7 +266,7 @@ fn reported(ctx: &Context, run: &Run) -> Result<bool> {
         e.dispatch_id.as_deref() == Some(run.id.as_str())
             && matches!(
                 e.action.as_str(),
-                "assessed" | "completed" | "awaiting a person"
+                "assessed" | "completed" | "awaiting a person" | "awaiting merge"
             )
     }))
 }
@@ -705,14 +705,37 @@ pub fn sandbox_gaps(ctx: &Context) -> Vec<String> {
 /// Whether Claude Code can start its sandbox here: on Linux it needs
 /// `bwrap` and `socat` on the `PATH`.
 fn claude_sandbox_available(ctx: &Context) -> bool {
-    let path = ctx.env.var("PATH").unwrap_or("/usr/bin:/bin");
-    ["bwrap", "socat"].iter().all(|program| {
-        std::env::split_paths(path).any(|dir| {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::metadata(dir.join(program))
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
+    ["bwrap", "socat"].iter().all(|program| found(ctx, program))
+}
+
+/// Why profile `agent`'s program cannot start here (not installed, not
+/// on the `PATH` runs get, not executable): a run would only fail.
+pub fn missing_program(ctx: &Context, agent: &str) -> Option<String> {
+    let program = ctx.config.agent(agent)?.command.first()?.clone();
+    (!found(ctx, &program)).then(|| {
+        format!(
+            "agent {agent}: `{program}` is not installed here (not an executable {}): install it, or point agents.{agent}.command or dispatch.agent elsewhere",
+            if program.contains('/') {
+                "file, relative to the store's root"
+            } else {
+                "on the PATH steward runs with"
+            }
+        )
     })
+}
+
+/// Whether `program` is an executable file: a path (relative to the
+/// root, where runs start), or a name on the `PATH`.
+fn found(ctx: &Context, program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(&ctx.root.join(program));
+    }
+    let path = ctx.env.var("PATH").unwrap_or("/usr/bin:/bin");
+    std::env::split_paths(path).any(|dir| executable(&dir.join(program)))
 }
 
 /// `argv` run in `client`'s sandbox with the store's state read-only

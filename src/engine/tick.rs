@@ -84,16 +84,20 @@ impl TickOutcome {
         labels.len()
     }
 
-    /// 0 when nothing needs a human, 3 when something does, 1 when a goal
-    /// file or a check is broken.
+    /// 1 when a goal file or a check broke since the last pass said so;
+    /// else 3 when a goal needs a person; else 1 while one stays broken;
+    /// else 0. A file that stays unreadable never hides a goal that waits.
     pub fn exit_code(&self) -> crate::exit::ExitCode {
         use crate::exit::ExitCode;
-        if !self.errors.is_empty() {
+        let newly_broken = self.new_errors.iter().any(|e| self.errors.contains(e));
+        if newly_broken {
             ExitCode::Failure
-        } else if self.needs_attention.is_empty() {
-            ExitCode::Success
-        } else {
+        } else if !self.needs_attention.is_empty() {
             ExitCode::Attention
+        } else if !self.errors.is_empty() {
+            ExitCode::Failure
+        } else {
+            ExitCode::Success
         }
     }
 }
@@ -286,6 +290,14 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             }
             None => loaded,
         };
+        // A status or priority written by hand that steward does not
+        // know: said once, with what was likely meant.
+        for (field, message) in super::doctor::unknown_values(&goal.goal) {
+            let problem = goal.file.problem_at(field, message);
+            outcome
+                .cautions
+                .push((problem.path.clone(), problem.to_string()));
+        }
         after.push(goal);
     }
     outcome.closed_waiting = scan.more_closed_in_place;

@@ -143,6 +143,7 @@ pub fn accept(ctx: &Context, reference: &str, note: Option<&str>) -> Result<Acce
             return Err(Error::GoalNotFound {
                 reference: reference.to_string(),
                 unreadable: 0,
+                nearest: None,
             });
         }
         Err(err) => return Err(err),
@@ -186,6 +187,28 @@ pub fn accept(ctx: &Context, reference: &str, note: Option<&str>) -> Result<Acce
     let change = crate::model::GoalChange::new("accepted", detail).always();
     let written = tx.save(&verified.goal, change)?;
     Ok(Accepted::Goal(super::saved(tx, written, verified.goal)?))
+}
+
+/// The open goals a person's `accept` would take, by label: changed or
+/// put in place outside steward (recorded first, as `tick` would), or
+/// holding command checks no person here accepted.
+pub fn awaiting_acceptance(ctx: &Context) -> Result<Vec<String>> {
+    super::authority::person_only(ctx, "accept what changed outside steward", || {
+        "steward accept --all".to_string()
+    })?;
+    record_outside_changes(ctx)?;
+    let scan = ctx.store.scan(crate::store::Scope::Open)?;
+    let accepted = ctx.store.accepted_commands();
+    Ok((scan.goals.iter())
+        .map(|loaded| &loaded.goal)
+        .filter(|goal| {
+            goal.waiting.as_ref().and_then(|w| w.for_person) == Some(PersonWait::Review)
+                || crate::store::seal::command_checks(goal).any(|command| {
+                    !accepted.contains(&crate::store::seal::command_digest(&goal.id, command))
+                })
+        })
+        .map(|goal| goal.label.clone())
+        .collect())
 }
 
 /// Records every change made outside steward to the open goals (as `tick`

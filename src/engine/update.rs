@@ -180,9 +180,12 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
         ));
     }
     if let Some(n) = request.check.iter().find(|n| request.uncheck.contains(n)) {
-        return Err(Error::BadRequest(format!(
-            "criterion {n} is given to both --check and --uncheck"
-        )));
+        // Named by each front door in its own words (`--uncheck`, MCP's
+        // `uncheck`).
+        return Err(Error::bad_input(
+            Input::Uncheck,
+            format!("criterion {n} is also to be checked: check it or uncheck it, not both"),
+        ));
     }
     if let Some(deadline) = request.deadline
         && deadline <= ctx.now

@@ -44,6 +44,33 @@ impl Status {
         }
     }
 
+    /// The status a person most likely meant by `text`, one steward does
+    /// not know: a word other trackers use for it, or the nearest.
+    pub fn meant(text: &str) -> Option<&'static str> {
+        const NAMES: [&str; 8] = [
+            "active",
+            "stalled",
+            "verifying",
+            "blocked",
+            "paused",
+            "completed",
+            "failed",
+            "abandoned",
+        ];
+        let text = text.trim().to_ascii_lowercase();
+        match text.as_str() {
+            "done" | "finished" | "closed" | "complete" | "resolved" | "fixed" => Some("completed"),
+            "open" | "todo" | "in_progress" | "in-progress" | "doing" | "started" | "new" => {
+                Some("active")
+            }
+            "cancelled" | "canceled" | "dropped" | "wontfix" => Some("abandoned"),
+            "waiting" | "on_hold" | "on-hold" | "hold" => Some("paused"),
+            "stuck" => Some("blocked"),
+            "review" | "in_review" => Some("verifying"),
+            _ => crate::text::nearest(&text, NAMES),
+        }
+    }
+
     /// Parses a status named on the command line, refusing unknown ones.
     pub fn parse_known(text: &str) -> Result<Status, String> {
         match Status::parse(&text.to_ascii_lowercase()) {
@@ -107,6 +134,19 @@ impl Priority {
             "normal" => Priority::Normal,
             "low" => Priority::Low,
             other => Priority::Unknown(other.to_string()),
+        }
+    }
+
+    /// The priority a person most likely meant by `text`, one steward does
+    /// not know.
+    pub fn meant(text: &str) -> Option<&'static str> {
+        let text = text.trim().to_ascii_lowercase();
+        match text.as_str() {
+            "urgent" | "p0" | "highest" | "blocker" => Some("critical"),
+            "p1" | "important" => Some("high"),
+            "medium" | "p2" | "default" => Some("normal"),
+            "p3" | "lowest" | "minor" => Some("low"),
+            _ => crate::text::nearest(&text, ["critical", "high", "normal", "low"]),
         }
     }
 

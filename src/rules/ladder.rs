@@ -125,10 +125,16 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
             session,
         };
     }
-    if !reassigned && let Some(fallback) = &settings.fallback_agent {
+    // Another profile than the one that just failed to move it: the
+    // fallback, or the main agent when the retries ran on the fallback
+    // (its usage limit sent them there).
+    let other = (settings.fallback_agent.iter())
+        .chain(std::iter::once(&settings.agent))
+        .find(|agent| **agent != last.agent);
+    if !reassigned && let Some(other) = other.filter(|_| settings.fallback_agent.is_some()) {
         return Step::Start {
             kind: RunKind::Reassign,
-            agent: fallback.clone(),
+            agent: other.clone(),
             attempt,
             session: None,
         };
@@ -497,6 +503,33 @@ mod tests {
                 ),
                 "{reason}"
             ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_reassign_step_takes_a_profile_the_retries_did_not_use() {
+        let g = goal("");
+        let s = settings();
+        // The retries ran on the fallback (the main agent's limit sent
+        // them there): the reassign goes back to the main agent.
+        let on = |kind, at: &str| {
+            let mut r = run(&g, kind, RunOutcome::Ok, at);
+            r.agent = "codex".into();
+            r
+        };
+        let runs = [
+            on(RunKind::First, "2026-11-21T10:00:00Z"),
+            on(RunKind::Nudge, "2026-11-21T10:10:00Z"),
+            on(RunKind::Nudge, "2026-11-21T10:30:00Z"),
+        ];
+        let runs: Vec<&Run> = runs.iter().collect();
+        match step(&g, &runs, &s, now()) {
+            Step::Start {
+                kind: RunKind::Reassign,
+                agent,
+                ..
+            } => assert_eq!(agent, s.agent),
             other => panic!("{other:?}"),
         }
     }

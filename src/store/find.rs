@@ -138,7 +138,22 @@ impl Store {
         Err(Error::GoalNotFound {
             reference: reference.to_string(),
             unreadable: scan.problems.len(),
+            nearest: self.nearest_open_label(&wanted),
         })
+    }
+
+    /// The open goal whose label is nearest `wanted`, when near enough to
+    /// be a typo of it (goal files are named after their labels).
+    fn nearest_open_label(&self, wanted: &str) -> Option<String> {
+        let labels: Vec<String> = std::fs::read_dir(&self.goals_dir)
+            .ok()?
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                Some(name.strip_suffix(".md")?.to_string())
+            })
+            .collect();
+        crate::text::nearest(wanted, labels.iter().map(String::as_str)).map(str::to_string)
     }
 }
 

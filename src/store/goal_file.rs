@@ -233,9 +233,23 @@ impl GoalFile {
             }
         }
         let Some(closing) = closing else {
+            // Where the goal's text most likely starts: a blank line or a
+            // Markdown heading after the keys.
+            let body = text[start..]
+                .lines()
+                .enumerate()
+                .skip(1)
+                .find(|(_, line)| line.trim().is_empty() || line.starts_with('#'))
+                .map(|(index, _)| index + 1);
+            let fix = match body {
+                Some(line) => {
+                    format!("add a `---` line before line {line}, where the goal's text starts")
+                }
+                None => "add a `---` line after its last key".to_string(),
+            };
             return Err(problem(
                 1,
-                "front matter opened on line 1 is never closed by a `---` line",
+                &format!("front matter opened on line 1 is never closed by a `---` line: {fix}"),
             ));
         };
         Ok(GoalFile {

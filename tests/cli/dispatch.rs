@@ -1578,3 +1578,27 @@ agents:
             run["limited_until"].as_str().unwrap()
         )));
 }
+
+#[test]
+fn an_agent_cli_that_is_not_installed_is_said_and_no_run_fails_on_it() {
+    let env = TestEnv::initialised();
+    env.write_config("dispatch:\n  enabled: true\n  agent: codex\n");
+    add(&env, "waits", &[]);
+    let said = "agent codex: `codex` is not installed here (not an executable on the PATH steward runs with)";
+    let doctor = (env.steward().env("PATH", "/usr/bin:/bin").arg("doctor"))
+        .output()
+        .unwrap();
+    assert_eq!(doctor.status.code(), Some(1));
+    let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned()
+        + &String::from_utf8_lossy(&doctor.stderr);
+    assert!(
+        doctor.contains(&format!("steward.yaml:1:1: {said}")),
+        "{doctor}"
+    );
+    env.steward()
+        .env("PATH", "/usr/bin:/bin")
+        .args(["tick"])
+        .assert()
+        .stdout(predicate::str::contains(format!("held: waits: {said}")));
+    assert!(env.runs().is_empty(), "{:?}", env.runs());
+}

@@ -38,6 +38,7 @@ mod stewardship;
 mod subagents;
 mod tasks;
 mod tick;
+mod typos;
 mod update;
 mod worked_example;
 mod worktrees;

@@ -26,6 +26,7 @@ use crate::common::TestEnv;
 /// `every_shell_block_runs_here_or_says_what_it_needs` until a test runs it.
 const RUN_HERE: &[(&str, &str, usize)] = &[
     ("README.md", "## Quick start", 1),
+    ("README.md", "## Install", 1),
     ("README.md", "## Your first night", 5),
     ("man/steward-guide.7.md", "### A plain shell loop", 1),
     (
@@ -485,6 +486,22 @@ fn the_report_line_writes_a_page() {
     let block = snippet("man/steward-guide.7.md", "### A page to look at");
     run_block(&env, &block, crate::common::NOW, &[]);
     assert!(env.read("site/index.html").contains("<html"));
+}
+
+#[test]
+fn the_install_lines_work_in_a_fresh_home() {
+    let env = TestEnv::initialised();
+    let home = tempfile::tempdir().unwrap();
+    let block = snippet("README.md", "## Install");
+    run_block(&env, &block, crate::common::NOW, &[("HOME", home.path())]);
+    for written in [
+        ".cargo/share/man/man1/steward-add.1",
+        ".local/share/bash-completion/completions/steward",
+        ".zfunc/_steward",
+        ".config/fish/completions/steward.fish",
+    ] {
+        assert!(home.path().join(written).is_file(), "{written}");
+    }
 }
 
 /// Every setting `steward config` knows is in the reference's table.

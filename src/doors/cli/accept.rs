@@ -22,6 +22,11 @@ use crate::error::Result;
 /// hand or by an agent — does not run here until a person accepts it:
 /// this shows each such command and accepts it.
 ///
+/// Several goals may be named; --all takes every open goal that waits for
+/// this (a folder of goal files written by hand or restored), showing
+/// what each holds as it takes it. One that cannot be accepted is said
+/// and the others are still taken.
+///
 /// With --machine, trusts another machine of the store instead: what it
 /// signs (its changes, pulled with git) is taken as steward's here from
 /// now on. Its key is in state/machines/NAME.pub, which it wrote at its
@@ -29,17 +34,22 @@ use crate::error::Result;
 /// store with.
 #[derive(Debug, Args)]
 pub struct AcceptArgs {
-    /// A label, an id, or at least 4 characters of an id (or the label of
-    /// a goal whose file was removed)
-    #[arg(required_unless_present = "machine")]
-    goal: Option<String>,
+    /// Labels, ids, or at least 4 characters of an id (or the label of a
+    /// goal whose file was removed)
+    #[arg(required_unless_present_any = ["machine", "all"])]
+    goals: Vec<String>,
+
+    /// Every open goal changed or put in place outside steward, or holding
+    /// command checks no person here accepted
+    #[arg(long, conflicts_with_all = ["goals", "machine"])]
+    all: bool,
 
     /// Why, for the history line
     #[arg(long, value_name = "TEXT")]
     note: Option<String>,
 
     /// Trust the key machine NAME published in the store
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["goal", "note"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["goals", "note"])]
     machine: Option<String>,
 }
 
@@ -58,9 +68,46 @@ pub fn run(ctx: &Context, args: AcceptArgs, out: &mut Output) -> Result<ExitCode
         }
         return Ok(ExitCode::Success);
     }
-    let goal = args.goal.as_deref().unwrap_or_default();
-    match trust::accept(ctx, goal, args.note.as_deref())? {
-        Accepted::Goal(saved) => super::report(ctx, out, saved, "accepted as it is")?,
+    let goals = if args.all {
+        trust::awaiting_acceptance(ctx)?
+    } else {
+        args.goals
+    };
+    if goals.is_empty() {
+        if !out.quiet && !out.json {
+            out.line("nothing waits for a person's acceptance");
+        }
+        return Ok(ExitCode::Success);
+    }
+    let many = goals.len() > 1;
+    let mut failed = None;
+    for goal in &goals {
+        let accepted = trust::accept(ctx, goal, args.note.as_deref())
+            .and_then(|accepted| print(ctx, accepted, many, out));
+        match accepted {
+            Ok(()) => {}
+            // One that cannot be taken is said; the others are taken.
+            Err(err) if many => {
+                out.warn(format!("{goal}: {err}"));
+                failed.get_or_insert(err.exit_code());
+            }
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(failed.unwrap_or(ExitCode::Success))
+}
+
+/// What one acceptance did; with `shown`, what the goal holds (a person
+/// taking many at once sees each).
+fn print(ctx: &Context, accepted: Accepted, shown: bool, out: &mut Output) -> Result<()> {
+    match accepted {
+        Accepted::Goal(saved) => {
+            let goal = saved.goal.goal.clone();
+            super::report(ctx, out, saved, "accepted as it is")?;
+            if shown && !out.quiet && !out.json {
+                holds(&goal, out);
+            }
+        }
         Accepted::Vanished(seal, notices) => {
             super::notices(out, notices);
             if out.json {
@@ -98,5 +145,23 @@ pub fn run(ctx: &Context, args: AcceptArgs, out: &mut Output) -> Result<ExitCode
             }
         }
     }
-    Ok(ExitCode::Success)
+    Ok(())
+}
+
+/// What a goal accepted holds: its title and criteria, its checks, and
+/// any value steward does not know.
+fn holds(goal: &crate::model::Goal, out: &mut Output) {
+    out.line(format!(
+        "  {} — {}, {}, priority {}",
+        goal.title,
+        crate::text::count(goal.criteria.len(), "criterion", "criteria"),
+        crate::text::count(goal.verification.len(), "check", "checks"),
+        goal.priority
+    ));
+    for check in &goal.verification {
+        out.line(format!("  check {} {}", check.kind, check.target));
+    }
+    for (_, problem) in crate::engine::unknown_values(goal) {
+        out.line(format!("  problem: {problem}"));
+    }
 }

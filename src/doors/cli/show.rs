@@ -68,6 +68,9 @@ pub fn run(ctx: &Context, args: ShowArgs, out: &mut Output) -> Result<ExitCode> 
 /// changed outside steward.
 fn print_trust(shown: &Shown, out: &mut Output) {
     let goal = &shown.loaded.goal;
+    for (_, problem) in crate::engine::unknown_values(goal) {
+        out.line(format!("{} {problem}", paint(out, "Problem:", Color::Red)));
+    }
     if let Some(Trust::Outside(outside)) = &shown.trust {
         out.line(format!(
             "{} {} — steward's next command on it records this and holds it for a person",
