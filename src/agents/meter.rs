@@ -160,6 +160,10 @@ pub fn codex_usage(usage: &Value) -> Usage {
 pub struct Rollout {
     sessions: PathBuf,
     file: Option<PathBuf>,
+    /// How far the file has been read (whole lines only), and what those
+    /// lines said: each read takes only what was appended since.
+    read_to: u64,
+    state: RolloutState,
 }
 
 /// What a rollout file says of its thread so far.
@@ -183,6 +187,8 @@ impl Rollout {
         Rollout {
             sessions: codex_home.join("sessions"),
             file: None,
+            read_to: 0,
+            state: RolloutState::default(),
         }
     }
 
@@ -195,11 +201,49 @@ impl Rollout {
         let Some(file) = &self.file else {
             return RolloutState::default();
         };
-        let Ok(Some(text)) = crate::os::safe_file::read_text(file, 256 * 1024 * 1024) else {
-            return RolloutState::default();
+        let Some(appended) = read_appended(file, self.read_to) else {
+            return self.state.clone();
         };
-        read_rollout(&text)
+        // A file that shrank was replaced: read it again from its start.
+        if appended.restarted {
+            self.read_to = 0;
+            self.state = RolloutState::default();
+        }
+        let mut whole = (appended.bytes.iter().rposition(|b| *b == b'\n')).map_or(0, |i| i + 1);
+        // A last line without its newline yet counts once it is whole
+        // JSON (no prefix of an object is).
+        let rest = &appended.bytes[whole..];
+        if !rest.is_empty() && serde_json::from_slice::<Value>(rest).is_ok() {
+            whole = appended.bytes.len();
+        }
+        for line in String::from_utf8_lossy(&appended.bytes[..whole]).lines() {
+            self.state.apply(line);
+        }
+        self.read_to = appended.from + whole as u64;
+        self.state.clone()
     }
+}
+
+/// What was appended to a file past `from` (at most 64 MiB at a time).
+struct Appended {
+    from: u64,
+    bytes: Vec<u8>,
+    restarted: bool,
+}
+
+fn read_appended(path: &Path, from: u64) -> Option<Appended> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = crate::os::safe_file::open_regular(path).ok()??;
+    let len = file.metadata().ok()?.len();
+    let (from, restarted) = if len < from { (0, true) } else { (from, false) };
+    file.seek(SeekFrom::Start(from)).ok()?;
+    let mut bytes = Vec::new();
+    file.take(64 * 1024 * 1024).read_to_end(&mut bytes).ok()?;
+    Some(Appended {
+        from,
+        bytes,
+        restarted,
+    })
 }
 
 /// Reads a rollout's events: the last token totals, a used-up rate-limit
@@ -207,11 +251,20 @@ impl Rollout {
 pub fn read_rollout(text: &str) -> RolloutState {
     let mut state = RolloutState::default();
     for line in text.lines() {
+        state.apply(line);
+    }
+    state
+}
+
+impl RolloutState {
+    /// Takes one line of a rollout into account.
+    fn apply(&mut self, line: &str) {
+        let state = self;
         let Ok(event) = serde_json::from_str::<Value>(line) else {
-            continue;
+            return;
         };
         let Some(payload) = event.get("payload") else {
-            continue;
+            return;
         };
         if event.get("type").and_then(Value::as_str) == Some("turn_context")
             && let Some(model) = payload.get("model").and_then(Value::as_str)
@@ -271,7 +324,6 @@ pub fn read_rollout(text: &str) -> RolloutState {
             _ => {}
         }
     }
-    state
 }
 
 /// The rollout file of `thread` in the three newest day folders.
@@ -309,6 +361,8 @@ pub struct Allowance {
     pub usd: f64,
     /// The bound, for the run's result (`the goal's max_cost_usd ($3.00)`).
     pub bound: String,
+    /// It is the goal's own bound (not the day's cap).
+    pub goals: bool,
 }
 
 #[cfg(test)]
@@ -390,5 +444,44 @@ mod tests {
         let mut rollout = Rollout::new(home.path());
         assert_eq!(rollout.read("01a2").totals.unwrap().output, 5);
         assert_eq!(Rollout::new(home.path()).read("other").totals, None);
+    }
+
+    #[test]
+    fn a_rollout_is_read_as_it_grows_half_lines_included() {
+        let home = tempfile::tempdir().unwrap();
+        let day = home.path().join("sessions/2026/11/26");
+        std::fs::create_dir_all(&day).unwrap();
+        let path = day.join("rollout-2026-11-26T04-00-00-01a2.jsonl");
+        let line = |input: u64| {
+            format!(
+                "{{\"type\":\"event_msg\",\"payload\":{{\"type\":\"token_count\",\"info\":{{\"total_token_usage\":{{\"input_tokens\":{input},\"output_tokens\":0}}}}}}}}\n"
+            )
+        };
+        let mut rollout = Rollout::new(home.path());
+        std::fs::write(&path, line(10)).unwrap();
+        assert_eq!(rollout.read("01a2").calls.len(), 1);
+        // Half a line: not yet; the rest: once.
+        let second = line(25);
+        let (head, tail) = second.split_at(20);
+        let append = |text: &str| {
+            use std::io::Write;
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap();
+            file.write_all(text.as_bytes()).unwrap();
+        };
+        append(head);
+        assert_eq!(rollout.read("01a2").totals.unwrap().input, 10);
+        append(tail);
+        let state = rollout.read("01a2");
+        assert_eq!(state.totals.unwrap().input, 25);
+        assert_eq!(
+            state.calls.iter().map(|c| c.input).collect::<Vec<_>>(),
+            [10, 15]
+        );
+        // Replaced by a shorter file: read again from its start.
+        std::fs::write(&path, line(3)).unwrap();
+        assert_eq!(rollout.read("01a2").totals.unwrap().input, 3);
     }
 }

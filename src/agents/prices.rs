@@ -8,7 +8,7 @@
 use super::Prices;
 
 /// Where the table's prices come from, and when they were read.
-pub const SOURCE: &str = "list prices of docs.anthropic.com/en/docs/about-claude/pricing and platform.openai.com/docs/pricing, as of 2026-03";
+pub const SOURCE: &str = "list prices of docs.anthropic.com/en/docs/about-claude/pricing and platform.openai.com/docs/pricing, as of 2026-03; claude-opus-5-5 as Claude Code 2.1.332 reports its list price (2026-12)";
 
 /// US dollars per million tokens: input, cached input (a cache read),
 /// cache write, output.
@@ -17,6 +17,7 @@ type Row = (&'static str, f64, f64, f64, f64);
 /// The models, by name as the clients give it (a date or a context
 /// suffix after it is the same model). A version not listed is unknown.
 const TABLE: &[Row] = &[
+    ("claude-opus-5-5", 4.0, 0.40, 5.0, 20.0),
     ("claude-opus-4-6", 5.0, 0.50, 6.25, 25.0),
     ("claude-opus-4-5", 5.0, 0.50, 6.25, 25.0),
     ("claude-opus-4-1", 15.0, 1.50, 18.75, 75.0),
@@ -113,6 +114,7 @@ mod tests {
         assert_eq!(output("claude-opus-4-1-20250805"), 75.0);
         assert_eq!(output("claude-opus-4-20250514"), 75.0);
         assert_eq!(output("claude-opus-4-6[1m]"), 25.0);
+        assert_eq!(output("claude-opus-5-5"), 20.0);
         assert_eq!(output("Claude-Haiku-4-5"), 5.0);
         assert_eq!(output("gpt-5-codex"), 10.0);
         assert_eq!(output("gpt-5.1-codex-mini"), 2.0);

@@ -20,7 +20,7 @@ const GRACE: Duration = Duration::from_secs(2);
 /// How often the supervisor looks at the agent.
 const POLL: Duration = Duration::from_millis(50);
 /// How often the watch (what the run spent) is asked.
-const WATCH_EVERY: Duration = Duration::from_secs(1);
+const WATCH_EVERY: Duration = Duration::from_millis(250);
 
 /// What to start.
 #[derive(Debug)]

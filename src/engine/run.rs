@@ -110,9 +110,28 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     if let Some(why) = cancelled {
         current.result = Some(format!("cancelled: {why}"));
     }
+    // Stopped at its goal's own cost bound: reached, though maybe not
+    // crossed (the next call would have).
+    let mut bound_reached = None;
     if let Some(Stopped::Watch(why)) = &stopped {
+        let allowance = allowance(ctx, &current);
+        if allowance.as_ref().is_some_and(|a| a.goals) {
+            bound_reached = Some(format!("cost bound reached: {why}"));
+        }
+        // A call already under way as it was stopped is charged too:
+        // past the bound by at most that one response, and said.
+        let over = allowance
+            .filter(|allowance| cost > allowance.usd + 0.005)
+            .map(|allowance| {
+                format!(
+                    "; a model call under way as it was stopped took it to ${cost:.2}, ${:.2} past {}",
+                    cost - allowance.usd,
+                    allowance.bound
+                )
+            })
+            .unwrap_or_default();
         current.result = Some(format!(
-            "stopped: {why}{}",
+            "stopped: {why}{over}{}",
             current
                 .result
                 .as_deref()
@@ -151,6 +170,9 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
         super::claim::release(ctx, &mut tx, &current)?;
     }
     record_end(&mut tx, &current, goal.as_ref(), cost, now)?;
+    if let Some(reason) = bound_reached {
+        fail_at_bound(&mut tx, &current, reason, now)?;
+    }
     super::finish(tx)?;
     Ok(Some(current))
 }
@@ -194,6 +216,31 @@ fn take_update(ctx: &Context, run: &Run, message: Option<&str>) -> Option<String
             )
         }
     })
+}
+
+/// The goal of `run`, stopped before a model call that would cross its
+/// `max_cost_usd`, fails at the bound as one that crossed it does.
+fn fail_at_bound(
+    tx: &mut Transaction<'_>,
+    run: &Run,
+    reason: String,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<()> {
+    let Ok(loaded) = tx.refind(&run.goal_id, &run.goal_label) else {
+        return Ok(());
+    };
+    if loaded.goal.status.is_terminal() {
+        return Ok(());
+    }
+    let verdict = crate::rules::watchdog::Verdict {
+        status: Some(crate::model::Status::Failed),
+        action: "failed",
+        closed_reason: Some(reason.clone()),
+        reason,
+        ..crate::rules::watchdog::Verdict::default()
+    };
+    tx.save(&loaded, limits::verdict_change(&loaded.goal, &verdict, now))?;
+    Ok(())
 }
 
 /// A planning run's answer: written as the goal's plan when it is a valid
@@ -613,6 +660,7 @@ fn allowance(ctx: &Context, run: &Run) -> Option<crate::agents::meter::Allowance
         left.push(crate::agents::meter::Allowance {
             usd: (max - loaded.goal.progress.cost_usd).max(0.0),
             bound: format!("its goal's max_cost_usd (${max:.2})"),
+            goals: true,
         });
     }
     if let Some(cap) = ctx.config.dispatch.max_cost_usd_per_day
@@ -623,6 +671,7 @@ fn allowance(ctx: &Context, run: &Run) -> Option<crate::agents::meter::Allowance
         left.push(crate::agents::meter::Allowance {
             usd: (cap - spent).max(0.0),
             bound: format!("dispatch.max_cost_usd_per_day (${cap:.2})"),
+            goals: false,
         });
     }
     left.into_iter().min_by(|a, b| a.usd.total_cmp(&b.usd))

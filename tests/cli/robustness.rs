@@ -404,8 +404,9 @@ fn thirty_ticks_killed_at_random_leave_no_goal_for_review() {
         }
     }
     assert!(killed >= 20, "only {killed} kills in {round} rounds");
-    // Let the runs end, then one more pass records what they did.
-    std::thread::sleep(Duration::from_millis(500));
+    // Let the runs end (and the passes their ends make), then one more
+    // pass records what they did; nothing may write while it is read.
+    env.settle();
     clock += chrono::Duration::minutes(5);
     let now = clock.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     let _ = env
@@ -413,6 +414,7 @@ fn thirty_ticks_killed_at_random_leave_no_goal_for_review() {
         .env("STEWARD_NOW", &now)
         .args(["tick", "-q"])
         .assert();
+    env.settle();
     for n in 0..6 {
         let label = format!("g{n}");
         let goal = env.goal_json(&label);
