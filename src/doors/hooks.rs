@@ -141,14 +141,8 @@ fn subagent_started(ctx: &Context, harness: Harness, input: &HookInput) -> Resul
         return Ok(None);
     };
     let kind = input.agent_type.as_deref().unwrap_or("subagent");
-    let goal = ctx
-        .env
-        .var("STEWARD_GOAL")
-        .filter(|label| {
-            ctx.store
-                .resolve(label)
-                .is_ok_and(|g| !g.goal.status.is_terminal())
-        })
+    let goal = (ctx.env.var("STEWARD_GOAL"))
+        .filter(|label| engine::task::is_open_goal(ctx, label))
         .map(str::to_string);
     let short: String = agent_id.chars().take(12).collect();
     let kind_word: String = kind

@@ -328,8 +328,7 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
 
 /// A goal as the tools return it: the same view as `show --json`.
 fn goal_value(ctx: &Context, loaded: &crate::store::LoadedGoal) -> Result<Value> {
-    let book = ctx.store.obligations()?;
-    Ok(serde_json::to_value(engine::view::goal_json(ctx, loaded, &book)).expect("goals serialize"))
+    engine::view::goal_value(ctx, loaded)
 }
 
 fn one_line(name: &str, text: &str) -> std::result::Result<String, Error> {

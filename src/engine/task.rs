@@ -119,6 +119,14 @@ fn link_by_label(ctx: &Context, label: &str, warnings: &mut Vec<String>) -> Opti
     matches.pop()
 }
 
+/// Whether `label` names an open goal, which a subagent's obligation may
+/// be linked to.
+pub fn is_open_goal(ctx: &Context, label: &str) -> bool {
+    ctx.store
+        .resolve(label)
+        .is_ok_and(|loaded| !loaded.goal.status.is_terminal())
+}
+
 /// A subagent ended: its result arrived (ok), or it failed.
 pub fn ended(
     ctx: &Context,

@@ -260,8 +260,14 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
 
 /// `{"schema_version":1,"goal":{…}}`.
 pub fn goal_document(ctx: &Context, loaded: &LoadedGoal) -> crate::error::Result<Value> {
+    Ok(json!({"schema_version": SCHEMA_VERSION, "goal": goal_value(ctx, loaded)?}))
+}
+
+/// A goal as `show --json` and the MCP tools give it, with its linked
+/// tasks.
+pub fn goal_value(ctx: &Context, loaded: &LoadedGoal) -> crate::error::Result<Value> {
     let book = ctx.store.obligations()?;
-    Ok(json!({"schema_version": SCHEMA_VERSION, "goal": goal_json(ctx, loaded, &book)}))
+    Ok(serde_json::to_value(goal_json(ctx, loaded, &book)).expect("goals serialize"))
 }
 
 /// A run as JSON: the record as stored, with its state.
