@@ -566,7 +566,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__accept)
-            opts="-C -q -h -V --note --machine --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --all --note --machine --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4392,7 +4392,7 @@ _steward_with_goals() {
     done
     [[ $positional == 1 || ${COMP_WORDS[COMP_CWORD]} == -* ]] && return 0
     case $command in
-        show|why|edit|update|pause|resume|confirm|abandon|cancel|unblock|accept|reset-budget|undo|delete|assess|complete|handoff|work|resolve|dispatch|log)
+        show|why|edit|update|pause|resume|confirm|abandon|cancel|unblock|reset-budget|undo|delete|assess|complete|handoff|work|resolve|dispatch|log)
             COMPREPLY=($(compgen -W "$(steward "${root[@]}" list --labels 2>/dev/null)" -- "${COMP_WORDS[COMP_CWORD]}")) ;;
     esac
 }
