@@ -134,20 +134,7 @@ pub fn ended(
     ending: Ending,
     detail: Option<String>,
 ) -> Result<TaskOutcome> {
-    let mut tx = ctx.transaction()?;
-    let mut book = tx.store().obligations()?;
-    let transition = book.end(key, ending, detail, ctx.now).map_err(book_error)?;
-    let transitions: Vec<Transition> = transition.into_iter().collect();
-    tx.save_obligations(&book, &transitions)?;
-    let moved = apply_to_goals(ctx, &mut tx, &transitions, ctx.actor)?;
-    let notices = super::finish(tx)?;
-    Ok(TaskOutcome {
-        book,
-        transitions,
-        warnings: Vec::new(),
-        notices,
-        moved,
-    })
+    end(ctx, key, ending, detail, false)
 }
 
 /// A client's own subagent ended well (its `SubagentStop` hook): the
@@ -158,15 +145,27 @@ pub fn returned_to_session(
     key: &Key,
     detail: Option<String>,
 ) -> Result<TaskOutcome> {
+    end(ctx, key, Ending::Ok, detail, true)
+}
+
+/// Ends the obligation `key` names, `delivered` at once when its result
+/// reached whoever was owed it.
+fn end(
+    ctx: &Context,
+    key: &Key,
+    ending: Ending,
+    detail: Option<String>,
+    delivered: bool,
+) -> Result<TaskOutcome> {
     let mut tx = ctx.transaction()?;
     let mut book = tx.store().obligations()?;
-    let mut transitions: Vec<Transition> = (book.end(key, Ending::Ok, detail, ctx.now))
+    let mut transitions: Vec<Transition> = (book.end(key, ending, detail, ctx.now))
         .map_err(book_error)?
         .into_iter()
         .collect();
-    if let Some(id) = transitions.first().map(|t| t.id.clone()) {
-        let delivered = book.resolve(&id, ObligationStatus::Delivered, ctx.now);
-        transitions.extend(delivered.map_err(book_error)?);
+    if delivered && let Some(id) = transitions.first().map(|t| t.id.clone()) {
+        let resolved = book.resolve(&id, ObligationStatus::Delivered, ctx.now);
+        transitions.extend(resolved.map_err(book_error)?);
     }
     tx.save_obligations(&book, &transitions)?;
     let moved = apply_to_goals(ctx, &mut tx, &transitions, ctx.actor)?;
