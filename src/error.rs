@@ -31,41 +31,23 @@ pub enum Input {
 }
 
 impl Input {
-    /// The command line's flag for it.
-    pub fn flag(self) -> &'static str {
+    /// What it is, in words that belong to no front door: what an error
+    /// says when no door renders it (a log line, a test).
+    pub fn name(self) -> &'static str {
         match self {
-            Input::Criterion => "--criterion",
-            Input::Description => "--description",
-            Input::Deadline => "--deadline",
-            Input::WaitUntil => "--wait-until",
-            Input::Agent => "--agent",
-            Input::Met => "--met",
-            Input::Check => "--check",
-            Input::Uncheck => "--uncheck",
-            Input::RemoveCriterion => "--remove-criterion",
-            Input::Verify => "--verify",
-            Input::Node => "--node",
-            Input::Handoff => "handoff",
-            Input::OverseerUpdate => "--from-json",
-        }
-    }
-
-    /// The MCP tools' parameter for it.
-    pub fn parameter(self) -> &'static str {
-        match self {
-            Input::Criterion => "criteria",
+            Input::Criterion => "criterion",
             Input::Description => "description",
             Input::Deadline => "deadline",
-            Input::WaitUntil => "wait_until",
+            Input::WaitUntil => "wait until",
             Input::Agent => "agent",
             Input::Met => "met",
             Input::Check => "check",
             Input::Uncheck => "uncheck",
-            Input::RemoveCriterion => "remove_criteria",
-            Input::Verify => "verify",
+            Input::RemoveCriterion => "criterion to remove",
+            Input::Verify => "verification",
             Input::Node => "node",
             Input::Handoff => "handoff",
-            Input::OverseerUpdate => "overseer_update",
+            Input::OverseerUpdate => "structured update",
         }
     }
 }
@@ -185,12 +167,12 @@ pub enum Error {
     BadRequest(String),
 
     /// A bad value of one of a request's inputs; each front door names the
-    /// input in its own words (shown here as the command line's flag).
-    #[error("{}: {why}", input.flag())]
+    /// input in its own words (`doors::cli::message`, MCP's own).
+    #[error("{}: {why}", input.name())]
     BadInput { input: Input, why: String },
 
     /// A criterion number that the goal does not have.
-    #[error("{} {n}: criterion {n} does not exist (`{label}` has {})", input.flag(), crate::text::count(*count, "criterion", "criteria"))]
+    #[error("{} {n}: criterion {n} does not exist (`{label}` has {})", input.name(), crate::text::count(*count, "criterion", "criteria"))]
     NoSuchCriterion {
         input: Input,
         n: usize,
@@ -423,11 +405,11 @@ impl Error {
         }
     }
 
-    /// The message for an MCP client: inputs named as its parameters, not
-    /// as the command line's flags.
-    pub fn for_mcp(&self) -> String {
+    /// The message with `input`'s name as a front door spells it (its
+    /// flag, its parameter).
+    pub fn named_by(&self, input_name: impl Fn(Input) -> &'static str) -> String {
         match self {
-            Error::BadInput { input, why } => format!("{}: {why}", input.parameter()),
+            Error::BadInput { input, why } => format!("{}: {why}", input_name(*input)),
             Error::NoSuchCriterion {
                 input,
                 n,
@@ -435,7 +417,7 @@ impl Error {
                 count,
             } => format!(
                 "{} {n}: criterion {n} does not exist (`{label}` has {})",
-                input.parameter(),
+                input_name(*input),
                 crate::text::count(*count, "criterion", "criteria")
             ),
             other => other.to_string(),
@@ -566,6 +548,10 @@ mod tests {
         };
         assert_eq!(
             err.to_string(),
+            "met 4: criterion 4 does not exist (`deploy` has 3 criteria)"
+        );
+        assert_eq!(
+            err.named_by(|_| "--met"),
             "--met 4: criterion 4 does not exist (`deploy` has 3 criteria)"
         );
         let err = Error::GoalNotFound {

@@ -77,7 +77,10 @@ fn exit_code(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             }
         }
         Err(err) => {
-            eprintln!("steward: {}", doors::cli::clean(&err.to_string(), false));
+            eprintln!(
+                "steward: {}",
+                doors::cli::clean(&doors::cli::message(&err), false)
+            );
             if let Some(hint) = doors::cli::hint(&err) {
                 eprintln!("steward: {hint}");
             }

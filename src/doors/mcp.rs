@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 use crate::context::{Context, Environment, GlobalOptions};
 use crate::engine::{self, AddRequest, CompleteRequest, PromptRequest, Turn, UpdateRequest};
-use crate::error::{Error, Result};
+use crate::error::{Error, Input, Result};
 use crate::model::book::{Ending, Key};
 use crate::model::plan::NodeStatus;
 use crate::model::{Check, Priority};
@@ -104,7 +104,7 @@ impl ServerHandler for Steward {
             Err(Refusal::Error(err)) => CallToolResult::error(vec![ContentBlock::text(format!(
                 "steward refused (exit {}): {}",
                 err.exit_code(),
-                err.for_mcp()
+                message(&err)
             ))]),
         };
         Ok(result.into())
@@ -323,6 +323,25 @@ fn call(ctx: &Context, tool: &str, value: Value) -> std::result::Result<Value, R
             })
         }
         _ => return Err(Refusal::UnknownTool),
+    })
+}
+
+/// An error as a client reads it: inputs named by the tools' parameters.
+fn message(err: &Error) -> String {
+    err.named_by(|input| match input {
+        Input::Criterion => "criteria",
+        Input::Description => "description",
+        Input::Deadline => "deadline",
+        Input::WaitUntil => "wait_until",
+        Input::Agent => "agent",
+        Input::Met => "met",
+        Input::Check => "check",
+        Input::Uncheck => "uncheck",
+        Input::RemoveCriterion => "remove_criteria",
+        Input::Verify => "verify",
+        Input::Node => "node",
+        Input::Handoff => "handoff",
+        Input::OverseerUpdate => "overseer_update",
     })
 }
 
@@ -796,7 +815,7 @@ mod tests {
     fn dollars_outside_the_range_are_refused_by_name() {
         for bad in [-1.0, f64::NAN, f64::INFINITY, 2e9] {
             let err = usd("max_cost_usd", Some(bad)).unwrap_err();
-            assert!(err.for_mcp().contains("max_cost_usd"), "{err}");
+            assert!(message(&err).contains("max_cost_usd"), "{err}");
         }
         assert_eq!(usd("cost_usd", Some(0.5)).unwrap(), Some(0.5));
         assert_eq!(usd("cost_usd", None).unwrap(), None);

@@ -88,7 +88,7 @@ pub fn run(ctx: &Context, args: AcceptArgs, out: &mut Output) -> Result<ExitCode
             Ok(()) => {}
             // One that cannot be taken is said; the others are taken.
             Err(err) if many => {
-                out.warn(format!("{goal}: {err}"));
+                out.warn(format!("{goal}: {}", super::message(&err)));
                 failed.get_or_insert(err.exit_code());
             }
             Err(err) => return Err(err),

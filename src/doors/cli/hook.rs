@@ -110,7 +110,7 @@ fn answer(global: &GlobalArgs, env: Environment, harness: Harness, out: &mut Out
     match try_answer(global, env, harness) {
         Ok(Some(value)) => out.json(&value),
         Ok(None) => {}
-        Err(err) => out.warn(format!("hook: {err}")),
+        Err(err) => out.warn(format!("hook: {}", super::message(&err))),
     }
     ExitCode::Success
 }

@@ -60,7 +60,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use crate::config::FlagOverrides;
 use crate::context::{Context, Environment, GlobalOptions};
 use crate::engine::{Notices, Saved};
-use crate::error::Result;
+use crate::error::{Error, Input, Result};
 
 /// Durable goals for autonomous agents, kept in plain text.
 ///
@@ -631,6 +631,25 @@ pub const SANDBOXED_SHELL_HINT: &str = "this shell is inside the agent's sandbox
 /// sequences, BEL, carriage returns, C1 controls), each replaced by U+FFFD;
 /// line feeds and tabs stay. With `color`, the colour codes steward paints
 /// with (`ESC [ digits m`) stay too.
+/// An error as the command line says it: inputs named by their flags.
+pub fn message(err: &Error) -> String {
+    err.named_by(|input| match input {
+        Input::Criterion => "--criterion",
+        Input::Description => "--description",
+        Input::Deadline => "--deadline",
+        Input::WaitUntil => "--wait-until",
+        Input::Agent => "--agent",
+        Input::Met => "--met",
+        Input::Check => "--check",
+        Input::Uncheck => "--uncheck",
+        Input::RemoveCriterion => "--remove-criterion",
+        Input::Verify => "--verify",
+        Input::Node => "--node",
+        Input::Handoff => "handoff",
+        Input::OverseerUpdate => "--from-json",
+    })
+}
+
 pub fn clean(text: &str, color: bool) -> Cow<'_, str> {
     if !has_unsafe_char(text.as_bytes()) {
         return Cow::Borrowed(text);
