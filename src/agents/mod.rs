@@ -145,9 +145,12 @@ impl AgentProfile {
         let argv = |base: &[&str], tail: &[&str]| -> Vec<String> {
             base.iter().chain(tail).map(|s| s.to_string()).collect()
         };
-        // Headless Claude Code asks before running a tool; a run may use
-        // Bash (and so `steward`). The flag does not carry over to
-        // `--resume`: both commands need it. stream-json prints each model
+        // Headless Claude Code asks before running a tool, and refuses:
+        // the profile grants no tool itself. A sandboxed run (the default
+        // where the sandbox can start) runs Bash inside it without asking,
+        // and `steward` and steward's MCP tools as the settings steward
+        // writes for it allow; an unsandboxed one what the workspace's
+        // own permission settings allow. stream-json prints each model
         // response as it comes (its tokens, a usage limit and its reset),
         // then the same result object as json.
         let claude = [
@@ -156,8 +159,6 @@ impl AgentProfile {
             "--output-format",
             "stream-json",
             "--verbose",
-            "--allowedTools",
-            "Bash",
         ];
         // Codex refuses a root that is not a trusted git repository without
         // --skip-git-repo-check, runs read-only without a writable sandbox
@@ -355,7 +356,7 @@ fn read_claude(stdout: &str) -> RunReport {
     let mut result = text("result").and_then(bounded);
     if !denied.is_empty() {
         result = bounded(&format!(
-            "permission denied for {} (give the profile --allowedTools): {}",
+            "permission denied for {} (allow it in the workspace's .claude/settings.json, or give the profile --allowedTools): {}",
             denied.join(", "),
             result.unwrap_or_default()
         ));
@@ -539,6 +540,26 @@ pub fn round_micro(usd: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_built_in_profiles_grant_no_tool_of_their_own() {
+        for profile in AgentProfile::builtins() {
+            for word in profile.command.iter().chain(&profile.resume) {
+                assert!(
+                    ![
+                        "--allowedTools",
+                        "--allowed-tools",
+                        "--dangerously-skip-permissions",
+                        "--yolo"
+                    ]
+                    .contains(&word.as_str())
+                        && !word.starts_with("--dangerously"),
+                    "{}: {word}",
+                    profile.name
+                );
+            }
+        }
+    }
 
     #[test]
     fn claude_json_gives_the_session_result_and_running_cost() {

@@ -839,8 +839,12 @@ fn sandboxed(
             given["hooks"] = run_hooks(&exe);
             // Steward's MCP tools, which Claude Code starts outside its
             // sandbox: how a run records when its shell chains a command
-            // before `steward`, which the sandbox keeps in.
-            given["permissions"]["allow"] = serde_json::json!(["mcp__steward"]);
+            // before `steward`, which the sandbox keeps in; and `steward`
+            // alone, which runs outside the sandbox and so is not among
+            // the commands it allows without asking. Nothing else: the
+            // sandbox allows the rest of Bash, the workspace's own
+            // settings whatever they allow.
+            given["permissions"]["allow"] = serde_json::json!(["mcp__steward", "Bash(steward:*)"]);
             let text = serde_json::to_string_pretty(&given).expect("settings serialize");
             ctx.store
                 .write_private(&settings, &text)

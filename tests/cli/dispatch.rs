@@ -779,9 +779,10 @@ agents:
     );
     let settings: serde_json::Value =
         serde_json::from_str(&env.read("state/cache/claude-sandbox.json")).unwrap();
+    // steward's own tools and `steward` alone, nothing else.
     assert_eq!(
         settings["permissions"]["allow"],
-        serde_json::json!(["mcp__steward"])
+        serde_json::json!(["mcp__steward", "Bash(steward:*)"])
     );
     let deny_write = settings["sandbox"]["filesystem"]["denyWrite"].to_string();
     let root = std::fs::canonicalize(env.root()).unwrap();
