@@ -455,7 +455,14 @@ pub fn dispatch_now(
         fingerprint(&instruction),
     );
     run.node = node.map(|n| n.id.clone());
-    let instruction = with_dispatch_id(instruction, &run.id);
+    // In a worktree of its own, as the runs tick starts
+    // (`dispatch.worktree`).
+    let mine: Vec<&Run> = runs.iter().filter(|r| r.goal_id == goal.id).collect();
+    run.worktree = super::worktree::for_run(ctx, goal, &mine, &run.id);
+    let mut instruction = with_dispatch_id(instruction, &run.id);
+    if let Some(worktree) = &run.worktree {
+        instruction.push_str(&super::worktree::instruction(worktree));
+    }
     if dry_run {
         return Ok((run, Notices::default()));
     }

@@ -1,5 +1,7 @@
 //! A mutation fuzzer over the trust boundary (steward-design(7), "Threat
-//! model"): a store in many states, every file steward keeps or reads
+//! model"): a store in many states (goals open, blocked, waiting, with a
+//! plan; runs, one in a worktree of its own; an obligation; a second
+//! clone), every file steward keeps or reads
 //! changed the way an agent with a shell could change it — or pushed,
 //! changed, by a collaborator with their own clone and key — then every
 //! deciding path run (the command line, the hooks, MCP, `sync`), and the
@@ -151,7 +153,7 @@ impl Fixture {
         env.executable("agent.sh", "#!/bin/sh\necho 'looked at it'\n");
         let settings = "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\ngit:\n  commit: true\n  timeout: 5s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
         env.write_config(&format!(
-            "{settings}dispatch:\n  enabled: true\n  agent: fake\n  sandbox: off\n"
+            "{settings}dispatch:\n  enabled: true\n  agent: fake\n  sandbox: off\n  pass_at_run_end: false\n"
         ));
         // a: a check that fails and a criterion only a person judges.
         env.steward()
@@ -176,6 +178,18 @@ impl Fixture {
             .success();
         env.add_goal("c");
         env.add_goal("d");
+        // e: a plan, and a run in a worktree of its own.
+        env.add_goal("e");
+        let plan = std::fs::read_to_string(format!(
+            "{}/fixtures/plans/valid.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap();
+        env.steward()
+            .args(["plan", "import", "e"])
+            .write_stdin(plan)
+            .assert()
+            .success();
         let agent = |args: &[&str]| {
             env.steward()
                 .env("CLAUDECODE", "1")
@@ -196,7 +210,20 @@ impl Fixture {
         agent(&["task", "spawned", "--label", "a-tests", "--goal", "a"]);
         env.steward().args(["dispatch", "b"]).assert().success();
         env.settle();
-        assert_eq!(env.runs().len(), 1, "the fixture's run left its record");
+        git(env.root(), &["add", "-A"]);
+        git(env.root(), &["commit", "-q", "-m", "the store so far"]);
+        env.write_config(&format!(
+            "{settings}dispatch:\n  enabled: true\n  agent: fake\n  sandbox: off\n  worktree: true\n  pass_at_run_end: false\n"
+        ));
+        env.steward().args(["config", "accept"]).assert().success();
+        env.steward().args(["dispatch", "e"]).assert().success();
+        env.settle();
+        assert_eq!(env.runs().len(), 2, "the fixture's runs left their records");
+        assert!(
+            env.runs().iter().any(|r| r["worktree"].is_object()),
+            "{:?}",
+            env.runs()
+        );
         // No more runs: a case's tick must not start one while the next
         // case puts the store back.
         env.write_config(&format!("{settings}dispatch:\n  enabled: false\n"));

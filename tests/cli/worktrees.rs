@@ -612,6 +612,42 @@ agents:
 }
 
 #[test]
+fn a_person_s_dispatch_works_in_a_worktree_as_tick_s_runs_do() {
+    let env = TestEnv::initialised();
+    env.write_config(
+        "dispatch:
+  enabled: true
+  agent: fake
+  worktree: true
+  pass_at_run_end: false
+agents:
+  fake:
+    command: [./agent.sh]
+    output: text
+",
+    );
+    env.executable("agent.sh", "#!/bin/sh\ncat > /dev/null\npwd > where.txt\n");
+    git(env.root(), &["init", "-q", "-b", "main"]);
+    git(env.root(), &["config", "user.name", "Test"]);
+    git(env.root(), &["config", "user.email", "test@example.com"]);
+    git(env.root(), &["add", "-A"]);
+    git(env.root(), &["commit", "-q", "-m", "base"]);
+    env.add_goal("by-hand");
+    env.steward_on_path()
+        .args(["dispatch", "by-hand"])
+        .assert()
+        .success();
+    env.settle();
+    let run = &env.runs()[0];
+    let worktree = run["worktree"]["path"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{run}"));
+    assert!(worktree.starts_with("state/worktrees/run-"), "{run}");
+    assert!(!env.path("where.txt").exists(), "the agent ran in the root");
+    assert!(env.path(&format!("{worktree}/where.txt")).exists(), "{run}");
+}
+
+#[test]
 fn an_agents_wait_in_the_judges_words_merges_nothing() {
     let (env, outside) = store("ff", 1);
     add(&env, "sly");
