@@ -47,7 +47,8 @@ impl Seen {
                     .filter(|m| !m.is_empty() && m.len() <= 200)
                     .map(str::to_string);
                 if let (Some(id), Some(usage)) = (id, usage) {
-                    (self.responses).insert(id.to_string(), (claude_usage(usage), model));
+                    self.responses
+                        .insert(id.to_string(), (claude_usage(usage), model));
                 }
                 // A rejected request carries the limit's reset.
                 if let Some(at) = event
@@ -118,16 +119,6 @@ impl Metered {
             self.unknown_models.push(model.to_string());
         }
     }
-
-    /// What a person is told of models priced at the table's highest.
-    pub fn unknown_note(&self) -> Option<String> {
-        (!self.unknown_models.is_empty()).then(|| {
-            format!(
-                "priced {} at the highest known prices: steward's price table does not list it (set the profile's own prices)",
-                self.unknown_models.join(", ")
-            )
-        })
-    }
 }
 
 /// Claude's usage object: input without the cache, cache writes, cache
@@ -194,15 +185,15 @@ impl Rollout {
 
     /// Reads the rollout of `thread`, once its file is found (in the
     /// newest day folders: `sessions/YYYY/MM/DD/rollout-…-THREAD.jsonl`).
-    pub fn read(&mut self, thread: &str) -> RolloutState {
+    pub fn read(&mut self, thread: &str) -> &RolloutState {
         if self.file.is_none() {
             self.file = find_rollout(&self.sessions, thread);
         }
         let Some(file) = &self.file else {
-            return RolloutState::default();
+            return &self.state;
         };
         let Some(appended) = read_appended(file, self.read_to) else {
-            return self.state.clone();
+            return &self.state;
         };
         // A file that shrank was replaced: read it again from its start.
         if appended.restarted {
@@ -220,7 +211,7 @@ impl Rollout {
             self.state.apply(line);
         }
         self.read_to = appended.from + whole as u64;
-        self.state.clone()
+        &self.state
     }
 }
 
@@ -259,7 +250,6 @@ pub fn read_rollout(text: &str) -> RolloutState {
 impl RolloutState {
     /// Takes one line of a rollout into account.
     fn apply(&mut self, line: &str) {
-        let state = self;
         let Ok(event) = serde_json::from_str::<Value>(line) else {
             return;
         };
@@ -269,7 +259,7 @@ impl RolloutState {
         if event.get("type").and_then(Value::as_str) == Some("turn_context")
             && let Some(model) = payload.get("model").and_then(Value::as_str)
         {
-            state.model = Some(model.to_string()).filter(|m| !m.is_empty() && m.len() <= 200);
+            self.model = Some(model.to_string()).filter(|m| !m.is_empty() && m.len() <= 200);
         }
         match payload.get("type").and_then(Value::as_str) {
             Some("token_count") => {
@@ -278,16 +268,16 @@ impl RolloutState {
                 let call = match (
                     payload.pointer("/info/last_token_usage"),
                     totals,
-                    state.totals,
+                    self.totals,
                 ) {
                     (Some(call), _, _) => Some(codex_usage(call)),
                     (None, Some(now), Some(before)) => Some(now.since(&before)),
                     (None, now, None) => now,
                     (None, None, Some(_)) => None,
                 };
-                state.calls.extend(call);
+                self.calls.extend(call);
                 if totals.is_some() {
-                    state.totals = totals;
+                    self.totals = totals;
                 }
                 for window in ["primary", "secondary"] {
                     let Some(window) = payload.pointer(&format!("/rate_limits/{window}")) else {
@@ -302,13 +292,13 @@ impl RolloutState {
                         .and_then(Value::as_i64)
                         .and_then(|at| DateTime::from_timestamp(at, 0));
                     if used >= 100.0 && resets.is_some() {
-                        state.limit_resets_at = state.limit_resets_at.max(resets);
+                        self.limit_resets_at = self.limit_resets_at.max(resets);
                     }
                 }
             }
             Some("task_complete") => {
                 let info = payload.pointer("/error/codex_error_info");
-                state.limited = match info {
+                self.limited = match info {
                     Some(Value::String(kind)) => {
                         kind == "usage_limit_exceeded" || kind == "rate_limit_exceeded"
                     }

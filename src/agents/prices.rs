@@ -90,6 +90,16 @@ fn names(model: &str, name: &str) -> bool {
     rest.is_empty() || rest.starts_with('[') || rest == "-latest" || dated
 }
 
+/// What a person is told of `models` priced at the table's highest.
+pub fn unknown_note(models: &[String]) -> Option<String> {
+    (!models.is_empty()).then(|| {
+        format!(
+            "priced {} at the highest known prices: steward's price table does not list it (set the profile's own prices)",
+            models.join(", ")
+        )
+    })
+}
+
 /// The highest price of each kind the table holds.
 pub fn highest() -> Prices {
     let most = |pick: fn(&Row) -> f64| TABLE.iter().map(pick).fold(0.0, f64::max);

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::agents::meter::{Metered, Seen};
+use crate::agents::prices::Priced;
 use crate::agents::supervise::{self, Launch, Stopped};
 use crate::agents::{self, SessionTotals};
 use crate::context::Context;
@@ -204,17 +205,11 @@ fn take_update(ctx: &Context, run: &Run, message: Option<&str>) -> Option<String
                 .map(|update| crate::text::head(&update.summary, 300))
                 .unwrap_or_default()
         ),
-        Err(err) => {
-            // In the update's own words, not the command line's.
-            let why = match err {
-                crate::error::Error::BadInput { why, .. } => why,
-                other => other.to_string(),
-            };
-            format!(
-                "its final message ends with an update steward did not record: {}",
-                crate::text::head(&crate::text::one_line(&why), 300)
-            )
-        }
+        // In words of no front door (no `--from-json`).
+        Err(err) => format!(
+            "its final message ends with an update steward did not record: {}",
+            crate::text::head(&crate::text::one_line(&err.to_string()), 300)
+        ),
     })
 }
 
@@ -470,15 +465,17 @@ fn launch(
         .lock()
         .map(|mut s| std::mem::take(&mut *s))
         .unwrap_or_default();
+    // What the Codex thread's rollout says at the end, read once; what
+    // Claude Code's responses cost, priced once.
+    let codex = match (&mut rollout, seen.thread.as_deref()) {
+        (Some(rollout), Some(thread)) => Some(rollout.read(thread).clone()),
+        _ => None,
+    };
+    let metered = seen.metered(&price);
     if report.cost_total_usd.is_none() && report.session_usage.is_none() {
         // It ended before it said what it cost: what it showed it used.
-        match &mut rollout {
-            Some(rollout) => {
-                let state = seen
-                    .thread
-                    .as_deref()
-                    .map(|thread| rollout.read(thread))
-                    .unwrap_or_default();
+        match &codex {
+            Some(state) => {
                 report.session_usage = state.totals;
                 report.limited |= state.limited;
                 report.limit_resets_at = report.limit_resets_at.or(state.limit_resets_at);
@@ -486,40 +483,32 @@ fn launch(
             None => {
                 let usage = seen.usage();
                 report.run_usage = (usage != agents::Usage::default()).then_some(usage);
-                report.run_cost_usd =
-                    Some(seen.metered(&price).usd).filter(|_| report.run_usage.is_some());
+                report.run_cost_usd = Some(metered.usd).filter(|_| report.run_usage.is_some());
             }
         }
     }
     // The model a Codex thread ran, to price its tokens.
-    if let (Some(rollout), Some(thread)) = (&mut rollout, seen.thread.as_deref()) {
-        report.model = rollout.read(thread).model;
+    if let Some(state) = &codex {
+        report.model = state.model.clone();
     }
     let unknown = match &report.model {
-        Some(model) => matches!(
-            price(Some(model)),
-            crate::agents::prices::Priced::Unknown(_)
-        )
-        .then(|| vec![model.clone()])
-        .unwrap_or_default(),
-        None => seen.metered(&price).unknown_models,
+        Some(model) if matches!(price(Some(model)), Priced::Unknown(_)) => vec![model.clone()],
+        Some(_) => Vec::new(),
+        None => metered.unknown_models,
     };
-    let note = Metered {
-        unknown_models: unknown,
-        ..Metered::default()
-    }
-    .unknown_note();
-    if let Some(note) = note.filter(|_| report.cost_total_usd.is_none()) {
+    if let Some(note) =
+        crate::agents::prices::unknown_note(&unknown).filter(|_| report.cost_total_usd.is_none())
+    {
         report.result = Some(match report.result.take() {
             Some(result) => format!("{result}\n({note})"),
             None => format!("({note})"),
         });
     }
     if report.limited && report.limit_resets_at.is_none() {
-        report.limit_resets_at = seen.limit_resets_at;
-        if let (Some(rollout), Some(thread)) = (&mut rollout, seen.thread.as_deref()) {
-            report.limit_resets_at = rollout.read(thread).limit_resets_at;
-        }
+        report.limit_resets_at = match &codex {
+            Some(state) => state.limit_resets_at,
+            None => seen.limit_resets_at,
+        };
     }
     Ok((Some(ended.exit), ended.stopped, report))
 }

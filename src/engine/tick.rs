@@ -988,7 +988,7 @@ mod tests {
             &store.ctx(),
             TickRequest {
                 dry_run: true,
-                at_run_end: false,
+                ..TickRequest::default()
             },
         )
         .unwrap();
@@ -1056,7 +1056,7 @@ mod tests {
             &store.ctx(),
             TickRequest {
                 dry_run: true,
-                at_run_end: false,
+                ..TickRequest::default()
             },
         )
         .unwrap();

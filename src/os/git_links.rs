@@ -25,43 +25,50 @@ enum Depth {
     Top,
     /// Under `logs/`: every file and folder.
     Logs,
-    /// Under `refs/` or `objects/`: folders only (files are renamed over).
-    Folders,
+    /// Under `refs/`: folders only (files are renamed over), at any depth.
+    Refs,
+    /// `objects/`: its folders only, not what they hold (git writes a
+    /// loose object by renaming; only a folder that is a link matters).
+    Objects,
 }
 
+/// Looks at the entries of `dir` at `depth`. Only what may matter is
+/// stat'ed: the entries' kinds come with the listing, and a store's
+/// thousands of loose objects and refs are never looked at one by one.
 fn visit(dir: &Path, found: &mut Vec<PathBuf>, depth: Depth) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     for entry in entries.flatten() {
-        let path = entry.path();
-        let Ok(metadata) = path.symlink_metadata() else {
+        let Ok(kind) = entry.file_type() else {
             continue;
         };
-        let kind = metadata.file_type();
         let name = entry.file_name();
         // Git only reads these: a person's hooks or excludes kept
         // elsewhere are theirs.
         if depth == Depth::Top && matches!(name.to_str(), Some("hooks" | "info")) {
             continue;
         }
+        let path = entry.path();
+        let folders_only = matches!(depth, Depth::Refs | Depth::Objects);
         if kind.is_symlink() {
             // Under refs/ and objects/ a file that is a link is renamed
             // over; a folder that is one is written into.
-            if depth != Depth::Folders || path.metadata().is_ok_and(|m| m.is_dir()) {
+            if !folders_only || path.metadata().is_ok_and(|m| m.is_dir()) {
                 found.push(path);
             }
         } else if kind.is_dir() {
             let below = match (depth, name.to_str()) {
                 (Depth::Top, Some("logs")) => Some(Depth::Logs),
-                (Depth::Top, Some("refs" | "objects")) => Some(Depth::Folders),
-                (Depth::Top, _) => None,
+                (Depth::Top, Some("refs")) => Some(Depth::Refs),
+                (Depth::Top, Some("objects")) => Some(Depth::Objects),
+                (Depth::Top | Depth::Objects, _) => None,
                 (below, _) => Some(below),
             };
             if let Some(below) = below {
                 visit(&path, found, below);
             }
-        } else if depth != Depth::Folders && metadata.nlink() > 1 {
+        } else if !folders_only && path.symlink_metadata().is_ok_and(|m| m.nlink() > 1) {
             found.push(path);
         }
     }

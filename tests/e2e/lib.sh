@@ -129,6 +129,16 @@ e2e_dir() {
   fi
 }
 
+# e2e_dispatching AGENT [TIMEOUT]: a store here whose runs AGENT does,
+# with the built-in profile, accepted as a person would; each run's end
+# leaves the next pass to the case (no pass at the run's end).
+e2e_dispatching() {
+  steward init -q
+  printf 'dispatch:\n  enabled: true\n  agent: %s\n  timeout: %s\n  pass_at_run_end: false\n' \
+    "$1" "${2:-2m}" >> steward.yaml
+  steward config accept -q
+}
+
 # e2e_settle: waits (up to 150 s) until no run is pending or running.
 e2e_settle() {
   # Until no run is under way and no supervisor is still making the pass

@@ -21,12 +21,6 @@ set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 e2e_isolate "$@"
 
-dispatch_on() { # AGENT
-  steward init -q
-  printf 'dispatch:\n  enabled: true\n  agent: %s\n  timeout: 5m\n  pass_at_run_end: false\n' "$1" >> steward.yaml
-  steward config accept -q
-}
-
 running() { # LABEL: waits until its run's agent has run for a while
   for _ in $(seq 60); do
     steward runs --all --json | python3 -c 'import json,sys; sys.exit(0 if any(r["goal_label"]==sys.argv[1] and r["state"]=="running" for r in json.load(sys.stdin)["runs"]) else 1)' "$1" && break
@@ -36,7 +30,7 @@ running() { # LABEL: waits until its run's agent has run for a while
 }
 
 abandon_case() { # AGENT: a run under way, then its goal abandoned
-  dispatch_on "$1"
+  e2e_dispatching "$1" 5m
   steward add hang-1 --title "Hang" --criterion "never" -q 2>/dev/null
   steward tick -q
   running hang-1
@@ -48,7 +42,7 @@ abandon_case() { # AGENT: a run under way, then its goal abandoned
 }
 
 money_case() { # AGENT: a run that spends in many steps against a bound
-  dispatch_on "$1"
+  e2e_dispatching "$1" 5m
   steward add spend-1 --title "Spend" --criterion "never" --max-cost-usd 0.5 -q 2>/dev/null
   steward tick -q
   e2e_settle

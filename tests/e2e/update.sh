@@ -15,11 +15,9 @@ set -uo pipefail
 e2e_isolate "$@"
 
 setup() { # AGENT: one goal, dispatch on, one tick
-  steward init -q
+  e2e_dispatching "$1"
   steward add deploy-api --title "Deploy the API" --criterion "API responds on /health" \
     --criterion "Runbook written" -q 2>/dev/null
-  printf 'dispatch:\n  enabled: true\n  agent: %s\n  timeout: 2m\n  pass_at_run_end: false\n' "$1" >> steward.yaml
-  steward config accept -q
   steward tick -q
 }
 
