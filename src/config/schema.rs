@@ -705,7 +705,7 @@ pub(super) const SETTINGS: &[Setting] = &[
         "git.timeout",
         Kind::Duration,
         "10m",
-        "a `git` steward runs (a fetch, a push) past this is stopped with what it started, and the command fails",
+        "a `git` steward runs (a fetch, a push) past this is stopped with what it started, and the command fails; steward's own reads and commits of the repository stop at the lesser of this and 1m",
     ),
     file_setting(
         "episodes.path",

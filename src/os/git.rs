@@ -252,6 +252,17 @@ fn timeout() -> Duration {
     TIMEOUT.get().copied().unwrap_or(DEFAULT_TIMEOUT)
 }
 
+/// The longest libgit2's work in the repository may take: `git.timeout`,
+/// but never more than [`LOCAL_TIMEOUT_MAX`]. It talks to no remote; a
+/// read that takes longer is on a damaged object, and an agent's FIFO
+/// must not hold every command for the ten minutes a fetch may take.
+fn local_timeout() -> Duration {
+    timeout().min(LOCAL_TIMEOUT_MAX)
+}
+
+/// See [`local_timeout`].
+const LOCAL_TIMEOUT_MAX: Duration = Duration::from_secs(60);
+
 /// Why [`output_within`] has no output.
 enum Ran {
     Failed(std::io::Error),
@@ -370,7 +381,7 @@ fn bounded<T: Send + 'static>(
             let _ = sender.send(work());
         })
         .map_err(|err| Error::Git(format!("cannot start a thread for git: {err}")))?;
-    let limit = timeout();
+    let limit = local_timeout();
     match receiver.recv_timeout(limit) {
         Ok(result) => result,
         Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
@@ -396,7 +407,7 @@ pub struct Deadline {
 /// A [`Deadline`] for `doing` in the repository at `at`.
 pub fn deadline(at: &Path, doing: &str) -> Deadline {
     let (done, waiting) = std::sync::mpsc::channel::<()>();
-    let limit = timeout();
+    let limit = local_timeout();
     let message = gave_up(at, doing, limit);
     let _ = std::thread::Builder::new()
         .name("git deadline".to_string())
