@@ -867,6 +867,17 @@ fn sandboxed(
                 Some(dispatch_id),
                 &writable,
             ));
+            // Codex gives its MCP servers only the environment it names: a
+            // clock fixed for a test (the `testing` feature's STEWARD_NOW)
+            // reaches steward's server too, or its events would carry
+            // another day than the run's.
+            if let Some(now) = ctx.env.fixed_clock() {
+                let now = serde_json::to_string(now).expect("strings serialize");
+                sandboxed.extend([
+                    "-c".to_string(),
+                    format!("mcp_servers.steward.env.STEWARD_NOW={now}"),
+                ]);
+            }
             sandboxed.extend(argv[at..].iter().cloned());
             Ok(sandboxed)
         }

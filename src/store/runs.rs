@@ -49,7 +49,16 @@ impl Store {
                 Err(problem) => problems.push(problem),
             }
         }
-        runs.sort_by(|a, b| (&a.created_at, &a.id).cmp(&(&b.created_at, &b.id)));
+        // Timestamps have whole seconds: within one, runs started on the same
+        // boot keep the order their supervisors were started in.
+        runs.sort_by(|a, b| {
+            (&a.created_at, &a.boot, a.supervisor_start, &a.id).cmp(&(
+                &b.created_at,
+                &b.boot,
+                b.supervisor_start,
+                &b.id,
+            ))
+        });
         Ok((runs, problems))
     }
 
