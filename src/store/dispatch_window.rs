@@ -224,7 +224,11 @@ fn read(path: &Path, key: &MachineKey) -> Option<Window> {
         |ts: &String| ts.len() == 20 && ts.ends_with('Z') && !ts.contains(char::is_whitespace);
     (fields.next().is_none() && times.iter().all(well_formed)).then_some(Window {
         at,
-        cursor: Cursor { part, offset },
+        cursor: Cursor {
+            part,
+            offset,
+            older: None,
+        },
         inode,
         tail,
         times,

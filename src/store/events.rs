@@ -4,6 +4,7 @@
 //! (`merge=union`). `state/events.jsonl`, where steward kept the whole log
 //! before, is read as its oldest part and never written again.
 
+use std::collections::BTreeMap;
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::fs::OpenOptionsExt;
@@ -136,12 +137,60 @@ pub struct Log {
     legacy: PathBuf,
 }
 
-/// Where a reader stopped: the part (its day, `""` for the old single file)
-/// and the byte offset in it.
+/// Where a reader stopped: how far it read each part of the log.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cursor {
+    /// The newest part read (its day, `""` for the old single file) and
+    /// the byte offset in it.
     pub part: String,
     pub offset: u64,
+    /// How far each older part was read: an older part can still grow (a
+    /// process whose clock is still on the day before appends to it after
+    /// the next day's part began) or appear (a merge brings another
+    /// machine's day; an agent's shell writes one dated ahead). `None` in a
+    /// cursor kept before older parts were followed: they count as read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub older: Option<BTreeMap<String, u64>>,
+}
+
+impl Cursor {
+    /// The cursor that read each part up to its offset.
+    fn from_offsets(mut offsets: BTreeMap<String, u64>) -> Cursor {
+        let Some((part, offset)) = offsets.pop_last() else {
+            return Cursor::default();
+        };
+        Cursor {
+            part,
+            offset,
+            older: Some(offsets),
+        }
+    }
+
+    /// How far each part was read (a part it does not name: not at all).
+    fn offsets(&self) -> BTreeMap<String, u64> {
+        let mut offsets = self.older.clone().unwrap_or_default();
+        // Read from its start: the same as not named (an empty log's cursor).
+        if self.offset > 0 {
+            offsets.insert(self.part.clone(), self.offset);
+        }
+        offsets
+    }
+
+    /// Where reading `part` starts; `None` when it counts as read.
+    fn start_in(&self, part: &str) -> Option<u64> {
+        match part.cmp(&self.part) {
+            std::cmp::Ordering::Greater => Some(0),
+            std::cmp::Ordering::Equal => Some(self.offset),
+            std::cmp::Ordering::Less => {
+                (self.older.as_ref()).map(|o| o.get(part).copied().unwrap_or(0))
+            }
+        }
+    }
+}
+
+/// The size of the file at `path`, 0 when there is none.
+fn size(path: &Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
 }
 
 /// What one append wrote to one part of the log.
@@ -357,23 +406,19 @@ impl Log {
         cursor: &Cursor,
         mut each: impl FnMut(T),
     ) -> Result<Cursor> {
-        let mut end = cursor.clone();
+        let mut offsets = BTreeMap::new();
         for part in self.parts()? {
-            if part.as_str() < cursor.part.as_str() {
-                continue;
-            }
-            let offset = if part == cursor.part {
-                cursor.offset
-            } else {
-                0
+            let path = self.path(&part);
+            let size = size(&path);
+            let after = match cursor.start_in(&part) {
+                // Only a part that grew is opened: a year of days costs a
+                // stat each.
+                Some(from) if from != size => each_from(&path, from, &mut each)?,
+                _ => size,
             };
-            let after = each_from(&self.path(&part), offset, &mut each)?;
-            end = Cursor {
-                part,
-                offset: after,
-            };
+            offsets.insert(part, after);
         }
-        Ok(end)
+        Ok(Cursor::from_offsets(offsets))
     }
 
     /// Every line of the log that does not parse as an event, with its
@@ -389,51 +434,41 @@ impl Log {
     /// The end of the log as it is: where a reader that wants only what
     /// comes next starts.
     pub fn end(&self) -> Result<Cursor> {
-        let Some(part) = self.parts()?.pop() else {
-            return Ok(Cursor::default());
-        };
-        let offset = std::fs::metadata(self.path(&part)).map_or(0, |m| m.len());
-        Ok(Cursor { part, offset })
+        let parts = self.parts()?.into_iter();
+        Ok(Cursor::from_offsets(
+            parts
+                .map(|part| {
+                    let size = size(&self.path(&part));
+                    (part, size)
+                })
+                .collect(),
+        ))
     }
 
-    /// Where a reader at `cursor` (at the end of the log) will be once
-    /// `pending` is appended (signed by `signer`).
+    /// Where a reader at `cursor` (at the end of the log, as
+    /// [`Log::each_from`] left it) will be once `pending` is appended
+    /// (signed by `signer`).
     pub fn cursor_after(
         &self,
         cursor: &Cursor,
         pending: &[Event],
         signer: Option<Signer<'_>>,
     ) -> Cursor {
+        let mut offsets = cursor.offsets();
         // Each day's events go to the part `append` will choose.
         let mut days: Vec<&str> = pending.iter().map(|e| day_of(&e.ts)).collect();
         days.sort_unstable();
         days.dedup();
-        let Some(part) = days
-            .iter()
-            .map(|day| self.target(day))
-            .max()
-            .filter(|part| *part >= cursor.part)
-        else {
-            return cursor.clone();
-        };
-        let day = &part[..part.len().min(10)];
-        let added = encoded_len(
-            &pending
-                .iter()
+        for day in days {
+            let part = self.target(day);
+            let of_day: Vec<Event> = (pending.iter())
                 .filter(|e| day_of(&e.ts) == day)
                 .cloned()
-                .collect::<Vec<_>>(),
-            signer,
-        );
-        let from = if part == cursor.part {
-            cursor.offset
-        } else {
-            std::fs::metadata(self.path(&part)).map_or(0, |m| m.len())
-        };
-        Cursor {
-            part,
-            offset: from + added,
+                .collect();
+            let from = (offsets.get(&part).copied()).unwrap_or_else(|| size(&self.path(&part)));
+            offsets.insert(part, from + encoded_len(&of_day, signer));
         }
+        Cursor::from_offsets(offsets)
     }
 }
 
@@ -1140,6 +1175,48 @@ mod tests {
     }
 
     #[test]
+    fn a_reader_misses_nothing_appended_to_or_put_before_its_newest_part() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Log::new(dir.path());
+        let actions = |events: Vec<Event>| events.into_iter().map(|e| e.action).collect::<Vec<_>>();
+        log.append(&[event("2026-11-21T23:59:58Z", "evening")], None)
+            .unwrap();
+        // A process whose clock has passed midnight writes the next day...
+        log.append(&[event("2026-11-22T00:00:01Z", "midnight")], None)
+            .unwrap();
+        let (_, cursor) = read_from(&log, &Cursor::default());
+        assert_eq!(cursor.part, "2026-11-22");
+        // ...then one whose clock has not writes the day before, and an
+        // agent's shell writes a day far ahead.
+        let late = [event("2026-11-21T23:59:59Z", "late")];
+        let expected = log.cursor_after(&cursor, &late, None);
+        log.append(&late, None).unwrap();
+        let (read, after) = read_from(&log, &cursor);
+        assert_eq!(actions(read), ["late"]);
+        assert_eq!(after, expected, "cursor_after follows the older part");
+        log.append(&[event("2099-01-01T00:00:00Z", "ahead")], None)
+            .unwrap();
+        let (read, cursor) = read_from(&log, &after);
+        assert_eq!(actions(read), ["ahead"]);
+        log.append(&[event("2026-11-22T00:00:02Z", "today")], None)
+            .unwrap();
+        // A merge brings a day this machine never had.
+        std::fs::write(
+            log.path("2026-11-20"),
+            encode(&[event("2026-11-20T12:00:00Z", "merged")], None),
+        )
+        .unwrap();
+        let (read, cursor) = read_from(&log, &cursor);
+        assert_eq!(actions(read), ["merged", "today"]);
+        let (read, _) = read_from(&log, &cursor);
+        assert!(read.is_empty());
+        // A cursor kept before older parts were followed counts them read.
+        let kept: Cursor = serde_json::from_str(r#"{"part":"2026-11-22","offset":0}"#).unwrap();
+        let (read, _) = read_from(&log, &kept);
+        assert_eq!(actions(read), ["midnight", "today", "ahead"]);
+    }
+
+    #[test]
     fn a_line_still_being_written_is_left_for_the_next_reader() {
         use std::io::Write;
         let dir = tempfile::tempdir().unwrap();
@@ -1179,6 +1256,7 @@ mod tests {
             &Cursor {
                 part: "2026-11-21".into(),
                 offset: 5,
+                older: None,
             },
         );
         assert_eq!(
