@@ -121,6 +121,9 @@ _steward() {
             steward,runs)
                 cmd="steward__subcmd__runs"
                 ;;
+            steward,schedule)
+                cmd="steward__subcmd__schedule"
+                ;;
             steward,show)
                 cmd="steward__subcmd__show"
                 ;;
@@ -268,6 +271,9 @@ _steward() {
             steward__subcmd__help,runs)
                 cmd="steward__subcmd__help__subcmd__runs"
                 ;;
+            steward__subcmd__help,schedule)
+                cmd="steward__subcmd__help__subcmd__schedule"
+                ;;
             steward__subcmd__help,show)
                 cmd="steward__subcmd__help__subcmd__show"
                 ;;
@@ -327,6 +333,15 @@ _steward() {
                 ;;
             steward__subcmd__help__subcmd__runs,kill)
                 cmd="steward__subcmd__help__subcmd__runs__subcmd__kill"
+                ;;
+            steward__subcmd__help__subcmd__schedule,install)
+                cmd="steward__subcmd__help__subcmd__schedule__subcmd__install"
+                ;;
+            steward__subcmd__help__subcmd__schedule,remove)
+                cmd="steward__subcmd__help__subcmd__schedule__subcmd__remove"
+                ;;
+            steward__subcmd__help__subcmd__schedule,status)
+                cmd="steward__subcmd__help__subcmd__schedule__subcmd__status"
                 ;;
             steward__subcmd__help__subcmd__task,deliver)
                 cmd="steward__subcmd__help__subcmd__task__subcmd__deliver"
@@ -421,6 +436,30 @@ _steward() {
             steward__subcmd__runs__subcmd__help,kill)
                 cmd="steward__subcmd__runs__subcmd__help__subcmd__kill"
                 ;;
+            steward__subcmd__schedule,help)
+                cmd="steward__subcmd__schedule__subcmd__help"
+                ;;
+            steward__subcmd__schedule,install)
+                cmd="steward__subcmd__schedule__subcmd__install"
+                ;;
+            steward__subcmd__schedule,remove)
+                cmd="steward__subcmd__schedule__subcmd__remove"
+                ;;
+            steward__subcmd__schedule,status)
+                cmd="steward__subcmd__schedule__subcmd__status"
+                ;;
+            steward__subcmd__schedule__subcmd__help,help)
+                cmd="steward__subcmd__schedule__subcmd__help__subcmd__help"
+                ;;
+            steward__subcmd__schedule__subcmd__help,install)
+                cmd="steward__subcmd__schedule__subcmd__help__subcmd__install"
+                ;;
+            steward__subcmd__schedule__subcmd__help,remove)
+                cmd="steward__subcmd__schedule__subcmd__help__subcmd__remove"
+                ;;
+            steward__subcmd__schedule__subcmd__help,status)
+                cmd="steward__subcmd__schedule__subcmd__help__subcmd__status"
+                ;;
             steward__subcmd__task,deliver)
                 cmd="steward__subcmd__task__subcmd__deliver"
                 ;;
@@ -494,7 +533,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show why edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status sync resolve digest report dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show why edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1360,7 +1399,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show why edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status sync resolve digest report dispatch runs hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show why edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1962,6 +2001,62 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__runs__subcmd__kill)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__schedule)
+            opts="install status remove"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__schedule__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__schedule__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__schedule__subcmd__status)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3300,6 +3395,216 @@ _steward() {
             return 0
             ;;
         steward__subcmd__runs__subcmd__kill)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule)
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version install status remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule__subcmd__help)
+            opts="install status remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule__subcmd__install)
+            opts="-C -q -h -V --cron --systemd --launchd --every --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --every)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule__subcmd__remove)
+            opts="-C -q -h -V --cron --systemd --launchd --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__schedule__subcmd__status)
             opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -124,7 +124,7 @@ pub enum Error {
     #[error("{0}")]
     Git(String),
 
-    /// A program steward starts (the editor) failed.
+    /// A program steward starts (the editor, a scheduler's) failed.
     #[error("{0}")]
     Program(String),
 

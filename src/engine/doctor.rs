@@ -135,6 +135,7 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
             ));
         }
     }
+    notes.extend(super::schedule::warnings(ctx));
     check_git_setup(ctx, &mut problems, &mut notes);
     check_index_size(ctx, &mut notes);
     problems.sort_by(|a, b| (&a.path, a.line).cmp(&(&b.path, b.line)));

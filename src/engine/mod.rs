@@ -45,6 +45,7 @@ pub mod prune;
 pub mod report;
 pub mod resolve;
 pub mod run;
+pub mod schedule;
 pub mod show;
 pub mod sync;
 pub mod task;

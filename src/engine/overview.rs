@@ -214,7 +214,7 @@ fn moved(recent: &[events::Event]) -> Vec<Moved> {
 }
 
 /// When `tick` last ran, from the file it keeps.
-fn last_tick(ctx: &Context) -> Result<Option<String>> {
+pub(crate) fn last_tick(ctx: &Context) -> Result<Option<String>> {
     Ok(
         crate::os::safe_file::read_state(&ctx.store.state_dir.join("tick.json"))
             .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())

@@ -34,6 +34,7 @@ mod readme;
 mod report;
 mod robustness;
 mod roundtrip;
+mod schedule;
 mod stewardship;
 mod subagents;
 mod tasks;

@@ -39,6 +39,7 @@ mod resolve;
 mod resume;
 mod run_agent;
 mod runs;
+mod schedule;
 mod show;
 mod status;
 mod sync;
@@ -186,6 +187,7 @@ commands! {
     Report(report::ReportArgs),
     Dispatch(dispatch::DispatchArgs),
     Runs(runs::RunsArgs),
+    Schedule(schedule::ScheduleArgs),
     Hook(hook::HookArgs),
     Mcp(mcp::McpArgs),
     #[command(hide = true)]
@@ -318,6 +320,7 @@ impl Command {
             Command::Report(_) => "report",
             Command::Dispatch(_) => "dispatch",
             Command::Runs(_) => "runs",
+            Command::Schedule(_) => "schedule",
             Command::Hook(_) => "hook",
             Command::Mcp(_) => "mcp",
             Command::MergeDriver(_) => "merge-driver",
@@ -554,6 +557,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<ExitCode> {
         Command::Report(args) => report::run(&ctx, args, out),
         Command::Dispatch(args) => dispatch::run(&ctx, args, out),
         Command::Runs(args) => runs::run(&ctx, args, out),
+        Command::Schedule(args) => schedule::run(&ctx, args, out),
         Command::Hook(_) => unreachable!("answered before the store is resolved"),
         Command::Mcp(_) => unreachable!("serves with a context per call"),
         Command::MergeDriver(_) => unreachable!("answered before the store is resolved"),
