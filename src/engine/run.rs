@@ -741,9 +741,10 @@ pub fn sandbox_gaps(ctx: &Context) -> Vec<String> {
 }
 
 /// Whether Claude Code can start its sandbox here: on Linux it needs
-/// `bwrap` and `socat` on the `PATH`.
+/// `bwrap` and `socat` on the `PATH`; on macOS it uses the system's own
+/// (Seatbelt, `sandbox-exec`).
 fn claude_sandbox_available(ctx: &Context) -> bool {
-    ["bwrap", "socat"].iter().all(|program| found(ctx, program))
+    cfg!(target_os = "macos") || ["bwrap", "socat"].iter().all(|program| found(ctx, program))
 }
 
 /// Why profile `agent`'s program cannot start here (not installed, not

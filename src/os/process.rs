@@ -1,8 +1,11 @@
-//! Processes, as Linux's `/proc` shows them: whether a recorded one is
-//! still the process steward started, which programs a process runs under,
-//! and stopping a process group with everything that escaped it.
+//! Processes: whether a recorded one is still the process steward
+//! started, which programs a process runs under, and stopping a process
+//! group with everything that escaped it. What each system says of a
+//! process comes from `linux.rs` or `macos.rs`.
 
 use serde::{Deserialize, Serialize};
+
+use super::platform;
 
 /// The path of the running steward binary, for commands written into
 /// other programs' settings (hooks, the merge driver) and for re-executing
@@ -32,56 +35,28 @@ fn positive(pid: u32) -> Option<i32> {
     i32::try_from(pid).ok().filter(|p| *p > 0)
 }
 
-/// What `/proc/PID/stat` says of a process.
+/// What the system says of a process.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stat {
-    /// The program's name as the kernel keeps it (`comm`, at most 15 bytes).
+    /// The program's name as the kernel keeps it (at most 15 bytes).
     pub name: String,
-    /// `R`, `S`, `Z`, …
+    /// `R`, `S`, `Z`, …: only a zombie (`Z`) matters to steward.
     pub state: char,
     pub parent: u32,
-    /// When it started, in clock ticks after boot: with the boot, what
+    /// When it started, in the system's own unit (Linux: clock ticks after
+    /// boot; macOS: microseconds since the epoch): with the boot, what
     /// tells a process from a later one given the same pid.
     pub start: u64,
 }
 
-/// The process `pid` as `/proc` shows it, if it is there.
+/// The process `pid`, if it is there.
 pub fn stat(pid: u32) -> Option<Stat> {
-    let bytes = read_proc(&format!("/proc/{pid}/stat")).ok()?;
-    parse_stat(std::str::from_utf8(&bytes).ok()?)
-}
-
-/// A file of `/proc`, read into room for most of them at once: `/proc`
-/// says its files are empty, so `std::fs::read` would ask their size and
-/// then read them in steps from 32 bytes up (steward reads a few at every
-/// start, to know who runs it).
-fn read_proc(path: &str) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut bytes = Vec::with_capacity(1024);
-    std::fs::File::open(path)?.read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-/// `pid (name) state ppid … starttime …`: the name is in parentheses and
-/// may hold spaces and parentheses itself, so fields are counted from the
-/// last `)`.
-fn parse_stat(text: &str) -> Option<Stat> {
-    let open = text.find('(')?;
-    let (name_part, rest) = text.rsplit_once(')')?;
-    let name = name_part.get(open + 1..)?.to_string();
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // After the name: state (3), ppid (4), … starttime (22).
-    Some(Stat {
-        name,
-        state: fields.first()?.chars().next()?,
-        parent: fields.get(1)?.parse().ok()?,
-        start: fields.get(19)?.parse().ok()?,
-    })
+    platform::stat(pid)
 }
 
 /// The arguments `pid` was started with.
 pub fn command_line(pid: u32) -> Vec<String> {
-    read_proc(&format!("/proc/{pid}/cmdline"))
+    platform::command_line(pid)
         .map(|bytes| {
             bytes
                 .split(|b| *b == 0)
@@ -92,12 +67,10 @@ pub fn command_line(pid: u32) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// This boot of the machine (`/proc/sys/kernel/random/boot_id`): pids and
-/// start times count again from nothing after a reboot.
+/// This boot of the machine: pids and start times count again from
+/// nothing after a reboot.
 pub fn boot_id() -> Option<String> {
-    let text = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
-    let id = text.trim();
-    (!id.is_empty()).then(|| id.to_string())
+    platform::boot_id()
 }
 
 /// A process as steward recorded it when it started it: its pid, when it
@@ -188,11 +161,7 @@ pub fn children_of(parent: u32) -> Vec<u32> {
 }
 
 fn all_pids() -> impl Iterator<Item = u32> {
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<u32>().ok())
+    platform::all_pids().into_iter()
 }
 
 /// The processes of this user whose environment holds `name=value`: what
@@ -204,7 +173,7 @@ pub fn carrying(name: &str, value: &str) -> Vec<u32> {
     all_pids()
         .filter(|pid| *pid != me)
         .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|environ| {
+            platform::environment(*pid).is_some_and(|environ| {
                 environ
                     .split(|b| *b == 0)
                     .any(|entry| entry == wanted.as_bytes())
@@ -237,15 +206,13 @@ pub fn reap() {
     }
 }
 
-/// Makes this process the parent of every orphan below it (Linux's child
-/// subreaper), so that what a child started in a session of its own
-/// (`setsid`, a double fork) comes back here to be killed.
+/// Makes this process the parent of every orphan below it, where the
+/// system can (Linux's child subreaper), so that what a child started in
+/// a session of its own (`setsid`, a double fork) comes back here to be
+/// killed. On macOS it cannot: orphans are found by what they carry
+/// ([`carrying`]).
 pub fn become_subreaper() {
-    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag on this
-    // process.
-    unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    }
+    platform::become_subreaper();
 }
 
 /// Kills the children of this process (a subreaper) that are not in
@@ -281,15 +248,6 @@ mod tests {
         assert!(!is_alive(pid));
         assert!(!is_alive(0));
         assert!(!is_alive(u32::MAX));
-    }
-
-    #[test]
-    fn a_name_with_parentheses_and_spaces_is_read_whole() {
-        let line =
-            "42 (my (odd) prog) S 7 42 42 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 12345 1000 10";
-        let stat = parse_stat(line).unwrap();
-        assert_eq!(stat.name, "my (odd) prog");
-        assert_eq!((stat.state, stat.parent, stat.start), ('S', 7, 12345));
     }
 
     #[test]

@@ -147,20 +147,13 @@ impl Drop for Staged {
 }
 
 /// Waits until everything written to the file system holding `dir` is on
-/// disk (`syncfs`): one wait for many staged files instead of one each.
+/// disk (`syncfs`; on macOS `sync` and `F_FULLFSYNC`): one wait for many
+/// staged files instead of one each.
 /// It also waits for other programs' unwritten data on that file system.
 pub fn sync_filesystem(dir: &Path) -> Result<()> {
-    use std::os::fd::AsRawFd;
     let handle = File::open(dir).map_err(|err| Error::io(dir, "cannot open directory", err))?;
-    // SAFETY: `syncfs` only reads the descriptor, which `handle` keeps open.
-    if unsafe { libc::syncfs(handle.as_raw_fd()) } != 0 {
-        return Err(Error::io(
-            dir,
-            "cannot sync the file system",
-            std::io::Error::last_os_error(),
-        ));
-    }
-    Ok(())
+    crate::os::platform::sync_filesystem(&handle)
+        .map_err(|err| Error::io(dir, "cannot sync the file system", err))
 }
 
 /// Whether the file at `path` is no longer what was read when its size and
@@ -267,32 +260,9 @@ pub fn move_unsynced(from: &Path, to: &Path, contents: &[u8]) -> Result<()> {
 }
 
 /// Renames `from` to `to` unless something is at `to` (`renameat2` with
-/// `RENAME_NOREPLACE`).
+/// `RENAME_NOREPLACE`; on macOS `renamex_np` with `RENAME_EXCL`).
 fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
-    renameat2(from, to, libc::RENAME_NOREPLACE)
-}
-
-/// `renameat2(2)` of two paths with `flags`.
-fn renameat2(from: &Path, to: &Path, flags: libc::c_uint) -> std::io::Result<()> {
-    use std::ffi::CString;
-    use std::os::unix::ffi::OsStrExt;
-    let from = CString::new(from.as_os_str().as_bytes())?;
-    let to = CString::new(to.as_os_str().as_bytes())?;
-    // SAFETY: both paths are NUL-terminated strings that outlive the call.
-    let renamed = unsafe {
-        libc::syscall(
-            libc::SYS_renameat2,
-            libc::AT_FDCWD,
-            from.as_ptr(),
-            libc::AT_FDCWD,
-            to.as_ptr(),
-            flags,
-        )
-    };
-    match renamed {
-        0 => Ok(()),
-        _ => Err(std::io::Error::last_os_error()),
-    }
+    crate::os::platform::rename(from, to, crate::os::platform::Rename::NoReplace)
 }
 
 /// The spare file of a directory, holding a file's new bytes: written in
@@ -372,7 +342,9 @@ impl Spare {
     /// system that cannot exchange, renamed over it as a temporary file
     /// would be (the next write makes a new spare).
     fn place(self, target: &Path) -> std::io::Result<()> {
-        if renameat2(&self.path, target, libc::RENAME_EXCHANGE).is_ok() {
+        if crate::os::platform::rename(&self.path, target, crate::os::platform::Rename::Exchange)
+            .is_ok()
+        {
             return Ok(());
         }
         fs::rename(&self.path, target)

@@ -173,7 +173,8 @@ impl MachineKey {
         }
         create_private_dir(dir)?;
         let mut bytes = [0u8; 32];
-        fill_random(&mut bytes).map_err(|err| format!("cannot make a key: {err}"))?;
+        crate::os::platform::fill_random(&mut bytes)
+            .map_err(|err| format!("cannot make a key: {err}"))?;
         // Written whole to a file of its own, then linked into place: a
         // reader never sees half a key, and the first of two makers wins.
         let temp = dir.join(format!(".{KEY_FILE}.{}", std::process::id()));
@@ -325,25 +326,6 @@ pub fn create_private_dir(dir: &Path) -> Result<(), String> {
         .mode(0o700)
         .create(dir)
         .map_err(|err| format!("{}: cannot create: {err}", dir.display()))
-}
-
-fn fill_random(bytes: &mut [u8]) -> std::io::Result<()> {
-    let mut filled = 0;
-    while filled < bytes.len() {
-        // SAFETY: getrandom writes at most the given length into the buffer.
-        let n = unsafe {
-            libc::getrandom(bytes[filled..].as_mut_ptr().cast(), bytes.len() - filled, 0)
-        };
-        if n < 0 {
-            let err = std::io::Error::last_os_error();
-            if err.kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(err);
-        }
-        filled += n as usize;
-    }
-    Ok(())
 }
 
 pub fn hex(bytes: &[u8]) -> String {
