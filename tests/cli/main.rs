@@ -20,6 +20,7 @@ mod hardening;
 mod hooks;
 mod hostile;
 mod init;
+mod install;
 mod judge;
 mod layers;
 mod list_show;
