@@ -8,6 +8,14 @@ use std::process::Output;
 
 use crate::common::TestEnv;
 
+/// The binary under test, as the tests run it (`.ci/run` runs them once
+/// more against the static build).
+fn steward_bin() -> String {
+    assert_cmd::cargo::cargo_bin("steward")
+        .display()
+        .to_string()
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -94,7 +102,7 @@ impl CronUser {
     }
 
     fn steward(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
-        self.run(env!("CARGO_BIN_EXE_steward"), args, env)
+        self.run(&steward_bin(), args, env)
     }
 
     fn crontab(&self) -> String {
@@ -146,7 +154,7 @@ fn cron_gets_one_line_others_keep_their_bytes_and_the_line_runs_a_pass() {
     let crontab = user.crontab();
     let (kept, ours) = crontab.split_at(others.len());
     assert_eq!(kept, others, "the other lines, byte for byte");
-    let exe = env!("CARGO_BIN_EXE_steward");
+    let exe = steward_bin();
     let root = user.root.canonicalize().unwrap();
     assert!(
         ours.starts_with("*/5 * * * * PATH=/usr/local/bin:/usr/bin:/bin "),
@@ -317,7 +325,7 @@ fn systemd_units_verify_and_a_second_install_changes_nothing() {
     assert!(
         service.1.contains(&format!(
             "ExecStart=\"{}\" \"-C\" \"{}\" \"tick\" \"-q\"",
-            env!("CARGO_BIN_EXE_steward"),
+            steward_bin(),
             root.display()
         )),
         "{}",
@@ -469,7 +477,7 @@ fn a_launchd_plist_reads_back_with_what_it_runs() {
     assert_eq!(
         plist["ProgramArguments"],
         serde_json::json!([
-            env!("CARGO_BIN_EXE_steward"),
+            steward_bin(),
             "-C",
             root.display().to_string(),
             "tick",
