@@ -29,6 +29,48 @@ pub struct Seen {
     /// Lines of output seen: a run that waited for a person and prints
     /// again has moved on.
     pub lines: u64,
+    /// Lines that show the run moving: all but the client's reports that
+    /// it retries a failed request (Claude Code's `api_retry`), which a
+    /// client stuck on a refused request prints for ever.
+    pub moving: u64,
+    /// The requests retried since the last line that moved were refused
+    /// by a rate limit (HTTP 429).
+    pub retrying_on_limit: bool,
+    /// What the last line that moved said, in a few words: where a run
+    /// that went silent was.
+    pub last_move: Option<String>,
+}
+
+/// An event of the client's stream in a few words: its type, and the
+/// tool it called or the command it ran where it says.
+fn what_moved(event: &Value) -> String {
+    let kind = (event.get("type").and_then(Value::as_str)).unwrap_or("event");
+    // Claude Code: what the message holds (a tool call, a tool's result).
+    let part = (event
+        .pointer("/message/content/0/type")
+        .and_then(Value::as_str))
+    .filter(|part| *part != "text");
+    let tool = event
+        .pointer("/message/content/0/name")
+        .or_else(|| event.pointer("/item/type"))
+        .and_then(Value::as_str);
+    let command = (event.pointer("/message/content/0/input/command"))
+        .or_else(|| event.pointer("/item/command"))
+        .and_then(Value::as_str);
+    let mut said = kind.to_string();
+    if let Some(part) = part {
+        said.push_str(&format!(" {part}"));
+    }
+    if let Some(tool) = tool {
+        said.push_str(&format!(" {tool}"));
+    }
+    if let Some(command) = command {
+        said.push_str(&format!(
+            ": {}",
+            crate::text::head(&crate::text::one_line(command), 100)
+        ));
+    }
+    said
 }
 
 impl Seen {
@@ -36,8 +78,15 @@ impl Seen {
     pub fn line(&mut self, line: &str) {
         self.lines += 1;
         let Ok(event) = serde_json::from_str::<Value>(line.trim()) else {
+            self.moved(crate::text::head(&crate::text::one_line(line), 120));
             return;
         };
+        if event.get("subtype").and_then(Value::as_str) == Some("api_retry") {
+            self.retrying_on_limit = event.get("error_status").and_then(Value::as_i64) == Some(429)
+                || event.get("error").and_then(Value::as_str) == Some("rate_limit");
+            return;
+        }
+        self.moved(what_moved(&event));
         match event.get("type").and_then(Value::as_str) {
             Some("assistant") => {
                 let message = event.get("message");
@@ -77,6 +126,12 @@ impl Seen {
             }
             _ => {}
         }
+    }
+
+    fn moved(&mut self, what: String) {
+        self.moving += 1;
+        self.retrying_on_limit = false;
+        self.last_move = Some(what);
     }
 
     /// The tokens of the responses seen (Claude Code: this run's).

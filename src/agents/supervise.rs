@@ -28,6 +28,8 @@ pub struct Launch<'a> {
     pub argv: &'a [String],
     pub cwd: &'a Path,
     pub env: Vec<(String, String)>,
+    /// Variables of steward's environment the agent does not inherit.
+    pub unset: Vec<String>,
     /// Written to stdin, which is then closed; `None`: stdin is empty.
     pub stdin: Option<String>,
     pub stdout: PathBuf,
@@ -42,6 +44,11 @@ pub struct Launch<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stopped {
     Timeout,
+    /// No sign of life for `dispatch.stall_after`, and what it did last.
+    Stalled(String),
+    /// Retrying a request the account's rate limit refused, with nothing
+    /// else, for as long: a usage limit, not a stall.
+    LimitRetries(String),
     Requested,
     /// The watch said so, and why (a cost bound about to be crossed).
     Watch(String),
@@ -119,6 +126,9 @@ pub fn start(launch: &Launch<'_>) -> std::io::Result<Agent> {
             }
             Ok(())
         });
+    }
+    for name in &launch.unset {
+        command.env_remove(name);
     }
     let mut child = command.spawn()?;
     let mut copiers = Vec::new();
@@ -295,6 +305,7 @@ mod tests {
             argv,
             cwd: dir,
             env: Vec::new(),
+            unset: Vec::new(),
             stdin: stdin.map(str::to_string),
             stdout: dir.join("out"),
             stderr: dir.join("err"),

@@ -173,6 +173,7 @@ fn tightening(setting: &Setting) -> Tightening {
         | "dispatch.max_retries"
         | "dispatch.plan_repairs"
         | "dispatch.max_subagents"
+        | "dispatch.stall_after"
         | "hooks.max_continuations" => Tightening::As(ForAgent::LowerNotOff),
         "dispatch.min_resend_interval" => Tightening::As(ForAgent::Higher),
         _ => Tightening::Never,

@@ -931,6 +931,7 @@ impl Layers {
                 fallback_agent: self.optional_text("dispatch.fallback_agent"),
                 max_parallel: self.count("dispatch.max_parallel"),
                 timeout: self.duration("dispatch.timeout"),
+                stall_after: self.duration("dispatch.stall_after"),
                 limit_wait: self.duration("dispatch.limit_wait"),
                 pass_at_run_end: self.bool("dispatch.pass_at_run_end"),
                 idle_after: self.duration("dispatch.idle_after"),

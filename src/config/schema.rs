@@ -507,6 +507,12 @@ pub(super) const SETTINGS: &[Setting] = &[
         "a run past this is stopped with everything it started",
     ),
     file_setting(
+        "dispatch.stall_after",
+        Kind::Duration,
+        "10m",
+        "a run that shows no sign of life this long (no output, its processes idle, no person asked) is stopped as stalled and sent again; 0s: never",
+    ),
+    file_setting(
         "dispatch.pass_at_run_end",
         Kind::Bool,
         "true",

@@ -142,6 +142,9 @@ pub struct Dispatch {
     pub fallback_agent: Option<String>,
     pub max_parallel: u64,
     pub timeout: HumanDuration,
+    /// A run without a sign of life this long is stopped as stalled (0:
+    /// never).
+    pub stall_after: HumanDuration,
     /// A usage limit that resets later than this is told to a person.
     pub limit_wait: HumanDuration,
     /// A run's supervisor makes one pass as its run ends.

@@ -19,7 +19,6 @@ use crate::model::{
     Status, fingerprint, format_time, progress_fingerprint,
 };
 use crate::rules::ladder::{self, Step};
-use crate::rules::stewardship::render;
 use crate::store::{LoadedGoal, Transaction};
 
 /// What dispatch did in one pass.
@@ -258,7 +257,7 @@ fn decide(
             "no node of its plan is ready: the rest is blocked or waits on other nodes (`steward plan show`)".to_string(),
         );
     }
-    let instruction = instruction(ctx, goal, kind, session.is_some(), node, mine);
+    let instruction = super::instruction::for_run(ctx, goal, kind, session.is_some(), node, mine);
     let hash = fingerprint(&instruction);
     if let Some(recent) = resent_too_soon(ctx, mine, &hash) {
         return Decision::Hold(format!(
@@ -268,10 +267,7 @@ fn decide(
     let mut run = new_run(ctx, goal, kind, &agent, attempt, session, hash);
     run.node = node.map(|n| n.id.clone());
     run.worktree = super::worktree::for_run(ctx, goal, mine, &run.id);
-    let mut instruction = with_dispatch_id(instruction, &run.id);
-    if let Some(worktree) = &run.worktree {
-        instruction.push_str(&super::worktree::instruction(worktree));
-    }
+    let instruction = super::instruction::for_this_run(instruction, &run);
     Decision::Start {
         run: Box::new(run),
         instruction,
@@ -444,7 +440,7 @@ pub fn dispatch_now(
         });
     }
     let node = node_for(goal, &[], RunKind::Manual);
-    let instruction = instruction(ctx, goal, RunKind::Manual, false, node, &[]);
+    let instruction = super::instruction::for_run(ctx, goal, RunKind::Manual, false, node, &[]);
     let mut run = new_run(
         ctx,
         goal,
@@ -459,10 +455,7 @@ pub fn dispatch_now(
     // (`dispatch.worktree`).
     let mine: Vec<&Run> = runs.iter().filter(|r| r.goal_id == goal.id).collect();
     run.worktree = super::worktree::for_run(ctx, goal, &mine, &run.id);
-    let mut instruction = with_dispatch_id(instruction, &run.id);
-    if let Some(worktree) = &run.worktree {
-        instruction.push_str(&super::worktree::instruction(worktree));
-    }
+    let instruction = super::instruction::for_this_run(instruction, &run);
     if dry_run {
         return Ok((run, Notices::default()));
     }
@@ -791,160 +784,6 @@ fn node_for<'g>(goal: &'g Goal, mine: &[&Run], kind: RunKind) -> Option<&'g Node
         return Some(node);
     }
     plan.next_work().into_iter().next()
-}
-
-/// A planning run's instruction: the planner prompt, or after an answer
-/// that was not a valid plan, the repair prompt with what was wrong.
-fn planning_instruction(ctx: &Context, goal: &Goal, mine: &[&Run]) -> String {
-    let previous = mine
-        .last()
-        .filter(|run| run.kind == RunKind::Plan)
-        .and_then(|run| crate::os::safe_file::read_state(&run::answer_path(ctx, &run.id)));
-    let planner = || {
-        let mut prompt = crate::model::plan::prompt::planner(goal, &ctx.root.display().to_string());
-        if let Some(plan) = &goal.plan {
-            prompt.push_str(&replanning(goal, plan));
-        }
-        prompt
-    };
-    let prompt = match previous {
-        Some(answer) => match crate::model::plan::json::validate(&answer) {
-            Err(problems) => crate::model::plan::prompt::repair(&problems, &answer),
-            Ok(_) => planner(),
-        },
-        None => planner(),
-    };
-    format!(
-        "{prompt}\nsteward reads your final message as the plan: end with the JSON object alone.\n"
-    )
-}
-
-/// What a planning run is told of the plan a goal has, when a person
-/// unblocked it after the work stalled.
-fn replanning(goal: &Goal, plan: &crate::model::plan::PlanSection) -> String {
-    let note = goal
-        .progress
-        .unblock_note
-        .as_deref()
-        .map(|note| {
-            format!(
-                " A person unblocked it: \"{}\".",
-                crate::text::one_line(note)
-            )
-        })
-        .unwrap_or_default();
-    format!(
-        "\nThis goal has a plan, and work on it stalled until a person looked.{note} Its plan, with where each node stands:\n\n{}\nGive the whole plan again, changed where it did not work: keep the ids of the nodes that are done (they stay done), and add or change what the rest needs.\n",
-        crate::model::plan::json::render(plan.plan(), "\n")
-    )
-}
-
-/// What a person said when they unblocked the goal, for the first run
-/// after it.
-fn unblock_instruction(goal: &Goal, mine: &[&Run]) -> String {
-    let (Some(at), Some(note)) = (goal.progress.unblocked_at, &goal.progress.unblock_note) else {
-        return String::new();
-    };
-    let since = format_time(at);
-    if mine
-        .iter()
-        .any(|r| r.kind != RunKind::Plan && r.created_at >= since)
-    {
-        return String::new();
-    }
-    format!(
-        "A person unblocked this goal at {since} and said: \"{}\". Start from that.\n\n",
-        crate::text::one_line(note)
-    )
-}
-
-/// What a run on plan node `node` is asked, beside the goal's block.
-fn node_instruction(goal: &Goal, node: &Node) -> String {
-    let label = &goal.label;
-    let id = &node.id;
-    let mut text = format!("Plan node {id} ({}): {}\n", node.level.as_str(), node.name);
-    if let Some(outcome) = &node.outcome {
-        text.push_str(&format!("Outcome: {outcome}\n"));
-    }
-    if !node.accept.is_empty() {
-        text.push_str("Accept when:\n");
-        for accept in node.accepts() {
-            text.push_str(&format!("- {accept}\n"));
-        }
-    }
-    text.push_str(&format!(
-        "When you start: steward --actor agent work {label} {id} start. When its acceptance holds: steward --actor agent work {label} {id} done. Blocked: steward --actor agent work {label} {id} block --reason \"<why>\".\n"
-    ));
-    text
-}
-
-/// The instruction a run gets: the goal's block, with the run's contract
-/// (and the plan node it works on). A nudge resuming a session asks for a
-/// status report instead; a planning run gets the planner's prompt.
-fn instruction(
-    ctx: &Context,
-    goal: &Goal,
-    kind: RunKind,
-    resumes: bool,
-    node: Option<&Node>,
-    mine: &[&Run],
-) -> String {
-    if kind == RunKind::Plan {
-        return planning_instruction(ctx, goal, mine);
-    }
-    let label = &goal.label;
-    let report = format!(
-        "Record what you found before you stop: steward --actor agent assess {label} --summary \"<what is true now>\" --next \"<next step>\" [--met N]... [--blocker \"<what stops you>\"]... [--stuck]. When every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\". Waiting on CI, a review or a person: steward --actor agent assess {label} --summary \"<what you wait for>\" --wait-until TIME (or --wait-for-check). Where you cannot run steward, end your last message with a fenced json block {{\"overseerUpdate\": {{\"summary\": \"<what is true now>\", \"next\": \"<next step>\", \"blockers\": [\"<what stops you>\"]}}}}: steward records it as your assessment."
-    );
-    let node_text = node
-        .map(|node| node_instruction(goal, node))
-        .unwrap_or_default();
-    if kind == RunKind::Nudge && resumes {
-        let on = node.map_or_else(String::new, |n| format!(", plan node {}", n.id));
-        return format!(
-            "steward follow-up for goal {label}{on}: your last run ended without progress on its acceptance criteria. Reply in four lines — Status: what is true now. Next: the next step. Blockers: what stops you, or none. DONE + evidence: only if every criterion is met. Then act on it and {}\n{node_text}",
-            lowercase_first(&report)
-        );
-    }
-    let book = crate::model::book::Book::default();
-    let block = render::goal_block(
-        goal,
-        &book,
-        ctx.now,
-        ctx.config.multi_goal_max_chars as usize,
-        false,
-    );
-    let why = match kind {
-        RunKind::Nudge => {
-            "Your last run on this goal ended without progress: look again at what is unmet. "
-        }
-        RunKind::Resend => "The last run on this goal failed; start again. ",
-        RunKind::Reassign => "Other attempts on this goal made no progress; you take it over. ",
-        _ => "",
-    };
-    let on = node.map_or_else(String::new, |n| {
-        format!(", plan node {} ({})", n.id, n.name)
-    });
-    let unblocked = unblock_instruction(goal, mine);
-    format!(
-        "steward asks you to work on goal {label}{on} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{unblocked}{node_text}{block}\n{report}\n"
-    )
-}
-
-/// The instruction with the run's dispatch id, after it was hashed (the
-/// same instruction to a later run is the same one).
-fn with_dispatch_id(instruction: String, id: &str) -> String {
-    format!(
-        "{instruction}This run's dispatch id is {id} (in STEWARD_DISPATCH_ID): give it as --dispatch-id, or dispatch_id over MCP, where your environment does not carry it.\n"
-    )
-}
-
-fn lowercase_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// Starts one supervisor (`steward run-agent ID`, re-executed) per run,

@@ -33,6 +33,7 @@ pub mod handoff;
 pub mod history;
 mod init;
 pub mod install;
+mod instruction;
 pub mod limits;
 pub mod list;
 mod merge_back;

@@ -67,6 +67,8 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     }
     let outcome = match (&stopped, exit) {
         (Some(Stopped::Timeout), _) => RunOutcome::Timeout,
+        (Some(Stopped::Stalled(_)), _) => RunOutcome::Stalled,
+        (Some(Stopped::LimitRetries(_)), _) => RunOutcome::Limited,
         (Some(Stopped::Cancelled(_)), _) => RunOutcome::Cancelled,
         // Stopped for its goal's sake by another command, whichever signal
         // reached it first.
@@ -110,6 +112,11 @@ pub fn run_agent(ctx: &Context, id: &str) -> Result<Option<Run>> {
     };
     if let Some(why) = cancelled {
         current.result = Some(format!("cancelled: {why}"));
+    }
+    match &stopped {
+        Some(Stopped::Stalled(why)) => current.result = Some(format!("stalled: {why}")),
+        Some(Stopped::LimitRetries(why)) => current.result = Some(format!("limited: {why}")),
+        _ => {}
     }
     // Stopped at its goal's own cost bound: reached, though maybe not
     // crossed (the next call would have).
@@ -264,7 +271,7 @@ fn take_plan(
         }
         Err(problems) => {
             ctx.store
-                .write_private(&answer_path(ctx, &run.id), answer)?;
+                .write_private(&ctx.store.run_answer_path(&run.id), answer)?;
             let shown: Vec<String> = problems.iter().take(3).map(ToString::to_string).collect();
             run.result = Some(format!(
                 "not a valid plan ({} problem(s)): {}",
@@ -274,11 +281,6 @@ fn take_plan(
         }
     }
     Ok(())
-}
-
-/// Where a planning run's invalid answer is kept for the repair prompt.
-pub fn answer_path(ctx: &Context, id: &str) -> PathBuf {
-    ctx.store.runs_dir().join(format!("{id}.answer"))
 }
 
 /// The last lines the agent wrote to stderr, when its output said nothing.
@@ -359,10 +361,14 @@ fn launch(
     let instruction = match sandbox {
         // Its shell cannot write the store, and no rule lets `steward`
         // out of Codex's sandbox: the MCP server writes for it.
-        Some(agents::OutputFormat::CodexJsonl) => format!("{instruction}{CODEX_SANDBOX_NOTE}"),
+        Some(agents::OutputFormat::CodexJsonl) => {
+            format!("{instruction}{}", super::instruction::CODEX_SANDBOX_NOTE)
+        }
         // Its sandbox lets a plain `steward …` out, never one in a chain:
         // the MCP tools are the other way.
-        Some(agents::OutputFormat::ClaudeJson) => format!("{instruction}{CLAUDE_SANDBOX_NOTE}"),
+        Some(agents::OutputFormat::ClaudeJson) => {
+            format!("{instruction}{}", super::instruction::CLAUDE_SANDBOX_NOTE)
+        }
         _ => instruction,
     };
     // Its own git worktree, when it works in one (`dispatch.worktree`).
@@ -386,6 +392,10 @@ fn launch(
         argv: &argv,
         cwd: &cwd,
         env,
+        unset: std::env::vars_os()
+            .filter_map(|(name, _)| name.into_string().ok())
+            .filter(|name| RETRY_SETTINGS.iter().any(|p| name.starts_with(p)))
+            .collect(),
         stdin: (profile.prompt == agents::PromptVia::Stdin).then_some(instruction),
         stdout: stdout.clone(),
         stderr,
@@ -430,12 +440,22 @@ fn launch(
     let paused = std::sync::atomic::AtomicU64::new(run.waited_secs);
     let mut person = PersonWaitWatch::new(run.waited_secs);
     let mut purpose = PurposeWatch::default();
+    let mut stall = StallWatch::new(
+        Duration::from_secs(ctx.config.dispatch.stall_after.as_secs()),
+        agent.pid(),
+    );
     let mut watch = || {
-        let lines = seen.lock().map(|s| s.lines).unwrap_or(0);
+        let (lines, moving, on_limit, last) = seen
+            .lock()
+            .map(|s| (s.lines, s.moving, s.retrying_on_limit, s.last_move.clone()))
+            .unwrap_or_default();
         let total = person.look(ctx, &run.id, lines);
         paused.store(total, std::sync::atomic::Ordering::SeqCst);
         if let Some(why) = purpose.look(ctx, run) {
             return Some(Stopped::Cancelled(why));
+        }
+        if let Some(stopped) = stall.look(moving, person.waiting(), on_limit, last.as_deref()) {
+            return Some(stopped);
         }
         let allowance = allowance.as_ref()?;
         let spent = spent(&mut rollout)?;
@@ -516,6 +536,102 @@ fn launch(
 /// The longest a run's waits for a person add to its timeout, all told.
 const PERSON_WAIT_MAX_SECS: u64 = 24 * 3600;
 
+/// A run's signs of life: a line of its client's output that shows it
+/// moving, its processes at work (processor time, asked every
+/// [`StallWatch::PROBE`]), or a wait for a person. None for `after` is a
+/// stall; one spent only retrying requests a rate limit refused is a
+/// usage limit.
+struct StallWatch {
+    /// `dispatch.stall_after`; zero: never.
+    after: Duration,
+    /// The session the agent leads (its pid: it was started with setsid).
+    session: u32,
+    last_sign: std::time::Instant,
+    moving: u64,
+    /// The session's processor time at the last probe, and when.
+    probed: Option<(std::time::Instant, Duration)>,
+}
+
+impl StallWatch {
+    /// How often the processor time is asked (a scan of the processes).
+    const PROBE: Duration = Duration::from_secs(30);
+    /// The share of one processor its processes must have used since the
+    /// last probe to count as at work: a client waiting on the network
+    /// uses next to none, a build or a test suite far more.
+    const BUSY_PERCENT: u32 = 5;
+
+    fn new(after: Duration, session: u32) -> StallWatch {
+        StallWatch {
+            after,
+            session,
+            last_sign: std::time::Instant::now(),
+            moving: 0,
+            probed: None,
+        }
+    }
+
+    fn look(
+        &mut self,
+        moving: u64,
+        waiting_for_person: bool,
+        retrying_on_limit: bool,
+        last: Option<&str>,
+    ) -> Option<Stopped> {
+        if self.after.is_zero() {
+            return None;
+        }
+        let now = std::time::Instant::now();
+        if moving != self.moving || waiting_for_person {
+            self.moving = moving;
+            self.last_sign = now;
+        }
+        let probe_every = Self::PROBE
+            .min(self.after / 4)
+            .max(Duration::from_millis(250));
+        if self.probed.is_none_or(|(at, _)| now >= at + probe_every) {
+            let cpu = crate::os::process::session_cpu(self.session);
+            if let (Some((at, before)), Some(cpu)) = (self.probed, cpu)
+                && cpu.saturating_sub(before) * 100 >= (now - at) * Self::BUSY_PERCENT
+            {
+                self.last_sign = now;
+            }
+            self.probed = cpu.map(|cpu| (now, cpu));
+        }
+        let silent = now - self.last_sign;
+        if silent < self.after {
+            return None;
+        }
+        let minutes = crate::model::duration::HumanDuration(silent.as_secs());
+        let after = last.map_or_else(String::new, |last| format!(" after: {last}"));
+        Some(if retrying_on_limit {
+            Stopped::LimitRetries(format!(
+                "it only retried requests its rate limit refused for {minutes}{after}"
+            ))
+        } else {
+            Stopped::Stalled(format!("no sign of life for {minutes}{after}"))
+        })
+    }
+}
+
+/// When an open run's client last printed: the newer time of its output
+/// files, which the supervisor writes as the output comes.
+pub fn last_output(ctx: &Context, run: &Run) -> Option<chrono::DateTime<chrono::Utc>> {
+    let (stdout, stderr) = ctx.store.run_output_paths(&run.id);
+    [stdout, stderr]
+        .iter()
+        .filter_map(|path| std::fs::metadata(path).ok()?.modified().ok())
+        .max()
+        .map(chrono::DateTime::<chrono::Utc>::from)
+}
+
+/// What makes a client retry refused requests in ways steward cannot see
+/// (Claude Code's retry watchdog waits out a rate limit for hours, in
+/// silence a stall could not be told from): a run does not inherit
+/// variables whose names begin so. The README lists them. Settings that
+/// only bound the retries (`CLAUDE_CODE_MAX_RETRIES`) stay: a client
+/// retrying prints each retry, which steward reads.
+const RETRY_SETTINGS: &[&str] = &["CLAUDE_CODE_RETRY_WATCHDOG"];
+
 /// What the supervisor knows of its run's waits for a person.
 struct PersonWaitWatch {
     /// Seconds waited in waits that ended.
@@ -551,6 +667,11 @@ impl PersonWaitWatch {
             .current
             .map_or(0, |(since, _)| since.elapsed().as_secs() + 2);
         (self.done + ongoing).min(PERSON_WAIT_MAX_SECS)
+    }
+
+    /// Whether a wait for a person is under way.
+    fn waiting(&self) -> bool {
+        self.current.is_some()
     }
 
     /// Ends the wait under way, if one is: its seconds are the run's.
@@ -665,12 +786,6 @@ fn allowance(ctx: &Context, run: &Run) -> Option<crate::agents::meter::Allowance
     }
     left.into_iter().min_by(|a, b| a.usd.total_cmp(&b.usd))
 }
-
-/// What a sandboxed Codex run is told after its instruction.
-const CODEX_SANDBOX_NOTE: &str = "\nThis run's shell cannot write steward's store: where the steward commands above would write, call the steward MCP tools instead (goal_assess with the same fields, goal_complete).\n";
-
-/// What a sandboxed Claude Code run is told after its instruction.
-const CLAUDE_SANDBOX_NOTE: &str = "\nThis run's shell is sandboxed: it lets a steward command out only when it runs alone — never after `&&`, `;` or `|`, nor with `cd`, `$(...)` or a redirect. Run each steward command above as a command of its own, or call the steward MCP tools instead (mcp__steward__goal_assess with the same fields, mcp__steward__goal_complete).\n";
 
 /// Flags with which a client runs without any sandbox: a profile that
 /// has one was given it on purpose, and runs as it is unless the sandbox

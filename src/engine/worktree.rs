@@ -584,14 +584,6 @@ pub fn listed(ctx: &Context, runs: &[Run]) -> Vec<(String, String, String, &'sta
         .collect()
 }
 
-/// What a run in a worktree is told beside its instruction.
-pub fn instruction(worktree: &RunWorktree) -> String {
-    format!(
-        "You work in a git worktree of your own, on branch {}: other runs work in theirs, and the person's checkout is not touched. Commit your work on this branch before you complete the goal; steward judges the goal's checks here, and what is not committed is not merged.\n",
-        worktree.branch
-    )
-}
-
 /// The parts of the repository's git directory a commit on the run's
 /// branch writes: objects, the folder of the goal's branches
 /// (`refs/heads/steward/<label>/`) and of their logs, and the worktree's

@@ -45,6 +45,8 @@ pub enum RunOutcome {
     Error,
     /// Stopped at `dispatch.timeout`.
     Timeout,
+    /// Stopped after `dispatch.stall_after` without a sign of life.
+    Stalled,
     /// Stopped by `runs kill`, or its supervisor vanished.
     Killed,
     /// Ended on a usage or rate limit of the agent's account: no fault of
@@ -64,6 +66,7 @@ impl RunOutcome {
             RunOutcome::Ok => "ok",
             RunOutcome::Error => "error",
             RunOutcome::Timeout => "timeout",
+            RunOutcome::Stalled => "stalled",
             RunOutcome::Killed => "killed",
             RunOutcome::Limited => "limited",
             RunOutcome::OverBudget => "over_budget",

@@ -42,6 +42,40 @@ fn parse_stat(text: &str) -> Option<Stat> {
     })
 }
 
+/// The processor time the processes of session `session` used, with
+/// what their finished children used: what a run's tools did while its
+/// client printed nothing.
+pub fn session_cpu(session: u32) -> Option<std::time::Duration> {
+    // SAFETY: sysconf only reads a setting.
+    let ticks_per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+    let mut ticks = 0u64;
+    for pid in all_pids() {
+        let Ok(bytes) = read_proc(&format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some(fields) = std::str::from_utf8(&bytes).ok().and_then(|text| {
+            Some(
+                text.rsplit_once(')')?
+                    .1
+                    .split_whitespace()
+                    .collect::<Vec<_>>(),
+            )
+        }) else {
+            continue;
+        };
+        // After the name: session (6), utime (14), stime, cutime, cstime (17).
+        if fields.get(3).and_then(|s| s.parse::<u32>().ok()) != Some(session) {
+            continue;
+        }
+        ticks += (fields.get(11..15).into_iter().flatten())
+            .filter_map(|t| t.parse::<u64>().ok())
+            .sum::<u64>();
+    }
+    Some(std::time::Duration::from_millis(
+        ticks * 1000 / ticks_per_second.max(1),
+    ))
+}
+
 /// The arguments `pid` was started with, NUL-separated.
 pub fn command_line(pid: u32) -> Option<Vec<u8>> {
     read_proc(&format!("/proc/{pid}/cmdline")).ok()

@@ -89,6 +89,14 @@ fn process_arguments(pid: u32) -> Option<Vec<u8>> {
     Some(bytes)
 }
 
+/// The processor time of a session's processes: not asked on macOS, whose
+/// task times come in units of the machine's clock. A run whose tools
+/// work silently for longer than `dispatch.stall_after` counts as stalled
+/// there unless they print.
+pub fn session_cpu(_session: u32) -> Option<std::time::Duration> {
+    None
+}
+
 /// The arguments and the environment in `KERN_PROCARGS2`'s bytes, each
 /// NUL-separated as Linux's `/proc` gives them.
 fn split_arguments(bytes: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {

@@ -67,6 +67,12 @@ pub fn command_line(pid: u32) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The processor time the processes of session `session` used (`None`
+/// where the system is not asked).
+pub fn session_cpu(session: u32) -> Option<std::time::Duration> {
+    platform::session_cpu(session)
+}
+
 /// This boot of the machine: pids and start times count again from
 /// nothing after a reboot.
 pub fn boot_id() -> Option<String> {

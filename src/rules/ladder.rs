@@ -110,7 +110,9 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
         // A session that failed, hung or was killed is never resumed.
         let failed = matches!(
             last.outcome,
-            Some(RunOutcome::Error | RunOutcome::Killed | RunOutcome::Timeout)
+            Some(
+                RunOutcome::Error | RunOutcome::Killed | RunOutcome::Timeout | RunOutcome::Stalled
+            )
         ) || last.started_at.is_none();
         let resumable = last.session.clone().filter(|_| !failed);
         let (kind, session) = match resumable {
@@ -167,6 +169,7 @@ fn what_became_of(runs: &[&&Run]) -> String {
     for run in runs {
         let how = match run.outcome {
             Some(RunOutcome::Timeout) => "killed at their timeout",
+            Some(RunOutcome::Stalled) => "stopped as stalled",
             Some(RunOutcome::Error) => "ended in an error",
             Some(RunOutcome::Killed) => "killed on request",
             Some(RunOutcome::OverBudget) => "stopped at their cost bound",

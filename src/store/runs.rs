@@ -24,6 +24,12 @@ impl Store {
         (dir.join(format!("{id}.out")), dir.join(format!("{id}.err")))
     }
 
+    /// Where a planning run's invalid answer is kept for the repair
+    /// prompt.
+    pub fn run_answer_path(&self, id: &str) -> PathBuf {
+        self.runs_dir().join(format!("{id}.answer"))
+    }
+
     /// Every run record, oldest first; files that do not parse are
     /// problems, never rewritten.
     pub fn runs(&self) -> Result<(Vec<Run>, Vec<FileProblem>)> {

@@ -36,6 +36,7 @@ mod report;
 mod robustness;
 mod roundtrip;
 mod schedule;
+mod stalls;
 mod stewardship;
 mod subagents;
 mod tasks;

@@ -51,24 +51,41 @@ pub fn run(ctx: &Context, args: RunsArgs, out: &mut Output) -> Result<ExitCode> 
     for problem in &problems {
         out.warn(problem.to_string());
     }
+    // An open run's last sign of life: when its client last printed.
+    let last_output = |run: &Run| {
+        run.is_active()
+            .then(|| engine::run::last_output(ctx, run))
+            .flatten()
+    };
     if out.json {
-        out.json(&json!({"schema_version": SCHEMA_VERSION, "runs": shown.iter().map(run_json).collect::<Vec<_>>()}));
+        let runs: Vec<_> = (shown.iter())
+            .map(|run| {
+                let mut json = run_json(run);
+                if let Some(at) = last_output(run) {
+                    json["last_output_at"] = json!(crate::model::format_time(at));
+                }
+                json
+            })
+            .collect();
+        out.json(&json!({"schema_version": SCHEMA_VERSION, "runs": runs}));
     } else {
         for run in &shown {
-            out.line(line(run, ctx.now));
+            out.line(line(run, ctx.now, last_output(run)));
         }
     }
     Ok(ExitCode::failure_if(!problems.is_empty()))
 }
 
-fn line(run: &Run, now: DateTime<Utc>) -> String {
-    let age = DateTime::parse_from_rfc3339(&run.created_at)
-        .map(|t| {
-            crate::model::duration::HumanDuration::from_secs(
-                (now - t.with_timezone(&Utc)).num_seconds().max(0) as u64,
-            )
+fn line(run: &Run, now: DateTime<Utc>, last_output: Option<DateTime<Utc>>) -> String {
+    let ago = |at: DateTime<Utc>| {
+        crate::model::duration::HumanDuration::from_secs((now - at).num_seconds().max(0) as u64)
             .to_string()
-        })
+    };
+    let age = DateTime::parse_from_rfc3339(&run.created_at)
+        .map(|t| ago(t.with_timezone(&Utc)))
+        .unwrap_or_default();
+    let printed = last_output
+        .map(|at| format!(", last output {} ago", ago(at)))
         .unwrap_or_default();
     let exit = run.exit.map(|e| format!(", exit {e}")).unwrap_or_default();
     let cost = if run.cost_usd > 0.0 {
@@ -92,7 +109,7 @@ fn line(run: &Run, now: DateTime<Utc>) -> String {
         .map(|w| format!(" [{} in {}]", w.branch, w.path))
         .unwrap_or_default();
     format!(
-        "{}  {:<8} {:<12} {} {} ({age} ago{exit}{cost}{silent}){worktree}{result}",
+        "{}  {:<8} {:<12} {} {} ({age} ago{printed}{exit}{cost}{silent}){worktree}{result}",
         run.id,
         run.state_name(),
         run.goal_label,
