@@ -64,6 +64,9 @@ _steward() {
             steward,edit)
                 cmd="steward__subcmd__edit"
                 ;;
+            steward,forecast)
+                cmd="steward__subcmd__forecast"
+                ;;
             steward,handoff)
                 cmd="steward__subcmd__handoff"
                 ;;
@@ -213,6 +216,9 @@ _steward() {
                 ;;
             steward__subcmd__help,edit)
                 cmd="steward__subcmd__help__subcmd__edit"
+                ;;
+            steward__subcmd__help,forecast)
+                cmd="steward__subcmd__help__subcmd__forecast"
                 ;;
             steward__subcmd__help,handoff)
                 cmd="steward__subcmd__help__subcmd__handoff"
@@ -533,7 +539,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show why edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show why edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1304,6 +1310,44 @@ _steward() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        steward__subcmd__forecast)
+            opts="-C -q -h -V --by --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         steward__subcmd__handoff)
             opts="-C -q -h -V --node --from-json --summary --state --decision --rationale --next --question --blocker --file --command --test --commit-id --pr --url --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1399,7 +1443,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show why edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show why edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1623,6 +1667,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__edit)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__forecast)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -7,6 +7,7 @@
 //! they decided through the one write path.
 
 pub mod assessment;
+pub mod forecast;
 pub mod ladder;
 pub mod stewardship;
 pub mod watchdog;

@@ -17,6 +17,7 @@ mod digest;
 mod dispatch;
 mod doctor;
 mod edit;
+mod forecast;
 pub mod generate;
 mod handoff;
 mod hook;
@@ -181,6 +182,7 @@ commands! {
     Work(work::WorkArgs),
     Tick(tick::TickArgs),
     Status(status::StatusArgs),
+    Forecast(forecast::ForecastArgs),
     Sync(sync::SyncArgs),
     Resolve(resolve::ResolveArgs),
     Digest(digest::DigestArgs),
@@ -320,6 +322,7 @@ impl Command {
             Command::Report(_) => "report",
             Command::Dispatch(_) => "dispatch",
             Command::Runs(_) => "runs",
+            Command::Forecast(_) => "forecast",
             Command::Schedule(_) => "schedule",
             Command::Hook(_) => "hook",
             Command::Mcp(_) => "mcp",
@@ -557,6 +560,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<ExitCode> {
         Command::Report(args) => report::run(&ctx, args, out),
         Command::Dispatch(args) => dispatch::run(&ctx, args, out),
         Command::Runs(args) => runs::run(&ctx, args, out),
+        Command::Forecast(args) => forecast::run(&ctx, args, out),
         Command::Schedule(args) => schedule::run(&ctx, args, out),
         Command::Hook(_) => unreachable!("answered before the store is resolved"),
         Command::Mcp(_) => unreachable!("serves with a context per call"),
