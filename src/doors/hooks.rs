@@ -78,6 +78,42 @@ pub struct HookInput {
     pub tool_name: Option<String>,
     #[serde(default)]
     pub tool_input: Option<Value>,
+    /// `Stop` (Claude Code): the session's own background tasks.
+    #[serde(default)]
+    pub background_tasks: Vec<BackgroundTask>,
+}
+
+/// A task a session started to run on its own while it goes on (a shell
+/// command, a subagent), as Claude Code lists them at `Stop`.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct BackgroundTask {
+    #[serde(default, rename = "type")]
+    pub kind: Option<String>,
+    #[serde(default)]
+    pub status: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub command: Option<String>,
+}
+
+impl BackgroundTask {
+    /// Still under way: the client wakes the session when it ends.
+    fn running(&self) -> bool {
+        matches!(self.status.as_deref(), Some("running" | "pending"))
+    }
+
+    /// In a few words, for the goal's history.
+    fn said(&self) -> String {
+        let what = (self.description.as_deref())
+            .or(self.command.as_deref())
+            .unwrap_or("a task");
+        format!(
+            "{} ({})",
+            crate::text::head(&crate::text::one_line(what), 80),
+            self.kind.as_deref().unwrap_or("task")
+        )
+    }
 }
 
 /// The JSON to print for `input`, or nothing.
@@ -257,6 +293,16 @@ fn context(event: &str, ctx: &Context, turn: Turn) -> Result<Option<Value>> {
 
 fn stop(ctx: &Context, input: &HookInput) -> Result<Option<Value>> {
     let session = input.session_id.as_deref().unwrap_or("no-session");
+    // Its own work goes on: the client wakes the session when its tasks
+    // end, and the next Stop sends it back to the goal if need be.
+    let running: Vec<String> = (input.background_tasks.iter())
+        .filter(|task| task.running())
+        .map(BackgroundTask::said)
+        .collect();
+    if !running.is_empty() {
+        engine::continuation::waits_on_own_tasks(ctx, session, &running)?;
+        return Ok(None);
+    }
     Ok(engine::continuation::at_stop(ctx, session)?.map(|go_on| {
         json!({
             "decision": "block",

@@ -40,25 +40,7 @@ pub fn at_stop(ctx: &Context, session: &str) -> Result<Option<Continuation>> {
     }
     let scan = ctx.store.scan(Scope::Open)?;
     let open: Vec<&Goal> = scan.goals.iter().map(|g| &*g.goal).collect();
-    // A goal the session can go on with: its cooldown does not count (an
-    // assessment of partial progress starts it, and is no reason to stop);
-    // the continuations are bounded by hooks.max_continuations and by
-    // progress below.
-    // The goal to go on with, as the judge sees it: one changed outside
-    // steward waits for a person, not for the session.
-    let mut candidates: Vec<&crate::store::LoadedGoal> = (scan.goals.iter())
-        .filter(|g| continuable(&g.goal))
-        .collect();
-    candidates.sort_by(|a, b| {
-        ctx.config
-            .attention_weight(&b.goal.priority)
-            .total_cmp(&ctx.config.attention_weight(&a.goal.priority))
-    });
-    let Some(goal) = candidates
-        .into_iter()
-        .find(|loaded| ctx.store.as_judged(loaded, ctx.now).is_none())
-        .map(|loaded| &*loaded.goal)
-    else {
+    let Some(goal) = goal_to_go_on_with(ctx, &scan) else {
         return Ok(None);
     };
     let path = continuations_path(ctx, session);
@@ -87,6 +69,53 @@ pub fn at_stop(ctx: &Context, session: &str) -> Result<Option<Continuation>> {
         count: state.count,
         limit,
     }))
+}
+
+/// The goal a session goes on with, as the judge sees it (one changed
+/// outside steward waits for a person, not for the session), the weightiest
+/// first. Its cooldown does not count (an assessment of partial progress
+/// starts it, and is no reason to stop); the continuations are bounded by
+/// hooks.max_continuations and by progress.
+fn goal_to_go_on_with<'s>(ctx: &Context, scan: &'s crate::store::Scan) -> Option<&'s Goal> {
+    let mut candidates: Vec<&crate::store::LoadedGoal> = (scan.goals.iter())
+        .filter(|g| continuable(&g.goal))
+        .collect();
+    candidates.sort_by(|a, b| {
+        ctx.config
+            .attention_weight(&b.goal.priority)
+            .total_cmp(&ctx.config.attention_weight(&a.goal.priority))
+    });
+    candidates
+        .into_iter()
+        .find(|loaded| ctx.store.as_judged(loaded, ctx.now).is_none())
+        .map(|loaded| &*loaded.goal)
+}
+
+/// `session` stopped while tasks it started run on (`tasks`, in a few
+/// words each): it is not sent back to work, and the goal it would have
+/// gone on with records that it comes back when they end. Nothing is
+/// counted against `hooks.max_continuations`.
+pub fn waits_on_own_tasks(ctx: &Context, session: &str, tasks: &[String]) -> Result<()> {
+    if !ctx.config.enabled {
+        return Ok(());
+    }
+    let scan = ctx.store.scan(Scope::Open)?;
+    let Some(goal) = goal_to_go_on_with(ctx, &scan) else {
+        return Ok(());
+    };
+    let mut tx = ctx.transaction_by(crate::model::Actor::Steward)?;
+    tx.record_goal_event(
+        &goal.id,
+        &goal.label,
+        "session_waits_on_its_tasks",
+        &format!(
+            "session {session} stopped with {} of its own running: {}; not sent back to work: its client wakes it when they end",
+            crate::text::count(tasks.len(), "task", "tasks"),
+            tasks.join("; ")
+        ),
+    );
+    super::finish(tx)?;
+    Ok(())
 }
 
 /// Starts `session`'s continuations over: a person spoke.

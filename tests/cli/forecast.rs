@@ -86,7 +86,10 @@ fn the_forecast_matches_a_hand_computation_from_the_runs() {
 
     // A spend cap that $1.00 spent and $1.50 more would pass: reached as
     // the fourth run would start.
-    env.write_config(&CONFIG.replace("  max_parallel: 1\n", "  max_parallel: 1\n  max_cost_usd_per_day: 2.5\n"));
+    env.write_config(&CONFIG.replace(
+        "  max_parallel: 1\n",
+        "  max_parallel: 1\n  max_cost_usd_per_day: 2.5\n",
+    ));
     env.steward()
         .args(["config", "accept", "-q"])
         .assert()

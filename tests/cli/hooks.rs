@@ -551,3 +551,42 @@ fn a_goal_edited_outside_steward_is_offered_to_nobody_before_any_write() {
         .assert()
         .code(4);
 }
+
+#[test]
+fn stop_lets_a_session_whose_own_tasks_run_stop_and_says_it_comes_back() {
+    let env = TestEnv::initialised();
+    env.add_goal("deploy");
+    // What Claude Code 2.1.332 sent as its background build ran, with the
+    // store as its working directory.
+    let mut recorded: serde_json::Value = json(
+        &std::fs::read_to_string(format!(
+            "{}/fixtures/hooks/claude-code-2.1.332-Stop-background.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    );
+    recorded["cwd"] = env.root().display().to_string().into();
+    assert_eq!(hook(&env, "claude-code", &recorded.to_string()), "");
+    let events = env.events();
+    let waits = (events.iter())
+        .find(|e| e["action"] == "session_waits_on_its_tasks")
+        .unwrap_or_else(|| panic!("{events:?}"));
+    assert_eq!(waits["label"], "deploy");
+    assert!(
+        waits["detail"].as_str().unwrap().contains(
+            "stopped with 1 task of its own running: Build in the background (shell); not sent back to work: its client wakes it when they end"
+        ),
+        "{waits}"
+    );
+    // Woken as the task ended, it stops with none running: sent back to
+    // the goal, the first continuation of its allowance.
+    recorded["background_tasks"] = serde_json::json!([]);
+    let back = json(&hook(&env, "claude-code", &recorded.to_string()));
+    assert_eq!(back["decision"], "block");
+    assert!(
+        back["reason"]
+            .as_str()
+            .unwrap()
+            .contains("continuation 1 of")
+    );
+}
