@@ -774,12 +774,14 @@ fn node_for<'g>(goal: &'g Goal, mine: &[&Run], kind: RunKind) -> Option<&'g Node
     if kind == RunKind::Plan {
         return None;
     }
-    if matches!(kind, RunKind::Nudge | RunKind::Resend | RunKind::Reassign)
-        && let Some(node) = mine
-            .last()
-            .and_then(|run| run.node.as_deref())
-            .and_then(|id| plan.node(id))
-            .filter(|node| !node.status.is_closed())
+    if matches!(
+        kind,
+        RunKind::Nudge | RunKind::Resend | RunKind::Reassign | RunKind::Wake
+    ) && let Some(node) = mine
+        .last()
+        .and_then(|run| run.node.as_deref())
+        .and_then(|id| plan.node(id))
+        .filter(|node| !node.status.is_closed())
     {
         return Some(node);
     }

@@ -114,6 +114,24 @@ pub fn for_run(
         "Record what you found before you stop: steward --actor agent assess {label} --summary \"<what is true now>\" --next \"<next step>\" [--met N]... [--blocker \"<what stops you>\"]... [--stuck]. When every criterion is met: steward --actor agent complete {label} --reason \"<evidence>\". Waiting on CI, a review or a person: steward --actor agent assess {label} --summary \"<what you wait for>\" --wait-until TIME (or --wait-for-check). Where you cannot run steward, end your last message with a fenced json block {{\"overseerUpdate\": {{\"summary\": \"<what is true now>\", \"next\": \"<next step>\", \"blockers\": [\"<what stops you>\"]}}}}: steward records it as your assessment."
     );
     let node_text = node.map(|n| plan_node(goal, n)).unwrap_or_default();
+    let wait_over = format!(
+        "The wait is over: {}. ",
+        goal.progress
+            .wait_note
+            .as_deref()
+            .map_or(
+                "the goal no longer waits".to_string(),
+                crate::text::one_line
+            )
+            .trim_end_matches('.')
+    );
+    if kind == RunKind::Wake && resumes {
+        let on = node.map_or_else(String::new, |n| format!(", plan node {}", n.id));
+        return format!(
+            "steward wakes you for goal {label}{on}. {wait_over}Pick up where you left off: look at what changed, then work until its acceptance criteria are met or you are blocked, and {}\n{node_text}",
+            lowercase_first(&report)
+        );
+    }
     if kind == RunKind::Nudge && resumes {
         let on = node.map_or_else(String::new, |n| format!(", plan node {}", n.id));
         return format!(
@@ -145,6 +163,7 @@ pub fn for_run(
             _ => "The last run on this goal failed; start again. ",
         },
         RunKind::Reassign => "Other attempts on this goal made no progress; you take it over. ",
+        RunKind::Wake => &wait_over,
         _ => "",
     };
     let on = node.map_or_else(String::new, |n| {

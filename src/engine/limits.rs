@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use crate::context::Context;
 use crate::error::Result;
 use crate::model::format_time;
-use crate::model::{Actor, Edit, Goal, GoalChange, Run, Status, record_ticks};
+use crate::model::{Actor, Edit, Goal, GoalChange, ProgressField, Run, Status, record_ticks};
 use crate::rules::watchdog::{self, Evaluation, Verdict};
 use crate::store::log_mark::Dispatch;
 use crate::store::{LoadedGoal, Transaction};
@@ -71,6 +71,11 @@ pub fn verdict_change(goal: &Goal, verdict: &Verdict, now: DateTime<Utc>) -> Goa
     }
     if verdict.end_waiting {
         edits.push(Edit::Waiting(None));
+        // The session that parked the goal is woken, told why.
+        edits.push(Edit::Progress(ProgressField::WaitedAt(now)));
+        edits.push(Edit::Progress(ProgressField::WaitNote(
+            verdict.reason.clone(),
+        )));
     }
     if verdict.is_silent() {
         GoalChange::silent(edits)

@@ -352,10 +352,13 @@ fn launch(
     )
     .map_err(|err| format!("cannot read the instruction: {err}"))?
     .ok_or("cannot read the instruction: it is gone")?;
-    let session = run
-        .session
-        .clone()
-        .filter(|_| run.kind == crate::model::RunKind::Nudge);
+    // Only a nudge and a wake resume the session they were given.
+    let session = run.session.clone().filter(|_| {
+        matches!(
+            run.kind,
+            crate::model::RunKind::Nudge | crate::model::RunKind::Wake
+        )
+    });
     let mode = ctx.config.dispatch.sandbox;
     let sandbox = sandbox_of(mode, &profile)?;
     let instruction = match sandbox {

@@ -119,6 +119,8 @@ pub enum ProgressField {
     BlockerFingerprint(Option<String>),
     UnblockedAt(DateTime<Utc>),
     UnblockNote(String),
+    WaitedAt(DateTime<Utc>),
+    WaitNote(String),
 }
 
 /// What a verb does to one goal: the edits, and the history line and event

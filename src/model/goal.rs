@@ -55,6 +55,10 @@ pub struct Progress {
     /// that no longer count against it, and the next run is told.
     pub unblocked_at: Option<DateTime<Utc>>,
     pub unblock_note: Option<String>,
+    /// When the watchdog last ended a wait of the goal, and why: the
+    /// session that parked it is woken (`RunKind::Wake`).
+    pub waited_at: Option<DateTime<Utc>>,
+    pub wait_note: Option<String>,
 }
 
 /// The result of the latest run of a goal's mechanical checks. It is

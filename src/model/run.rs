@@ -21,6 +21,9 @@ pub enum RunKind {
     /// The goal has no plan yet: the planner prompt (or, after an invalid
     /// answer, the repair prompt), answered with the plan's JSON.
     Plan,
+    /// The goal's wait ended: the session that parked it is resumed and
+    /// told what it waited for and what changed.
+    Wake,
 }
 
 impl RunKind {
@@ -32,6 +35,7 @@ impl RunKind {
             RunKind::Reassign => "reassign",
             RunKind::Manual => "manual",
             RunKind::Plan => "plan",
+            RunKind::Wake => "wake",
         }
     }
 }

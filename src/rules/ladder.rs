@@ -76,6 +76,9 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     if (plans && goal.plan.is_none()) || replanning_due(goal, runs) {
         return planning(goal, runs, settings, now);
     }
+    if let Some(step) = wake(goal, runs, settings, now) {
+        return step;
+    }
     let fingerprint = progress_fingerprint(goal);
     // The runs since the goal last made progress, oldest first.
     let stuck: Vec<&&Run> = runs
@@ -159,6 +162,32 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
             goal.label
         ),
     }
+}
+
+/// After the watchdog ended the goal's wait, before any run started: the
+/// session of the run that parked it is resumed (a wake), or, where that
+/// run has no session to resume or did not end well, a fresh first run
+/// (which reads the goal's handoff). Once a run started after the wait
+/// ended, none is woken again.
+fn wake(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>) -> Option<Step> {
+    let waited = crate::model::format_time(goal.progress.waited_at?);
+    let last = runs.last().copied();
+    if last.is_some_and(|run| run.created_at >= waited) {
+        return None;
+    }
+    let parked = last.filter(|run| {
+        run.kind != RunKind::Plan && run.outcome == Some(RunOutcome::Ok) && run.session.is_some()
+    });
+    Some(match parked {
+        Some(run) if select::is_candidate(goal, now) => Step::Start {
+            kind: RunKind::Wake,
+            agent: run.agent.clone(),
+            attempt: 0,
+            session: run.session.clone(),
+        },
+        Some(_) => Step::Wait(cooling_down(goal)),
+        None => first_run(goal, settings, now),
+    })
 }
 
 /// How the runs ended, in a person's words, the most frequent first:

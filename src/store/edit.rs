@@ -245,6 +245,8 @@ fn progress_entry(field: &ProgressField) -> (&'static str, YamlValue) {
         ProgressField::LastOutcome(text) => ("last_outcome", YamlValue::Str(text.clone())),
         ProgressField::UnblockedAt(at) => ("unblocked_at", time_value(*at)),
         ProgressField::UnblockNote(text) => ("unblock_note", YamlValue::Str(text.clone())),
+        ProgressField::WaitedAt(at) => ("waited_at", time_value(*at)),
+        ProgressField::WaitNote(text) => ("wait_note", YamlValue::Str(text.clone())),
         ProgressField::BlockerFingerprint(print) => (
             "blocker_fingerprint",
             print.clone().map_or(YamlValue::Null, YamlValue::Str),

@@ -347,6 +347,8 @@ impl GoalFile {
                 .unwrap_or(0),
             unblocked_at: reader.time(&["progress", "unblocked_at"])?,
             unblock_note: reader.text(&["progress", "unblock_note"])?,
+            waited_at: reader.time(&["progress", "waited_at"])?,
+            wait_note: reader.text(&["progress", "wait_note"])?,
         };
         let criteria = layout
             .criteria

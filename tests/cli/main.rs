@@ -44,5 +44,6 @@ mod tasks;
 mod tick;
 mod typos;
 mod update;
+mod wake;
 mod worked_example;
 mod worktrees;

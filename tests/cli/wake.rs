@@ -1,0 +1,85 @@
+//! steward-guide(7), "AGENT RUNS": the session that parked its goal on a
+//! wait is the one woken when the wait ends — its session resumed and
+//! told what it waited for — exactly once.
+
+use crate::common::TestEnv;
+
+/// Parks its goal on CI the first time; resumed, says it picked up.
+const AGENT: &str = r#"#!/bin/sh
+instruction=$(cat)
+echo "$*" >> argv.log
+printf '%s' "$instruction" > "instruction-$STEWARD_DISPATCH_ID.txt"
+case "$*" in
+  *--resume*)
+    echo '{"type":"result","subtype":"success","is_error":false,"result":"woken: CI is green","session_id":"s-park","total_cost_usd":0}'
+    ;;
+  *)
+    steward --actor agent assess "$STEWARD_GOAL" --summary "CI runs" --wait-until 2026-11-21T05:00:00Z -q
+    echo '{"type":"result","subtype":"success","is_error":false,"result":"parked on CI","session_id":"s-park","total_cost_usd":0}'
+    ;;
+esac
+"#;
+
+const CONFIG: &str = "dispatch:
+  enabled: true
+  agent: fake
+  pass_at_run_end: false
+agents:
+  fake:
+    command: [./agent.sh]
+    resume: [./agent.sh, --resume, '{session}']
+    output: claude-json
+";
+
+#[test]
+fn the_session_that_parked_a_goal_is_woken_once_when_its_wait_ends() {
+    let mut env = TestEnv::initialised();
+    env.write_config(CONFIG);
+    env.executable("agent.sh", AGENT);
+    env.steward()
+        .args([
+            "add",
+            "ship",
+            "--title",
+            "Ship",
+            "--criterion",
+            "CI is green",
+        ])
+        .assert()
+        .success();
+    env.tick_and_settle();
+    assert!(env.goal_json("ship")["waiting"].is_object());
+    // Still waiting: nothing starts.
+    env.set_now("2026-11-21T04:40:00Z");
+    env.tick_and_settle();
+    assert_eq!(env.runs().len(), 1);
+    // The wait is over: the parked session is resumed, told why.
+    env.set_now("2026-11-21T05:01:00Z");
+    env.tick_and_settle();
+    let runs = env.runs();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert_eq!(runs[1]["kind"], "wake", "{}", runs[1]);
+    assert_eq!(runs[1]["session"], "s-park");
+    let argv = env.read("argv.log");
+    assert!(
+        argv.lines()
+            .nth(1)
+            .is_some_and(|line| line.ends_with(" --resume s-park")),
+        "{argv}"
+    );
+    let told = env.read(&format!(
+        "instruction-{}.txt",
+        runs[1]["id"].as_str().unwrap()
+    ));
+    assert!(
+        told.starts_with("steward wakes you for goal ship. The wait is over: done waiting for CI runs: 2026-11-21T05:00:00Z passed. Pick up where you left off"),
+        "{told}"
+    );
+    // Woken once: later passes follow the ladder, with no second wake.
+    for now in ["2026-11-21T05:30:00Z", "2026-11-21T06:30:00Z"] {
+        env.set_now(now);
+        env.tick_and_settle();
+    }
+    let wakes = env.runs().iter().filter(|r| r["kind"] == "wake").count();
+    assert_eq!(wakes, 1, "{:?}", env.runs());
+}
