@@ -83,6 +83,13 @@ fn the_forecast_matches_a_hand_computation_from_the_runs() {
     assert_eq!(json["cost_usd"], 2.5);
     assert_eq!(json["cap_reached"], serde_json::Value::Null);
     assert_eq!(json["late"], serde_json::json!(["b-docs"]));
+    // In one line where a person looks before the night.
+    let line = "forecast: 2 workable goals, 5 more runs, $2.50, the last done about 2026-11-21T04:22:00Z (steward forecast)";
+    for args in [&["status"][..], &["tick", "--dry-run"], &["digest"]] {
+        let output = env.steward_on_path().args(args).output().unwrap();
+        let said = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(said.contains(line), "{args:?}: {said}");
+    }
 
     // A spend cap that $1.00 spent and $1.50 more would pass: reached as
     // the fourth run would start.

@@ -136,6 +136,10 @@ pub fn run(ctx: &Context, args: DigestArgs, out: &mut Output) -> Result<ExitCode
             report.cost
         ));
     }
+    if let Some(forecast) = super::forecast::summary(ctx) {
+        out.line("");
+        out.line(forecast);
+    }
     Ok(ExitCode::Success)
 }
 

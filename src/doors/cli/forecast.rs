@@ -189,3 +189,40 @@ pub fn run(ctx: &Context, args: ForecastArgs, out: &mut Output) -> Result<ExitCo
     out.line("a forecast is not a promise: it assumes the next runs go as the past ones did");
     Ok(ExitCode::Success)
 }
+
+/// The forecast in one line, for `status`, `digest` and `tick --dry-run`:
+/// `None` without dispatch (no runs to forecast) or a workable goal.
+pub fn summary(ctx: &Context) -> Option<String> {
+    if !ctx.config.enabled || !ctx.config.dispatch.enabled {
+        return None;
+    }
+    let outlook = crate::engine::forecast::outlook(ctx).ok()?;
+    let goals = &outlook.forecast.goals;
+    if goals.is_empty() {
+        return None;
+    }
+    let known: Vec<_> = goals.iter().filter(|g| g.runs.is_some()).collect();
+    let runs: u64 = known.iter().filter_map(|g| g.runs).sum();
+    let last = known.iter().filter_map(|g| g.finish).max();
+    let unknown = goals.len() - known.len();
+    let mut line = format!(
+        "forecast: {}, {}, ${:.2}",
+        crate::text::count(goals.len(), "workable goal", "workable goals"),
+        crate::text::count(runs as usize, "more run", "more runs"),
+        outlook.forecast.cost_usd
+    );
+    if let Some(last) = last.filter(|_| known.iter().all(|g| g.finish.is_some())) {
+        line.push_str(&format!(", the last done about {}", format_time(last)));
+    }
+    if unknown > 0 {
+        line.push_str(&format!("; unknown for {unknown} without history"));
+    }
+    if let Some(at) = outlook.forecast.cap_reached {
+        line.push_str(&format!(
+            "; the day's spend cap is reached about {}",
+            format_time(at)
+        ));
+    }
+    line.push_str(" (steward forecast)");
+    Some(line)
+}

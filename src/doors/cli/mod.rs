@@ -17,7 +17,7 @@ mod digest;
 mod dispatch;
 mod doctor;
 mod edit;
-mod forecast;
+pub(crate) mod forecast;
 pub mod generate;
 mod handoff;
 mod hook;

@@ -57,6 +57,9 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCod
         "tick last ran: {}",
         report.last_tick.as_deref().unwrap_or("never")
     ));
+    if let Some(forecast) = super::forecast::summary(ctx) {
+        out.line(forecast);
+    }
     if !report.for_person.is_empty() {
         out.line("");
         out.line("Waiting for you:");

@@ -139,6 +139,10 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
             outcome.goals_changed()
         ));
     }
+    // Before the night: what the work ahead likely takes.
+    if dry_run && let Some(forecast) = super::forecast::summary(ctx) {
+        out.line(forecast);
+    }
 }
 
 /// How many lines of goals held back a pass prints (`tick --json` and
