@@ -2,6 +2,7 @@
 //! (`crate::rules::forecast`), and the agents a usage limit holds.
 
 use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
 
 use crate::context::Context;
 use crate::error::Result;
@@ -58,4 +59,74 @@ pub fn outlook(ctx: &Context) -> Result<Outlook> {
         limits,
         limited,
     })
+}
+
+/// A forecast as kept for the morning.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Remembered {
+    pub at: String,
+    pub goals: Vec<RememberedGoal>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RememberedGoal {
+    pub id: String,
+    pub label: String,
+    pub runs: Option<u64>,
+    pub cost_usd: Option<f64>,
+    pub finish: Option<String>,
+}
+
+/// What happened to a goal of a kept forecast since it was made.
+#[derive(Debug, Clone)]
+pub struct Happened {
+    pub goal: RememberedGoal,
+    /// Runs started since, and what they cost.
+    pub runs: usize,
+    pub cost_usd: f64,
+    /// Its status now, and when it closed if it did.
+    pub status: String,
+    pub closed_at: Option<DateTime<Utc>>,
+}
+
+/// Keeps the forecast a person asked for, for the page's comparison.
+pub fn remember(ctx: &Context, forecast: &Forecast) {
+    let kept = Remembered {
+        at: crate::model::format_time(ctx.now),
+        goals: (forecast.goals.iter())
+            .map(|g| RememberedGoal {
+                id: g.id.clone(),
+                label: g.label.clone(),
+                runs: g.runs,
+                cost_usd: g.cost_usd,
+                finish: g.finish.map(crate::model::format_time),
+            })
+            .collect(),
+    };
+    ctx.store
+        .remember_forecast(&serde_json::to_string(&kept).expect("a forecast serializes"));
+}
+
+/// The last forecast kept, with what happened to each goal since.
+pub fn since_last(ctx: &Context) -> Option<(Remembered, Vec<Happened>)> {
+    let kept: Remembered = serde_json::from_str(&ctx.store.remembered_forecast()?).ok()?;
+    let scan = ctx.store.scan(Scope::All).ok()?;
+    let (runs, _) = ctx.store.runs().ok()?;
+    let happened = (kept.goals.iter())
+        .map(|goal| {
+            let since: Vec<_> = (runs.iter())
+                .filter(|r| r.verified && r.goal_id == goal.id && r.created_at >= kept.at)
+                .filter(|r| r.kind != crate::model::RunKind::Plan)
+                .collect();
+            let now = scan.goals.iter().find(|g| g.goal.id == goal.id);
+            Happened {
+                goal: goal.clone(),
+                runs: since.len(),
+                cost_usd: since.iter().map(|r| r.cost_usd).sum(),
+                status: now.map_or("gone".to_string(), |g| g.goal.status.to_string()),
+                closed_at: now.and_then(|g| g.goal.closed_at),
+            }
+        })
+        .collect();
+    Some((kept, happened))
 }

@@ -38,6 +38,10 @@ pub struct Page {
     pub events: Vec<Event>,
     /// Runs started or ended since `since`, oldest first.
     pub runs: Vec<Run>,
+    /// The work ahead, while dispatch is on.
+    pub forecast: Option<crate::rules::forecast::Forecast>,
+    /// The last forecast a person asked for, and what happened since.
+    pub last_forecast: Option<(super::forecast::Remembered, Vec<super::forecast::Happened>)>,
 }
 
 /// The page written.
@@ -85,6 +89,11 @@ pub fn gather(ctx: &Context, since: DateTime<Utc>) -> Result<Page> {
         overview,
         events,
         runs,
+        forecast: (ctx.config.enabled && ctx.config.dispatch.enabled)
+            .then(|| super::forecast::outlook(ctx).ok())
+            .flatten()
+            .map(|outlook| outlook.forecast),
+        last_forecast: super::forecast::since_last(ctx),
     })
 }
 

@@ -44,6 +44,7 @@ pub enum Basis {
 /// One goal's forecast.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GoalForecast {
+    pub id: String,
     pub label: String,
     pub basis: Basis,
     /// Unmet criteria.
@@ -192,6 +193,7 @@ pub fn forecast(workable: &[&Goal], all: &[&Goal], runs: &[Run], limits: &Limits
             }
         }));
         goals.push(GoalForecast {
+            id: goal.id.clone(),
             label: goal.label.clone(),
             failing_share: (sample.runs > 0).then_some(sample.failing),
             cost_usd: runs_left.map(|n| n as f64 * sample.cost),

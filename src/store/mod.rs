@@ -20,6 +20,7 @@ mod dispatch_window;
 mod edit;
 pub mod episodes;
 pub mod events;
+mod forecast_memo;
 pub mod frontmatter;
 mod goal_file;
 mod journal;

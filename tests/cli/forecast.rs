@@ -91,6 +91,19 @@ fn the_forecast_matches_a_hand_computation_from_the_runs() {
         assert!(said.contains(line), "{args:?}: {said}");
     }
 
+    // And on the page.
+    let dir = tempfile::tempdir().unwrap();
+    env.steward()
+        .args(["report", "--html"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    assert!(
+        html.contains("<li><a href=\"#goal-b-docs\">b-docs</a>: 3 more runs, $1.50, done about <time datetime=\"2026-11-21T04:22:00Z\">2026-11-21 04:22</time></li>"),
+        "{html}"
+    );
+
     // A spend cap that $1.00 spent and $1.50 more would pass: reached as
     // the fourth run would start.
     env.write_config(&CONFIG.replace(
@@ -122,6 +135,24 @@ fn the_forecast_matches_a_hand_computation_from_the_runs() {
         "{text}"
     );
     assert!(text.contains("a forecast is not a promise"), "{text}");
+    // The morning's page sets the forecast a person asked for beside what
+    // happened since: here one more run of a-api.
+    env.set_now("2026-11-21T04:21:00Z");
+    env.tick_and_settle();
+    env.steward()
+        .args(["report", "--html"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(dir.path().join("index.html")).unwrap();
+    assert!(
+        html.contains("<h3>The forecast of <time datetime=\"2026-11-21T04:20:00Z\">2026-11-21 04:20</time>, against what happened</h3>"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<li>a-api: forecast 2 runs, $1.00, done about <time datetime=\"2026-11-21T04:21:00Z\">2026-11-21 04:21</time>; since: 1 run, $0.50, still stalled</li>"),
+        "{html}"
+    );
 }
 
 #[test]

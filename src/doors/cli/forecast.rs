@@ -72,6 +72,8 @@ pub fn run(ctx: &Context, args: ForecastArgs, out: &mut Output) -> Result<ExitCo
         .map_err(|why| crate::error::Error::bad_value("--by", why))?;
     let outlook = crate::engine::forecast::outlook(ctx)?;
     let forecast = &outlook.forecast;
+    // Kept for the morning's page, which sets it beside what happened.
+    crate::engine::forecast::remember(ctx, forecast);
     let late: Vec<&str> = (forecast.goals.iter())
         .filter(|g| by.is_some_and(|by| g.finish.is_none_or(|at| at > by)))
         .map(|g| g.label.as_str())

@@ -75,6 +75,7 @@ pub fn render(page: &Page) -> String {
     open_goals(&mut html, page);
     closed_goals(&mut html, page);
     spend(&mut html, page);
+    forecast(&mut html, page);
     events(&mut html, page);
     problems(&mut html, page);
     html.push_str("</main>\n");
@@ -213,6 +214,9 @@ fn header(html: &mut String, page: &Page) {
         page.closed.len()
     );
     html.push_str("<li><a href=\"#spend\">Spend</a></li>\n");
+    if page.forecast.is_some() {
+        html.push_str("<li><a href=\"#forecast\">Ahead</a></li>\n");
+    }
     html.push_str("<li><a href=\"#events\">Events</a></li>\n");
     html.push_str("</ul></nav>\n</header>\n");
 }
@@ -655,6 +659,90 @@ fn spend(html: &mut String, page: &Page) {
 }
 
 /// A run's worktree and branch (`dispatch.worktree`), for a run line.
+/// The work ahead (`steward forecast`), goal by goal.
+fn forecast(html: &mut String, page: &Page) {
+    let Some(forecast) = &page.forecast else {
+        return;
+    };
+    html.push_str("<section id=\"forecast\">\n<h2>Ahead</h2>\n<ul>\n");
+    if forecast.goals.is_empty() {
+        html.push_str("<li>No workable goal.</li>\n");
+    }
+    for goal in &forecast.goals {
+        // Markup of the page's own: numbers, times, and words of steward's.
+        let what = match (goal.runs, goal.cost_usd, goal.finish) {
+            (Some(0), _, _) => "every criterion met: the judge decides".to_string(),
+            (Some(runs), Some(cost), Some(finish)) => format!(
+                "{}, {}, done about {}",
+                count(runs as usize, "more run", "more runs"),
+                dollars(cost),
+                time(finish)
+            ),
+            (Some(runs), Some(cost), None) => format!(
+                "{}, {}, not done before the day's spend cap",
+                count(runs as usize, "more run", "more runs"),
+                dollars(cost)
+            ),
+            _ => "runs needed unknown: no run of this store has met a criterion yet".to_string(),
+        };
+        let _ = writeln!(
+            html,
+            "<li><a href=\"#{}\">{}</a>: {what}</li>",
+            anchor(&goal.label),
+            escape(&goal.label),
+        );
+    }
+    html.push_str("</ul>\n");
+    if let Some(at) = forecast.cap_reached {
+        let _ = writeln!(
+            html,
+            "<p>The day's spend cap is reached about {}.</p>",
+            time(at)
+        );
+    }
+    html.push_str("<p class=\"dim\">From this store's own runs (<code>steward forecast</code> gives the basis of each): a forecast, not a promise.</p>\n");
+    last_forecast(html, page);
+    html.push_str("</section>\n");
+}
+
+/// The last forecast a person asked for, set beside what happened since.
+fn last_forecast(html: &mut String, page: &Page) {
+    let Some((kept, happened)) = &page.last_forecast else {
+        return;
+    };
+    let _ = writeln!(
+        html,
+        "<h3>The forecast of {}, against what happened</h3>\n<ul>",
+        time_text(&kept.at)
+    );
+    for goal in happened {
+        let said = match (goal.goal.runs, goal.goal.cost_usd) {
+            (Some(runs), Some(cost)) => format!(
+                "forecast {}, {}{}",
+                count(runs as usize, "run", "runs"),
+                dollars(cost),
+                goal.goal
+                    .finish
+                    .as_deref()
+                    .map_or_else(String::new, |at| format!(", done about {}", time_text(at)))
+            ),
+            _ => "forecast unknown".to_string(),
+        };
+        let now = match goal.closed_at {
+            Some(at) => format!("{} at {}", escape(&goal.status), time(at)),
+            None => format!("still {}", escape(&goal.status)),
+        };
+        let _ = writeln!(
+            html,
+            "<li>{}: {said}; since: {}, {}, {now}</li>",
+            escape(&goal.goal.label),
+            count(goal.runs, "run", "runs"),
+            dollars(goal.cost_usd)
+        );
+    }
+    html.push_str("</ul>\n");
+}
+
 fn worktree_text(run: &Run) -> String {
     run.worktree.as_ref().map_or_else(String::new, |w| {
         format!(
