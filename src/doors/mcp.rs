@@ -511,6 +511,7 @@ impl AssessArgs {
                 .map(|t| time("wait_until", &t))
                 .transpose()?,
             wait_for_check: self.wait_for_check,
+            session: None,
         };
         Ok((self.goal, self.dispatch_id, report))
     }

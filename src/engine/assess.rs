@@ -113,6 +113,29 @@ struct Extra<'a> {
     handoff: Option<crate::model::Handoff>,
 }
 
+/// The interactive session an agent's assessment comes from, as
+/// `AGENT:SESSION`: its client puts the session's id in the environment of
+/// the commands it runs (Claude Code 2.1.332: `CLAUDE_CODE_SESSION_ID`;
+/// Codex: `CODEX_SESSION_ID`). Only an agent's, and only an id a command
+/// line can carry.
+fn interactive_session(ctx: &Context) -> Option<String> {
+    if ctx.actor != crate::model::Actor::Agent {
+        return None;
+    }
+    [
+        ("claude", "CLAUDE_CODE_SESSION_ID"),
+        ("codex", "CODEX_SESSION_ID"),
+    ]
+    .into_iter()
+    .find_map(|(agent, var)| {
+        let id = ctx
+            .env
+            .var(var)
+            .filter(|id| crate::agents::is_session_id(id))?;
+        Some(format!("{agent}:{id}"))
+    })
+}
+
 /// An assessment with what a structured update brings beside it.
 fn assess_with(
     ctx: &Context,
@@ -135,6 +158,9 @@ fn assess_with(
         .map(|work| super::work::node_edits(&loaded.goal, work))
         .transpose()?;
     let mut report = report.clone();
+    if dispatch_id.is_none() {
+        report.session = interactive_session(ctx);
+    }
     if report.dispatched
         && let Some(id) = dispatch_id
         && limits::dispatch_counted(ctx, &loaded.goal.id, id)?

@@ -234,7 +234,10 @@ fn decide(
     if let Some(why) = super::run::missing_program(ctx, &agent) {
         return Decision::Hold(why);
     }
-    let session = session.filter(|_| mine.last().is_some_and(|r| r.agent == agent));
+    // A session goes on with the agent that had it: a follow-up's last
+    // run's, or the parked session a wake names with its agent.
+    let session =
+        session.filter(|_| kind == RunKind::Wake || mine.last().is_some_and(|r| r.agent == agent));
     // A plan's repairs, and the first work on it, follow its planning
     // run at once: planning is not work on the goal.
     let after_planning = mine.last().is_some_and(|r| r.kind == RunKind::Plan);

@@ -76,6 +76,14 @@ pub fn verdict_change(goal: &Goal, verdict: &Verdict, now: DateTime<Utc>) -> Goa
         edits.push(Edit::Progress(ProgressField::WaitNote(
             verdict.reason.clone(),
         )));
+        // An interactive session that parked it is the one woken; none
+        // (empty) leaves the run that parked it to be found by its record.
+        let session = goal.waiting.as_ref().and_then(|w| w.session.clone());
+        if session.is_some() || goal.progress.wake_session.is_some() {
+            edits.push(Edit::Progress(ProgressField::WakeSession(
+                session.unwrap_or_default(),
+            )));
+        }
     }
     if verdict.is_silent() {
         GoalChange::silent(edits)

@@ -267,6 +267,7 @@ pub fn merge_wait(ctx: &Context, goal: &Goal) -> Option<(Waiting, Run)> {
         until: None,
         for_check: false,
         for_person: None,
+        session: None,
         reason: format!(
             "{MERGE_WAIT}{} into {} once run {} ends (dispatch.merge: {}), and to judge it in the root",
             worktree.branch,

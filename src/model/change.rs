@@ -121,6 +121,7 @@ pub enum ProgressField {
     UnblockNote(String),
     WaitedAt(DateTime<Utc>),
     WaitNote(String),
+    WakeSession(String),
 }
 
 /// What a verb does to one goal: the edits, and the history line and event

@@ -59,6 +59,9 @@ pub struct Progress {
     /// session that parked it is woken (`RunKind::Wake`).
     pub waited_at: Option<DateTime<Utc>>,
     pub wait_note: Option<String>,
+    /// The interactive session that parked the wait that ended last
+    /// (`AGENT:SESSION`; empty: none), woken in the store's root.
+    pub wake_session: Option<String>,
 }
 
 /// The result of the latest run of a goal's mechanical checks. It is
@@ -120,6 +123,10 @@ pub struct Waiting {
     /// What it waits for, in the agent's words.
     pub reason: String,
     pub since: Option<DateTime<Utc>>,
+    /// The interactive session that parked it, as `AGENT:SESSION` (the
+    /// agent profile and the client's session id): woken when the wait
+    /// ends. A run steward started is found by its record instead.
+    pub session: Option<String>,
 }
 
 /// Why a goal waits for a person.
@@ -182,6 +189,7 @@ impl Waiting {
             "for_person": self.for_person.map(PersonWait::as_str),
             "reason": self.reason,
             "since": self.since.map(super::format_time),
+            "session": self.session,
         })
     }
 
@@ -193,6 +201,7 @@ impl Waiting {
             for_person: Some(why),
             reason: reason.into(),
             since: Some(since),
+            session: None,
         }
     }
 }

@@ -34,6 +34,9 @@ pub struct Report {
     pub wait_until: Option<DateTime<Utc>>,
     /// Park the goal until its checks' result changes (`--wait-for-check`).
     pub wait_for_check: bool,
+    /// The interactive session that reports it (`AGENT:SESSION`), woken
+    /// when a wait it parks ends.
+    pub session: Option<String>,
 }
 
 impl Report {
@@ -195,6 +198,7 @@ pub fn assess(
             for_person: None,
             reason: crate::text::head(&report.summary, 200),
             since: Some(now),
+            session: report.session.clone(),
         }))
     } else if goal.waiting.is_some() {
         Some(None)

@@ -175,6 +175,22 @@ fn wake(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>) -> 
     if last.is_some_and(|run| run.created_at >= waited) {
         return None;
     }
+    // An interactive session parked it: that session, with its profile.
+    if let Some((agent, session)) = (goal.progress.wake_session.as_deref())
+        .and_then(|parked| parked.split_once(':'))
+        .filter(|(agent, session)| !agent.is_empty() && !session.is_empty())
+    {
+        return Some(if select::is_candidate(goal, now) {
+            Step::Start {
+                kind: RunKind::Wake,
+                agent: agent.to_string(),
+                attempt: 0,
+                session: Some(session.to_string()),
+            }
+        } else {
+            Step::Wait(cooling_down(goal))
+        });
+    }
     let parked = last.filter(|run| {
         run.kind != RunKind::Plan && run.outcome == Some(RunOutcome::Ok) && run.session.is_some()
     });

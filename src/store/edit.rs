@@ -161,6 +161,9 @@ fn waiting_value(waiting: &Waiting) -> YamlValue {
     if let Some(since) = waiting.since {
         entries.push(("since".to_string(), time_value(since)));
     }
+    if let Some(session) = &waiting.session {
+        entries.push(("session".to_string(), YamlValue::Str(session.clone())));
+    }
     YamlValue::Map(entries)
 }
 
@@ -247,6 +250,7 @@ fn progress_entry(field: &ProgressField) -> (&'static str, YamlValue) {
         ProgressField::UnblockNote(text) => ("unblock_note", YamlValue::Str(text.clone())),
         ProgressField::WaitedAt(at) => ("waited_at", time_value(*at)),
         ProgressField::WaitNote(text) => ("wait_note", YamlValue::Str(text.clone())),
+        ProgressField::WakeSession(text) => ("wake_session", YamlValue::Str(text.clone())),
         ProgressField::BlockerFingerprint(print) => (
             "blocker_fingerprint",
             print.clone().map_or(YamlValue::Null, YamlValue::Str),

@@ -349,6 +349,7 @@ impl GoalFile {
             unblock_note: reader.text(&["progress", "unblock_note"])?,
             waited_at: reader.time(&["progress", "waited_at"])?,
             wait_note: reader.text(&["progress", "wait_note"])?,
+            wake_session: reader.text(&["progress", "wake_session"])?,
         };
         let criteria = layout
             .criteria
@@ -854,6 +855,7 @@ impl Reader<'_> {
             },
             reason: self.text(&["waiting", "reason"])?.unwrap_or_default(),
             since: self.time(&["waiting", "since"])?,
+            session: self.text(&["waiting", "session"])?,
         }))
     }
 

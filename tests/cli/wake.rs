@@ -83,3 +83,61 @@ fn the_session_that_parked_a_goal_is_woken_once_when_its_wait_ends() {
     let wakes = env.runs().iter().filter(|r| r["kind"] == "wake").count();
     assert_eq!(wakes, 1, "{:?}", env.runs());
 }
+
+#[test]
+fn an_interactive_session_that_parked_a_goal_is_resumed_when_its_wait_ends() {
+    let mut env = TestEnv::initialised();
+    // The profile a session of Claude Code is resumed with: a script here.
+    env.write_config(
+        &CONFIG
+            .replace("agent: fake", "agent: claude")
+            .replace("  fake:", "  claude:"),
+    );
+    env.executable("agent.sh", AGENT);
+    env.steward()
+        .args([
+            "add",
+            "ship",
+            "--title",
+            "Ship",
+            "--criterion",
+            "CI is green",
+        ])
+        .assert()
+        .success();
+    // A person's Claude Code session parks it: its shell carries the
+    // session's id, and no dispatch id.
+    env.steward()
+        .env("CLAUDECODE", "1")
+        .env("CLAUDE_CODE_SESSION_ID", "6f1c2d3e-interactive")
+        .args([
+            "assess",
+            "ship",
+            "--summary",
+            "CI runs",
+            "--wait-until",
+            "2026-11-21T05:00:00Z",
+        ])
+        .assert()
+        .success();
+    assert_eq!(
+        env.goal_json("ship")["waiting"]["session"],
+        "claude:6f1c2d3e-interactive"
+    );
+    env.set_now("2026-11-21T05:01:00Z");
+    env.tick_and_settle();
+    let runs = env.runs();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert_eq!(runs[0]["kind"], "wake");
+    assert_eq!(runs[0]["agent"], "claude");
+    // Resumed with the session's id (the script then reports its own).
+    let argv = env.read("argv.log");
+    assert!(
+        argv.trim_end().ends_with(" --resume 6f1c2d3e-interactive"),
+        "{argv}"
+    );
+    // Once.
+    env.set_now("2026-11-21T06:01:00Z");
+    env.tick_and_settle();
+    assert_eq!(env.runs().iter().filter(|r| r["kind"] == "wake").count(), 1);
+}

@@ -133,6 +133,7 @@ pub fn run(ctx: &Context, args: AssessArgs, out: &mut Output) -> Result<ExitCode
         stuck: args.stuck,
         wait_until: args.wait_until,
         wait_for_check: args.wait_for_check,
+        session: None,
     };
     let saved = engine::assess(ctx, &goal, &report, args.dispatch_id.as_deref())?;
     let what = summary(&saved.goal.goal);
