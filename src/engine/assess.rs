@@ -7,7 +7,7 @@ use super::{Saved, limits};
 use crate::context::Context;
 use crate::error::{Error, Input, Result};
 use crate::model::plan::NodeStatus;
-use crate::model::{Edit, GoalChange, format_time, progress_edits, record_ticks};
+use crate::model::{Edit, GoalChange, ProgressField, format_time, progress_edits, record_ticks};
 use crate::rules::assessment::{self, Report};
 
 /// Records `report` on the goal `reference` names. A budget or bound the
@@ -234,6 +234,15 @@ fn assess_with(
         change.push(Edit::Status(status.clone()));
     }
     if let Some(escalation) = &effects.escalation {
+        // The session that asks a person is woken with the answer: a
+        // person's own session by its id (none: the run that asked, by
+        // its record).
+        if escalation.kind == "agent" {
+            let session = report.session.clone().unwrap_or_default();
+            if !session.is_empty() || loaded.goal.progress.wake_session.is_some() {
+                change.push(Edit::Progress(ProgressField::WakeSession(session)));
+            }
+        }
         change.push(Edit::Escalation(Some(escalation.clone())));
     }
     let saved = tx

@@ -116,6 +116,15 @@ pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
     if goal.escalation.is_some() {
         change.push(Edit::Escalation(None));
     }
+    // The agent asked for a person (`assess --stuck`): the answer ends its
+    // wait, and the session that asked is the one woken with it.
+    if goal.escalation.as_ref().is_some_and(|e| e.kind == "agent") {
+        change.push(Edit::Progress(ProgressField::WaitedAt(ctx.now)));
+        change.push(Edit::Progress(ProgressField::WaitNote(format!(
+            "a person answered: \"{}\"",
+            crate::text::one_line(reason)
+        ))));
+    }
     let progress = &goal.progress;
     for (value, field) in [
         (

@@ -64,10 +64,10 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     // A person's unblock starts afresh: the runs before it count no more;
     // nor does a run that ended on the agent's usage limit (no fault of
     // the work: its agent waits, see `limited_agent`).
-    let runs: Vec<&Run> = since_unblock(goal, runs)
-        .into_iter()
+    let all: Vec<&Run> = (runs.iter().copied())
         .filter(|r| r.outcome != Some(RunOutcome::Limited))
         .collect();
+    let runs: Vec<&Run> = since_unblock(goal, &all);
     let runs = runs.as_slice();
     let plans = match goal.record.planning {
         Some(planning) => planning == crate::model::Planning::Auto,
@@ -76,7 +76,9 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     if (plans && goal.plan.is_none()) || replanning_due(goal, runs) {
         return planning(goal, runs, settings, now);
     }
-    if let Some(step) = wake(goal, runs, settings, now) {
+    // The run that parked the goal, or asked a person, may be from
+    // before the person's unblock.
+    if let Some(step) = wake(goal, &all, settings, now) {
         return step;
     }
     let fingerprint = progress_fingerprint(goal);

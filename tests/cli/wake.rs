@@ -141,3 +141,51 @@ fn an_interactive_session_that_parked_a_goal_is_resumed_when_its_wait_ends() {
     env.tick_and_settle();
     assert_eq!(env.runs().iter().filter(|r| r["kind"] == "wake").count(), 1);
 }
+
+/// Asks a person the first time; resumed, says it has the answer.
+const ASKING_AGENT: &str = r#"#!/bin/sh
+instruction=$(cat)
+echo "$*" >> argv.log
+printf '%s' "$instruction" > "instruction-$STEWARD_DISPATCH_ID.txt"
+case "$*" in
+  *--resume*)
+    echo '{"type":"result","subtype":"success","is_error":false,"result":"deployed with the token","session_id":"s-ask","total_cost_usd":0}'
+    ;;
+  *)
+    steward --actor agent assess "$STEWARD_GOAL" --summary "the deploy needs a token only a person has" --stuck -q
+    echo '{"type":"result","subtype":"success","is_error":false,"result":"asked for the token","session_id":"s-ask","total_cost_usd":0}'
+    ;;
+esac
+"#;
+
+#[test]
+fn the_session_that_asked_a_person_is_woken_with_the_answer() {
+    let mut env = TestEnv::initialised();
+    env.write_config(CONFIG);
+    env.executable("agent.sh", ASKING_AGENT);
+    env.steward()
+        .args(["add", "ship", "--title", "Ship", "--criterion", "Deployed"])
+        .assert()
+        .success();
+    env.tick_and_settle();
+    assert_eq!(env.goal_json("ship")["escalation"]["kind"], "agent");
+    env.set_now("2026-11-21T04:30:00Z");
+    env.steward()
+        .args(["unblock", "ship", "--note", "the token is in the vault"])
+        .assert()
+        .success();
+    env.tick_and_settle();
+    let runs = env.runs();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    assert_eq!(runs[1]["kind"], "wake", "{}", runs[1]);
+    let argv = env.read("argv.log");
+    assert!(argv.trim_end().ends_with(" --resume s-ask"), "{argv}");
+    let told = env.read(&format!(
+        "instruction-{}.txt",
+        runs[1]["id"].as_str().unwrap()
+    ));
+    assert!(
+        told.starts_with("steward wakes you for goal ship. The wait is over: a person answered: \"the token is in the vault\". Pick up where you left off"),
+        "{told}"
+    );
+}
