@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::path::Path;
 
+use super::Rename;
 use super::process::Stat;
 
 /// The process `pid` as `/proc/PID/stat` shows it, if it is there. Its
@@ -112,15 +113,6 @@ pub fn become_subreaper() {
     unsafe {
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     }
-}
-
-/// How [`rename`] treats what is at the target.
-#[derive(Debug, Clone, Copy)]
-pub enum Rename {
-    /// Fail when something is there.
-    NoReplace,
-    /// Swap the two.
-    Exchange,
 }
 
 /// `renameat2(2)` of two paths.

@@ -8,6 +8,7 @@ use std::ffi::{CStr, c_int, c_void};
 use std::fs::File;
 use std::path::Path;
 
+use super::Rename;
 use super::process::Stat;
 
 /// The process `pid` as the kernel describes it. Its start is in
@@ -176,15 +177,6 @@ pub fn all_pids() -> Vec<u32> {
 /// macOS has no child subreaper: orphans go to launchd, and a run's are
 /// found by the dispatch id they carry.
 pub fn become_subreaper() {}
-
-/// How [`rename`] treats what is at the target.
-#[derive(Debug, Clone, Copy)]
-pub enum Rename {
-    /// Fail when something is there.
-    NoReplace,
-    /// Swap the two.
-    Exchange,
-}
 
 /// `renamex_np(2)` of two paths.
 pub fn rename(from: &Path, to: &Path, how: Rename) -> std::io::Result<()> {

@@ -27,3 +27,12 @@ pub mod process;
 pub mod safe_file;
 pub mod sandbox;
 pub mod small_copy;
+
+/// How `platform::rename` treats what is at the target.
+#[derive(Debug, Clone, Copy)]
+pub enum Rename {
+    /// Fail when something is there.
+    NoReplace,
+    /// Swap the two.
+    Exchange,
+}

@@ -262,7 +262,7 @@ pub fn move_unsynced(from: &Path, to: &Path, contents: &[u8]) -> Result<()> {
 /// Renames `from` to `to` unless something is at `to` (`renameat2` with
 /// `RENAME_NOREPLACE`; on macOS `renamex_np` with `RENAME_EXCL`).
 fn rename_noreplace(from: &Path, to: &Path) -> std::io::Result<()> {
-    crate::os::platform::rename(from, to, crate::os::platform::Rename::NoReplace)
+    crate::os::platform::rename(from, to, crate::os::Rename::NoReplace)
 }
 
 /// The spare file of a directory, holding a file's new bytes: written in
@@ -342,9 +342,7 @@ impl Spare {
     /// system that cannot exchange, renamed over it as a temporary file
     /// would be (the next write makes a new spare).
     fn place(self, target: &Path) -> std::io::Result<()> {
-        if crate::os::platform::rename(&self.path, target, crate::os::platform::Rename::Exchange)
-            .is_ok()
-        {
+        if crate::os::platform::rename(&self.path, target, crate::os::Rename::Exchange).is_ok() {
             return Ok(());
         }
         fs::rename(&self.path, target)

@@ -10,7 +10,7 @@ use crate::context::Context;
 use crate::error::Result;
 use crate::exit::ExitCode;
 use crate::model::format_time;
-use crate::rules::forecast::Basis;
+use crate::rules::forecast::{Basis, GoalForecast};
 
 /// Say, from this store's own runs, how many more runs each workable goal
 /// likely needs, what they cost and when the last one ends at the current
@@ -47,6 +47,36 @@ fn deadline(text: &str, now: DateTime<Utc>) -> std::result::Result<DateTime<Utc>
     } else {
         at + chrono::Duration::days(1)
     })
+}
+
+/// What a goal's forecast says, in words; `dollars` and `time` write its
+/// amounts and times (plain here, the page's markup there).
+pub(crate) fn goal_words(
+    goal: &GoalForecast,
+    dollars: impl Fn(f64) -> String,
+    time: impl Fn(DateTime<Utc>) -> String,
+) -> String {
+    let runs = |n: u64| crate::text::count(n as usize, "more run", "more runs");
+    match (goal.runs, goal.cost_usd, goal.finish) {
+        (Some(0), _, _) => "every criterion met: the judge decides".to_string(),
+        (Some(n), Some(cost), Some(finish)) => {
+            format!(
+                "{}, {}, done about {}",
+                runs(n),
+                dollars(cost),
+                time(finish)
+            )
+        }
+        (Some(n), Some(cost), None) => format!(
+            "{}, {}, not done before the day's spend cap",
+            runs(n),
+            dollars(cost)
+        ),
+        _ => format!(
+            "{} unmet, runs needed unknown",
+            crate::text::count(goal.unmet, "criterion", "criteria")
+        ),
+    }
 }
 
 fn basis(basis: &Basis) -> String {
@@ -118,22 +148,7 @@ pub fn run(ctx: &Context, args: ForecastArgs, out: &mut Output) -> Result<ExitCo
         out.line("  no workable goal");
     }
     for goal in &forecast.goals {
-        let what = match (goal.runs, goal.cost_usd, goal.finish) {
-            (Some(0), _, _) => "every criterion met: the judge decides".to_string(),
-            (Some(runs), Some(cost), Some(finish)) => format!(
-                "{}, ${cost:.2}, done about {}",
-                crate::text::count(runs as usize, "more run", "more runs"),
-                format_time(finish)
-            ),
-            (Some(runs), Some(cost), None) => format!(
-                "{}, ${cost:.2}, not done before the day's spend cap",
-                crate::text::count(runs as usize, "more run", "more runs")
-            ),
-            _ => format!(
-                "{} unmet, runs needed unknown",
-                crate::text::count(goal.unmet, "criterion", "criteria")
-            ),
-        };
+        let what = goal_words(goal, |usd| format!("${usd:.2}"), format_time);
         let failing = goal
             .failing_share
             .filter(|share| *share > 0.0)

@@ -670,21 +670,7 @@ fn forecast(html: &mut String, page: &Page) {
     }
     for goal in &forecast.goals {
         // Markup of the page's own: numbers, times, and words of steward's.
-        let what = match (goal.runs, goal.cost_usd, goal.finish) {
-            (Some(0), _, _) => "every criterion met: the judge decides".to_string(),
-            (Some(runs), Some(cost), Some(finish)) => format!(
-                "{}, {}, done about {}",
-                count(runs as usize, "more run", "more runs"),
-                dollars(cost),
-                time(finish)
-            ),
-            (Some(runs), Some(cost), None) => format!(
-                "{}, {}, not done before the day's spend cap",
-                count(runs as usize, "more run", "more runs"),
-                dollars(cost)
-            ),
-            _ => "runs needed unknown: no run of this store has met a criterion yet".to_string(),
-        };
+        let what = super::forecast::goal_words(goal, dollars, time);
         let _ = writeln!(
             html,
             "<li><a href=\"#{}\">{}</a>: {what}</li>",
