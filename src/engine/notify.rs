@@ -91,14 +91,24 @@ fn outbox_path(ctx: &Context) -> PathBuf {
     ctx.store.state_dir.join("notify.json")
 }
 
+/// The first line of `state/notify.json` (`store::told`).
+const OUTBOX_HEADER: &str = "steward outbox v2";
+
+/// The outbox this machine wrote; `None` when there is none, or the file
+/// does not verify (an agent's edit, another store's, an older format):
+/// then the pass tells of the last day again.
+fn read_verified_outbox(ctx: &Context) -> Option<Outbox> {
+    let document = ctx.store.read_told(&outbox_path(ctx), OUTBOX_HEADER)?;
+    serde_json::from_str(&document).ok()
+}
+
 pub fn read_outbox(ctx: &Context) -> Outbox {
-    crate::os::safe_file::read_state(&outbox_path(ctx))
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
+    read_verified_outbox(ctx).unwrap_or_default()
 }
 
 fn write_outbox(ctx: &Context, tx: &mut Transaction<'_>, outbox: &Outbox) -> Result<()> {
-    let text = serde_json::to_string_pretty(outbox).expect("the outbox serializes") + "\n";
+    let document = serde_json::to_string(outbox).expect("the outbox serializes");
+    let text = ctx.store.render_told(OUTBOX_HEADER, &document);
     let path = outbox_path(ctx);
     if crate::os::safe_file::read_state(&path).as_deref() == Some(text.as_str()) {
         return Ok(());
@@ -127,8 +137,11 @@ pub fn collect(
         // of the last day first.
         return Ok(Vec::new());
     }
-    let mut outbox = read_outbox(ctx);
-    let first_pass = !outbox_path(ctx).exists() || outbox.events.is_none();
+    let verified = read_verified_outbox(ctx);
+    let first_pass = verified
+        .as_ref()
+        .is_none_or(|outbox| outbox.events.is_none());
+    let mut outbox = verified.unwrap_or_default();
     let log = ctx.store.log();
     // The first pass tells of the last day, not of the store's whole past
     // (read a line at a time, never held).
@@ -191,8 +204,36 @@ pub fn collect(
             to_send.push(notification.clone());
         }
     }
-    write_outbox(ctx, tx, &outbox)?;
+    if let Err(err) = write_outbox(ctx, tx, &outbox) {
+        // What cannot be kept is told anyway, and again next pass: better
+        // twice than never (an agent may have put a directory there).
+        to_send.push(unkept(&now, &err.to_string()));
+    }
     Ok(to_send)
+}
+
+/// The notification that the outbox could not be written.
+fn unkept(now: &str, why: &str) -> Notification {
+    let message = format!("{why}; until it is mended, what steward tells is told again each pass");
+    let id = format!("{now}-outbox-problem");
+    let mut document = document(
+        "problem",
+        now,
+        None,
+        &message,
+        vec!["steward doctor".into()],
+    );
+    document["id"] = Value::String(id.clone());
+    Notification {
+        id,
+        event: "problem".to_string(),
+        at: now.to_string(),
+        document,
+        command: None,
+        attempts: 0,
+        last_error: None,
+        sending: None,
+    }
 }
 
 /// A notification before it is queued.
@@ -633,7 +674,9 @@ pub fn send(ctx: &Context, claimed: Vec<Notification>) -> Result<Vec<String>> {
             }
         }
     }
-    write_outbox(ctx, &mut tx, &outbox)?;
+    if let Err(err) = write_outbox(ctx, &mut tx, &outbox) {
+        warnings.push(format!("{err}: what was sent is sent again next pass"));
+    }
     let notices = super::finish(tx)?;
     warnings.extend(notices.warnings);
     Ok(warnings)

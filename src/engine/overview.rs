@@ -215,11 +215,7 @@ fn moved(recent: &[events::Event]) -> Vec<Moved> {
 
 /// When `tick` last ran, from the file it keeps.
 pub(crate) fn last_tick(ctx: &Context) -> Result<Option<String>> {
-    Ok(
-        crate::os::safe_file::read_state(&ctx.store.state_dir.join("tick.json"))
-            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-            .and_then(|v| v["last_run"].as_str().map(str::to_string)),
-    )
+    Ok(super::tick::last_pass(ctx).and_then(|v| v["last_run"].as_str().map(str::to_string)))
 }
 
 /// A completed goal in the digest.

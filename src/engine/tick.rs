@@ -331,8 +331,12 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         ctx.store
             .log()
             .cursor_after(&read_to, tx.pending_events(), ctx.store.keys.signer());
-    if !request.at_run_end {
-        record_pass(ctx, &mut tx, &outcome, &events)?;
+    if !request.at_run_end
+        && let Err(err) = record_pass(ctx, &mut tx, &outcome, &events)
+    {
+        // What the pass reports is machine state: without it the next pass
+        // reports again, which is no reason to stop this one.
+        (outcome.notices.warnings).push(format!("{err}: the next pass reports this one's again"));
     }
     // Machine state that only saves reading seals: a failure costs time.
     let _ = ctx.store.save_seal_cache(&after);
@@ -428,15 +432,13 @@ fn record_pass(
         .chain(&outcome.cautions)
         .map(|(path, _)| path.as_str())
         .collect();
-    let text = format!(
-        "{}\n",
-        serde_json::json!({
-            "last_run": crate::model::format_time(ctx.now),
-            "attention": outcome.needs_attention,
-            "problems": problems,
-            "events": events,
-        })
-    );
+    let document = serde_json::json!({
+        "last_run": crate::model::format_time(ctx.now),
+        "attention": outcome.needs_attention,
+        "problems": problems,
+        "events": events,
+    });
+    let text = ctx.store.render_told(PASS_HEADER, &document.to_string());
     if crate::os::safe_file::read_state(&path).as_deref() != Some(text.as_str()) {
         tx.write_file(&path, &text)?;
     }
@@ -455,10 +457,19 @@ struct Reported {
     problems: Vec<String>,
 }
 
+/// The first line of `state/tick.json` (`store::told`).
+const PASS_HEADER: &str = "steward pass v2";
+
+/// What the last pass recorded, when this machine wrote it for this store
+/// (an edited, copied or older-format file reads as no pass: the next one
+/// reports everything again rather than stay silent).
+pub(crate) fn last_pass(ctx: &Context) -> Option<serde_json::Value> {
+    let document = (ctx.store).read_told(&ctx.store.state_dir.join("tick.json"), PASS_HEADER)?;
+    serde_json::from_str(&document).ok()
+}
+
 fn reported_before(ctx: &Context) -> Reported {
-    let Some(last) = crate::os::safe_file::read_state(&ctx.store.state_dir.join("tick.json"))
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-    else {
+    let Some(last) = last_pass(ctx) else {
         return Reported::default();
     };
     let texts = |key: &str| -> Vec<String> {

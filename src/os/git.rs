@@ -170,7 +170,14 @@ pub fn programs_in_repository_config(root: &Path, allowed: &[(&str, &str)]) -> V
             continue;
         };
         let _ = entries.for_each(|entry| {
-            let (Ok(key), value) = (entry.name(), entry.value().unwrap_or_default()) else {
+            // A key without `=` is a boolean true, with no value (git2's
+            // `value` panics on it).
+            let value = if entry.has_value() {
+                entry.value().unwrap_or_default()
+            } else {
+                "true"
+            };
+            let Ok(key) = entry.name() else {
                 return;
             };
             let key = key.to_ascii_lowercase();

@@ -13,6 +13,35 @@ use crate::error::{Error, Result};
 use crate::model::duration::HumanDuration;
 use crate::model::{Goal, Status, format_time};
 
+/// Makes the folders from `root` down to the one `path` is in, one at a
+/// time, refusing a link on the way: a folder named by `{date}` does not
+/// exist when the configuration is checked, and an agent could make it a
+/// link to anywhere before its day comes.
+fn make_folders(root: &Path, path: &Path) -> Result<()> {
+    let Ok(relative) = path.strip_prefix(root) else {
+        return Ok(());
+    };
+    let parts: Vec<_> = relative.components().collect();
+    let mut at = root.to_path_buf();
+    for part in &parts[..parts.len().saturating_sub(1)] {
+        at.push(part);
+        if let Err(err) = std::fs::create_dir(&at)
+            && err.kind() != std::io::ErrorKind::AlreadyExists
+        {
+            return Err(Error::io(&at, "cannot create directory", err));
+        }
+        let metadata = std::fs::symlink_metadata(&at)
+            .map_err(|err| Error::io(&at, "cannot read directory", err))?;
+        if !metadata.is_dir() {
+            let why = std::io::Error::other(
+                "not a folder (a link is never followed: episodes stay inside the store)",
+            );
+            return Err(Error::io(&at, "cannot write the episode under", why));
+        }
+    }
+    Ok(())
+}
+
 /// The file an episode at `at` goes to, `{date}` filled in; relative paths
 /// are under `root`.
 pub fn path(template: &str, root: &Path, at: DateTime<Utc>) -> PathBuf {
@@ -115,11 +144,8 @@ pub fn render(goal: &Goal, at: DateTime<Utc>, runs: usize) -> String {
 
 /// Appends `episode` to `path`, with a blank line before it when the file
 /// has text; nothing else in the file changes.
-pub fn append(path: &Path, episode: &str) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|err| Error::io(dir, "cannot create directory", err))?;
-    }
+pub fn append(root: &Path, path: &Path, episode: &str) -> Result<()> {
+    make_folders(root, path)?;
     // Never through a link (it could lead anywhere) nor to a FIFO.
     let mut file = crate::os::safe_file::open_append(path)
         .map_err(|err| Error::io(path, "cannot open the episode file", err))?;

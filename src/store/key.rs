@@ -63,6 +63,9 @@ pub enum Domain {
     /// root.
     LogMark,
     Store,
+    /// What this machine told a person, and how far into the log
+    /// (`store::told`).
+    Told,
 }
 
 impl Domain {
@@ -80,6 +83,7 @@ impl Domain {
             Domain::Journal => b"steward journal 1",
             Domain::LogMark => b"steward log mark 1",
             Domain::Store => b"steward store 1",
+            Domain::Told => b"steward told 1",
         }
     }
 }

@@ -8,7 +8,7 @@
 //!   files;
 //! - `caches.rs`: the rebuildable caches and the leftovers of killed
 //!   writes; `dispatch_window.rs`, the heartbeat's count of the hour's
-//!   dispatches;
+//!   dispatches; `told.rs`, what this machine last told a person;
 //! - `transaction.rs`: the one write path ([`Transaction`]); `goal_file.rs`
 //!   and `edit.rs` read and edit a goal file's bytes, `seal.rs` says whether
 //!   a goal is what steward wrote.
@@ -34,6 +34,7 @@ mod plan_memo;
 mod runs;
 pub mod seal;
 mod terminal_cache;
+mod told;
 mod transaction;
 
 mod caches;

@@ -1375,8 +1375,12 @@ impl<'s> Transaction<'s> {
         for goal in std::mem::take(&mut self.ended) {
             let count = runs.iter().filter(|r| r.goal_id == goal.id).count();
             let path = super::episodes::path(&template, &self.store.root, self.now);
-            super::episodes::append(&path, &super::episodes::render(&goal, self.now, count))
-                .map_err(|err| format!("episode not written: {err}"))?;
+            super::episodes::append(
+                &self.store.root,
+                &path,
+                &super::episodes::render(&goal, self.now, count),
+            )
+            .map_err(|err| format!("episode not written: {err}"))?;
         }
         Ok(())
     }

@@ -300,6 +300,38 @@ fn a_mirror_or_episode_file_that_is_a_link_is_neither_read_nor_written() {
     );
 }
 
+/// A folder that `{date}` names does not exist when the configuration is
+/// checked: one an agent makes a link before its day is not followed.
+#[test]
+fn an_episode_folder_made_a_link_before_its_day_is_not_followed() {
+    let env = TestEnv::initialised();
+    env.write_config("episodes:\n  path: memory/{date}/episodes.md\n");
+    env.add_goal("g");
+    let (dir, _file) = outside(&env);
+    std::fs::create_dir_all(env.path("memory")).unwrap();
+    symlink(dir.path(), env.path("memory/2026-11-21")).unwrap();
+    let output = env
+        .steward()
+        .args(["abandon", "g", "--reason", "not needed"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("episode not written"), "{stderr}");
+    assert!(stderr.contains("memory/2026-11-21"), "{stderr}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // Without the link, the day's folder is made and the episode written.
+    std::fs::remove_file(env.path("memory/2026-11-21")).unwrap();
+    env.add_goal("h");
+    env.steward()
+        .args(["abandon", "h", "--reason", "not needed"])
+        .assert()
+        .success();
+    assert!(
+        env.read("memory/2026-11-21/episodes.md")
+            .contains("h abandoned")
+    );
+}
+
 /// Runs `cmd`, failing when it takes longer than a few seconds (a reader
 /// stuck on a FIFO).
 fn finishes(mut cmd: std::process::Command, what: &str) -> std::process::Output {

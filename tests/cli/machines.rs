@@ -956,6 +956,12 @@ fn sync_runs_no_hook_and_no_program_the_repository_configuration_names() {
             .stderr(predicate::str::contains(key.to_ascii_lowercase()));
         git(m.b.root(), &["config", "--unset", key]);
     }
-    // steward's own merge driver, registered again, is no such program.
+    // steward's own merge driver, registered again, is no such program;
+    // nor is a key without a value (a boolean, which git2 cannot give as
+    // a value).
+    let config = m.b.path(".git/config");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("[x]\n\tflag\n");
+    std::fs::write(&config, text).unwrap();
     on(&m.b, "b").arg("sync").assert().success();
 }

@@ -67,6 +67,8 @@ enum Mutation {
     Link,
     Fifo,
     Huge,
+    /// Replaced by a directory of the same name (holding a file).
+    Directory,
 }
 
 const MUTATIONS: &[Mutation] = &[
@@ -82,6 +84,7 @@ const MUTATIONS: &[Mutation] = &[
     Mutation::Link,
     Mutation::Fifo,
     Mutation::Huge,
+    Mutation::Directory,
 ];
 
 /// Words whose swap loosens a goal, a record or the configuration.
@@ -113,6 +116,9 @@ struct Fixture {
     earlier: PathBuf,
     scratch: tempfile::TempDir,
     outside: tempfile::TempDir,
+    /// Where the notifier writes what the person is told (`told.json`,
+    /// one document a line), outside the store and the snapshots.
+    told: tempfile::TempDir,
     _snapshots: tempfile::TempDir,
     goal_a: String,
 }
@@ -143,6 +149,7 @@ impl Fixture {
         env.steward().args(["init", "--git"]).assert().success();
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("keep.txt"), "the person's file\n").unwrap();
+        let told = tempfile::tempdir().unwrap();
         // This machine's own settings beside the store's: both are files
         // an agent can write.
         env.write(
@@ -151,7 +158,10 @@ impl Fixture {
         );
         // A fake agent that really runs: its run leaves a record.
         env.executable("agent.sh", "#!/bin/sh\necho 'looked at it'\n");
-        let settings = "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\ngit:\n  commit: true\n  timeout: 5s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\n";
+        let settings = format!(
+            "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\ngit:\n  commit: true\n  timeout: 5s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\nnotify:\n  command: [sh, -c, 'tr -d \"\\\\n\" >> {told}; echo >> {told}']\n",
+            told = told.path().join("told.json").display()
+        );
         env.write_config(&format!(
             "{settings}dispatch:\n  enabled: true\n  agent: fake\n  sandbox: off\n  pass_at_run_end: false\n"
         ));
@@ -301,6 +311,7 @@ impl Fixture {
             earlier,
             scratch,
             outside,
+            told,
             _snapshots: snapshots,
             goal_a,
         }
@@ -488,6 +499,12 @@ fn mutate(
             std::fs::write(path, huge).unwrap();
             Some("grown to 3 MiB".to_string())
         }
+        Mutation::Directory => {
+            std::fs::remove_file(path).unwrap();
+            std::fs::create_dir(path).unwrap();
+            std::fs::write(path.join("inside"), bytes).unwrap();
+            Some("made a directory".to_string())
+        }
     }
 }
 
@@ -647,12 +664,16 @@ fn outside_files(dir: &Path) -> BTreeSet<(String, Vec<u8>)> {
         .collect()
 }
 
+/// The agent asks for a person on goal d, which waits until then.
+const STUCK: &[&str] = &["assess", "d", "--summary", "need a person", "--stuck"];
+
 /// The promises every case keeps, whatever was changed: no panic, no
 /// hang, a documented exit code; goal `a` never completed (its check
 /// fails, and a person judges its second criterion); no command run that
 /// no person accepted; nothing outside the store touched; the
-/// configuration no looser than the person accepted — or the change was
-/// one of the threat model's limits.
+/// configuration no looser than the person accepted; a person told when
+/// the agent asks for one — or the change was one of the threat model's
+/// limits.
 fn check(fx: &Fixture, case: &str, limit: Option<&str>) {
     let before = outside_files(fx.outside.path());
     let deciding: &[(bool, &[&str])] = &[
@@ -666,6 +687,7 @@ fn check(fx: &Fixture, case: &str, limit: Option<&str>) {
         (true, &["prompt", "--heartbeat"]),
         (true, &["unblock", "c"]),
         (true, &["config", "accept"]),
+        (true, STUCK),
         (false, &["tick", "-q"]),
         (true, &["complete", "a", "--reason", "done again"]),
         (false, &["budget"]),
@@ -674,11 +696,28 @@ fn check(fx: &Fixture, case: &str, limit: Option<&str>) {
     ];
     // `sync` first: what a collaborator pushed arrives as cron would
     // bring it.
+    let told = fx.told.path().join("told.json");
+    std::fs::write(&told, "").unwrap();
     let sync = run(fx, case, false, &["sync"]);
     keeps_its_word(case, "steward sync", &sync);
+    let mut stuck = false;
     for (agent, args) in deciding {
         let ran = run(fx, case, *agent, args);
         keeps_its_word(case, &format!("steward {args:?}"), &ran);
+        stuck |= *args == STUCK && ran.code == Some(0);
+    }
+    // The agent asked for a person: whatever it changed, the pass tells
+    // the person (the notifier's document names the goal, blocked).
+    if stuck && limit.is_none() {
+        let told = std::fs::read_to_string(&told).unwrap();
+        let blocked_d = told
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .any(|doc| doc["goal"]["label"] == "d" && doc["goal"]["status"] == "blocked");
+        assert!(
+            blocked_d,
+            "{case}: the person was not told that d asks for them; told: {told}"
+        );
     }
     // The hooks, as the clients call them at a session's edges.
     let root = fx.env.root().display();

@@ -162,6 +162,51 @@ fn a_notification_is_sent_once_and_a_failing_notifier_is_retried_three_times() {
     assert!(!env.path("told.log").exists());
 }
 
+/// An agent that moves the outbox's cursor past what it did (or takes a
+/// notification out) to keep the person from hearing of it: the outbox no
+/// longer verifies, and the pass tells of the last day again.
+#[test]
+fn an_outbox_changed_outside_steward_tells_again_rather_than_nothing() {
+    let env = TestEnv::initialised();
+    env.write_config("notify:\n  command: [sh, -c, 'cat >> told.log; echo >> told.log']\n");
+    env.add_goal("g");
+    env.add_goal("h");
+    env.steward().arg("tick").assert().success();
+    let stuck = |label: &str| {
+        env.steward()
+            .args([
+                "--actor",
+                "agent",
+                "assess",
+                label,
+                "--summary",
+                "need a person",
+            ])
+            .arg("--stuck")
+            .assert()
+            .success();
+    };
+    stuck("g");
+    env.steward().arg("tick").assert().code(3);
+    assert!(env.read("told.log").contains("\"label\":\"g\""));
+    std::fs::remove_file(env.path("told.log")).unwrap();
+    // The agent blocks h, then moves the cursor to the log's end.
+    stuck("h");
+    let outbox = env.read("state/notify.json");
+    let mut lines: Vec<String> = outbox.lines().map(str::to_string).collect();
+    let mut document: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+    let part = document["events"]["part"].as_str().unwrap().to_string();
+    let size = std::fs::metadata(env.path(&format!("state/events/{part}.jsonl")))
+        .unwrap()
+        .len();
+    document["events"]["offset"] = size.into();
+    lines[1] = document.to_string();
+    std::fs::write(env.path("state/notify.json"), lines.join("\n") + "\n").unwrap();
+    env.steward().arg("tick").assert().code(3);
+    let told = env.read("told.log");
+    assert!(told.contains("\"label\":\"h\""), "{told}");
+}
+
 #[test]
 fn quiet_hours_hold_all_but_critical_goals() {
     let env = TestEnv::initialised();
