@@ -25,7 +25,7 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
 use super::Store;
-use super::events::Cursor;
+use super::events::{Cursor, line_before};
 use super::key::{Domain, MachineKey};
 use crate::error::Result;
 use crate::model::format_time;
@@ -73,7 +73,9 @@ impl Store {
         let key = self.keys.key().ok();
         let cached = key.and_then(|key| read(&path, key)).filter(|w| {
             let part = log.path(&w.cursor.part);
-            w.at <= now && inode(&part) == Some(w.inode) && tail(&part, w.cursor.offset) == w.tail
+            w.at <= now
+                && inode(&part) == Some(w.inode)
+                && line_before(&part, w.cursor.offset) == w.tail
         });
         // What the cache said, to write it only when that changes.
         let before =
@@ -103,7 +105,7 @@ impl Store {
         if let (Some(key), Some(inode)) = (key, inode(&part).filter(|_| !unchanged)) {
             let window = Window {
                 at: now.clone(),
-                tail: tail(&part, cursor.offset),
+                tail: line_before(&part, cursor.offset),
                 cursor,
                 inode,
                 times: times.clone(),
@@ -135,27 +137,6 @@ fn whole(log: &super::events::Log, since: &str) -> Result<(Vec<String>, Cursor)>
 
 /// The last line of the file at `path` before `offset`, hashed (empty
 /// when none can be read): lines end alike, but each begins with its time.
-fn tail(path: &Path, offset: u64) -> String {
-    use sha2::Digest as _;
-    use std::os::unix::fs::FileExt;
-    const MOST: u64 = 4096;
-    let start = offset.saturating_sub(MOST);
-    let mut bytes = vec![0; (offset - start) as usize];
-    let read = safe_file::open_regular(path)
-        .ok()
-        .flatten()
-        .is_some_and(|file| file.read_exact_at(&mut bytes, start).is_ok());
-    if !read || bytes.is_empty() {
-        return String::new();
-    }
-    let body = &bytes[..bytes.len() - 1];
-    let line = &bytes[body.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)..];
-    sha2::Sha256::digest(line)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 fn inode(path: &Path) -> Option<u64> {
     std::fs::symlink_metadata(path)
         .ok()
@@ -227,7 +208,7 @@ fn read(path: &Path, key: &MachineKey) -> Option<Window> {
         cursor: Cursor {
             part,
             offset,
-            older: None,
+            ..Cursor::default()
         },
         inode,
         tail,

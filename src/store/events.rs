@@ -127,8 +127,33 @@ pub fn signed_by(line: &[u8], keys: &[PublicKey]) -> Option<String> {
 }
 
 /// The bytes `events` take in the log.
-fn encoded_len(events: &[Event], signer: Option<Signer<'_>>) -> u64 {
-    encode(events, signer).len() as u64
+/// The hash of the line of the file at `path` that ends at `offset` (its
+/// last 4 KiB at most, which hold an event's signature); empty when there
+/// is none.
+pub(super) fn line_before(path: &Path, offset: u64) -> String {
+    use std::os::unix::fs::FileExt;
+    const MOST: u64 = 4096;
+    let start = offset.saturating_sub(MOST);
+    let mut bytes = vec![0; (offset - start) as usize];
+    let read = crate::os::safe_file::open_regular(path)
+        .ok()
+        .flatten()
+        .is_some_and(|file| file.read_exact_at(&mut bytes, start).is_ok());
+    if read {
+        last_line_hash(&bytes)
+    } else {
+        String::new()
+    }
+}
+
+/// The hash of the last line of `bytes` (which end with its newline).
+fn last_line_hash(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    let Some((_, body)) = bytes.split_last() else {
+        return String::new();
+    };
+    let line = &bytes[body.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)..];
+    super::key::hex(&sha2::Sha256::digest(line))
 }
 
 /// The log's parts in order: the old single file, then the days.
@@ -151,11 +176,24 @@ pub struct Cursor {
     /// cursor kept before older parts were followed: they count as read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub older: Option<BTreeMap<String, u64>>,
+    /// The hash of the line each part was read up to ([`line_before`]): a
+    /// part rewritten under the cursor (a merge brought an older copy, an
+    /// agent cut it and appended) no longer has it there, and is read
+    /// again from its start — what was told is told again rather than
+    /// what came since skipped. A part it does not name is trusted at its
+    /// offset (a cursor from before).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tails: BTreeMap<String, String>,
 }
 
 impl Cursor {
-    /// The cursor that read each part up to its offset.
-    fn from_offsets(mut offsets: BTreeMap<String, u64>) -> Cursor {
+    /// The cursor that read each part up to its offset, where the line
+    /// before it hashes to its tail.
+    fn from_offsets(
+        mut offsets: BTreeMap<String, u64>,
+        mut tails: BTreeMap<String, String>,
+    ) -> Cursor {
+        tails.retain(|part, tail| offsets.contains_key(part) && !tail.is_empty());
         let Some((part, offset)) = offsets.pop_last() else {
             return Cursor::default();
         };
@@ -163,6 +201,7 @@ impl Cursor {
             part,
             offset,
             older: Some(offsets),
+            tails,
         }
     }
 
@@ -406,19 +445,26 @@ impl Log {
         cursor: &Cursor,
         mut each: impl FnMut(T),
     ) -> Result<Cursor> {
-        let mut offsets = BTreeMap::new();
+        let (mut offsets, mut tails) = (BTreeMap::new(), cursor.tails.clone());
         for part in self.parts()? {
             let path = self.path(&part);
             let size = size(&path);
             let after = match cursor.start_in(&part) {
                 // Only a part that grew is opened: a year of days costs a
                 // stat each.
-                Some(from) if from != size => each_from(&path, from, &mut each)?,
+                Some(from) if from != size => {
+                    let rewritten = from > 0
+                        && (cursor.tails.get(&part))
+                            .is_some_and(|t| *t != line_before(&path, from));
+                    let after = each_from(&path, if rewritten { 0 } else { from }, &mut each)?;
+                    tails.insert(part.clone(), line_before(&path, after));
+                    after
+                }
                 _ => size,
             };
             offsets.insert(part, after);
         }
-        Ok(Cursor::from_offsets(offsets))
+        Ok(Cursor::from_offsets(offsets, tails))
     }
 
     /// Every line of the log that does not parse as an event, with its
@@ -442,6 +488,7 @@ impl Log {
                     (part, size)
                 })
                 .collect(),
+            BTreeMap::new(),
         ))
     }
 
@@ -454,7 +501,7 @@ impl Log {
         pending: &[Event],
         signer: Option<Signer<'_>>,
     ) -> Cursor {
-        let mut offsets = cursor.offsets();
+        let (mut offsets, mut tails) = (cursor.offsets(), cursor.tails.clone());
         // Each day's events go to the part `append` will choose.
         let mut days: Vec<&str> = pending.iter().map(|e| day_of(&e.ts)).collect();
         days.sort_unstable();
@@ -466,9 +513,11 @@ impl Log {
                 .cloned()
                 .collect();
             let from = (offsets.get(&part).copied()).unwrap_or_else(|| size(&self.path(&part)));
-            offsets.insert(part, from + encoded_len(&of_day, signer));
+            let encoded = encode(&of_day, signer);
+            tails.insert(part.clone(), last_line_hash(&encoded));
+            offsets.insert(part, from + encoded.len() as u64);
         }
-        Cursor::from_offsets(offsets)
+        Cursor::from_offsets(offsets, tails)
     }
 }
 
@@ -1216,6 +1265,40 @@ mod tests {
         assert_eq!(actions(read), ["midnight", "today", "ahead"]);
     }
 
+    /// A part put back as it was (a merge of an older copy, an agent that
+    /// cut it) and then appended to is read again from its start: what
+    /// came since is never skipped, whether the cursor came from a read
+    /// or from what a transaction was about to append.
+    #[test]
+    fn a_part_rewritten_under_the_cursor_is_read_again_from_its_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Log::new(dir.path());
+        let key = MachineKey::for_tests(3);
+        let signer = Some(Signer {
+            key: &key,
+            machine: "here",
+        });
+        let first = [event("2026-11-21T01:00:00Z", "a")];
+        log.append(&first, signer).unwrap();
+        let path = log.path("2026-11-21");
+        let older = std::fs::read(&path).unwrap();
+        let (_, read) = read_from(&log, &Cursor::default());
+        let pending = [event("2026-11-21T02:00:00Z", "b")];
+        let after_append = log.cursor_after(&read, &pending, signer);
+        log.append(&pending, signer).unwrap();
+        assert_eq!(after_append, read_from(&log, &Cursor::default()).1);
+        for cursor in [read_from(&log, &Cursor::default()).1, after_append] {
+            std::fs::write(&path, &older).unwrap();
+            log.append(&[event("2026-11-21T03:00:00Z", "c")], signer)
+                .unwrap();
+            log.append(&[event("2026-11-21T03:00:01Z", "d")], signer)
+                .unwrap();
+            let (events, _) = read_from(&log, &cursor);
+            let actions: Vec<&str> = events.iter().map(|e| e.action.as_str()).collect();
+            assert_eq!(actions, ["a", "c", "d"]);
+        }
+    }
+
     #[test]
     fn a_line_still_being_written_is_left_for_the_next_reader() {
         use std::io::Write;
@@ -1230,7 +1313,7 @@ mod tests {
         file.write_all(first.as_bytes()).unwrap();
         let (events, cursor) = read_from(&log, &Cursor::default());
         assert_eq!(events.len(), 1);
-        assert_eq!(cursor.offset, encoded_len(&events, None));
+        assert_eq!(cursor.offset, encode(&events, None).len() as u64);
         file.write_all(rest.as_bytes()).unwrap();
         let (events, _) = read_from(&log, &cursor);
         assert_eq!(
@@ -1257,6 +1340,7 @@ mod tests {
                 part: "2026-11-21".into(),
                 offset: 5,
                 older: None,
+                tails: BTreeMap::new(),
             },
         );
         assert_eq!(
