@@ -28,6 +28,9 @@ pub enum Input {
     Node,
     Handoff,
     OverseerUpdate,
+    Reason,
+    /// A person's confirmation of a goal's priority.
+    Confirmed,
 }
 
 impl Input {
@@ -48,7 +51,28 @@ impl Input {
             Input::Node => "node",
             Input::Handoff => "handoff",
             Input::OverseerUpdate => "structured update",
+            Input::Reason => "reason",
+            Input::Confirmed => "confirmation",
         }
+    }
+}
+
+/// What [`Error::NeedsConfirmation`] says, the confirmation named by the
+/// front door.
+fn confirmation_needed(
+    what: &str,
+    by_person: bool,
+    name: impl Fn(Input) -> &'static str,
+) -> String {
+    let confirmed = name(Input::Confirmed);
+    if by_person {
+        format!(
+            "{what} needs a human's confirmation: you are the human: run the same command with {confirmed}"
+        )
+    } else {
+        format!(
+            "{what} needs a human's confirmation: ask the human, then run again with {confirmed}"
+        )
     }
 }
 
@@ -217,9 +241,9 @@ pub enum Error {
     )]
     WindowFull { used: u64, limit: u64, at: String },
 
-    /// Only a person may do this.
-    #[error("{what} needs a human's confirmation: {hint}")]
-    NeedsConfirmation { what: String, hint: String },
+    /// Only a person may do this; `by_person`: the one asking is one.
+    #[error("{}", confirmation_needed(what, *by_person, Input::name))]
+    NeedsConfirmation { what: String, by_person: bool },
 
     /// `undo` cannot take the last change back.
     #[error("cannot undo the last change of `{label}`: {why}; nothing changed")]
@@ -420,6 +444,9 @@ impl Error {
                 input_name(*input),
                 crate::text::count(*count, "criterion", "criteria")
             ),
+            Error::NeedsConfirmation { what, by_person } => {
+                confirmation_needed(what, *by_person, input_name)
+            }
             other => other.to_string(),
         }
     }

@@ -342,6 +342,9 @@ fn message(err: &Error) -> String {
         Input::Node => "node",
         Input::Handoff => "handoff",
         Input::OverseerUpdate => "overseer_update",
+        Input::Reason => "reason",
+        // No tool takes it: only a person confirms, at the command line.
+        Input::Confirmed => "`--confirmed` at the command line (a person's)",
     })
 }
 

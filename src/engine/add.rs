@@ -76,7 +76,7 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
     if needs_confirmation && !request.confirmed && ctx.actor == Actor::User {
         return Err(Error::NeedsConfirmation {
             what: format!("a {priority} goal"),
-            hint: "you are the human: run the same command with --confirmed".to_string(),
+            by_person: true,
         });
     }
     let confirmed = !needs_confirmation || request.confirmed;
@@ -150,7 +150,7 @@ pub fn add(ctx: &Context, request: &AddRequest) -> Result<Saved> {
     );
     if !request.checks.iter().any(|c| c.criterion.is_some()) {
         notices.warnings.push(format!(
-            "no criterion of `{}` has a check: each rests on the agent's word; tie a check to one with --verify TYPE:TARGET@N",
+            "no criterion of `{}` has a check: each rests on the agent's word; tie a check (TYPE:TARGET@N) to one",
             request.label
         ));
     }

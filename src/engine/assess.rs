@@ -171,7 +171,7 @@ fn assess_with(
         // The kill switch stops every new run, the agent's subagents too.
         return Err(Error::Disabled {
             from: ctx.source_of("enabled"),
-            what: "start no subagents; assess without --dispatched",
+            what: "start no subagents; assess without saying one was dispatched",
         });
     }
     let window = if report.dispatched {

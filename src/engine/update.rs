@@ -219,7 +219,7 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
         if required.contains(priority) && !required.contains(&goal.priority) && !request.confirmed {
             return Err(Error::NeedsConfirmation {
                 what: format!("raising `{}` to {priority}", goal.label),
-                hint: "ask the human, then run again with --confirmed".to_string(),
+                by_person: false,
             });
         }
     }

@@ -61,10 +61,10 @@ pub fn node_edits(goal: &Goal, work: &NodeWork) -> Result<(Vec<Edit>, String)> {
         });
     }
     if work.status == NodeStatus::Blocked && work.reason.as_deref().is_none_or(str::is_empty) {
-        return Err(Error::BadRequest(format!(
-            "say why {} is blocked: --reason TEXT",
-            node.id
-        )));
+        return Err(Error::BadInput {
+            input: crate::error::Input::Reason,
+            why: format!("say why {} is blocked", node.id),
+        });
     }
     let reason = (work.status == NodeStatus::Blocked)
         .then(|| work.reason.clone())
@@ -169,7 +169,8 @@ mod tests {
             "{unknown}"
         );
         let reasonless = start(&store, "T0", NodeStatus::Blocked, None).unwrap_err();
-        assert!(reasonless.to_string().contains("--reason"), "{reasonless}");
+        let said = crate::doors::cli::message(&reasonless);
+        assert!(said.contains("--reason: say why T0 is blocked"), "{said}");
         start(&store, "T0", NodeStatus::Cancelled, None).unwrap();
         let revived = start(&store, "T0", NodeStatus::InProgress, None).unwrap_err();
         assert!(revived.to_string().contains("is cancelled"), "{revived}");

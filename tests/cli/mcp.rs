@@ -251,6 +251,10 @@ fn a_real_client_lists_and_calls_every_tool_as_the_agent() {
     let (block, refused) = answer(&calls[18]);
     assert!(refused);
     assert!(block.contains("block needs one"), "{block}");
+    assert!(
+        !block.contains("--"),
+        "a command-line flag over MCP: {block}"
+    );
 
     // Every change was made as the agent, and the judge's receipt says so.
     let events = env.events();

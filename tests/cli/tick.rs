@@ -728,7 +728,9 @@ fn the_kill_switch_says_where_it_was_set() {
         ])
         .assert()
         .code(4)
-        .stderr(predicate::str::contains("assess without --dispatched"));
+        .stderr(predicate::str::contains(
+            "assess without saying one was dispatched",
+        ));
     env.assert_unchanged(&before);
     env.steward()
         .args(["--actor", "agent", "assess", "g", "--summary", "s"])

@@ -655,6 +655,8 @@ pub fn message(err: &Error) -> String {
         Input::Node => "--node",
         Input::Handoff => "handoff",
         Input::OverseerUpdate => "--from-json",
+        Input::Reason => "--reason",
+        Input::Confirmed => "--confirmed",
     })
 }
 
