@@ -106,6 +106,9 @@ _steward() {
             steward,prompt)
                 cmd="steward__subcmd__prompt"
                 ;;
+            steward,replies)
+                cmd="steward__subcmd__replies"
+                ;;
             steward,report)
                 cmd="steward__subcmd__report"
                 ;;
@@ -258,6 +261,9 @@ _steward() {
                 ;;
             steward__subcmd__help,prompt)
                 cmd="steward__subcmd__help__subcmd__prompt"
+                ;;
+            steward__subcmd__help,replies)
+                cmd="steward__subcmd__help__subcmd__replies"
                 ;;
             steward__subcmd__help,report)
                 cmd="steward__subcmd__help__subcmd__report"
@@ -539,7 +545,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show why edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show why edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget replies mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1443,7 +1449,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show why edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget mirror audit log doctor config completions man help"
+            opts="init add list show why edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget replies mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1961,6 +1967,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__prompt)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__replies)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -3164,6 +3184,44 @@ _steward() {
                     return 0
                     ;;
                 --max-chars)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__replies)
+            opts="-C -q -h -V --since --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --since)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

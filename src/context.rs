@@ -106,6 +106,9 @@ pub struct Context {
     /// What decided the actor (`CLAUDECODE=1`, `runs under claude (pid
     /// 812)`, `--actor agent`, `default`).
     pub actor_rule: String,
+    /// A person's act that came as an answer from the phone (`reply NONCE
+    /// by git`): every change says so in its event.
+    pub via: Option<String>,
     pub lock_timeout: Duration,
     pub env: Environment,
     /// Why the configuration could not be loaded: the command goes on with
@@ -415,6 +418,7 @@ impl Context {
             actor: caller.actor,
             overridden: caller.overridden,
             actor_rule: caller.rule,
+            via: None,
             lock_timeout,
             env,
             config_error,
@@ -475,7 +479,9 @@ impl Context {
         crate::store::Acting {
             actor: self.actor,
             overridden: self.overridden,
-            rule: (self.actor == Actor::Agent || self.overridden).then(|| self.actor_rule.clone()),
+            rule: self.via.clone().or_else(|| {
+                (self.actor == Actor::Agent || self.overridden).then(|| self.actor_rule.clone())
+            }),
         }
     }
 

@@ -8,14 +8,14 @@
 
 mod address;
 mod argv;
-mod client;
+pub(crate) mod client;
 mod command;
 mod deadline;
 mod file;
 mod github;
 mod http;
 mod text;
-mod url;
+pub(crate) mod url;
 
 #[cfg(test)]
 mod testing;

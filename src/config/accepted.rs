@@ -168,7 +168,8 @@ fn tightening(setting: &Setting) -> Tightening {
         | "verification.http_timeout"
         | "dispatch.timeout"
         | "git.timeout"
-        | "dispatch.max_cost_usd_per_day" => Tightening::As(ForAgent::Lower),
+        | "dispatch.max_cost_usd_per_day"
+        | "reply.expires" => Tightening::As(ForAgent::Lower),
         "dispatch.max_parallel"
         | "dispatch.max_retries"
         | "dispatch.plan_repairs"

@@ -21,7 +21,8 @@ use super::schema::{ForAgent, SETTINGS, Value, agents_template, default_values};
 use super::settings::{
     AttentionWeights, CircuitBreaker, Config, ConfigChanges, Dispatch, Entry, FlagOverrides, Git,
     GlobalLimits, GoalDefaults, Hooks, IgnoredBecause, IgnoredEnv, LoadedConfig, MergeMode, Mirror,
-    Notify, Obligations, QuietHours, Retention, Source, Unchecked, Verification,
+    Notify, NtfyReplies, Obligations, QuietHours, Replies, Retention, Source, Unchecked,
+    Verification,
 };
 use super::{FILE_NAME, LOCAL_FILE, MAX_FILE_BYTES};
 
@@ -989,6 +990,21 @@ impl Layers {
                 ping: match self.get("notify.ping") {
                     Value::OptionalTextList(words) => words.clone(),
                     other => unreachable!("notify.ping is {other:?}"),
+                },
+            },
+            reply: Replies {
+                expires: self.duration("reply.expires"),
+                git_url: self.optional_text("reply.git_url"),
+                ntfy: match (
+                    self.optional_text("reply.ntfy.server"),
+                    self.optional_text("reply.ntfy.topic"),
+                ) {
+                    (Some(server), Some(topic)) => Some(NtfyReplies {
+                        server,
+                        topic,
+                        token: self.optional_text("reply.ntfy.token"),
+                    }),
+                    _ => None,
                 },
             },
             agents: self.agents.clone(),

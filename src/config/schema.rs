@@ -714,6 +714,36 @@ pub(super) const SETTINGS: &[Setting] = &[
         "a `git` steward runs (a fetch, a push) past this is stopped with what it started, and the command fails; steward's own reads and commits of the repository stop at the lesser of this and 1m",
     ),
     file_setting(
+        "reply.expires",
+        Kind::Duration,
+        "24h",
+        "how long a notification's answers stay good (0s: notifications offer none)",
+    ),
+    file_setting(
+        "reply.git_url",
+        Kind::OptionalText,
+        "null",
+        "the git host's new-file page with {path} and {content}, e.g. \"https://github.com/OWNER/REPO/new/main?filename={path}&value={content}\": each answer is a link that fills in a reply file to commit",
+    ),
+    file_setting(
+        "reply.ntfy.server",
+        Kind::OptionalText,
+        "null",
+        "\"https://ntfy.sh\": answers come back as ntfy messages on reply.ntfy.topic",
+    ),
+    file_setting(
+        "reply.ntfy.topic",
+        Kind::OptionalText,
+        "null",
+        "the topic answers are posted to: a secret (whoever knows it can answer); keep it in state/local/steward.yaml",
+    ),
+    file_setting(
+        "reply.ntfy.token",
+        Kind::OptionalText,
+        "null",
+        "an ntfy access token for the reply topic (tk_...), sent as a bearer token; keep it in state/local/steward.yaml",
+    ),
+    file_setting(
         "episodes.path",
         Kind::OptionalText,
         "null",

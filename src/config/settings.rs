@@ -218,6 +218,23 @@ pub struct Notify {
     pub ping: Option<Vec<String>>,
 }
 
+/// Answers from the phone (steward-guide(7), "ANSWERING FROM THE PHONE").
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replies {
+    /// Zero: no answers offered.
+    pub expires: HumanDuration,
+    pub git_url: Option<String>,
+    pub ntfy: Option<NtfyReplies>,
+}
+
+/// Where ntfy answers come back (`reply.ntfy`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NtfyReplies {
+    pub server: String,
+    pub topic: String,
+    pub token: Option<String>,
+}
+
 /// Where notifications of some events, priorities or owners go
 /// (`notify.routes`): an empty list matches any.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -307,6 +324,7 @@ pub struct Config {
     pub dispatch: Dispatch,
     pub hooks: Hooks,
     pub notify: Notify,
+    pub reply: Replies,
     /// Agent profiles: the built-in `claude` and `codex`, and the file's.
     pub agents: Vec<AgentProfile>,
     /// `machine_id`; `None`: the host name.

@@ -44,6 +44,7 @@ pub mod overview;
 pub mod plan;
 mod prompt;
 pub mod prune;
+pub mod reply;
 pub mod report;
 pub mod resolve;
 pub mod run;

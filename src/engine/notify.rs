@@ -467,6 +467,7 @@ fn classify(
         ("usage_limited", _) => "limited".to_string(),
         ("merge_conflict", _) => "merge".to_string(),
         ("run_awaits_person", _) => "permission".to_string(),
+        ("reply_applied" | "reply_refused", _) => "answered".to_string(),
         ("edited_outside" | "closed_by_hand" | "deleted_outside", _) => "review".to_string(),
         (_, Some("blocked")) => {
             let escalation = goal
@@ -501,15 +502,17 @@ fn classify(
                     .as_ref()
                     .is_some_and(|w| w.for_person == Some(PersonWait::Review))
         }
-        "completed" | "failed" | "spend_cap" | "limited" | "permission" => true,
+        "completed" | "failed" | "spend_cap" | "limited" | "permission" | "answered" => true,
         "merge" => g
             .waiting
             .as_ref()
             .is_some_and(|w| w.for_person == Some(PersonWait::Merge)),
         _ => waits_for_a_person(g),
     });
-    // The spend cap stops every run: a person is always told.
-    (still && (kind == "spend_cap" || on.contains(&kind))).then_some((kind, goal))
+    // The spend cap stops every run, and an answer was the person's own
+    // act: a person is always told.
+    let always = kind == "spend_cap" || kind == "answered";
+    (still && (always || on.contains(&kind))).then_some((kind, goal))
 }
 
 /// The document the notification `kind` of `event` gets.
@@ -519,10 +522,16 @@ fn document_for_event(kind: &str, event: &events::Event, goal: Option<&Goal>) ->
             "steward status".to_string(),
             "steward runs --all".to_string(),
         ];
-        return document(kind, &event.ts, None, &event.detail, commands);
+        let why = if kind == "answered" {
+            answer_words(event)
+        } else {
+            event.detail.clone()
+        };
+        return document(kind, &event.ts, None, &why, commands);
     };
     let why = match kind {
         "review" | "spend_cap" | "limited" | "permission" => event.detail.clone(),
+        "answered" => answer_words(event),
         // Why, then the exact commands, a line each.
         "merge" => {
             let mut lines = event.detail.lines();
@@ -544,6 +553,19 @@ fn document_for_event(kind: &str, event: &events::Event, goal: Option<&Goal>) ->
         &why,
         person_commands(kind, goal),
     )
+}
+
+/// What became of a person's answer from the phone, in their words (the
+/// event's detail is `NONCE ACT LABEL by CHANNEL: what`).
+fn answer_words(event: &events::Event) -> String {
+    let (head, what) = (event.detail.split_once(": ")).unwrap_or(("", event.detail.as_str()));
+    let act = head.split(' ').nth(1).unwrap_or("answer");
+    let how = if event.action == "reply_applied" {
+        "was applied"
+    } else {
+        "was refused"
+    };
+    format!("your answer `{act}` {how}: {what}")
 }
 
 /// The exact commands a person runs on `goal` after a `kind` notification.
@@ -634,11 +656,16 @@ pub fn send(ctx: &Context, claimed: Vec<Notification>) -> Result<Vec<String>> {
     if claimed.is_empty() {
         return Ok(Vec::new());
     }
+    let mut issued = Vec::new();
     let results: Vec<(String, std::result::Result<(), String>)> = claimed
         .iter()
         .map(|n| {
+            // The answers are made now, for the notifier only: never kept
+            // in the outbox, which the agents can read.
+            let mut document = n.document.clone();
+            issued.extend(super::reply::offer(ctx, &mut document));
             let sent = match n.command.as_ref().or(ctx.config.notify.command.as_ref()) {
-                Some(command) => run_notifier(ctx, command, &n.document),
+                Some(command) => run_notifier(ctx, command, &document),
                 None => Err("no notify.command, and no route takes it".to_string()),
             };
             (n.id.clone(), sent)
@@ -646,6 +673,18 @@ pub fn send(ctx: &Context, claimed: Vec<Notification>) -> Result<Vec<String>> {
         .collect();
     let mut warnings = Vec::new();
     let mut tx = ctx.transaction()?;
+    for super::reply::Issued { capability } in &issued {
+        tx.record_store_event(
+            "reply_issued",
+            &format!(
+                "{} {} {} until {}",
+                capability.nonce,
+                capability.act.as_str(),
+                capability.label,
+                capability.expires
+            ),
+        );
+    }
     let mut outbox = read_outbox(ctx);
     for (id, result) in results {
         let Some(index) = outbox.pending.iter().position(|n| n.id == id) else {
@@ -701,6 +740,20 @@ pub fn ping(ctx: &Context, open_goals: usize, needs_attention: &[String]) -> Opt
         .map(|why| format!("notify.ping failed: {why}"))
 }
 
+/// The members of ntfy's JSON publish body but `topic` (title, message,
+/// the answers' action buttons), for a recipe that writes
+/// `{"topic": "...", $STEWARD_NOTIFY_NTFY_FIELDS}` without a JSON parser.
+fn ntfy_fields(event: &str, message: &str, actions: &Value) -> String {
+    let actions = if actions.is_array() {
+        actions.clone()
+    } else {
+        Value::Array(Vec::new())
+    };
+    let body = json!({"title": format!("steward {event}"), "message": message, "actions": actions});
+    let text = body.to_string();
+    text[1..text.len() - 1].to_string()
+}
+
 /// Runs the notifier with `document` on stdin, in the root, within
 /// NOTIFIER_TIMEOUT.
 fn run_notifier(
@@ -724,6 +777,10 @@ fn run_notifier(
         .env(
             "STEWARD_NOTIFY_MESSAGE_JSON",
             serde_json::to_string(&message).expect("strings serialize"),
+        )
+        .env(
+            "STEWARD_NOTIFY_NTFY_FIELDS",
+            ntfy_fields(&text("event"), &message, &document["ntfy_actions"]),
         )
         .env("STEWARD_NOTIFY_MESSAGE", message)
         .stdin(Stdio::piped())

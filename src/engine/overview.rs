@@ -58,6 +58,8 @@ pub struct StatusReport {
     pub held_back: Vec<String>,
     /// Merges `sync` could not finish: the command for each file.
     pub conflicts: Vec<String>,
+    /// Answers from the phone refused in the last day: when, and why.
+    pub refused_answers: Vec<(String, String)>,
 }
 
 pub fn status(ctx: &Context) -> Result<StatusReport> {
@@ -85,6 +87,10 @@ pub fn status(ctx: &Context) -> Result<StatusReport> {
         daily_cap: ctx.config.dispatch.max_cost_usd_per_day,
         runs: runs.into_iter().filter(Run::is_active).collect(),
         moved: moved(&recent),
+        refused_answers: (recent.iter())
+            .filter(|e| e.action == "reply_refused")
+            .map(|e| (e.ts.clone(), e.detail.clone()))
+            .collect(),
         last_tick: last_tick(ctx)?,
         notify_pending: outbox.pending.len(),
         notify_failures: outbox.failed,

@@ -31,6 +31,8 @@ pub struct Synced {
     /// Goals found changed outside steward before the commit: recorded,
     /// and held for a person.
     pub held: Vec<String>,
+    /// The answers from the phone the pull brought, taken before the push.
+    pub answers: super::reply::Taken,
 }
 
 /// Syncs the store with `git.remote`; `push: false` only pulls.
@@ -62,6 +64,7 @@ pub fn sync(ctx: &Context, push: bool) -> Result<Synced> {
     if synced.pulled > 0 {
         synced.regenerated = regenerate(ctx)?;
     }
+    synced.answers = super::reply::take_answers(ctx);
     if !push {
         return Ok(synced);
     }

@@ -67,6 +67,8 @@ pub struct TickOutcome {
     /// Goals closed by hand left in the open goals' directory for the next
     /// pass (one moves at most [`MOVED_PER_PASS`]).
     pub closed_waiting: usize,
+    /// The answers from the phone taken before the pass.
+    pub answers: super::reply::Taken,
 }
 
 impl TickOutcome {
@@ -112,6 +114,13 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         .notices
         .warnings
         .extend(super::trust::held_config_warning(ctx));
+    // A person's answers from the phone first: the pass then sees the
+    // goals as the person left them.
+    if !request.dry_run && !request.at_run_end {
+        outcome.answers = super::reply::take_answers(ctx);
+        let warnings = std::mem::take(&mut outcome.answers.warnings);
+        outcome.notices.warnings.extend(warnings);
+    }
     // A configuration file that does not load, and runs that would start
     // without a sandbox: told once, like a goal file that cannot be read.
     let config_path = ctx.store.root.join(crate::config::FILE_NAME);

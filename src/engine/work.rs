@@ -169,8 +169,8 @@ mod tests {
             "{unknown}"
         );
         let reasonless = start(&store, "T0", NodeStatus::Blocked, None).unwrap_err();
-        let said = crate::doors::cli::message(&reasonless);
-        assert!(said.contains("--reason: say why T0 is blocked"), "{said}");
+        let said = reasonless.to_string();
+        assert!(said.contains("reason: say why T0 is blocked"), "{said}");
         start(&store, "T0", NodeStatus::Cancelled, None).unwrap();
         let revived = start(&store, "T0", NodeStatus::InProgress, None).unwrap_err();
         assert!(revived.to_string().contains("is cancelled"), "{revived}");

@@ -66,6 +66,8 @@ pub enum Domain {
     /// What this machine told a person, and how far into the log
     /// (`store::told`).
     Told,
+    /// A capability a reply carries (`engine::reply`).
+    Reply,
 }
 
 impl Domain {
@@ -84,6 +86,7 @@ impl Domain {
             Domain::LogMark => b"steward log mark 1",
             Domain::Store => b"steward store 1",
             Domain::Told => b"steward told 1",
+            Domain::Reply => b"steward reply 1",
         }
     }
 }

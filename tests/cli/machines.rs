@@ -9,14 +9,14 @@ use predicates::prelude::*;
 use crate::common::{TestEnv, git};
 
 /// A bare remote and two machines' clones of one store.
-struct Machines {
+pub(crate) struct Machines {
     _dir: tempfile::TempDir,
-    remote: PathBuf,
-    a: TestEnv,
-    b: TestEnv,
+    pub(crate) remote: PathBuf,
+    pub(crate) a: TestEnv,
+    pub(crate) b: TestEnv,
 }
 
-fn identify(dir: &Path, name: &str) {
+pub(crate) fn identify(dir: &Path, name: &str) {
     git(dir, &["config", "user.name", name]);
     git(
         dir,
@@ -65,7 +65,7 @@ fn clone_of(remote: &Path, name: &str) -> TestEnv {
 
 /// Machine a makes the store (`init --git`, two goals) and pushes it;
 /// machine b clones it and runs `init --git`.
-fn machines() -> Machines {
+pub(crate) fn machines() -> Machines {
     let (dir, remote, a) = published(&["alpha", "beta"]);
     let b = clone_of(&remote, "b");
     // b trusts the keys the store holds when it first writes to it (a's);
@@ -89,7 +89,7 @@ fn machines() -> Machines {
     }
 }
 
-fn on(env: &TestEnv, machine: &str) -> assert_cmd::Command {
+pub(crate) fn on(env: &TestEnv, machine: &str) -> assert_cmd::Command {
     let mut cmd = env.steward_on_path();
     cmd.env("STEWARD_MACHINE_ID", machine);
     cmd

@@ -33,6 +33,7 @@ mod mutation;
 mod notify;
 mod plans;
 mod readme;
+mod replies;
 mod report;
 mod robustness;
 mod roundtrip;

@@ -404,6 +404,14 @@ fn thirty_ticks_killed_at_random_leave_no_goal_for_review() {
         }
     }
     assert!(killed >= 20, "only {killed} kills in {round} rounds");
+    // A pass that is not killed starts what the last killed one recorded
+    // and did not start (record, then start: the next pass starts it).
+    let now = clock.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    let _ = env
+        .steward_on_path()
+        .env("STEWARD_NOW", &now)
+        .args(["tick", "-q"])
+        .assert();
     // Let the runs end (and the passes their ends make), then one more
     // pass records what they did; nothing may write while it is read.
     env.settle();
@@ -427,7 +435,9 @@ fn thirty_ticks_killed_at_random_leave_no_goal_for_review() {
         assert_eq!(
             goal["progress"]["dispatches"].as_u64().unwrap(),
             u64::try_from(logged).unwrap(),
-            "{label}: a dispatch without its event"
+            "{label}: a dispatch without its event: {}\n{:#?}",
+            env.read(&format!("state/goals/{label}.md")),
+            env.events().iter().filter(|e| e["label"] == label.as_str()).map(|e| format!("{} {} {} {}", e["ts"], e["action"], e["actor"], e["detail"])).collect::<Vec<_>>()
         );
     }
 }

@@ -34,6 +34,7 @@ mod pause;
 mod plan;
 mod prompt;
 mod render;
+mod replies;
 mod report;
 mod reset_budget;
 mod resolve;
@@ -199,6 +200,7 @@ commands! {
     Task(task::TaskArgs),
     Tasks(tasks::TasksArgs),
     Budget(budget::BudgetArgs),
+    Replies(replies::RepliesArgs),
     Mirror(mirror::MirrorArgs),
     Audit(audit::AuditArgs),
     Log(log::LogArgs),
@@ -331,6 +333,7 @@ impl Command {
             Command::Task(_) => "task",
             Command::Tasks(_) => "tasks",
             Command::Budget(_) => "budget",
+            Command::Replies(_) => "replies",
             Command::Mirror(_) => "mirror",
             Command::Audit(_) => "audit",
             Command::Log(_) => "log",
@@ -569,6 +572,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<ExitCode> {
         Command::Task(args) => task::run(&ctx, args, out),
         Command::Tasks(args) => tasks::run(&ctx, args, out),
         Command::Budget(args) => budget::run(&ctx, args, out),
+        Command::Replies(args) => replies::run(&ctx, args, out),
         Command::Mirror(args) => mirror::run(&ctx, args, out),
         Command::Audit(args) => audit::run(&ctx, args, out),
         Command::Log(args) => log::run(&ctx, args, out),

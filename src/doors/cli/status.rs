@@ -38,6 +38,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCod
             "notifications": {"pending": report.notify_pending, "failed": report.notify_failures.len()},
             "held_back": report.held_back,
             "conflicts": report.conflicts,
+            "answers_refused": report.refused_answers.iter().map(|(at, what)| json!({"at": at, "what": what})).collect::<Vec<_>>(),
             "worktrees": crate::engine::worktree::overview(ctx).iter().map(|(path, branch, label, state)| json!({"path": path, "branch": branch, "label": label, "state": state})).collect::<Vec<_>>(),
         }));
         return Ok(ExitCode::Success);
@@ -80,6 +81,13 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCod
                 failed.id,
                 failed.last_error.as_deref().unwrap_or("failed")
             ));
+        }
+    }
+    if !report.refused_answers.is_empty() {
+        out.line("");
+        out.line("Answers from the phone refused in the last day (steward replies):");
+        for (at, what) in &report.refused_answers {
+            out.line(format!("  {at}  {what}"));
         }
     }
     if !report.conflicts.is_empty() {

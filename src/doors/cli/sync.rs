@@ -65,6 +65,9 @@ pub fn run(ctx: &Context, args: SyncArgs, out: &mut Output) -> Result<ExitCode> 
             parts.join(", ")
         ));
     }
+    if !out.json {
+        super::replies::print_taken(out, &synced.answers);
+    }
     for label in &synced.held {
         out.warn(format!(
             "{label}: changed outside steward; recorded, and held for a person (steward show {label}, then steward accept {label})"

@@ -69,6 +69,9 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
     for (_, message) in errors {
         out.warn(message.clone());
     }
+    if !out.json {
+        super::replies::print_taken(out, &outcome.answers);
+    }
     if out.json {
         let findings: Vec<_> = outcome
             .findings
@@ -96,6 +99,10 @@ fn print(ctx: &Context, mut outcome: TickOutcome, dry_run: bool, out: &mut Outpu
             "held": held,
             "errors": errors,
             "closed_waiting": outcome.closed_waiting,
+            "answers": {
+                "applied": outcome.answers.applied,
+                "refused": outcome.answers.refused.iter().map(|(reply, why)| json!({"reply": reply, "why": why})).collect::<Vec<_>>(),
+            },
         }));
         return;
     }

@@ -1,0 +1,152 @@
+//! Issuing: when a notification about a goal that waits for a person is
+//! handed to the notifier, each act of the goal's menu becomes a signed
+//! capability, and the document gets the ways to answer with it — a link
+//! to the git host's new-file page filled in with the reply file
+//! (`reply.git_url`), and ntfy action buttons that post the reply to the
+//! reply topic (`reply.ntfy`). The capabilities exist only in what the
+//! notifier is given: never in the store's files, which the agents read.
+
+use serde_json::{Value, json};
+
+use super::capability::{Act, Capability, Reply, menu, new_nonce};
+use super::reply_path;
+use crate::context::Context;
+use crate::model::format_time;
+
+/// ntfy shows three action buttons at most.
+const NTFY_ACTIONS: usize = 3;
+
+/// A capability issued, for the event that records it (never with its
+/// signature).
+pub struct Issued {
+    pub capability: Capability,
+}
+
+/// Adds the answers to `document` (a notification about a goal); returns
+/// what was issued. Nothing when answers are off, when the goal waits for
+/// nobody, or without this machine's key.
+pub fn offer(ctx: &Context, document: &mut Value) -> Vec<Issued> {
+    let replies = &ctx.config.reply;
+    if replies.expires.as_secs() == 0 || (replies.git_url.is_none() && replies.ntfy.is_none()) {
+        return Vec::new();
+    }
+    let Ok(key) = ctx.store.keys.key() else {
+        return Vec::new();
+    };
+    let Some(id) = document["goal"]["id"].as_str() else {
+        return Vec::new();
+    };
+    let Ok(loaded) = ctx.store.resolve(id) else {
+        return Vec::new();
+    };
+    let acts = menu(&loaded.goal);
+    if acts.is_empty() {
+        return Vec::new();
+    }
+    let state = crate::store::key::sha256(loaded.file.text().as_bytes());
+    let expires = ctx.now + chrono::Duration::seconds(replies.expires.as_secs() as i64);
+    let mut answers = Vec::new();
+    let mut actions = Vec::new();
+    let mut issued = Vec::new();
+    for act in acts {
+        let capability = Capability {
+            v: 1,
+            machine: ctx.store.keys.machine().to_string(),
+            nonce: new_nonce(),
+            act,
+            goal: loaded.goal.id.clone(),
+            label: loaded.goal.label.clone(),
+            state: state.clone(),
+            issued: format_time(ctx.now),
+            expires: format_time(expires),
+        };
+        let reply = Reply {
+            note: String::new(),
+            sig: capability.sign(key),
+            reply: capability.clone(),
+        };
+        let mut answer = json!({
+            "act": act.as_str(),
+            "title": act.title(),
+            "command": act.command(&loaded.goal.label),
+            "expires": capability.expires,
+        });
+        if let Some(template) = &replies.git_url {
+            let url = git_link(template, &reply);
+            answer["url"] = Value::String(url.clone());
+            if replies.ntfy.is_none() && actions.len() < NTFY_ACTIONS {
+                actions.push(
+                    json!({"action": "view", "label": act.title(), "url": url, "clear": true}),
+                );
+            }
+        }
+        if let Some(ntfy) = &replies.ntfy
+            && actions.len() < NTFY_ACTIONS
+        {
+            let mut action = json!({
+                "action": "http",
+                "label": act.title(),
+                "url": format!("{}/{}", ntfy.server.trim_end_matches('/'), ntfy.topic),
+                "method": "POST",
+                "body": serde_json::to_string(&Reply { note: ntfy_note(act), ..reply.clone() }).expect("a reply serializes"),
+                "clear": true,
+            });
+            if let Some(token) = &ntfy.token {
+                action["headers"] = json!({"Authorization": format!("Bearer {token}")});
+            }
+            actions.push(action);
+        }
+        answers.push(answer);
+        issued.push(Issued { capability });
+    }
+    document["replies"] = Value::Array(answers);
+    document["ntfy_actions"] = Value::Array(actions);
+    issued
+}
+
+/// What an ntfy button says for the person: a tap carries no words.
+fn ntfy_note(act: Act) -> String {
+    match act {
+        Act::Unblock | Act::Abandon | Act::Complete => "answered from the phone".to_string(),
+        Act::ResetBudget | Act::Accept => String::new(),
+    }
+}
+
+/// `template` with the reply file's path and content filled in, each
+/// percent-encoded as a URL's query wants.
+fn git_link(template: &str, reply: &Reply) -> String {
+    let path = reply_path(&reply.reply.nonce);
+    template
+        .replace("{path}", &encode(&path))
+        .replace("{content}", &encode(&reply.render()))
+}
+
+/// Percent-encodes everything but RFC 3986's unreserved characters.
+fn encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3);
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_carries_the_path_and_the_file_encoded() {
+        assert_eq!(
+            encode("state/replies/a b.json"),
+            "state%2Freplies%2Fa%20b.json"
+        );
+        assert_eq!(
+            encode("{\"note\": \"\"}\n"),
+            "%7B%22note%22%3A%20%22%22%7D%0A"
+        );
+    }
+}

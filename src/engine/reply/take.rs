@@ -1,0 +1,291 @@
+//! Taking answers: each reply that came back (a file a pull brought under
+//! `state/replies/`, a message on the ntfy reply topic) is verified — the
+//! issuing machine trusted here, its signature, never used, not expired,
+//! the goal in the state it was issued for, the act still on its menu —
+//! and then applied as the person's own act through the same verbs a
+//! person runs, recorded with its channel and nonce. Anything else is
+//! refused and said why; nothing is half-applied: the act is one verb's
+//! one transaction, and the judge still runs every check.
+
+use std::path::{Path, PathBuf};
+
+use super::capability::{Act, Reply, is_nonce, menu};
+use crate::context::{Context, GlobalOptions};
+use crate::error::{Error, Result};
+use crate::model::{Actor, format_time};
+use crate::os::safe_file;
+
+/// The largest reply file read.
+const REPLY_BYTES: u64 = 64 * 1024;
+
+/// Where an answer came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    Git,
+    Ntfy,
+}
+
+impl Channel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Channel::Git => "git",
+            Channel::Ntfy => "ntfy",
+        }
+    }
+}
+
+/// One answer that came back, before it is verified.
+pub struct Incoming {
+    pub channel: Channel,
+    /// The reply file, for an answer by git: removed once taken.
+    pub file: Option<PathBuf>,
+    pub text: String,
+}
+
+/// What taking the answers did: a line each, for `tick -q` and `sync`.
+#[derive(Debug, Default)]
+pub struct Taken {
+    pub applied: Vec<String>,
+    /// (the reply, why it was refused).
+    pub refused: Vec<(String, String)>,
+    pub warnings: Vec<String>,
+}
+
+/// The reply files a pull brought, oldest name first.
+pub fn from_git(ctx: &Context) -> Vec<Incoming> {
+    let dir = super::replies_dir(ctx);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| Incoming {
+            channel: Channel::Git,
+            text: match safe_file::read_text(&path, REPLY_BYTES) {
+                Ok(Some(text)) => text,
+                _ => String::new(),
+            },
+            file: Some(path),
+        })
+        .collect()
+}
+
+/// Verifies and applies each of `incoming`.
+pub fn take(ctx: &Context, incoming: Vec<Incoming>) -> Taken {
+    let mut taken = Taken::default();
+    for answer in incoming {
+        let shown = match &answer.file {
+            Some(path) => ctx.store.relative(path),
+            None => format!("an answer by {}", answer.channel.as_str()),
+        };
+        let reply = serde_json::from_str::<Reply>(&answer.text).ok();
+        let outcome = match &reply {
+            Some(reply) => verify_and_apply(ctx, reply, &answer),
+            None => Err(Refusal::new("it is not a reply steward can read")),
+        };
+        let recorded = match &outcome {
+            Ok(did) => record(ctx, reply.as_ref(), &answer, "reply_applied", did),
+            Err(refusal) => record(ctx, reply.as_ref(), &answer, "reply_refused", &refusal.0),
+        };
+        if let Err(err) = recorded {
+            taken.warnings.push(format!("{shown}: {err}"));
+        }
+        match outcome {
+            Ok(did) => taken.applied.push(format!("{shown}: {did}")),
+            Err(refusal) => taken.refused.push((shown, refusal.0)),
+        }
+    }
+    taken
+}
+
+/// Why an answer is not applied.
+struct Refusal(String);
+
+impl Refusal {
+    fn new(why: impl Into<String>) -> Refusal {
+        Refusal(why.into())
+    }
+}
+
+fn verify_and_apply(
+    ctx: &Context,
+    reply: &Reply,
+    answer: &Incoming,
+) -> std::result::Result<String, Refusal> {
+    let cap = &reply.reply;
+    if cap.v != 1 || !is_nonce(&cap.nonce) {
+        return Err(Refusal::new("it is not a reply steward can read"));
+    }
+    if let Some(path) = &answer.file
+        && path.file_name().and_then(|n| n.to_str()) != Some(&format!("{}.json", cap.nonce))
+    {
+        return Err(Refusal::new(format!(
+            "its file is not named for its nonce ({}.json)",
+            cap.nonce
+        )));
+    }
+    let trusted = ctx.store.trusted_machines();
+    let Some(key) = trusted.get(&cap.machine) else {
+        return Err(Refusal::new(format!(
+            "machine {} is not one this machine trusts",
+            cap.machine
+        )));
+    };
+    if !cap.verifies(key, &reply.sig) {
+        return Err(Refusal::new(
+            "its signature does not verify: it was forged or changed",
+        ));
+    }
+    if applied_before(ctx, &cap.nonce, &cap.issued) {
+        return Err(Refusal::new(
+            "it was applied before: an answer is used once",
+        ));
+    }
+    let now = format_time(ctx.now);
+    if now > cap.expires {
+        return Err(Refusal::new(format!("it expired at {}", cap.expires)));
+    }
+    let loaded = ctx
+        .store
+        .resolve(&cap.goal)
+        .map_err(|_| Refusal::new(format!("goal {} is no longer open here", cap.label)))?;
+    let state = crate::store::key::sha256(loaded.file.text().as_bytes());
+    if state != cap.state {
+        return Err(Refusal::new(format!(
+            "goal {} changed since the answer was offered: a fresh notification offers what fits it now",
+            cap.label
+        )));
+    }
+    if !menu(&loaded.goal).contains(&cap.act) {
+        return Err(Refusal::new(format!(
+            "`{}` is not an answer goal {} takes",
+            cap.act.as_str(),
+            cap.label
+        )));
+    }
+    let person =
+        person(ctx, &cap.nonce, answer.channel).map_err(|e| Refusal::new(e.to_string()))?;
+    apply(&person, cap.act, &cap.goal, &reply.note)
+        .map(|did| format!("{did} ({} by {})", cap.label, answer.channel.as_str()))
+        .map_err(|err| Refusal::new(err.to_string()))
+}
+
+/// Whether the answer `nonce` was applied before: the log, as every
+/// machine of the store shares it, since it was issued. A refusal does not
+/// use it up: a forged copy must not spend the person's answer, and one
+/// refused for its expiry or the goal's state is refused again for them.
+fn applied_before(ctx: &Context, nonce: &str, issued: &str) -> bool {
+    let Ok(events) = ctx.store.log().read_since_naming(issued, Some(nonce)) else {
+        return false;
+    };
+    (events.iter()).any(|e| e.action == "reply_applied" && e.detail.starts_with(nonce))
+}
+
+/// The person the answer speaks for: this store, acting as the person,
+/// every change saying which answer made it.
+fn person(ctx: &Context, nonce: &str, channel: Channel) -> Result<Context> {
+    let options = GlobalOptions {
+        root: Some(ctx.root.clone()),
+        command: "reply",
+        ..GlobalOptions::default()
+    };
+    let mut person = Context::resolve(&options, ctx.env.clone())?;
+    person.actor = Actor::User;
+    person.overridden = false;
+    person.via = Some(format!("reply {nonce} by {}", channel.as_str()));
+    Ok(person)
+}
+
+/// The person's act, through the verb a person runs.
+fn apply(person: &Context, act: Act, goal: &str, note: &str) -> Result<String> {
+    let note = crate::text::one_line(note.trim());
+    let said = |fallback: &str| {
+        if note.is_empty() {
+            fallback.to_string()
+        } else {
+            note.clone()
+        }
+    };
+    match act {
+        Act::Unblock => {
+            super::super::control::unblock(person, goal, &said("unblocked from the phone"))?;
+            Ok("unblocked".to_string())
+        }
+        Act::ResetBudget => {
+            super::super::control::reset_budget(person, goal)?;
+            Ok("budget reset".to_string())
+        }
+        Act::Abandon => {
+            super::super::control::abandon(person, goal, &said("abandoned from the phone"))?;
+            Ok("abandoned".to_string())
+        }
+        Act::Complete => {
+            let request = super::super::complete::CompleteRequest {
+                reason: said("accepted as met from the phone"),
+                ..Default::default()
+            };
+            match super::super::complete::complete(person, goal, &request)? {
+                super::super::complete::Judged::Completed(_) => Ok("completed".to_string()),
+                super::super::complete::Judged::AwaitsMerge(_) => {
+                    Ok("judged met; waits for its branch to merge".to_string())
+                }
+                super::super::complete::Judged::AwaitsPerson { .. } => Err(Error::BadRequest(
+                    "the judge still waits for a person".to_string(),
+                )),
+            }
+        }
+        Act::Accept => {
+            super::super::trust::accept(person, goal, (!note.is_empty()).then_some(note.as_str()))?;
+            Ok("the edit accepted".to_string())
+        }
+    }
+}
+
+/// Records how the answer went, and takes its file away in the same
+/// commit (a refused one is kept under `state/replies/refused/` for a
+/// person to look at).
+fn record(
+    ctx: &Context,
+    reply: Option<&Reply>,
+    answer: &Incoming,
+    action: &str,
+    what: &str,
+) -> Result<()> {
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    let detail = match reply {
+        Some(reply) => format!(
+            "{} {} {} by {}: {what}",
+            reply.reply.nonce,
+            reply.reply.act.as_str(),
+            reply.reply.label,
+            answer.channel.as_str()
+        ),
+        None => format!("- by {}: {what}", answer.channel.as_str()),
+    };
+    match reply.and_then(|r| ctx.store.resolve(&r.reply.goal).ok()) {
+        Some(loaded) => tx.record_event(&loaded.goal, action, &detail, None),
+        None => tx.record_store_event(action, &detail),
+    }
+    if let Some(path) = &answer.file {
+        if action == "reply_refused" {
+            let kept = refused_path(path);
+            if let Some(dir) = kept.parent() {
+                std::fs::create_dir_all(dir)
+                    .map_err(|err| Error::io(dir, "cannot create directory", err))?;
+            }
+            tx.write_file(&kept, &answer.text)?;
+        }
+        tx.remove_file(path)?;
+    }
+    super::super::finish(tx).map(drop)
+}
+
+fn refused_path(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_owned()).unwrap_or_default();
+    path.with_file_name("refused").join(name)
+}

@@ -1,0 +1,463 @@
+//! Answers from the phone by git (steward-guide(7), "ANSWERING FROM THE
+//! PHONE"): machine a notifies with links that fill in a reply file; a
+//! "phone" clone commits only that file; machine b pulls first and
+//! applies it as the person's act, once; and every answer that does not
+//! hold is refused, said, and changes nothing.
+
+use std::path::{Path, PathBuf};
+
+use predicates::prelude::*;
+
+use crate::common::{TestEnv, git};
+use crate::machines::{Machines, identify, machines, on};
+
+/// a's own settings: a notifier that keeps each document, and answers by
+/// a git host's new-file page.
+const ANSWERING: &str = "notify:\n  command: [sh, -c, 'cat >> told.json; echo >> told.json']\nreply:\n  git_url: \"https://git.example/me/store/new/main?filename={path}&value={content}\"\n";
+
+fn decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            out.push(u8::from_str_radix(&text[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The answers the last document a's notifier got about `label` offers:
+/// (act, the reply file's path, its content).
+fn offered(env: &TestEnv, label: &str) -> Vec<(String, String, String)> {
+    let told = env.read("told.json");
+    let document: serde_json::Value = told
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .rfind(|d| d["goal"]["label"] == label && d["replies"].is_array())
+        .unwrap_or_else(|| panic!("no answers offered for {label}: {told}"));
+    document["replies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|answer| {
+            let url = answer["url"].as_str().unwrap();
+            let query = url.split_once('?').unwrap().1;
+            let field = |name: &str| {
+                query
+                    .split('&')
+                    .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+                    .map(decode)
+                    .unwrap()
+            };
+            (
+                answer["act"].as_str().unwrap().to_string(),
+                field("filename"),
+                field("value"),
+            )
+        })
+        .collect()
+}
+
+/// The store with goal `g` blocked by its agent, and a told of it with
+/// its answers.
+fn asked(m: &Machines) {
+    m.a.write("state/local/steward.yaml", ANSWERING);
+    m.a.steward()
+        .args(["config", "accept", "-q"])
+        .assert()
+        .success();
+    m.a.add_goal("g");
+    on(&m.a, "a")
+        .env("CLAUDECODE", "1")
+        .args(["assess", "g", "--summary", "need the prod token", "--stuck"])
+        .assert()
+        .success();
+    on(&m.a, "a").args(["tick", "-q"]).assert().code(3);
+    on(&m.a, "a").arg("sync").assert().success();
+}
+
+/// A phone: a clone that commits one file and pushes it.
+struct Phone {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Phone {
+    fn of(remote: &Path) -> Phone {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("phone");
+        git(
+            dir.path(),
+            &["clone", "-q", remote.to_str().unwrap(), "phone"],
+        );
+        identify(&root, "phone");
+        Phone { _dir: dir, root }
+    }
+
+    fn commit(&self, path: &str, content: &str) {
+        git(&self.root, &["pull", "-q", "--no-rebase", "origin", "main"]);
+        let file = self.root.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, content).unwrap();
+        git(&self.root, &["add", path]);
+        git(&self.root, &["commit", "-q", "-m", "Create reply"]);
+        git(&self.root, &["push", "-q", "origin", "main"]);
+    }
+}
+
+fn status_of(env: &TestEnv, label: &str) -> String {
+    env.goal_json(label)["status"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn an_answer_from_the_phone_is_applied_once_as_the_person_by_the_machine_that_pulls_it() {
+    let m = machines();
+    asked(&m);
+    let answers = offered(&m.a, "g");
+    let acts: Vec<&str> = answers.iter().map(|(act, _, _)| act.as_str()).collect();
+    assert_eq!(acts, ["unblock", "abandon"]);
+    let (_, path, content) = &answers[0];
+    assert!(
+        path.starts_with("state/replies/") && path.ends_with(".json"),
+        "{path}"
+    );
+    // The capability is in what the notifier got, never in the store.
+    let nonce = path
+        .trim_start_matches("state/replies/")
+        .trim_end_matches(".json");
+    let sig = serde_json::from_str::<serde_json::Value>(content).unwrap()["sig"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let grep = std::process::Command::new("grep")
+        .args(["-r", "-l", &sig])
+        .arg(m.a.root())
+        .output()
+        .unwrap();
+    let found = String::from_utf8_lossy(&grep.stdout);
+    assert!(
+        found.lines().all(|f| f.ends_with("told.json")),
+        "the signature is in the store: {found}"
+    );
+    // The person types a note on the phone and commits the file.
+    let phone = Phone::of(&m.remote);
+    let answer = content.replacen(
+        "\"note\": \"\"",
+        "\"note\": \"the token is in the vault\"",
+        1,
+    );
+    phone.commit(path, &answer);
+    on(&m.b, "b")
+        .arg("sync")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "answer from the phone applied: state/replies/",
+        ))
+        .stdout(predicate::str::contains("unblocked (g by git)"));
+    assert_eq!(status_of(&m.b, "g"), "active");
+    assert!(!m.b.path(path).exists(), "the reply file is taken away");
+    let events = m.b.events();
+    let unblocked = events
+        .iter()
+        .find(|e| e["action"] == "unblocked")
+        .expect("an unblocked event");
+    assert_eq!(unblocked["actor"], "user");
+    assert_eq!(
+        unblocked["actor_rule"],
+        format!("reply {nonce} by git"),
+        "{unblocked}"
+    );
+    assert_eq!(unblocked["detail"], "the token is in the vault");
+    // The remote no longer holds it; a sees the same goal and is told.
+    let tree = git(phone.root.as_path(), &["ls-remote", "origin", "main"]);
+    assert!(!tree.is_empty());
+    on(&m.a, "a").arg("sync").assert().success();
+    assert_eq!(status_of(&m.a, "g"), "active");
+    assert!(!m.a.path(path).exists());
+    on(&m.a, "a").args(["tick", "-q"]).assert().success();
+    let told = m.a.read("told.json");
+    assert!(
+        told.contains("your answer `unblock` was applied: unblocked (g by git)"),
+        "{told}"
+    );
+    // The same answer again: used once.
+    phone.commit(path, &answer);
+    on(&m.b, "b")
+        .arg("sync")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("it was applied before"));
+    assert_eq!(status_of(&m.b, "g"), "active");
+    assert_eq!(
+        m.b.events()
+            .iter()
+            .filter(|e| e["action"] == "unblocked")
+            .count(),
+        1
+    );
+    on(&m.b, "b")
+        .arg("replies")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "unblock g  applied: unblocked (g by git)",
+        ))
+        .stdout(predicate::str::contains("refused:"));
+}
+
+#[test]
+fn an_answer_that_does_not_hold_is_refused_said_and_changes_nothing() {
+    let m = machines();
+    asked(&m);
+    let answers = offered(&m.a, "g");
+    let (_, path, content) = answers[0].clone();
+    let phone = Phone::of(&m.remote);
+    let refused = |answer: &str, at: Option<&str>, why: &str| {
+        phone.commit(&path, answer);
+        let mut sync = on(&m.b, "b");
+        if let Some(at) = at {
+            sync.env("STEWARD_NOW", at);
+        }
+        sync.arg("sync")
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(why));
+        assert_eq!(status_of(&m.b, "g"), "blocked", "{why}");
+        assert!(!m.b.path(&path).exists());
+        assert!(
+            m.b.path(&format!(
+                "state/replies/refused/{}",
+                Path::new(&path).file_name().unwrap().to_string_lossy()
+            ))
+            .exists(),
+            "a refused reply is kept for a person"
+        );
+    };
+    // Edited: another act, a later expiry, another goal.
+    refused(
+        &content.replacen("\"unblock\"", "\"abandon\"", 1),
+        None,
+        "its signature does not verify",
+    );
+    refused(
+        &content.replacen("\"expires\": \"2026-11-2", "\"expires\": \"2027-11-2", 1),
+        None,
+        "its signature does not verify",
+    );
+    // From a machine nobody here trusts.
+    refused(
+        &content.replacen("\"machine\": \"a\"", "\"machine\": \"x\"", 1),
+        None,
+        "machine x is not one this machine trusts",
+    );
+    // Not a reply at all.
+    refused(
+        "{\"note\": \"let me in\"}",
+        None,
+        "not a reply steward can read",
+    );
+    // Expired: a day and more later.
+    refused(&content, Some("2026-11-23T05:00:00Z"), "it expired at");
+    // The goal moved on since it was offered.
+    on(&m.b, "b")
+        .env("CLAUDECODE", "1")
+        .args(["update", "g", "--note", "tried again"])
+        .assert()
+        .success();
+    refused(&content, None, "changed since the answer was offered");
+    // Each refusal is told, in the person's words, and listed.
+    on(&m.b, "b")
+        .arg("replies")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("refused:").count(6));
+    on(&m.b, "b")
+        .arg("status")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Answers from the phone refused in the last day (steward replies):",
+        ))
+        .stdout(predicate::str::contains("unblock g by git: it expired at"));
+}
+
+/// The loopback ntfy server (`tests/ntfy/server.py`), killed when dropped.
+struct Ntfy {
+    child: std::process::Child,
+    url: String,
+}
+
+impl Ntfy {
+    fn start(args: &[&str]) -> Ntfy {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ntfy/server.py"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 runs the loopback ntfy server");
+        let mut port = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut port)
+            .unwrap();
+        Ntfy {
+            child,
+            url: format!("http://127.0.0.1:{}", port.trim()),
+        }
+    }
+
+    /// The messages of `topic`, as ntfy's poll API gives them.
+    fn poll(&self, topic: &str, token: Option<&str>) -> Vec<serde_json::Value> {
+        let mut curl = std::process::Command::new("curl");
+        curl.args([
+            "-fsS",
+            &format!("{}/{topic}/json?poll=1&since=all", self.url),
+        ]);
+        if let Some(token) = token {
+            curl.args(["-H", &format!("Authorization: Bearer {token}")]);
+        }
+        let out = curl.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// What the ntfy app does when the person taps an `http` button.
+    fn tap(action: &serde_json::Value) {
+        assert_eq!(action["action"], "http");
+        let mut curl = std::process::Command::new("curl");
+        curl.args(["-fsS", "-X", action["method"].as_str().unwrap_or("POST")])
+            .args(["--data-raw", action["body"].as_str().unwrap()]);
+        if let Some(headers) = action["headers"].as_object() {
+            for (name, value) in headers {
+                curl.args(["-H", &format!("{name}: {}", value.as_str().unwrap())]);
+            }
+        }
+        let out = curl.arg(action["url"].as_str().unwrap()).output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+
+    fn post(&self, topic: &str, token: &str, body: &str) {
+        let out = std::process::Command::new("curl")
+            .args(["-fsS", "--data-raw", body])
+            .args(["-H", &format!("Authorization: Bearer {token}")])
+            .arg(format!("{}/{topic}", self.url))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+    }
+}
+
+impl Drop for Ntfy {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn an_ntfy_button_answers_once_and_a_forged_or_replayed_post_is_refused() {
+    let ntfy = Ntfy::start(&["--token", "tk_secret", "--protect", "replies-7f3a"]);
+    let env = TestEnv::initialised();
+    env.write_config(&format!(
+        "notify:\n  command: [sh, -c, 'curl -fsS -d \"{{\\\"topic\\\": \\\"alerts\\\", $STEWARD_NOTIFY_NTFY_FIELDS}}\" {url}/']\nreply:\n  ntfy:\n    server: {url}\n    topic: replies-7f3a\n    token: tk_secret\n",
+        url = ntfy.url
+    ));
+    env.add_goal("g");
+    env.steward()
+        .env("CLAUDECODE", "1")
+        .args(["assess", "g", "--summary", "need the prod token", "--stuck"])
+        .assert()
+        .success();
+    env.steward().args(["tick", "-q"]).assert().code(3);
+    // What the phone shows: the title, the message, two buttons.
+    let alerts = ntfy.poll("alerts", None);
+    let alert = alerts.last().expect("the notification was published");
+    assert_eq!(alert["title"], "steward blocked");
+    assert_eq!(
+        alert["message"],
+        "steward: g (Goal g) blocked: the agent is stuck: need the prod token"
+    );
+    let actions = alert["actions"].as_array().unwrap();
+    let labels: Vec<&str> = actions
+        .iter()
+        .map(|a| a["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["Unblock with a note", "Abandon"]);
+    assert_eq!(actions[0]["url"], format!("{}/replies-7f3a", ntfy.url));
+    assert_eq!(actions[0]["headers"]["Authorization"], "Bearer tk_secret");
+    // The person taps Unblock; the next pass takes it, as the person.
+    Ntfy::tap(&actions[0]);
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .stdout(predicate::str::contains(
+            "answer from the phone applied: an answer by ntfy: unblocked (g by ntfy)",
+        ));
+    assert_eq!(status_of(&env, "g"), "active");
+    let unblocked = env
+        .events()
+        .into_iter()
+        .find(|e| e["action"] == "unblocked")
+        .unwrap();
+    assert_eq!(unblocked["actor"], "user");
+    assert!(
+        unblocked["actor_rule"]
+            .as_str()
+            .unwrap()
+            .ends_with(" by ntfy"),
+        "{unblocked}"
+    );
+    // Tapped again, and an edited copy posted: neither changes anything.
+    Ntfy::tap(&actions[0]);
+    let body = actions[1]["body"]
+        .as_str()
+        .unwrap()
+        .replace("\"abandon\"", "\"unblock\"");
+    ntfy.post("replies-7f3a", "tk_secret", &body);
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .stderr(predicate::str::contains("it was applied before"))
+        .stderr(predicate::str::contains("its signature does not verify"));
+    assert_eq!(status_of(&env, "g"), "active");
+    assert_eq!(
+        env.events()
+            .iter()
+            .filter(|e| e["action"] == "unblocked")
+            .count(),
+        1
+    );
+    // Read again from the start (the cursor gone): nothing applied twice.
+    std::fs::remove_file(env.path("state/cache/ntfy-replies")).unwrap();
+    let _ = env.steward().args(["tick", "-q"]).assert();
+    assert_eq!(
+        env.events()
+            .iter()
+            .filter(|e| e["action"] == "unblocked")
+            .count(),
+        1
+    );
+    // Without its token the topic is not read, and the warning does not
+    // name the secret topic.
+    let config = env
+        .read("steward.yaml")
+        .replace("    token: tk_secret\n", "");
+    env.write_config(&config);
+    env.steward()
+        .args(["tick", "-q"])
+        .assert()
+        .stderr(predicate::str::contains(
+            "the reply topic answered HTTP 403",
+        ))
+        .stderr(predicate::str::contains("replies-7f3a").not());
+}
