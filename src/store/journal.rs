@@ -98,6 +98,14 @@ impl Journal {
             .map_err(|err| Error::io(&path(state_dir), "cannot write", err))
     }
 
+    /// Says what an interrupted transaction left is dealt with: written
+    /// whether or not this journal wrote anything (a fresh one, opened for
+    /// it).
+    pub fn end_leftover(&mut self, state_dir: &Path, key: &MachineKey) -> Result<()> {
+        self.append(state_dir, key, DONE)
+            .map_err(|err| Error::io(&path(state_dir), "cannot write", err))
+    }
+
     /// Whether anything was written to it.
     pub fn is_open(&self) -> bool {
         self.open.is_some()

@@ -737,9 +737,11 @@ impl<'s> Transaction<'s> {
                 ),
             );
         }
-        // Marked done, written over in place like any journal.
+        // Marked done, written over in place like any journal: read again
+        // by every later transaction, its intents would take a goal that
+        // comes back to bytes one of them started from.
         let mut journal = super::journal::Journal::default();
-        journal.done(&state_dir, key)
+        journal.end_leftover(&state_dir, key)
     }
 
     /// Puts a prepared goal's staged bytes in place and records the change:
