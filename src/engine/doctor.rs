@@ -219,10 +219,11 @@ fn check_index_size(ctx: &Context, notes: &mut Vec<String>) {
     }
 }
 
-/// The version in an index file's header.
+/// The version in an index file's header (none for what is no regular
+/// file: a FIFO there would hang the read).
 fn index_version(path: &Path) -> Option<u32> {
     let mut header = [0u8; 8];
-    let mut file = std::fs::File::open(path).ok()?;
+    let mut file = crate::os::safe_file::open_regular(path).ok()??;
     std::io::Read::read_exact(&mut file, &mut header).ok()?;
     Some(u32::from_be_bytes(header[4..8].try_into().ok()?))
 }

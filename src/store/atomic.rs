@@ -128,7 +128,7 @@ impl Staged {
             return Ok(None);
         }
         let placed = match self.bytes.take().expect("a staged file is placed once") {
-            StagedBytes::Temp(temp) => fs::rename(&temp, &self.path).inspect_err(|_| {
+            StagedBytes::Temp(temp) => rename_over(&temp, &self.path).inspect_err(|_| {
                 let _ = fs::remove_file(&temp);
             }),
             StagedBytes::Spare(spare) => spare.place(&self.path),
@@ -177,7 +177,7 @@ pub fn write_unsynced(path: &Path, contents: &[u8]) -> Result<()> {
     fs::create_dir_all(dir).map_err(|err| Error::io(dir, "cannot create directory", err))?;
     let temp = temp_path(dir);
     let result = write_temp(&temp, contents, None, false).and_then(|_| {
-        fs::rename(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))
+        rename_over(&temp, path).map_err(|err| Error::io(path, "cannot replace file", err))
     });
     if result.is_err() {
         let _ = fs::remove_file(&temp);
@@ -423,6 +423,27 @@ fn write_temp(
     Ok((metadata.len(), modified))
 }
 
+/// Prefix of what was found where a file of steward's goes, and moved
+/// aside for it (a directory an agent made there); scans skip it.
+pub const IN_THE_WAY: &str = ".steward-in-the-way-";
+
+/// Renames `temp` over `path`; a directory found at `path` (never a
+/// link) is first moved aside, beside it, under [`IN_THE_WAY`], kept for
+/// a person to look at: one file of steward's that something took the
+/// place of does not stop every later write.
+fn rename_over(temp: &Path, path: &Path) -> std::io::Result<()> {
+    match fs::rename(temp, path) {
+        Err(err) if fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) => {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let nonce = uuid::Uuid::new_v4().simple().to_string();
+            let aside = path.with_file_name(format!("{IN_THE_WAY}{name}-{}", &nonce[..8]));
+            fs::rename(path, &aside).map_err(|_| err)?;
+            fs::rename(temp, path)
+        }
+        other => other,
+    }
+}
+
 fn temp_path(dir: &Path) -> PathBuf {
     dir.join(format!(
         "{TEMP_PREFIX}{}-{}",
@@ -470,6 +491,36 @@ pub fn sync_dir(dir: &Path) -> Result<()> {
 mod tests {
     use super::*;
     use std::os::unix::fs::MetadataExt;
+
+    #[test]
+    fn a_directory_where_a_file_goes_is_moved_aside_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("seal");
+        fs::create_dir(&path).unwrap();
+        fs::write(path.join("inside"), "an agent's").unwrap();
+        exchange_unsynced(&path, b"steward's").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"steward's");
+        let aside: Vec<PathBuf> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with(IN_THE_WAY)
+            })
+            .collect();
+        assert_eq!(aside.len(), 1);
+        assert_eq!(fs::read(aside[0].join("inside")).unwrap(), b"an agent's");
+        // A link is replaced itself, never followed.
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path(), &link).unwrap();
+        assert!(
+            write_unsynced(&link, b"x").is_ok(),
+            "a link is replaced, not followed"
+        );
+        assert!(fs::symlink_metadata(&link).unwrap().is_file());
+    }
 
     #[test]
     fn an_exchange_swaps_the_spare_in_and_makes_no_file_after_the_first() {

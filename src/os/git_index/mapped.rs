@@ -13,7 +13,10 @@ pub struct Mapped {
 
 impl Mapped {
     pub fn open(path: &Path) -> std::io::Result<Mapped> {
-        let file = std::fs::File::open(path)?;
+        // Never a FIFO an agent put there (the open would hang), nor
+        // through a link.
+        let file = crate::os::safe_file::open_regular(path)?
+            .ok_or_else(|| std::io::Error::other("not a regular file"))?;
         let length = usize::try_from(file.metadata()?.len())
             .map_err(|_| std::io::Error::other("too large to map"))?;
         if length == 0 {

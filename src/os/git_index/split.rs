@@ -244,8 +244,10 @@ pub fn update(
         .chain(layer.added.iter().map(|entry| &entry.bytes[..]));
     write_split(lock, index.version, entries, &link, settings)?;
     // In use: git keeps a shared index fresh so that expiry spares it.
-    let _ = std::fs::File::open(git_dir.join(format!("sharedindex.{}", hex(&link.base))))
-        .and_then(|file| file.set_modified(SystemTime::now()));
+    let shared = git_dir.join(format!("sharedindex.{}", hex(&link.base)));
+    if let Ok(Some(file)) = crate::os::safe_file::open_regular(&shared) {
+        let _ = file.set_modified(SystemTime::now());
+    }
     Ok(())
 }
 
