@@ -106,9 +106,10 @@ pub struct Context {
     /// What decided the actor (`CLAUDECODE=1`, `runs under claude (pid
     /// 812)`, `--actor agent`, `default`).
     pub actor_rule: String,
-    /// A person's act that came as an answer from the phone (`reply NONCE
-    /// by git`): every change says so in its event.
-    pub via: Option<String>,
+    /// A person's act that came as an answer from the phone: every change
+    /// says so in its event, and touches the goal only in the state the
+    /// answer was offered for.
+    pub answer: Option<Answer>,
     pub lock_timeout: Duration,
     pub env: Environment,
     /// Why the configuration could not be loaded: the command goes on with
@@ -316,6 +317,16 @@ fn agent_program(ancestor: &Ancestor) -> Option<&'static str> {
         })
 }
 
+/// An answer from the phone a context acts on (`engine::reply`).
+#[derive(Debug, Clone)]
+pub struct Answer {
+    /// `reply NONCE by CHANNEL`, as its events record it.
+    pub via: String,
+    /// The goal's id, and the SHA-256 of its file when it was offered.
+    pub goal: String,
+    pub state: String,
+}
+
 /// The global options that decide the context, as typed.
 #[derive(Debug, Clone, Default)]
 pub struct GlobalOptions {
@@ -418,7 +429,7 @@ impl Context {
             actor: caller.actor,
             overridden: caller.overridden,
             actor_rule: caller.rule,
-            via: None,
+            answer: None,
             lock_timeout,
             env,
             config_error,
@@ -479,9 +490,10 @@ impl Context {
         crate::store::Acting {
             actor: self.actor,
             overridden: self.overridden,
-            rule: self.via.clone().or_else(|| {
+            rule: self.answer.as_ref().map(|a| a.via.clone()).or_else(|| {
                 (self.actor == Actor::Agent || self.overridden).then(|| self.actor_rule.clone())
             }),
+            expect: (self.answer.as_ref()).map(|a| (a.goal.clone(), a.state.clone())),
         }
     }
 

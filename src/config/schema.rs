@@ -735,13 +735,13 @@ pub(super) const SETTINGS: &[Setting] = &[
         "reply.ntfy.topic",
         Kind::OptionalText,
         "null",
-        "the topic answers are posted to: a secret (whoever knows it can answer); keep it in state/local/steward.yaml",
+        "the topic answers are posted to: a secret (whoever knows it can answer); \"file:PATH\" reads it from a file the agents cannot read (under ~/.config/steward/)",
     ),
     file_setting(
         "reply.ntfy.token",
         Kind::OptionalText,
         "null",
-        "an ntfy access token for the reply topic (tk_...), sent as a bearer token; keep it in state/local/steward.yaml",
+        "an ntfy access token for the reply topic (tk_...), sent as a bearer token; \"file:PATH\" reads it from a file",
     ),
     file_setting(
         "episodes.path",

@@ -27,6 +27,10 @@ pub struct Acting {
     /// (pid 812)`), recorded in the events it writes; `None` for a person
     /// and for steward itself.
     pub rule: Option<String>,
+    /// An answer from the phone: the goal (its id) and the SHA-256 of the
+    /// file it was offered for; a write that would start from other bytes
+    /// is refused under the lock.
+    pub expect: Option<(String, String)>,
 }
 
 impl Acting {
@@ -36,6 +40,7 @@ impl Acting {
             actor,
             overridden: false,
             rule: None,
+            expect: None,
         }
     }
 }
@@ -51,6 +56,8 @@ pub struct Transaction<'s> {
     overridden: bool,
     /// What made the caller an agent, for its events.
     actor_rule: Option<String>,
+    /// See [`Acting::expect`].
+    expect: Option<(String, String)>,
     events: Vec<Event>,
     written: Vec<PathBuf>,
     /// Goals saved, with the label they had before, for the mirror.
@@ -136,6 +143,7 @@ impl<'s> Transaction<'s> {
             actor,
             overridden,
             rule: actor_rule,
+            expect,
         } = acting;
         store.check_own_directories()?;
         let lock = StoreLock::acquire(&store.lock_path(), lock_timeout)?;
@@ -146,6 +154,7 @@ impl<'s> Transaction<'s> {
             actor,
             overridden,
             actor_rule,
+            expect,
             events: Vec::new(),
             written: Vec::new(),
             mirror_changes: Vec::new(),
@@ -559,6 +568,17 @@ impl<'s> Transaction<'s> {
             && !file.differs_from(&original.file)
         {
             return Ok(None);
+        }
+        // An answer acts on the bytes it was offered for, or not at all:
+        // the file is placed only if unchanged since `original` was read.
+        if let (Some((id, sha)), Some(original)) = (&self.expect, original)
+            && original.goal.id == *id
+            && sha256(original.file.text().as_bytes()) != *sha
+        {
+            return Err(Error::BadRequest(format!(
+                "goal {} changed since the answer was offered",
+                original.goal.label
+            )));
         }
         let actor = change.actor.unwrap_or(self.actor);
         // Stamped and read once; a goal without an id (written by hand) is

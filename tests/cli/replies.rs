@@ -211,15 +211,38 @@ fn an_answer_from_the_phone_is_applied_once_as_the_person_by_the_machine_that_pu
         .stdout(predicate::str::contains("refused:"));
 }
 
+/// The person unblocks `g` at the terminal, its agent asks again, and a
+/// tells of it anew: a fresh answer (its file's path and content).
+fn fresh(m: &Machines) -> (String, String) {
+    on(&m.a, "a").arg("sync").assert().success();
+    on(&m.a, "a")
+        .args(["unblock", "g", "--note", "try again"])
+        .assert()
+        .success();
+    on(&m.a, "a")
+        .env("CLAUDECODE", "1")
+        .args([
+            "assess",
+            "g",
+            "--summary",
+            "still need the token",
+            "--stuck",
+        ])
+        .assert()
+        .success();
+    on(&m.a, "a").args(["tick", "-q"]).assert().code(3);
+    on(&m.a, "a").arg("sync").assert().success();
+    let (_, path, content) = offered(&m.a, "g").remove(0);
+    (path, content)
+}
+
 #[test]
-fn an_answer_that_does_not_hold_is_refused_said_and_changes_nothing() {
+fn an_answer_that_does_not_hold_is_refused_said_used_up_and_changes_nothing() {
     let m = machines();
     asked(&m);
-    let answers = offered(&m.a, "g");
-    let (_, path, content) = answers[0].clone();
     let phone = Phone::of(&m.remote);
-    let refused = |answer: &str, at: Option<&str>, why: &str| {
-        phone.commit(&path, answer);
+    let refused = |path: &str, answer: &str, at: Option<&str>, why: &str| {
+        phone.commit(path, answer);
         let mut sync = on(&m.b, "b");
         if let Some(at) = at {
             sync.env("STEWARD_NOW", at);
@@ -229,62 +252,138 @@ fn an_answer_that_does_not_hold_is_refused_said_and_changes_nothing() {
             .success()
             .stderr(predicate::str::contains(why));
         assert_eq!(status_of(&m.b, "g"), "blocked", "{why}");
-        assert!(!m.b.path(&path).exists());
+        assert!(!m.b.path(path).exists());
+        let name = Path::new(path).file_name().unwrap().to_string_lossy();
         assert!(
-            m.b.path(&format!(
-                "state/replies/refused/{}",
-                Path::new(&path).file_name().unwrap().to_string_lossy()
-            ))
-            .exists(),
+            m.b.path(&format!("state/replies/refused/{name}")).exists(),
             "a refused reply is kept for a person"
         );
     };
-    // Edited: another act, a later expiry, another goal.
+    // Edited: another act, a later expiry.
+    let (_, path, first) = offered(&m.a, "g").remove(0);
     refused(
-        &content.replacen("\"unblock\"", "\"abandon\"", 1),
+        &path,
+        &first.replacen("\"unblock\"", "\"abandon\"", 1),
         None,
         "its signature does not verify",
     );
+    // Refused is used up: the true answer, put back, is refused too.
+    refused(&path, &first, None, "it was refused before");
+    let (path, content) = fresh(&m);
     refused(
+        &path,
         &content.replacen("\"expires\": \"2026-11-2", "\"expires\": \"2027-11-2", 1),
         None,
         "its signature does not verify",
     );
     // From a machine nobody here trusts.
+    let (path, content) = fresh(&m);
     refused(
+        &path,
         &content.replacen("\"machine\": \"a\"", "\"machine\": \"x\"", 1),
         None,
         "machine x is not one this machine trusts",
     );
     // Not a reply at all.
     refused(
+        "state/replies/0123456789abcdef0123456789abcdef.json",
         "{\"note\": \"let me in\"}",
         None,
         "not a reply steward can read",
     );
-    // Expired: a day and more later.
-    refused(&content, Some("2026-11-23T05:00:00Z"), "it expired at");
     // The goal moved on since it was offered.
+    let (path, content) = fresh(&m);
+    on(&m.b, "b").arg("sync").assert().success();
     on(&m.b, "b")
         .env("CLAUDECODE", "1")
         .args(["update", "g", "--note", "tried again"])
         .assert()
         .success();
-    refused(&content, None, "changed since the answer was offered");
-    // Each refusal is told, in the person's words, and listed.
+    refused(
+        &path,
+        &content,
+        None,
+        "changed since the answer was offered",
+    );
+    // Expired: a day and more later.
+    let (path, content) = fresh(&m);
+    refused(
+        &path,
+        &content,
+        Some("2026-11-23T05:00:00Z"),
+        "it expired at",
+    );
+    // Each refusal is listed, and said in status.
     on(&m.b, "b")
         .arg("replies")
         .assert()
         .success()
-        .stdout(predicate::str::contains("refused:").count(6));
+        .stdout(predicate::str::contains("refused:").count(7));
     on(&m.b, "b")
-        .arg("status")
+        .args(["status"])
+        .env("STEWARD_NOW", "2026-11-23T05:00:00Z")
         .assert()
         .success()
         .stdout(predicate::str::contains(
             "Answers from the phone refused in the last day (steward replies):",
         ))
         .stdout(predicate::str::contains("unblock g by git: it expired at"));
+}
+
+/// What a collaborator pushes as the replies folder (a link leading
+/// anywhere) is not read, and nothing outside the store is written.
+#[test]
+fn a_replies_folder_that_is_a_link_is_not_read() {
+    let m = machines();
+    asked(&m);
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("settings.json"), "the person's\n").unwrap();
+    let phone = Phone::of(&m.remote);
+    git(
+        &phone.root,
+        &["pull", "-q", "--no-rebase", "origin", "main"],
+    );
+    std::os::unix::fs::symlink(outside.path(), phone.root.join("state/replies")).unwrap();
+    git(&phone.root, &["add", "state/replies"]);
+    git(&phone.root, &["commit", "-q", "-m", "a link"]);
+    git(&phone.root, &["push", "-q", "origin", "main"]);
+    on(&m.b, "b")
+        .arg("sync")
+        .assert()
+        .stderr(predicate::str::contains(
+            "state/replies: a symbolic link: answers by git are not read",
+        ));
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("settings.json")).unwrap(),
+        "the person's\n"
+    );
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
+}
+
+/// A pass an agent runs offers no answers: the notifier it starts is the
+/// agent's to read.
+#[test]
+fn an_agents_own_pass_offers_no_answers() {
+    let m = machines();
+    m.a.write("state/local/steward.yaml", ANSWERING);
+    m.a.steward()
+        .args(["config", "accept", "-q"])
+        .assert()
+        .success();
+    m.a.add_goal("g");
+    on(&m.a, "a")
+        .env("CLAUDECODE", "1")
+        .args(["assess", "g", "--summary", "need the prod token", "--stuck"])
+        .assert()
+        .success();
+    on(&m.a, "a")
+        .env("CLAUDECODE", "1")
+        .args(["tick", "-q"])
+        .assert()
+        .code(3);
+    let told = m.a.read("told.json");
+    assert!(told.contains("\"label\":\"g\""), "{told}");
+    assert!(!told.contains("\"replies\""), "{told}");
 }
 
 /// The loopback ntfy server (`tests/ntfy/server.py`), killed when dropped.
@@ -368,8 +467,12 @@ impl Drop for Ntfy {
 fn an_ntfy_button_answers_once_and_a_forged_or_replayed_post_is_refused() {
     let ntfy = Ntfy::start(&["--token", "tk_secret", "--protect", "replies-7f3a"]);
     let env = TestEnv::initialised();
+    // The secret topic kept where the sandboxes keep agents out.
+    let secrets = env.home().join(".config/steward");
+    std::fs::create_dir_all(&secrets).unwrap();
+    std::fs::write(secrets.join("ntfy-reply-topic"), "replies-7f3a\n").unwrap();
     env.write_config(&format!(
-        "notify:\n  command: [sh, -c, 'curl -fsS -d \"{{\\\"topic\\\": \\\"alerts\\\", $STEWARD_NOTIFY_NTFY_FIELDS}}\" {url}/']\nreply:\n  ntfy:\n    server: {url}\n    topic: replies-7f3a\n    token: tk_secret\n",
+        "notify:\n  command: [sh, -c, 'curl -fsS -d \"{{\\\"topic\\\": \\\"alerts\\\", $STEWARD_NOTIFY_NTFY_FIELDS}}\" {url}/']\nreply:\n  ntfy:\n    server: {url}\n    topic: \"file:~/.config/steward/ntfy-reply-topic\"\n    token: tk_secret\n",
         url = ntfy.url
     ));
     env.add_goal("g");

@@ -78,4 +78,7 @@ pub fn print_taken(out: &mut Output, taken: &Taken) {
     for (reply, why) in &taken.refused {
         out.warn(format!("answer from the phone refused: {reply}: {why}"));
     }
+    for warning in &taken.warnings {
+        out.warn(warning.clone());
+    }
 }

@@ -31,8 +31,11 @@ pub fn reply_path(nonce: &str) -> String {
 /// Takes every answer that came back: the reply files a pull brought,
 /// then what the ntfy reply topic holds since the last look.
 pub fn take_answers(ctx: &Context) -> Taken {
-    let mut incoming = take::from_git(ctx);
     let mut warnings = Vec::new();
+    let mut incoming = take::from_git(ctx).unwrap_or_else(|why| {
+        warnings.push(why);
+        Vec::new()
+    });
     let mut seen = None;
     if let Some(settings) = &ctx.config.reply.ntfy {
         match ntfy::poll(ctx, settings) {

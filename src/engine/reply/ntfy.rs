@@ -29,6 +29,34 @@ struct Message {
     message: String,
 }
 
+/// A secret setting's value: as written, or, written `file:PATH`, the
+/// first line of that file (`~/` is the person's home): a file under
+/// `~/.config/steward/`, which the sandbox recipes keep the agents from
+/// reading, where the store's settings are theirs to read.
+pub fn secret(ctx: &Context, value: &str) -> Result<String, String> {
+    let Some(path) = value.strip_prefix("file:") else {
+        return Ok(value.to_string());
+    };
+    let path = match (path.strip_prefix("~/"), ctx.env.user_home()) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ => std::path::PathBuf::from(path),
+    };
+    let text = crate::os::safe_file::read_text(&path, 4096)
+        .ok()
+        .flatten()
+        .ok_or_else(|| {
+            format!(
+                "{}: cannot read it (a plain file of one line)",
+                path.display()
+            )
+        })?;
+    let line = text.lines().next().unwrap_or_default().trim().to_string();
+    if line.is_empty() {
+        return Err(format!("{}: empty", path.display()));
+    }
+    Ok(line)
+}
+
 /// The answers posted to the reply topic since the last look, and the id
 /// of the last message read.
 pub fn poll(ctx: &Context, settings: &NtfyReplies) -> Result<(Vec<Incoming>, String), String> {
@@ -39,14 +67,21 @@ pub fn poll(ctx: &Context, settings: &NtfyReplies) -> Result<(Vec<Incoming>, Str
             .timestamp()
             .to_string()
     });
+    let topic = secret(ctx, &settings.topic)?;
     let text = format!(
         "{}/{}/json?poll=1&since={}",
         settings.server.trim_end_matches('/'),
-        settings.topic,
+        topic,
         since
     );
-    let url = Url::parse(&text)?;
-    let auth = settings.token.as_ref().map(|t| format!("Bearer {t}"));
+    // The topic is a secret: never in a message that may be mailed.
+    let url = Url::parse(&text).map_err(|_| "reply.ntfy.server: not a URL".to_string())?;
+    let token = settings
+        .token
+        .as_deref()
+        .map(|t| secret(ctx, t))
+        .transpose()?;
+    let auth = token.map(|t| format!("Bearer {t}"));
     let headers: Vec<(&str, &str)> = auth
         .as_deref()
         .map(|value| ("Authorization", value))

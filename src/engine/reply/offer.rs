@@ -26,6 +26,11 @@ pub struct Issued {
 /// what was issued. Nothing when answers are off, when the goal waits for
 /// nobody, or without this machine's key.
 pub fn offer(ctx: &Context, document: &mut Value) -> Vec<Issued> {
+    // An agent's own pass offers none: the notifier it runs is the
+    // agent's to read (its PATH, its shell).
+    if ctx.actor == crate::model::Actor::Agent {
+        return Vec::new();
+    }
     let replies = &ctx.config.reply;
     if replies.expires.as_secs() == 0 || (replies.git_url.is_none() && replies.ntfy.is_none()) {
         return Vec::new();
@@ -82,16 +87,18 @@ pub fn offer(ctx: &Context, document: &mut Value) -> Vec<Issued> {
         }
         if let Some(ntfy) = &replies.ntfy
             && actions.len() < NTFY_ACTIONS
+            && let Ok(topic) = super::ntfy::secret(ctx, &ntfy.topic)
         {
+            let token = ntfy.token.as_deref().map(|t| super::ntfy::secret(ctx, t));
             let mut action = json!({
                 "action": "http",
                 "label": act.title(),
-                "url": format!("{}/{}", ntfy.server.trim_end_matches('/'), ntfy.topic),
+                "url": format!("{}/{}", ntfy.server.trim_end_matches('/'), topic),
                 "method": "POST",
                 "body": serde_json::to_string(&Reply { note: ntfy_note(act), ..reply.clone() }).expect("a reply serializes"),
                 "clear": true,
             });
-            if let Some(token) = &ntfy.token {
+            if let Some(Ok(token)) = token {
                 action["headers"] = json!({"Authorization": format!("Bearer {token}")});
             }
             actions.push(action);

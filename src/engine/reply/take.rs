@@ -51,18 +51,26 @@ pub struct Taken {
     pub warnings: Vec<String>,
 }
 
-/// The reply files a pull brought, oldest name first.
-pub fn from_git(ctx: &Context) -> Vec<Incoming> {
+/// The reply files a pull brought, oldest name first. A folder that is a
+/// link (a collaborator could push one) is not read: its files would be
+/// taken, copied and removed wherever it leads.
+pub fn from_git(ctx: &Context) -> std::result::Result<Vec<Incoming>, String> {
     let dir = super::replies_dir(ctx);
+    if let Some(why) = not_a_folder(&dir) {
+        return Err(format!(
+            "{}: {why}: answers by git are not read until it is a folder again",
+            ctx.store.relative(&dir)
+        ));
+    }
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let mut files: Vec<PathBuf> = entries
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
-    files
+    Ok(files
         .into_iter()
         .map(|path| Incoming {
             channel: Channel::Git,
@@ -72,7 +80,20 @@ pub fn from_git(ctx: &Context) -> Vec<Incoming> {
             },
             file: Some(path),
         })
-        .collect()
+        .collect())
+}
+
+/// Why `dir` cannot hold answers, when it exists and is not a folder of
+/// its own (a link, a file).
+fn not_a_folder(dir: &Path) -> Option<&'static str> {
+    let metadata = std::fs::symlink_metadata(dir).ok()?;
+    if metadata.file_type().is_symlink() {
+        Some("a symbolic link")
+    } else if !metadata.is_dir() {
+        Some("not a folder")
+    } else {
+        None
+    }
 }
 
 /// Verifies and applies each of `incoming`.
@@ -84,13 +105,28 @@ pub fn take(ctx: &Context, incoming: Vec<Incoming>) -> Taken {
             None => format!("an answer by {}", answer.channel.as_str()),
         };
         let reply = serde_json::from_str::<Reply>(&answer.text).ok();
+        // The nonce an unreadable answer was named for is used up too.
+        let named = (answer.file.as_deref())
+            .and_then(|path| path.file_stem()?.to_str())
+            .filter(|stem| is_nonce(stem));
         let outcome = match &reply {
             Some(reply) => verify_and_apply(ctx, reply, &answer),
-            None => Err(Refusal::new("it is not a reply steward can read")),
+            None => match named.and_then(|nonce| used_before(ctx, nonce, None)) {
+                Some(how) => Err(used(how)),
+                None => Err(Refusal::new("it is not a reply steward can read")),
+            },
         };
+        let nonce = reply.as_ref().map(|r| r.reply.nonce.as_str()).or(named);
         let recorded = match &outcome {
-            Ok(did) => record(ctx, reply.as_ref(), &answer, "reply_applied", did),
-            Err(refusal) => record(ctx, reply.as_ref(), &answer, "reply_refused", &refusal.0),
+            Ok(did) => record(ctx, reply.as_ref(), nonce, &answer, "reply_applied", did),
+            Err(refusal) => record(
+                ctx,
+                reply.as_ref(),
+                nonce,
+                &answer,
+                "reply_refused",
+                &refusal.0,
+            ),
         };
         if let Err(err) = recorded {
             taken.warnings.push(format!("{shown}: {err}"));
@@ -129,6 +165,9 @@ fn verify_and_apply(
             cap.nonce
         )));
     }
+    if let Some(how) = used_before(ctx, &cap.nonce, Some(&cap.issued)) {
+        return Err(used(how));
+    }
     let trusted = ctx.store.trusted_machines();
     let Some(key) = trusted.get(&cap.machine) else {
         return Err(Refusal::new(format!(
@@ -139,11 +178,6 @@ fn verify_and_apply(
     if !cap.verifies(key, &reply.sig) {
         return Err(Refusal::new(
             "its signature does not verify: it was forged or changed",
-        ));
-    }
-    if applied_before(ctx, &cap.nonce, &cap.issued) {
-        return Err(Refusal::new(
-            "it was applied before: an answer is used once",
         ));
     }
     let now = format_time(ctx.now);
@@ -168,27 +202,47 @@ fn verify_and_apply(
             cap.label
         )));
     }
-    let person =
-        person(ctx, &cap.nonce, answer.channel).map_err(|e| Refusal::new(e.to_string()))?;
+    let person = person(ctx, cap, answer.channel).map_err(|e| Refusal::new(e.to_string()))?;
     apply(&person, cap.act, &cap.goal, &reply.note)
         .map(|did| format!("{did} ({} by {})", cap.label, answer.channel.as_str()))
         .map_err(|err| Refusal::new(err.to_string()))
 }
 
-/// Whether the answer `nonce` was applied before: the log, as every
-/// machine of the store shares it, since it was issued. A refusal does not
-/// use it up: a forged copy must not spend the person's answer, and one
-/// refused for its expiry or the goal's state is refused again for them.
-fn applied_before(ctx: &Context, nonce: &str, issued: &str) -> bool {
-    let Ok(events) = ctx.store.log().read_since_naming(issued, Some(nonce)) else {
-        return false;
-    };
-    (events.iter()).any(|e| e.action == "reply_applied" && e.detail.starts_with(nonce))
+/// How the answer `nonce` was dealt with before, if it was (`applied`,
+/// `refused`): the log, as every machine of the store shares it, since it
+/// was issued (`None`: as far back as an answer can still be good). A
+/// refusal uses an answer up as an application does: what a person was
+/// told was refused never takes effect later, whoever puts it back. The
+/// cost: whoever can write the store can spend an answer it saw offered
+/// (the person is told, and answers at the terminal).
+fn used_before(ctx: &Context, nonce: &str, issued: Option<&str>) -> Option<&'static str> {
+    let since = issued.map_or_else(
+        || {
+            let back = chrono::Duration::seconds(ctx.config.reply.expires.as_secs() as i64);
+            format_time(ctx.now - back - chrono::Duration::days(1))
+        },
+        str::to_string,
+    );
+    let events = ctx
+        .store
+        .log()
+        .read_since_naming(&since, Some(nonce))
+        .ok()?;
+    events.iter().find_map(|e| match e.action.as_str() {
+        "reply_applied" if e.detail.starts_with(nonce) => Some("applied"),
+        "reply_refused" if e.detail.starts_with(nonce) => Some("refused"),
+        _ => None,
+    })
+}
+
+fn used(how: &str) -> Refusal {
+    Refusal::new(format!("it was {how} before: an answer is used once"))
 }
 
 /// The person the answer speaks for: this store, acting as the person,
-/// every change saying which answer made it.
-fn person(ctx: &Context, nonce: &str, channel: Channel) -> Result<Context> {
+/// every change saying which answer made it, on the goal as it was when
+/// the answer was offered (checked again under the lock the act takes).
+fn person(ctx: &Context, cap: &super::capability::Capability, channel: Channel) -> Result<Context> {
     let options = GlobalOptions {
         root: Some(ctx.root.clone()),
         command: "reply",
@@ -197,7 +251,11 @@ fn person(ctx: &Context, nonce: &str, channel: Channel) -> Result<Context> {
     let mut person = Context::resolve(&options, ctx.env.clone())?;
     person.actor = Actor::User;
     person.overridden = false;
-    person.via = Some(format!("reply {nonce} by {}", channel.as_str()));
+    person.answer = Some(crate::context::Answer {
+        via: format!("reply {} by {}", cap.nonce, channel.as_str()),
+        goal: cap.goal.clone(),
+        state: cap.state.clone(),
+    });
     Ok(person)
 }
 
@@ -252,6 +310,7 @@ fn apply(person: &Context, act: Act, goal: &str, note: &str) -> Result<String> {
 fn record(
     ctx: &Context,
     reply: Option<&Reply>,
+    nonce: Option<&str>,
     answer: &Incoming,
     action: &str,
     what: &str,
@@ -265,24 +324,35 @@ fn record(
             reply.reply.label,
             answer.channel.as_str()
         ),
-        None => format!("- by {}: {what}", answer.channel.as_str()),
+        None => format!(
+            "{} - - by {}: {what}",
+            nonce.unwrap_or("-"),
+            answer.channel.as_str()
+        ),
     };
     match reply.and_then(|r| ctx.store.resolve(&r.reply.goal).ok()) {
         Some(loaded) => tx.record_event(&loaded.goal, action, &detail, None),
         None => tx.record_store_event(action, &detail),
     }
+    // The event is recorded whatever becomes of the file: used is used.
+    let mut kept = Ok(());
     if let Some(path) = &answer.file {
-        if action == "reply_refused" {
-            let kept = refused_path(path);
-            if let Some(dir) = kept.parent() {
-                std::fs::create_dir_all(dir)
-                    .map_err(|err| Error::io(dir, "cannot create directory", err))?;
-            }
-            tx.write_file(&kept, &answer.text)?;
+        let refused = refused_path(path);
+        let folder = refused.parent().unwrap_or(path);
+        if action != "reply_refused" {
+            tx.remove_file(path)?;
+        } else if let Some(why) = not_a_folder(folder) {
+            let why = std::io::Error::other(format!("{why}: the answer is left where it is"));
+            kept = Err(Error::io(folder, "cannot keep a refused answer", why));
+        } else {
+            std::fs::create_dir_all(folder)
+                .map_err(|err| Error::io(folder, "cannot create directory", err))?;
+            tx.write_file(&refused, &answer.text)?;
+            tx.remove_file(path)?;
         }
-        tx.remove_file(path)?;
     }
-    super::super::finish(tx).map(drop)
+    super::super::finish(tx)?;
+    kept
 }
 
 fn refused_path(path: &Path) -> PathBuf {
