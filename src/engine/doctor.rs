@@ -135,6 +135,12 @@ pub fn doctor(ctx: &Context) -> Result<Diagnosis> {
             ));
         }
     }
+    for aside in in_the_way(&ctx.store.state_dir) {
+        notes.push(format!(
+            "{}: something was where a file of steward's goes, and was moved aside (an agent's doing?); look at it, then remove it",
+            ctx.store.relative(&aside)
+        ));
+    }
     notes.extend(super::schedule::warnings(ctx));
     check_git_setup(ctx, &mut problems, &mut notes);
     check_index_size(ctx, &mut notes);
@@ -217,6 +223,34 @@ fn check_index_size(ctx: &Context, notes: &mut Vec<String>) {
             human_bytes(size)
         ));
     }
+}
+
+/// What was moved aside from where steward's own files go
+/// (`store::atomic::IN_THE_WAY`), in the state folders steward writes
+/// single files in (a goal's seal folder is one of them).
+fn in_the_way(state_dir: &Path) -> Vec<std::path::PathBuf> {
+    let dirs = [
+        state_dir.to_path_buf(),
+        state_dir.join("cache"),
+        state_dir.join("seals"),
+        state_dir.join("seals/open"),
+        state_dir.join("seals/closed"),
+        state_dir.join("seals/vanished"),
+    ];
+    let mut found: Vec<std::path::PathBuf> = dirs
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(crate::store::IN_THE_WAY)
+        })
+        .map(|e| e.path())
+        .collect();
+    found.sort();
+    found
 }
 
 /// The version in an index file's header (none for what is no regular

@@ -433,15 +433,25 @@ pub const IN_THE_WAY: &str = ".steward-in-the-way-";
 /// place of does not stop every later write.
 fn rename_over(temp: &Path, path: &Path) -> std::io::Result<()> {
     match fs::rename(temp, path) {
-        Err(err) if fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) => {
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            let nonce = uuid::Uuid::new_v4().simple().to_string();
-            let aside = path.with_file_name(format!("{IN_THE_WAY}{name}-{}", &nonce[..8]));
-            fs::rename(path, &aside).map_err(|_| err)?;
-            fs::rename(temp, path)
-        }
-        other => other,
+        Err(err) => match move_aside_directory(path) {
+            Ok(true) => fs::rename(temp, path),
+            _ => Err(err),
+        },
+        ok => ok,
     }
+}
+
+/// Moves a directory found at `path` (never a link) aside, beside it,
+/// under [`IN_THE_WAY`]; whether there was one.
+pub fn move_aside_directory(path: &Path) -> std::io::Result<bool> {
+    if !fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Ok(false);
+    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let nonce = uuid::Uuid::new_v4().simple().to_string();
+    let aside = path.with_file_name(format!("{IN_THE_WAY}{name}-{}", &nonce[..8]));
+    fs::rename(path, aside)?;
+    Ok(true)
 }
 
 fn temp_path(dir: &Path) -> PathBuf {

@@ -118,6 +118,8 @@ impl Journal {
             // never through a link, nor a FIFO that would hang the write.
             let path = path(state_dir);
             super::cache_dir_ready(super::atomic::parent(&path));
+            // A directory made there would stop every write: moved aside.
+            super::atomic::move_aside_directory(&path)?;
             let file = crate::os::safe_file::open_read_write(&path)?;
             let nonce = uuid::Uuid::new_v4().simple().to_string();
             self.open = Some((file, nonce, 0));

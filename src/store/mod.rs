@@ -54,6 +54,7 @@ pub use lock::StoreLock;
 pub use seal::{OutsideChange, Trust};
 pub use transaction::{Acting, Finished, Transaction, Verified};
 
+pub(crate) use atomic::IN_THE_WAY;
 pub(crate) use caches::cache_dir_ready;
 pub use scan::{CLOSED_IN_PLACE_KEPT, ClosedInPlace, Scan, Scope};
 

@@ -300,6 +300,36 @@ fn a_mirror_or_episode_file_that_is_a_link_is_neither_read_nor_written() {
     );
 }
 
+/// A directory an agent makes where steward keeps a file of its own (the
+/// journal, a seal, the pass's record) stops no write: it is moved aside,
+/// kept, and named by `doctor`.
+#[test]
+fn a_directory_in_place_of_a_state_file_is_moved_aside_and_named() {
+    let env = TestEnv::initialised();
+    env.add_goal("g");
+    for file in ["state/seals/journal", "state/tick.json"] {
+        let _ = std::fs::remove_file(env.path(file));
+        std::fs::create_dir_all(env.path(file)).unwrap();
+        env.write(&format!("{file}/inside"), "an agent's\n");
+    }
+    env.steward()
+        .args(["update", "g", "--note", "still works"])
+        .assert()
+        .success();
+    env.steward().args(["tick", "-q"]).assert().success();
+    assert!(env.path("state/tick.json").is_file());
+    env.steward()
+        .arg("doctor")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "state/seals/.steward-in-the-way-journal-",
+        ))
+        .stdout(predicate::str::contains(
+            "state/.steward-in-the-way-tick.json-",
+        ));
+}
+
 /// A folder that `{date}` names does not exist when the configuration is
 /// checked: one an agent makes a link before its day is not followed.
 #[test]
