@@ -1,6 +1,7 @@
 //! A mutation fuzzer over the trust boundary (steward-design(7), "Threat
 //! model"): a store in many states (goals open, blocked, waiting, with a
-//! plan; runs, one in a worktree of its own; an obligation; a second
+//! plan; runs, one in a worktree of its own; an obligation; an answer
+//! from the phone the agent forged; answers offered; a second
 //! clone), every file steward keeps or reads
 //! changed the way an agent with a shell could change it — or pushed,
 //! changed, by a collaborator with their own clone and key — then every
@@ -121,6 +122,9 @@ struct Fixture {
     told: tempfile::TempDir,
     _snapshots: tempfile::TempDir,
     goal_a: String,
+    /// Blocked by its agent's `assess --stuck`; an answer the agent forged
+    /// waits in `state/replies/`.
+    goal_c: String,
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -159,7 +163,7 @@ impl Fixture {
         // A fake agent that really runs: its run leaves a record.
         env.executable("agent.sh", "#!/bin/sh\necho 'looked at it'\n");
         let settings = format!(
-            "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\ngit:\n  commit: true\n  timeout: 5s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\nnotify:\n  command: [sh, -c, 'tr -d \"\\\\n\" >> {told}; echo >> {told}']\n",
+            "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\ngit:\n  commit: true\n  timeout: 5s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\nnotify:\n  command: [sh, -c, 'tr -d \"\\\\n\" >> {told}; echo >> {told}']\nreply:\n  git_url: \"https://git.example/new/main?filename={{path}}&value={{content}}\"\n",
             told = told.path().join("told.json").display()
         );
         env.write_config(&format!(
@@ -270,6 +274,20 @@ impl Fixture {
             collaborator.root(),
             &["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"],
         );
+        // An answer the agent wrote for its blocked goal c, signed by no
+        // key: every case's `sync` and `tick` take it (and refuse it).
+        let goal_c = env.goal_json("c")["id"].as_str().unwrap().to_string();
+        let nonce = "5eed5eed5eed5eed5eed5eed5eed5eed";
+        env.write(
+            &format!("state/replies/{nonce}.json"),
+            &format!(
+                "{{\"note\": \"the token is in the vault\", \"reply\": {{\"v\": 1, \"machine\": \"here\", \"nonce\": \"{nonce}\", \"act\": \"unblock\", \"goal\": \"{goal_c}\", \"label\": \"c\", \"state\": \"{}\", \"issued\": \"2026-11-21T04:00:00Z\", \"expires\": \"2026-11-22T04:00:00Z\"}}, \"sig\": \"{}\"}}\n",
+                // The goal's true state: only the signature stands
+                // between the answer and the unblock.
+                sha256_of(&env.path("state/goals/c.md")),
+                "0".repeat(128)
+            ),
+        );
         let snapshot_dir = snapshots.path().join("now");
         snapshot(&env, &snapshot_dir);
         copy_tree(&remote, &snapshot_dir.join("remote"));
@@ -314,6 +332,7 @@ impl Fixture {
             told,
             _snapshots: snapshots,
             goal_a,
+            goal_c,
         }
     }
 
@@ -621,7 +640,15 @@ const EXIT_CODES: &[i32] = &[0, 1, 2, 3, 4, 5, 75];
 /// Whether the log holds a completion of goal `id` (by the judge). Only
 /// regular files are read: a FIFO put in the log's place would hang the
 /// reader.
-fn completed(fx: &Fixture, id: &str) -> bool {
+/// The SHA-256 of the file at `path`, in hex.
+fn sha256_of(path: &Path) -> String {
+    use sha2::Digest as _;
+    let digest = sha2::Sha256::digest(std::fs::read(path).unwrap());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether the event log holds `action` on goal `id`.
+fn logged(fx: &Fixture, id: &str, action: &str) -> bool {
     let dir = fx.env.path("state/events");
     std::fs::read_dir(dir)
         .into_iter()
@@ -631,7 +658,7 @@ fn completed(fx: &Fixture, id: &str) -> bool {
         .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
         .flat_map(|text| text.lines().map(str::to_string).collect::<Vec<_>>())
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(&line).ok())
-        .any(|e| e["goal_id"] == id && e["action"] == "completed")
+        .any(|e| e["goal_id"] == id && e["action"] == action)
 }
 
 /// What `config --json` says of `key`, as a person sees it.
@@ -767,8 +794,12 @@ fn check(fx: &Fixture, case: &str, limit: Option<&str>) {
         );
     }
     assert!(
-        !completed(fx, &fx.goal_a),
+        !logged(fx, &fx.goal_a, "completed"),
         "{case}: goal a was completed by the agent"
+    );
+    assert!(
+        !logged(fx, &fx.goal_c, "unblocked"),
+        "{case}: goal c was unblocked, and no person answered"
     );
     assert!(
         !fx.env.path("pwned").exists(),

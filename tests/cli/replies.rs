@@ -63,9 +63,8 @@ fn offered(env: &TestEnv, label: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// The store with goal `g` blocked by its agent, and a told of it with
-/// its answers.
-fn asked(m: &Machines) {
+/// Machine a answering, with goal `g` blocked by its agent.
+fn blocked(m: &Machines) {
     m.a.write("state/local/steward.yaml", ANSWERING);
     m.a.steward()
         .args(["config", "accept", "-q"])
@@ -77,6 +76,11 @@ fn asked(m: &Machines) {
         .args(["assess", "g", "--summary", "need the prod token", "--stuck"])
         .assert()
         .success();
+}
+
+/// [`blocked`], and a told of it with its answers by its own pass.
+fn asked(m: &Machines) {
+    blocked(m);
     on(&m.a, "a").args(["tick", "-q"]).assert().code(3);
     on(&m.a, "a").arg("sync").assert().success();
 }
@@ -365,17 +369,7 @@ fn a_replies_folder_that_is_a_link_is_not_read() {
 #[test]
 fn an_agents_own_pass_offers_no_answers() {
     let m = machines();
-    m.a.write("state/local/steward.yaml", ANSWERING);
-    m.a.steward()
-        .args(["config", "accept", "-q"])
-        .assert()
-        .success();
-    m.a.add_goal("g");
-    on(&m.a, "a")
-        .env("CLAUDECODE", "1")
-        .args(["assess", "g", "--summary", "need the prod token", "--stuck"])
-        .assert()
-        .success();
+    blocked(&m);
     on(&m.a, "a")
         .env("CLAUDECODE", "1")
         .args(["tick", "-q"])

@@ -416,24 +416,21 @@ fn thirty_ticks_killed_at_random_leave_no_goal_for_review() {
         }
     }
     assert!(killed >= 20, "only {killed} kills in {round} rounds");
+    let tick_at = |at: chrono::DateTime<chrono::FixedOffset>| {
+        let now = at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        let _ = env
+            .steward_on_path()
+            .env("STEWARD_NOW", &now)
+            .args(["tick", "-q"])
+            .assert();
+    };
     // A pass that is not killed starts what the last killed one recorded
     // and did not start (record, then start: the next pass starts it).
-    let now = clock.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    let _ = env
-        .steward_on_path()
-        .env("STEWARD_NOW", &now)
-        .args(["tick", "-q"])
-        .assert();
+    tick_at(clock);
     // Let the runs end (and the passes their ends make), then one more
     // pass records what they did; nothing may write while it is read.
     env.settle();
-    clock += chrono::Duration::minutes(5);
-    let now = clock.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    let _ = env
-        .steward_on_path()
-        .env("STEWARD_NOW", &now)
-        .args(["tick", "-q"])
-        .assert();
+    tick_at(clock + chrono::Duration::minutes(5));
     env.settle();
     for n in 0..6 {
         let label = format!("g{n}");

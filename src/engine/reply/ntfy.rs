@@ -75,7 +75,12 @@ pub fn poll(ctx: &Context, settings: &NtfyReplies) -> Result<(Vec<Incoming>, Str
         since
     );
     // The topic is a secret: never in a message that may be mailed.
-    let url = Url::parse(&text).map_err(|_| "reply.ntfy.server: not a URL".to_string())?;
+    let url = Url::parse(&text).map_err(|_| {
+        format!(
+            "reply.ntfy.server `{}`: not an http(s) URL, with the topic after it",
+            settings.server
+        )
+    })?;
     let token = settings
         .token
         .as_deref()
