@@ -5,7 +5,7 @@ use super::authority::person_only;
 use super::{Saved, refuse_terminal};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::model::{Edit, GoalChange, ProgressField, Status};
+use crate::model::{Edit, GoalChange, PersonWait, ProgressField, Status};
 
 /// Nothing automatic touches a paused goal until a person resumes it; it
 /// remembers its status (a block, with its escalation, stays a block).
@@ -90,10 +90,18 @@ pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
     person_only(ctx, "unblock a goal", || {
         format!("steward unblock {} --reason \"...\"", goal.label)
     })?;
-    if goal.status != Status::Blocked {
+    // A goal the judge left to a person, or whose branch waits for a
+    // person's merge, is sent back to work with the note: the branch of a
+    // merge wait is left as it is.
+    let sent_back = (goal.waiting.as_ref().and_then(|w| w.for_person))
+        .filter(|wait| matches!(wait, PersonWait::Judgment | PersonWait::Merge));
+    if goal.status != Status::Blocked && sent_back.is_none() {
         return Err(Error::WrongStatus {
             label: goal.label.clone(),
-            why: format!("is {}, not blocked", goal.status),
+            why: format!(
+                "is {}, not blocked nor waiting for a person's judgment or merge",
+                goal.status
+            ),
         });
     }
     if let Some(exhausted) = goal.exhausted_budget() {
@@ -105,7 +113,12 @@ pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
             ),
         });
     }
-    let mut change = GoalChange::new("unblocked", reason)
+    let what = match sent_back {
+        Some(PersonWait::Merge) => "sent back, its branch left unmerged",
+        Some(_) => "sent back",
+        None => "unblocked",
+    };
+    let mut change = GoalChange::new(what, reason)
         .with(Edit::Status(Status::Active))
         // Runs before now no longer count against it, and the next run
         // is told what the person said.
@@ -115,6 +128,9 @@ pub fn unblock(ctx: &Context, reference: &str, reason: &str) -> Result<Saved> {
         )));
     if goal.escalation.is_some() {
         change.push(Edit::Escalation(None));
+    }
+    if sent_back.is_some() {
+        change.push(Edit::Waiting(None));
     }
     // The agent asked for a person (`assess --stuck`): the answer ends its
     // wait, and the session that asked is the one woken with it.

@@ -70,7 +70,7 @@ fn unblocked(goal: &Goal, mine: &[&Run]) -> String {
         return String::new();
     }
     format!(
-        "A person unblocked this goal at {since} and said: \"{}\". Start from that.\n\n",
+        "A person looked at this goal at {since} and said: \"{}\". Start from that.\n\n",
         crate::text::one_line(note)
     )
 }

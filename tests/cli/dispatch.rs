@@ -985,7 +985,7 @@ agents:
         "the instruction names its run: {prompt}"
     );
     assert!(
-        prompt.contains("A person unblocked this goal at 2026-11-21T04:20:00Z and said: \"the token is in the vault now\""),
+        prompt.contains("A person looked at this goal at 2026-11-21T04:20:00Z and said: \"the token is in the vault now\""),
         "{prompt}"
     );
     // A planned goal is planned again first, with its plan and the note.

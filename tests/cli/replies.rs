@@ -558,3 +558,73 @@ fn an_ntfy_button_answers_once_and_a_forged_or_replayed_post_is_refused() {
         ))
         .stderr(predicate::str::contains("replies-7f3a").not());
 }
+
+/// A goal the judge left to a person (`judge.unchecked: person`) is
+/// offered its judgment, sending it back, and abandoning; sent back from
+/// the phone, it works again, the next run told the person's note.
+#[test]
+fn a_judgment_sent_back_from_the_phone_goes_back_to_work_with_the_note() {
+    let m = machines();
+    m.a.write(
+        "state/local/steward.yaml",
+        &format!("{ANSWERING}judge:\n  unchecked: person\n"),
+    );
+    m.a.steward()
+        .args(["config", "accept", "-q"])
+        .assert()
+        .success();
+    m.a.add_goal("g");
+    on(&m.a, "a")
+        .env("CLAUDECODE", "1")
+        .args(["complete", "g", "--reason", "done, trust me"])
+        .args(["--met", "1", "--met", "2", "--met", "3"])
+        .assert()
+        .code(4);
+    on(&m.a, "a").args(["tick", "-q"]).assert().code(3);
+    on(&m.a, "a").arg("sync").assert().success();
+    let answers = offered(&m.a, "g");
+    let acts: Vec<&str> = answers.iter().map(|(act, _, _)| act.as_str()).collect();
+    assert_eq!(acts, ["complete", "send-back", "abandon"]);
+    let (_, path, content) = &answers[1];
+    let answer = content.replacen(
+        "\"note\": \"\"",
+        "\"note\": \"the second criterion is not met: the page still 404s\"",
+        1,
+    );
+    Phone::of(&m.remote).commit(path, &answer);
+    on(&m.b, "b")
+        .arg("sync")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sent back to work (g by git)"));
+    let goal = m.b.goal_json("g");
+    assert_eq!(goal["status"], "active");
+    assert!(goal["waiting"].is_null(), "{goal}");
+    let sent = m.b.events();
+    let sent = sent.iter().find(|e| e["action"] == "sent back").unwrap();
+    assert_eq!(sent["actor"], "user");
+    // The next run starts from what the person said.
+    on(&m.a, "a").arg("sync").assert().success();
+    m.a.write(
+        "state/local/steward.yaml",
+        &format!("{ANSWERING}judge:\n  unchecked: person\ndispatch:\n  enabled: true\n  sandbox: off\n  agent: plain\n  pass_at_run_end: false\nagents:\n  plain:\n    command: [sh, -c, 'exit 0']\n    output: text\n"),
+    );
+    m.a.steward()
+        .args(["config", "accept", "-q"])
+        .assert()
+        .success();
+    on(&m.a, "a").args(["dispatch", "g"]).assert().success();
+    m.a.settle();
+    let run =
+        m.a.runs()
+            .pop()
+            .expect("a run after the goal was sent back");
+    let prompt = m.a.read(&format!(
+        "state/runs/{}.prompt",
+        run["id"].as_str().unwrap()
+    ));
+    assert!(
+        prompt.contains("and said: \"the second criterion is not met: the page still 404s\""),
+        "{prompt}"
+    );
+}

@@ -24,6 +24,10 @@ pub enum Act {
     Complete,
     /// `steward accept GOAL`: the change made outside steward is taken.
     Accept,
+    /// `steward unblock GOAL --note`: a goal the judge left to a person,
+    /// or whose branch waits for a person's merge, goes back to work with
+    /// the note (the branch is left unmerged).
+    SendBack,
 }
 
 impl Act {
@@ -34,6 +38,7 @@ impl Act {
             Act::Abandon => "abandon",
             Act::Complete => "complete",
             Act::Accept => "accept",
+            Act::SendBack => "send-back",
         }
     }
 
@@ -45,6 +50,7 @@ impl Act {
             Act::Abandon => "Abandon",
             Act::Complete => "Accept as met",
             Act::Accept => "Accept the edit",
+            Act::SendBack => "Send back with a note",
         }
     }
 
@@ -56,6 +62,7 @@ impl Act {
             Act::Abandon => format!("steward abandon {label} --reason \"...\""),
             Act::Complete => format!("steward complete {label} --reason \"...\""),
             Act::Accept => format!("steward accept {label}"),
+            Act::SendBack => format!("steward unblock {label} --note \"...\""),
         }
     }
 }
@@ -74,7 +81,12 @@ pub fn menu(goal: &Goal) -> Vec<Act> {
                 vec![Act::Accept]
             }
         }
-        (&Status::Verifying, Some(PersonWait::Judgment)) => vec![Act::Complete, Act::Abandon],
+        (&Status::Verifying, Some(PersonWait::Judgment)) => {
+            vec![Act::Complete, Act::SendBack, Act::Abandon]
+        }
+        // Merging a branch that did not merge cleanly takes a person's
+        // hands at the terminal; from afar it can be sent back or let go.
+        (&Status::Verifying, Some(PersonWait::Merge)) => vec![Act::SendBack, Act::Abandon],
         (&Status::Blocked, _) => {
             let budget = goal.escalation.as_ref().is_some_and(|e| e.kind == "budget");
             let mut acts = vec![Act::Unblock];

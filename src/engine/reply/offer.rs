@@ -115,6 +115,10 @@ pub fn offer(ctx: &Context, document: &mut Value) -> Vec<Issued> {
 fn ntfy_note(act: Act) -> String {
     match act {
         Act::Unblock | Act::Abandon | Act::Complete => "answered from the phone".to_string(),
+        Act::SendBack => {
+            "sent back from the phone without a note: look again at what the person would check"
+                .to_string()
+        }
         Act::ResetBudget | Act::Accept => String::new(),
     }
 }

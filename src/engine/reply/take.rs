@@ -297,6 +297,10 @@ fn apply(person: &Context, act: Act, goal: &str, note: &str) -> Result<String> {
                 )),
             }
         }
+        Act::SendBack => {
+            super::super::control::unblock(person, goal, &said("sent back from the phone"))?;
+            Ok("sent back to work".to_string())
+        }
         Act::Accept => {
             super::super::trust::accept(person, goal, (!note.is_empty()).then_some(note.as_str()))?;
             Ok("the edit accepted".to_string())
