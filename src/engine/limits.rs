@@ -86,7 +86,14 @@ pub fn verdict_change(goal: &Goal, verdict: &Verdict, now: DateTime<Utc>) -> Goa
         }
     }
     if verdict.is_silent() {
-        GoalChange::silent(edits)
+        let detail = verdict.last_check.as_ref().map_or_else(String::new, |c| {
+            let mut detail = format!("{} of {} checks pass", c.passed, c.total);
+            if !c.failures.is_empty() {
+                detail.push_str(&format!(": {}", c.failures.join("; ")));
+            }
+            detail
+        });
+        GoalChange::silent("checked", detail, edits).by(Actor::Watchdog)
     } else {
         GoalChange::new(verdict.action, verdict.reason.clone())
             .by(Actor::Watchdog)

@@ -531,7 +531,13 @@ fn move_to_closed(
     // Closed by steward, but the move to the closed goals was interrupted:
     // finish it.
     let changes = (batch.iter())
-        .map(|loaded| (loaded, GoalChange::silent(Vec::new()).always()))
+        .map(|loaded| {
+            (
+                loaded,
+                GoalChange::silent("moved", "closed goal moved to the closed goals", Vec::new())
+                    .always(),
+            )
+        })
         .collect();
     // A goal edited again meanwhile is left for the next pass.
     let mut moved = 0;

@@ -135,8 +135,9 @@ pub struct GoalChange {
     pub actor: Option<Actor>,
     /// Record it even when no byte changes (a note).
     pub always: bool,
-    /// Machine state only (`progress.last_check`): no history line, no
-    /// event, `updated_at` untouched.
+    /// Machine state only (`progress.last_check`): no history line,
+    /// `updated_at` untouched. Its event, when the bytes change, is only
+    /// the signed step the store's other machines verify the file by.
     pub silent: bool,
     /// The agent run the change is about, for its event.
     pub dispatch_id: Option<String>,
@@ -165,12 +166,13 @@ impl GoalChange {
         self
     }
 
-    /// A change of machine state that people need not read about.
-    pub fn silent(edits: Vec<Edit>) -> GoalChange {
+    /// A change of machine state that people need not read about:
+    /// `action` and `detail` name it in the log.
+    pub fn silent(action: &str, detail: impl Into<String>, edits: Vec<Edit>) -> GoalChange {
         GoalChange {
             edits,
             silent: true,
-            ..GoalChange::new("", "")
+            ..GoalChange::new(action, detail)
         }
     }
 

@@ -782,7 +782,12 @@ impl<'s> Transaction<'s> {
         let sha_after = sha256(file.text().as_bytes());
         let silent = change.silent;
         let action = change.action.clone();
-        let event = (!silent).then(|| Event {
+        // A silent change that changes the bytes is still recorded: the
+        // store's other machines take a pulled goal file as steward's by
+        // a signed chain of events to its bytes.
+        let sha_before = original.map(|o| sha256(o.file.text().as_bytes()));
+        let recorded = !silent || sha_before.as_deref() != Some(sha_after.as_str());
+        let event = recorded.then(|| Event {
             ts: format_time(self.now),
             goal_id: goal.id.clone(),
             label: goal.label.clone(),
@@ -799,7 +804,7 @@ impl<'s> Transaction<'s> {
             actor_rule: self.rule_for(actor),
             digest_before: original.map(|o| o.digest().into_owned()),
             digest: Some(digest.clone()),
-            sha256_before: original.map(|o| sha256(o.file.text().as_bytes())),
+            sha256_before: sha_before,
             sha256: Some(sha_after.clone()),
             diff: change.diff.clone(),
             receipt: change.edits.iter().find_map(|edit| match edit {
@@ -865,13 +870,17 @@ impl<'s> Transaction<'s> {
                 goal: goal.clone(),
             });
         }
-        self.remember_for_undo(
-            &goal.id,
-            &goal.label,
-            original.map(|o| o.file.text()),
-            Some(file.text()),
-            &action,
-        );
+        // What `undo` takes back is a command's change, not a check's
+        // result recorded since.
+        if !silent {
+            self.remember_for_undo(
+                &goal.id,
+                &goal.label,
+                original.map(|o| o.file.text()),
+                Some(file.text()),
+                &action,
+            );
+        }
         Ok(Some(LoadedGoal {
             file,
             goal: Box::new(goal),

@@ -26,7 +26,7 @@ pub(crate) fn identify(dir: &Path, name: &str) {
 
 /// A bare remote, and machine a's store (`init --git`, `goals`) pushed
 /// to it.
-fn published(goals: &[&str]) -> (tempfile::TempDir, PathBuf, TestEnv) {
+pub(crate) fn published(goals: &[&str]) -> (tempfile::TempDir, PathBuf, TestEnv) {
     let dir = tempfile::tempdir().unwrap();
     let remote = dir.path().join("remote.git");
     git(
@@ -56,7 +56,7 @@ fn published(goals: &[&str]) -> (tempfile::TempDir, PathBuf, TestEnv) {
 }
 
 /// Machine `name`'s clone of `remote`, nothing run in it.
-fn clone_of(remote: &Path, name: &str) -> TestEnv {
+pub(crate) fn clone_of(remote: &Path, name: &str) -> TestEnv {
     let env = TestEnv::new().on_machine(name);
     git(env.root(), &["clone", "-q", remote.to_str().unwrap(), "."]);
     identify(env.root(), name);

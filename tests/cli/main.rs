@@ -13,6 +13,7 @@ mod control;
 mod dispatch;
 mod doctor_config;
 mod edit;
+mod fleet;
 mod forecast;
 mod generated;
 mod git;
