@@ -104,6 +104,18 @@ pub fn undo(ctx: &Context, reference: &str) -> Result<Undone> {
     })
 }
 
+/// Whether `undo` of `loaded` here would undo a change found made outside
+/// steward, putting back what steward last wrote.
+pub fn undoes_outside_edit(ctx: &Context, loaded: &LoadedGoal) -> bool {
+    ctx.store
+        .undo_record(&loaded.goal.id)
+        .is_some_and(|record| {
+            record.actions.last().is_some_and(|a| a == "edited_outside")
+                && record.after.as_deref() == Some(loaded.file.text())
+                && record.before.is_some()
+        })
+}
+
 /// Why the change `record` kept is no longer the goal's last, if it is not.
 fn check_still_last(
     ctx: &Context,

@@ -396,6 +396,7 @@ impl Log {
                         after: mark.after.unwrap_or_default(),
                         before: mark.before,
                         links,
+                        anchors: mark.anchors,
                         line: line.to_vec(),
                     });
                 }
@@ -612,6 +613,10 @@ struct Mark {
     before: Option<String>,
     /// The file came into being (a new goal, an undone removal).
     begins: bool,
+    /// Steward recorded the file as it found it, changed outside steward,
+    /// and held the goal for a person (`edited_outside`): the bytes it
+    /// left are steward's whatever came before, and carry the hold.
+    anchors: bool,
 }
 
 /// The change of goal `goal_id`'s file a log line records: only changes
@@ -629,6 +634,7 @@ fn mark_of(line: &[u8], goal_id: &str) -> Option<Mark> {
     Some(Mark {
         ts: event.ts,
         begins: event.action == "created" || event.action == "undone",
+        anchors: event.action == "edited_outside",
         after: event.sha256,
         before: event.sha256_before,
     })
@@ -653,6 +659,8 @@ struct Step {
     after: String,
     before: Option<String>,
     links: bool,
+    /// A record of a change found made outside steward ([`Mark`]).
+    anchors: bool,
     line: Vec<u8>,
     order: Order,
 }
@@ -673,8 +681,10 @@ impl Chains {
     }
 
     /// Whether changes signed with one of `keys` lead goal `goal_id` from
-    /// the bytes hashed `from` (`None`: its creation) to those hashed `to`.
-    /// Only the lines on a path are verified.
+    /// the bytes hashed `from` (`None`: its creation), or from a signed
+    /// record of a change found made outside steward (which holds the
+    /// goal for a person), to those hashed `to`. Only the lines on a path
+    /// are verified.
     pub fn reaches(&self, goal_id: &str, from: Option<&str>, to: &str, keys: &[PublicKey]) -> bool {
         let Some(steps) = self.steps.get(goal_id) else {
             return false;
@@ -691,6 +701,9 @@ impl Chains {
             for step in steps.iter().filter(|s| s.links && s.after == at) {
                 if signed_by(&step.line, keys).is_none() {
                     continue;
+                }
+                if step.anchors {
+                    return true;
                 }
                 match &step.before {
                     Some(before) => stack.push(before.clone()),

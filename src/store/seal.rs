@@ -1150,13 +1150,26 @@ impl Store {
             .collect()
     }
 
+    /// The bytes steward last wrote to `loaded`'s file, when they differ
+    /// from the file's and this machine keeps them: its undo record, when
+    /// that is the write the seal is of.
+    pub fn as_steward_wrote(&self, loaded: &LoadedGoal) -> Option<String> {
+        match self.seal_check(loaded) {
+            SealCheck::Differs(seal) => self.written_as_sealed(loaded, &seal),
+            _ => None,
+        }
+    }
+
+    fn written_as_sealed(&self, loaded: &LoadedGoal, seal: &Seal) -> Option<String> {
+        self.undo_record(&loaded.goal.id)
+            .and_then(|record| record.after)
+            .filter(|text| sha256(text.as_bytes()) == seal.sha256)
+    }
+
     /// Which fields differ from what steward last wrote: from its undo
     /// record, when that is the write the seal is of.
     fn what_changed(&self, loaded: &LoadedGoal, seal: &Seal) -> OutsideChange {
-        let written = self
-            .undo_record(&loaded.goal.id)
-            .and_then(|record| record.after)
-            .filter(|text| sha256(text.as_bytes()) == seal.sha256);
+        let written = self.written_as_sealed(loaded, seal);
         let diff = written.as_deref().map(|was| {
             let diff =
                 crate::text::diff_between(was, loaded.file.text(), ("as steward wrote it", "now"));

@@ -871,12 +871,18 @@ impl<'s> Transaction<'s> {
             });
         }
         // What `undo` takes back is a command's change, not a check's
-        // result recorded since.
+        // result recorded since. Undoing a change found made outside
+        // steward puts back what steward last wrote, where it is kept.
         if !silent {
+            let as_steward_wrote = (action == "edited_outside")
+                .then(|| original.and_then(|o| self.store.as_steward_wrote(o)))
+                .flatten();
             self.remember_for_undo(
                 &goal.id,
                 &goal.label,
-                original.map(|o| o.file.text()),
+                as_steward_wrote
+                    .as_deref()
+                    .or(original.map(|o| o.file.text())),
                 Some(file.text()),
                 &action,
             );

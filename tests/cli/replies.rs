@@ -628,3 +628,55 @@ fn a_judgment_sent_back_from_the_phone_goes_back_to_work_with_the_note() {
         "{prompt}"
     );
 }
+
+/// A goal edited outside steward is offered accepting the edit and
+/// undoing it. Undone from the phone, only the machine that keeps what
+/// steward last wrote (its undo record) takes the answer: another leaves
+/// it where it is.
+#[test]
+fn an_edit_made_outside_steward_is_undone_from_the_phone_by_the_machine_that_offered_it() {
+    let m = machines();
+    m.a.write("state/local/steward.yaml", ANSWERING);
+    m.a.steward()
+        .args(["config", "accept", "-q"])
+        .assert()
+        .success();
+    m.a.add_goal("g");
+    let written = m.a.read("state/goals/g.md");
+    m.a.write(
+        "state/goals/g.md",
+        &written.replacen("title: Goal g", "title: Goal g, but done already", 1),
+    );
+    on(&m.a, "a").args(["tick", "-q"]).assert().code(3);
+    on(&m.a, "a").arg("sync").assert().success();
+    let answers = offered(&m.a, "g");
+    let acts: Vec<&str> = answers.iter().map(|(act, _, _)| act.as_str()).collect();
+    assert_eq!(acts, ["accept", "undo-edit"]);
+    let (_, path, content) = &answers[1];
+    Phone::of(&m.remote).commit(path, content);
+    // b does not keep what a wrote: it leaves the answer for a.
+    on(&m.b, "b").arg("sync").assert().success();
+    assert!(m.b.path(path).exists(), "b left the answer");
+    // The hold a recorded came with the file: b holds it no second time.
+    on(&m.b, "b").args(["tick", "-q"]).assert().code(3);
+    assert_eq!(m.b.goal_json("g")["waiting"]["for_person"], "review");
+    let recorded = m.b.events();
+    let recorded = recorded.iter().filter(|e| e["action"] == "edited_outside");
+    assert_eq!(recorded.count(), 1);
+    on(&m.a, "a")
+        .arg("sync")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("the edit undone (g by git)"));
+    assert!(!m.a.path(path).exists());
+    let goal = m.a.goal_json("g");
+    assert_eq!(goal["title"], "Goal g");
+    assert!(goal["waiting"].is_null(), "{goal}");
+    let undone = m.a.events();
+    let undone = undone.iter().find(|e| e["action"] == "undone").unwrap();
+    assert_eq!(undone["actor"], "user");
+    // b gets the goal as a put it back, and the answer is gone.
+    on(&m.b, "b").arg("sync").assert().success();
+    assert_eq!(m.b.goal_json("g")["title"], "Goal g");
+    assert!(!m.b.path(path).exists());
+}

@@ -28,6 +28,9 @@ pub enum Act {
     /// or whose branch waits for a person's merge, goes back to work with
     /// the note (the branch is left unmerged).
     SendBack,
+    /// `steward undo GOAL`: the change made outside steward is undone,
+    /// the goal put back as steward last wrote it.
+    UndoEdit,
 }
 
 impl Act {
@@ -39,6 +42,7 @@ impl Act {
             Act::Complete => "complete",
             Act::Accept => "accept",
             Act::SendBack => "send-back",
+            Act::UndoEdit => "undo-edit",
         }
     }
 
@@ -51,6 +55,7 @@ impl Act {
             Act::Complete => "Accept as met",
             Act::Accept => "Accept the edit",
             Act::SendBack => "Send back with a note",
+            Act::UndoEdit => "Undo the edit",
         }
     }
 
@@ -63,6 +68,7 @@ impl Act {
             Act::Complete => format!("steward complete {label} --reason \"...\""),
             Act::Accept => format!("steward accept {label}"),
             Act::SendBack => format!("steward unblock {label} --note \"...\""),
+            Act::UndoEdit => format!("steward undo {label}"),
         }
     }
 }
@@ -76,9 +82,9 @@ pub fn menu(goal: &Goal) -> Vec<Act> {
             // A goal with command checks is accepted at the terminal,
             // where the person sees the commands it would run here.
             if (goal.verification.iter()).any(|c| c.kind == CheckKind::CommandExitZero) {
-                Vec::new()
+                vec![Act::UndoEdit]
             } else {
-                vec![Act::Accept]
+                vec![Act::Accept, Act::UndoEdit]
             }
         }
         (&Status::Verifying, Some(PersonWait::Judgment)) => {
@@ -97,6 +103,14 @@ pub fn menu(goal: &Goal) -> Vec<Act> {
             acts
         }
         _ => Vec::new(),
+    }
+}
+
+impl Act {
+    /// Whether only the machine that offered it can apply it: what it
+    /// acts on is kept on that machine alone (an undo record).
+    pub fn is_local(self) -> bool {
+        self == Act::UndoEdit
     }
 }
 

@@ -44,7 +44,10 @@ pub fn offer(ctx: &Context, document: &mut Value) -> Vec<Issued> {
     let Ok(loaded) = ctx.store.resolve(id) else {
         return Vec::new();
     };
-    let acts = menu(&loaded.goal);
+    let mut acts = menu(&loaded.goal);
+    if !super::super::undo::undoes_outside_edit(ctx, &loaded) {
+        acts.retain(|act| *act != Act::UndoEdit);
+    }
     if acts.is_empty() {
         return Vec::new();
     }
@@ -119,7 +122,7 @@ fn ntfy_note(act: Act) -> String {
             "sent back from the phone without a note: look again at what the person would check"
                 .to_string()
         }
-        Act::ResetBudget | Act::Accept => String::new(),
+        Act::ResetBudget | Act::Accept | Act::UndoEdit => String::new(),
     }
 }
 

@@ -105,6 +105,13 @@ pub fn take(ctx: &Context, incoming: Vec<Incoming>) -> Taken {
             None => format!("an answer by {}", answer.channel.as_str()),
         };
         let reply = serde_json::from_str::<Reply>(&answer.text).ok();
+        // What only the machine that offered it can do is left for it.
+        if reply
+            .as_ref()
+            .is_some_and(|r| r.reply.act.is_local() && r.reply.machine != ctx.store.keys.machine())
+        {
+            continue;
+        }
         // The nonce an unreadable answer was named for is used up too.
         let named = (answer.file.as_deref())
             .and_then(|path| path.file_stem()?.to_str())
@@ -300,6 +307,10 @@ fn apply(person: &Context, act: Act, goal: &str, note: &str) -> Result<String> {
         Act::SendBack => {
             super::super::control::unblock(person, goal, &said("sent back from the phone"))?;
             Ok("sent back to work".to_string())
+        }
+        Act::UndoEdit => {
+            super::super::undo::undo(person, goal)?;
+            Ok("the edit undone".to_string())
         }
         Act::Accept => {
             super::super::trust::accept(person, goal, (!note.is_empty()).then_some(note.as_str()))?;
