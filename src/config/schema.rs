@@ -237,6 +237,7 @@ pub const NOTIFY_EVENTS: &[&str] = &[
     "permission",
     "spend_cap",
     "problem",
+    "config",
 ];
 
 pub(super) const SETTINGS: &[Setting] = &[
@@ -636,7 +637,7 @@ pub(super) const SETTINGS: &[Setting] = &[
     file_setting(
         "notify.on",
         Kind::ChoiceList(NOTIFY_EVENTS),
-        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited, merge, permission]",
+        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited, merge, permission, config]",
         "events that tell a person (spend_cap and problem, a file or check steward cannot use, always do)",
     ),
     file_setting(

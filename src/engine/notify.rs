@@ -468,6 +468,14 @@ fn classify(
         ("merge_conflict", _) => "merge".to_string(),
         ("run_awaits_person", _) => "permission".to_string(),
         ("reply_applied" | "reply_refused", _) => "answered".to_string(),
+        // Held on the machine that recorded it: told by that machine.
+        ("config_held", _) => {
+            let machine = event.detail.split([' ', ':']).nth(1);
+            if machine != Some(lookup.ctx.store.keys.machine()) {
+                return None;
+            }
+            "config".to_string()
+        }
         ("edited_outside" | "closed_by_hand" | "deleted_outside", _) => "review".to_string(),
         (_, Some("blocked")) => {
             let escalation = goal
@@ -502,7 +510,9 @@ fn classify(
                     .as_ref()
                     .is_some_and(|w| w.for_person == Some(PersonWait::Review))
         }
-        "completed" | "failed" | "spend_cap" | "limited" | "permission" | "answered" => true,
+        "completed" | "failed" | "spend_cap" | "limited" | "permission" | "answered" | "config" => {
+            true
+        }
         "merge" => g
             .waiting
             .as_ref()
@@ -518,6 +528,16 @@ fn classify(
 /// The document the notification `kind` of `event` gets.
 fn document_for_event(kind: &str, event: &events::Event, goal: Option<&Goal>) -> Value {
     let Some(goal) = goal else {
+        // The settings held, then the lines that differ.
+        if kind == "config" {
+            let mut lines = event.detail.lines();
+            let head = lines.next().unwrap_or_default();
+            let why = head.split_once(": ").map_or(head, |(_, why)| why);
+            let commands = vec!["steward config accept".to_string()];
+            let mut document = document(kind, &event.ts, None, why, commands);
+            document["changes"] = json!(lines.collect::<Vec<_>>());
+            return document;
+        }
         let commands = vec![
             "steward status".to_string(),
             "steward runs --all".to_string(),

@@ -210,6 +210,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     // kept waiting), and files that changed meanwhile are read again.
     let mut tx = ctx.transaction_by(Actor::Watchdog)?;
     super::trust::record_tightened(ctx, &mut tx)?;
+    super::trust::record_held(ctx, &mut tx)?;
     let before = tx.scan(Scope::OpenDirectoryWithDigests)?;
     let due = due_checks(ctx, &before.goals, false, &mut outcome);
     let checked = !due.is_empty();

@@ -468,6 +468,47 @@ pub fn record_tightened(ctx: &Context, tx: &mut crate::store::Transaction<'_>) -
     Ok(())
 }
 
+/// Records, once for what the files say, that they loosen what a person
+/// accepted on this machine: the person is told (notification `config`),
+/// with the lines that differ. The event's detail starts with the
+/// digest of what the files say and this machine's name.
+pub fn record_held(ctx: &Context, tx: &mut crate::store::Transaction<'_>) -> Result<()> {
+    let Some(changes) = ctx.config_changes.as_ref().filter(|c| !c.held.is_empty()) else {
+        return Ok(());
+    };
+    let digest = crate::store::key::sha256(changes.said.as_bytes());
+    let head = format!("{} {}", &digest[..16], ctx.store.keys.machine());
+    let since = crate::model::format_time(ctx.now - chrono::Duration::days(30));
+    let events = ctx.store.log().read_since_naming(&since, Some(&head))?;
+    if (events.iter()).any(|e| e.action == "config_held" && e.detail.starts_with(&head)) {
+        return Ok(());
+    }
+    let diff = crate::text::diff_between(
+        &changes.accepted,
+        &changes.said,
+        ("accepted on this machine", "the configuration files"),
+    );
+    let mut lines: Vec<&str> = (diff.lines())
+        .filter(|l| l.starts_with(['+', '-']) && !l.starts_with("+++") && !l.starts_with("---"))
+        .collect();
+    if lines.len() > HELD_LINES {
+        lines.truncate(HELD_LINES);
+        lines.push("… (more lines differ: steward config accept shows them all)");
+    }
+    tx.record_store_event(
+        "config_held",
+        &format!(
+            "{head}: the configuration files loosen {}: not in force on this machine until a person accepts them\n{}",
+            changes.held.join(", "),
+            lines.join("\n")
+        ),
+    );
+    Ok(())
+}
+
+/// The most lines of a held configuration change a notification shows.
+const HELD_LINES: usize = 20;
+
 /// The warning a command gives while the configuration files loosen
 /// something no person here accepted.
 pub fn held_config_warning(ctx: &Context) -> Option<String> {

@@ -680,3 +680,117 @@ fn an_edit_made_outside_steward_is_undone_from_the_phone_by_the_machine_that_off
     assert_eq!(m.b.goal_json("g")["title"], "Goal g");
     assert!(!m.b.path(path).exists());
 }
+
+/// A configuration file that loosens what a person accepted is told once
+/// with the lines that differ, and accepted from the phone on the machine
+/// that told of it; an answer offered for files that changed since is
+/// refused.
+#[test]
+fn a_held_configuration_is_accepted_from_the_phone_on_the_machine_that_told_of_it() {
+    let m = machines();
+    m.a.write("state/local/steward.yaml", ANSWERING);
+    m.a.steward()
+        .args(["config", "accept", "-q"])
+        .assert()
+        .success();
+    let shared = m.a.read("steward.yaml");
+    let loosened = format!("{shared}global_limits:\n  max_active_goals: 50\n");
+    m.a.write("steward.yaml", &loosened);
+    on(&m.a, "a").args(["tick", "-q"]).assert().success();
+    on(&m.a, "a").arg("sync").assert().success();
+    let told = m.a.read("told.json");
+    let document: serde_json::Value = told
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|d| d["event"] == "config")
+        .unwrap_or_else(|| panic!("not told: {told}"));
+    assert!(
+        document["message"]
+            .as_str()
+            .unwrap()
+            .contains("the configuration files loosen global_limits.max_active_goals"),
+        "{document}"
+    );
+    assert!(
+        (document["changes"].as_array().unwrap().iter())
+            .any(|l| l.as_str().unwrap().contains("max_active_goals")),
+        "{document}"
+    );
+    assert_eq!(document["replies"][0]["act"], "accept-config");
+    // Told once.
+    on(&m.a, "a").args(["tick", "-q"]).assert().success();
+    let again = m.a.read("told.json");
+    assert_eq!(again.matches("\"event\":\"config\"").count(), 1, "{again}");
+    let url = document["replies"][0]["url"].as_str().unwrap();
+    let query = url.split_once('?').unwrap().1;
+    let field = |name: &str| {
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+            .map(decode)
+            .unwrap()
+    };
+    let (path, content) = (field("filename"), field("value"));
+    let phone = Phone::of(&m.remote);
+    phone.commit(&path, &content);
+    // b did not tell of it, and leaves it for a.
+    on(&m.b, "b").arg("sync").assert().success();
+    assert!(m.b.path(&path).exists());
+    on(&m.a, "a")
+        .arg("sync")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "the configuration accepted (configuration by git)",
+        ));
+    // In force now, and no longer said to be held.
+    m.a.steward()
+        .arg("config")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "global_limits.max_active_goals = 50 ",
+        ))
+        .stderr(predicate::str::contains("loosen").not());
+    let accepted = m.a.events();
+    let accepted = accepted
+        .iter()
+        .find(|e| e["action"] == "config_accepted")
+        .unwrap();
+    assert_eq!(accepted["actor"], "user");
+    // Loosened again, told again; the files change before the answer
+    // comes back: refused.
+    m.a.write(
+        "steward.yaml",
+        &format!("{shared}global_limits:\n  max_active_goals: 60\n"),
+    );
+    on(&m.a, "a").args(["tick", "-q"]).assert().success();
+    on(&m.a, "a").arg("sync").assert().success();
+    let told = m.a.read("told.json");
+    let document: serde_json::Value = told
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .rfind(|d| d["event"] == "config")
+        .unwrap();
+    let url = document["replies"][0]["url"].as_str().unwrap().to_string();
+    m.a.write(
+        "steward.yaml",
+        &format!("{shared}global_limits:\n  max_active_goals: 900\n"),
+    );
+    let query = url.split_once('?').unwrap().1;
+    let field = |name: &str| {
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+            .map(decode)
+            .unwrap()
+    };
+    phone.commit(&field("filename"), &field("value"));
+    on(&m.a, "a")
+        .arg("sync")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "the configuration files changed since the answer was offered",
+        ));
+}

@@ -31,6 +31,10 @@ pub enum Act {
     /// `steward undo GOAL`: the change made outside steward is undone,
     /// the goal put back as steward last wrote it.
     UndoEdit,
+    /// `steward config accept`: what the configuration files say, held
+    /// because it loosens what a person accepted, is accepted on the
+    /// machine that told of it.
+    AcceptConfig,
 }
 
 impl Act {
@@ -43,6 +47,7 @@ impl Act {
             Act::Accept => "accept",
             Act::SendBack => "send-back",
             Act::UndoEdit => "undo-edit",
+            Act::AcceptConfig => "accept-config",
         }
     }
 
@@ -56,6 +61,7 @@ impl Act {
             Act::Accept => "Accept the edit",
             Act::SendBack => "Send back with a note",
             Act::UndoEdit => "Undo the edit",
+            Act::AcceptConfig => "Accept the configuration",
         }
     }
 
@@ -69,6 +75,7 @@ impl Act {
             Act::Accept => format!("steward accept {label}"),
             Act::SendBack => format!("steward unblock {label} --note \"...\""),
             Act::UndoEdit => format!("steward undo {label}"),
+            Act::AcceptConfig => "steward config accept".to_string(),
         }
     }
 }
@@ -110,9 +117,15 @@ impl Act {
     /// Whether only the machine that offered it can apply it: what it
     /// acts on is kept on that machine alone (an undo record).
     pub fn is_local(self) -> bool {
-        self == Act::UndoEdit
+        matches!(self, Act::UndoEdit | Act::AcceptConfig)
     }
 }
+
+/// The subject of an answer about the configuration files.
+pub const CONFIG: &str = "config";
+
+/// The label an answer about the configuration files shows.
+pub const CONFIG_LABEL: &str = "configuration";
 
 /// What a capability grants: every field is signed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -125,11 +138,12 @@ pub struct Capability {
     /// Used once: 32 hex digits.
     pub nonce: String,
     pub act: Act,
-    /// The goal's id, and its label as the person read it.
-    pub goal: String,
+    /// What it acts on: a goal's id, or [`CONFIG`]; and its label as the
+    /// person read it.
+    pub subject: String,
     pub label: String,
-    /// The SHA-256 of the goal's file when it was issued: the act applies
-    /// to that state only.
+    /// The SHA-256 of the goal's file, or of what the configuration files
+    /// said, when it was issued: the act applies to that state only.
     pub state: String,
     pub issued: String,
     pub expires: String,
@@ -193,7 +207,7 @@ mod tests {
             machine: "laptop".into(),
             nonce: new_nonce(),
             act: Act::Unblock,
-            goal: "g-1".into(),
+            subject: "g-1".into(),
             label: "deploy".into(),
             state: "ab".repeat(32),
             issued: "2026-12-07T04:00:00Z".into(),
@@ -218,7 +232,7 @@ mod tests {
                 ..cap.clone()
             },
             Capability {
-                goal: "g-2".into(),
+                subject: "g-2".into(),
                 ..cap.clone()
             },
             Capability {

@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use super::capability::{Act, Capability, Reply, menu, new_nonce};
+use super::capability::{Act, CONFIG, CONFIG_LABEL, Capability, Reply, menu, new_nonce};
 use super::reply_path;
 use crate::context::Context;
 use crate::model::format_time;
@@ -38,33 +38,22 @@ pub fn offer(ctx: &Context, document: &mut Value) -> Vec<Issued> {
     let Ok(key) = ctx.store.keys.key() else {
         return Vec::new();
     };
-    let Some(id) = document["goal"]["id"].as_str() else {
+    let Some(subject) = subject_of(ctx, document) else {
         return Vec::new();
     };
-    let Ok(loaded) = ctx.store.resolve(id) else {
-        return Vec::new();
-    };
-    let mut acts = menu(&loaded.goal);
-    if !super::super::undo::undoes_outside_edit(ctx, &loaded) {
-        acts.retain(|act| *act != Act::UndoEdit);
-    }
-    if acts.is_empty() {
-        return Vec::new();
-    }
-    let state = crate::store::key::sha256(loaded.file.text().as_bytes());
     let expires = ctx.now + chrono::Duration::seconds(replies.expires.as_secs() as i64);
     let mut answers = Vec::new();
     let mut actions = Vec::new();
     let mut issued = Vec::new();
-    for act in acts {
+    for act in subject.acts {
         let capability = Capability {
             v: 1,
             machine: ctx.store.keys.machine().to_string(),
             nonce: new_nonce(),
             act,
-            goal: loaded.goal.id.clone(),
-            label: loaded.goal.label.clone(),
-            state: state.clone(),
+            subject: subject.id.clone(),
+            label: subject.label.clone(),
+            state: subject.state.clone(),
             issued: format_time(ctx.now),
             expires: format_time(expires),
         };
@@ -76,7 +65,7 @@ pub fn offer(ctx: &Context, document: &mut Value) -> Vec<Issued> {
         let mut answer = json!({
             "act": act.as_str(),
             "title": act.title(),
-            "command": act.command(&loaded.goal.label),
+            "command": act.command(&subject.label),
             "expires": capability.expires,
         });
         if let Some(template) = &replies.git_url {
@@ -114,6 +103,42 @@ pub fn offer(ctx: &Context, document: &mut Value) -> Vec<Issued> {
     issued
 }
 
+/// What the answers of a notification act on.
+struct Subject {
+    id: String,
+    label: String,
+    /// The SHA-256 of the goal's file, or of what the configuration
+    /// files say.
+    state: String,
+    acts: Vec<Act>,
+}
+
+/// The subject of `document` and its acts: the goal it is about, or the
+/// configuration files it says are held. `None` when nothing waits for a
+/// person.
+fn subject_of(ctx: &Context, document: &Value) -> Option<Subject> {
+    if document["event"] == "config" {
+        let changes = ctx.config_changes.as_ref().filter(|c| !c.held.is_empty())?;
+        return Some(Subject {
+            id: CONFIG.to_string(),
+            label: CONFIG_LABEL.to_string(),
+            state: crate::store::key::sha256(changes.said.as_bytes()),
+            acts: vec![Act::AcceptConfig],
+        });
+    }
+    let loaded = ctx.store.resolve(document["goal"]["id"].as_str()?).ok()?;
+    let mut acts = menu(&loaded.goal);
+    if !super::super::undo::undoes_outside_edit(ctx, &loaded) {
+        acts.retain(|act| *act != Act::UndoEdit);
+    }
+    (!acts.is_empty()).then(|| Subject {
+        id: loaded.goal.id.clone(),
+        label: loaded.goal.label.clone(),
+        state: crate::store::key::sha256(loaded.file.text().as_bytes()),
+        acts,
+    })
+}
+
 /// What an ntfy button says for the person: a tap carries no words.
 fn ntfy_note(act: Act) -> String {
     match act {
@@ -122,7 +147,7 @@ fn ntfy_note(act: Act) -> String {
             "sent back from the phone without a note: look again at what the person would check"
                 .to_string()
         }
-        Act::ResetBudget | Act::Accept | Act::UndoEdit => String::new(),
+        Act::ResetBudget | Act::Accept | Act::UndoEdit | Act::AcceptConfig => String::new(),
     }
 }
 

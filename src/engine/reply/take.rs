@@ -9,11 +9,14 @@
 
 use std::path::{Path, PathBuf};
 
-use super::capability::{Act, Reply, is_nonce, menu};
+use super::capability::{Act, CONFIG, Capability, Reply, is_nonce, menu};
 use crate::context::{Context, GlobalOptions};
 use crate::error::{Error, Result};
 use crate::model::{Actor, format_time};
 use crate::os::safe_file;
+
+/// The most reply files one pass takes.
+const GIT_REPLIES_PER_PASS: usize = 32;
 
 /// The largest reply file read.
 const REPLY_BYTES: u64 = 64 * 1024;
@@ -70,6 +73,9 @@ pub fn from_git(ctx: &Context) -> std::result::Result<Vec<Incoming>, String> {
         .filter(|path| path.extension().is_some_and(|e| e == "json"))
         .collect();
     files.sort();
+    // A flood of reply files (forged ones pushed by whoever can push) is
+    // taken a bounded number a pass; the rest wait for the next.
+    files.truncate(GIT_REPLIES_PER_PASS);
     Ok(files
         .into_iter()
         .map(|path| Incoming {
@@ -191,9 +197,24 @@ fn verify_and_apply(
     if now > cap.expires {
         return Err(Refusal::new(format!("it expired at {}", cap.expires)));
     }
+    if cap.subject == CONFIG {
+        config_holds(ctx, cap)?;
+    } else {
+        goal_holds(ctx, cap)?;
+    }
+    let person = person(ctx, cap, answer.channel).map_err(|e| Refusal::new(e.to_string()))?;
+    apply(&person, cap.act, &cap.subject, &cap.state, &reply.note)
+        .map(|did| format!("{did} ({} by {})", cap.label, answer.channel.as_str()))
+        .map_err(|err| Refusal::new(err.to_string()))
+}
+
+/// Why the answer `cap` about a goal does not hold, if it does not: the
+/// goal is open here, in the state it was offered for, and the act is on
+/// its menu.
+fn goal_holds(ctx: &Context, cap: &Capability) -> std::result::Result<(), Refusal> {
     let loaded = ctx
         .store
-        .resolve(&cap.goal)
+        .resolve(&cap.subject)
         .map_err(|_| Refusal::new(format!("goal {} is no longer open here", cap.label)))?;
     let state = crate::store::key::sha256(loaded.file.text().as_bytes());
     if state != cap.state {
@@ -209,10 +230,30 @@ fn verify_and_apply(
             cap.label
         )));
     }
-    let person = person(ctx, cap, answer.channel).map_err(|e| Refusal::new(e.to_string()))?;
-    apply(&person, cap.act, &cap.goal, &reply.note)
-        .map(|did| format!("{did} ({} by {})", cap.label, answer.channel.as_str()))
-        .map_err(|err| Refusal::new(err.to_string()))
+    Ok(())
+}
+
+/// Why the answer `cap` about the configuration files does not hold, if
+/// it does not: the files still say what they said when it was offered,
+/// and that is still held.
+fn config_holds(ctx: &Context, cap: &Capability) -> std::result::Result<(), Refusal> {
+    if cap.act != Act::AcceptConfig {
+        return Err(Refusal::new(format!(
+            "`{}` is not an answer the configuration takes",
+            cap.act.as_str()
+        )));
+    }
+    let Some(changes) = ctx.config_changes.as_ref().filter(|c| !c.held.is_empty()) else {
+        return Err(Refusal::new(
+            "nothing in the configuration files waits for a person now",
+        ));
+    };
+    if crate::store::key::sha256(changes.said.as_bytes()) != cap.state {
+        return Err(Refusal::new(
+            "the configuration files changed since the answer was offered: a fresh notification offers what fits them now",
+        ));
+    }
+    Ok(())
 }
 
 /// How the answer `nonce` was dealt with before, if it was (`applied`,
@@ -260,14 +301,14 @@ fn person(ctx: &Context, cap: &super::capability::Capability, channel: Channel) 
     person.overridden = false;
     person.answer = Some(crate::context::Answer {
         via: format!("reply {} by {}", cap.nonce, channel.as_str()),
-        goal: cap.goal.clone(),
+        goal: cap.subject.clone(),
         state: cap.state.clone(),
     });
     Ok(person)
 }
 
 /// The person's act, through the verb a person runs.
-fn apply(person: &Context, act: Act, goal: &str, note: &str) -> Result<String> {
+fn apply(person: &Context, act: Act, goal: &str, state: &str, note: &str) -> Result<String> {
     let note = crate::text::one_line(note.trim());
     let said = |fallback: &str| {
         if note.is_empty() {
@@ -312,6 +353,22 @@ fn apply(person: &Context, act: Act, goal: &str, note: &str) -> Result<String> {
             super::super::undo::undo(person, goal)?;
             Ok("the edit undone".to_string())
         }
+        Act::AcceptConfig => {
+            // What the person's context read the files as: the answer was
+            // checked against it, and it is what gets accepted.
+            let said = person.config_changes.as_ref().map(|c| &c.said);
+            if said
+                .map(|s| crate::store::key::sha256(s.as_bytes()))
+                .as_deref()
+                != Some(state)
+            {
+                return Err(Error::BadRequest(
+                    "the configuration files changed since the answer was offered".to_string(),
+                ));
+            }
+            super::super::trust::accept_config(person)?;
+            Ok("the configuration accepted".to_string())
+        }
         Act::Accept => {
             super::super::trust::accept(person, goal, (!note.is_empty()).then_some(note.as_str()))?;
             Ok("the edit accepted".to_string())
@@ -345,7 +402,8 @@ fn record(
             answer.channel.as_str()
         ),
     };
-    match reply.and_then(|r| ctx.store.resolve(&r.reply.goal).ok()) {
+    let goal = reply.filter(|r| r.reply.subject != CONFIG);
+    match goal.and_then(|r| ctx.store.resolve(&r.reply.subject).ok()) {
         Some(loaded) => tx.record_event(&loaded.goal, action, &detail, None),
         None => tx.record_store_event(action, &detail),
     }
