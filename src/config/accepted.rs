@@ -319,6 +319,7 @@ mod tests {
                 Kind::OptionalArgv => vec!["null", "[sh, -c, 'echo pwned']"],
                 Kind::OptionalHours => vec!["null", "\"22:00-06:00\""],
                 Kind::Routes => vec!["[]"],
+                Kind::HoursList => vec!["[]", "[\"08:00-23:00\"]"],
             }
             .into_iter()
             .map(str::to_string),

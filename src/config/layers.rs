@@ -19,10 +19,10 @@ use super::parse::{
 };
 use super::schema::{ForAgent, SETTINGS, Value, agents_template, default_values};
 use super::settings::{
-    AttentionWeights, CircuitBreaker, Config, ConfigChanges, Dispatch, Entry, FlagOverrides, Git,
-    GlobalLimits, GoalDefaults, Hooks, IgnoredBecause, IgnoredEnv, LoadedConfig, MergeMode, Mirror,
-    Notify, NtfyReplies, Obligations, QuietHours, Replies, Retention, Source, Unchecked,
-    Verification,
+    AttentionWeights, CircuitBreaker, Config, ConfigChanges, Dispatch, Entry, FlagOverrides, Fleet,
+    Git, GlobalLimits, GoalDefaults, Hooks, IgnoredBecause, IgnoredEnv, LoadedConfig, Machine,
+    MergeMode, Mirror, Notify, NtfyReplies, Obligations, QuietHours, Replies, Retention, Source,
+    Unchecked, Verification,
 };
 use super::{FILE_NAME, LOCAL_FILE, MAX_FILE_BYTES};
 
@@ -844,6 +844,13 @@ impl Layers {
         }
     }
 
+    pub(super) fn text_list(&self, key: &str) -> Vec<String> {
+        match self.get(key) {
+            Value::TextList(list) => list.clone(),
+            other => unreachable!("{key} is {other:?}"),
+        }
+    }
+
     pub(super) fn optional_text(&self, key: &str) -> Option<String> {
         match self.get(key) {
             Value::OptionalText(s) => s.clone(),
@@ -1009,6 +1016,16 @@ impl Layers {
             },
             agents: self.agents.clone(),
             machine_id: self.optional_text("machine_id"),
+            machine: Machine {
+                tags: self.text_list("machine.tags"),
+                available: (self.text_list("machine.available").iter())
+                    .filter_map(|hours| QuietHours::parse(hours))
+                    .collect(),
+            },
+            fleet: Fleet {
+                stale_after: self.duration("fleet.stale_after"),
+                defer: self.duration("fleet.defer"),
+            },
             episodes: self.optional_text("episodes.path"),
         }
     }

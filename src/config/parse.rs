@@ -86,6 +86,13 @@ pub(super) fn parse_value(kind: Kind, yaml: &serde_yaml::Value) -> Result<Value,
             }
         },
         Kind::Routes => routes(yaml).map(Value::Routes),
+        Kind::HoursList => {
+            let list = string_list(yaml)?;
+            match list.iter().find(|w| QuietHours::parse(w).is_none()) {
+                Some(bad) => Err(format!("`{bad}` is not hours such as \"08:00-23:00\"")),
+                None => Ok(Value::TextList(list)),
+            }
+        }
         Kind::OptionalHours => match yaml {
             Y::Null => Ok(Value::OptionalText(None)),
             Y::String(s) if QuietHours::parse(s).is_some() => {

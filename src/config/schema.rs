@@ -31,6 +31,8 @@ pub(super) enum Kind {
     OptionalArgv,
     /// `HH:MM-HH:MM`, or null.
     OptionalHours,
+    /// A list of `HH:MM-HH:MM`.
+    HoursList,
     /// A list of notification routes (`notify.routes`).
     Routes,
 }
@@ -238,6 +240,7 @@ pub const NOTIFY_EVENTS: &[&str] = &[
     "spend_cap",
     "problem",
     "config",
+    "machine",
 ];
 
 pub(super) const SETTINGS: &[Setting] = &[
@@ -637,7 +640,7 @@ pub(super) const SETTINGS: &[Setting] = &[
     file_setting(
         "notify.on",
         Kind::ChoiceList(NOTIFY_EVENTS),
-        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited, merge, permission, config]",
+        "[blocked, failed, circuit_breaker, no_progress, verifying, completed, review, reminder, resolved, limited, merge, permission, config, machine]",
         "events that tell a person (spend_cap and problem, a file or check steward cannot use, always do)",
     ),
     file_setting(
@@ -749,6 +752,30 @@ pub(super) const SETTINGS: &[Setting] = &[
         Kind::OptionalText,
         "null",
         "\"memory/{date}.md\": an episode is appended there when a goal completes, fails or is abandoned",
+    ),
+    file_setting(
+        "machine.tags",
+        Kind::TextList,
+        "[]",
+        "this machine's tags, which goals' runs_on may name (in the machine-local state/local/steward.yaml)",
+    ),
+    file_setting(
+        "machine.available",
+        Kind::HoursList,
+        "[]",
+        "[\"08:00-23:00\"] local times this machine is awake to run agents, for placement ([]: always; in the machine-local file)",
+    ),
+    file_setting(
+        "fleet.stale_after",
+        Kind::Duration,
+        "30m",
+        "a machine whose record shows no pass for this long counts for nothing in placement, and a person is told once",
+    ),
+    file_setting(
+        "fleet.defer",
+        Kind::Duration,
+        "10m",
+        "how long a ready goal is left to a machine whose record says it can start it sooner (0s: never)",
     ),
     // A name: what a machine's records say it is. What another machine
     // may do with a record rests on its key and its process identity,

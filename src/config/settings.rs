@@ -268,6 +268,21 @@ impl fmt::Display for Route {
     }
 }
 
+/// What this machine tells the fleet about itself (`machine.*`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Machine {
+    pub tags: Vec<String>,
+    /// When it is awake to run agents; empty: always.
+    pub available: Vec<QuietHours>,
+}
+
+/// Machines sharing a store (`fleet.*`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fleet {
+    pub stale_after: HumanDuration,
+    pub defer: HumanDuration,
+}
+
 /// A span of the day in local time, possibly across midnight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QuietHours {
@@ -329,6 +344,9 @@ pub struct Config {
     pub agents: Vec<AgentProfile>,
     /// `machine_id`; `None`: the host name.
     pub machine_id: Option<String>,
+    /// `machine.*`: what this machine tells the fleet about itself.
+    pub machine: Machine,
+    pub fleet: Fleet,
     /// `episodes.path`: the memory file ended goals are told to.
     pub episodes: Option<String>,
 }

@@ -90,6 +90,7 @@ pub fn plan(
     } else {
         Vec::new()
     };
+    let fleet = fleet_of(ctx);
     let mut room = room(ctx, &runs, limits::window(ctx)?)?;
     report.spend_capped = room.spend_capped;
     report.unaccounted = room.unaccounted.clone();
@@ -127,7 +128,7 @@ pub fn plan(
         let goal = &loaded.goal;
         let mine: Vec<&Run> = runs.iter().filter(|r| r.goal_id == goal.id).collect();
         let all: Vec<&Run> = runs.iter().collect();
-        match decide(ctx, goal, &mine, &all, &claims, &room) {
+        match decide(ctx, goal, &mine, &all, &claims, &room, &fleet) {
             Decision::Hold(why) => report.held.push((goal.label.clone(), why)),
             Decision::Escalate(reason) => {
                 if !dry_run {
@@ -183,12 +184,16 @@ fn decide(
     runs: &[&Run],
     claims: &[super::claim::Claim],
     room: &Room,
+    fleet: &super::fleet::Fleet,
 ) -> Decision {
     if let Some(claim) = super::claim::held_elsewhere(ctx, claims, goal) {
         return Decision::Hold(format!(
             "claimed by {} until {} (run {})",
             claim.machine, claim.expires_at, claim.dispatch_id
         ));
+    }
+    if let Some(why) = super::fleet::Fleet::not_here(ctx, goal) {
+        return Decision::Hold(why);
     }
     let (kind, agent, attempt, session) =
         match ladder::step(goal, mine, &ctx.config.dispatch, ctx.now) {
@@ -203,6 +208,14 @@ fn decide(
         };
     // An agent that hit its account's usage limit waits for the reset;
     // the fallback agent works meanwhile when it has not hit one too.
+    // Each machine has its own logins, and its own limits: its runs say.
+    let machine = ctx.machine_id();
+    let runs: Vec<&Run> = runs
+        .iter()
+        .copied()
+        .filter(|r| r.machine == machine)
+        .collect();
+    let runs = runs.as_slice();
     let mut agent = agent;
     if let Some((until, limited)) = ladder::limited_agent(runs, &agent, ctx.now) {
         let fallback = ctx
@@ -232,6 +245,9 @@ fn decide(
     }
     // A run of a program that is not there only fails: held, and said.
     if let Some(why) = super::run::missing_program(ctx, &agent) {
+        return Decision::Hold(why);
+    }
+    if let Some(why) = fleet.defers(ctx, goal, &agent, mine) {
         return Decision::Hold(why);
     }
     // A session goes on with the agent that had it: a follow-up's last
@@ -295,6 +311,16 @@ pub struct Holds {
     runs: Vec<Run>,
     claims: Vec<super::claim::Claim>,
     room: Room,
+    fleet: super::fleet::Fleet,
+}
+
+/// The fleet's records, when machines share the store.
+fn fleet_of(ctx: &Context) -> super::fleet::Fleet {
+    if super::fleet::shared(ctx) {
+        super::fleet::read(ctx)
+    } else {
+        super::fleet::Fleet::default()
+    }
 }
 
 /// Why nothing runs at all: steward's kill switch, and where it was set.
@@ -317,7 +343,12 @@ impl Holds {
         };
         // A view: the window as the heartbeat counts it.
         let room = room(ctx, &runs, limits::window_seen(ctx)?)?;
-        Ok(Holds { runs, claims, room })
+        Ok(Holds {
+            runs,
+            claims,
+            room,
+            fleet: fleet_of(ctx),
+        })
     }
 
     /// What holds every goal back now: steward or dispatch off, a profile
@@ -358,7 +389,15 @@ impl Holds {
         }
         let mine: Vec<&Run> = self.runs.iter().filter(|r| r.goal_id == goal.id).collect();
         let all: Vec<&Run> = self.runs.iter().collect();
-        match decide(ctx, goal, &mine, &all, &self.claims, &self.room) {
+        match decide(
+            ctx,
+            goal,
+            &mine,
+            &all,
+            &self.claims,
+            &self.room,
+            &self.fleet,
+        ) {
             Decision::Hold(why) => reasons.push(why),
             Decision::Escalate(reason) => {
                 reasons.push(format!("the next pass blocks it: {reason}"));

@@ -28,6 +28,7 @@ mod control;
 pub mod dispatch;
 mod doctor;
 pub mod edit;
+pub mod fleet;
 pub mod forecast;
 pub mod git_setup;
 pub mod handoff;

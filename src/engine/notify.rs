@@ -468,9 +468,25 @@ fn classify(
         ("merge_conflict", _) => "merge".to_string(),
         ("run_awaits_person", _) => "permission".to_string(),
         ("reply_applied" | "reply_refused", _) => "answered".to_string(),
+        // Found by the machine that recorded it: told by that machine.
+        ("machine_stale", _) => {
+            let finder = event
+                .detail
+                .split(' ')
+                .nth(2)
+                .map(|w| w.trim_end_matches(':'));
+            if finder != Some(lookup.ctx.store.keys.machine()) {
+                return None;
+            }
+            "machine".to_string()
+        }
         // Held on the machine that recorded it: told by that machine.
         ("config_held", _) => {
-            let machine = event.detail.split([' ', ':']).nth(1);
+            let machine = event
+                .detail
+                .split(' ')
+                .nth(1)
+                .map(|w| w.trim_end_matches(':'));
             if machine != Some(lookup.ctx.store.keys.machine()) {
                 return None;
             }
@@ -510,9 +526,8 @@ fn classify(
                     .as_ref()
                     .is_some_and(|w| w.for_person == Some(PersonWait::Review))
         }
-        "completed" | "failed" | "spend_cap" | "limited" | "permission" | "answered" | "config" => {
-            true
-        }
+        "completed" | "failed" | "spend_cap" | "limited" | "permission" | "answered" | "config"
+        | "machine" => true,
         "merge" => g
             .waiting
             .as_ref()
@@ -529,6 +544,11 @@ fn classify(
 fn document_for_event(kind: &str, event: &events::Event, goal: Option<&Goal>) -> Value {
     let Some(goal) = goal else {
         // The settings held, then the lines that differ.
+        if kind == "machine" {
+            let why = event.detail.split_once(": ").map_or("", |(_, why)| why);
+            let commands = vec!["steward fleet".to_string()];
+            return document(kind, &event.ts, None, why, commands);
+        }
         if kind == "config" {
             let mut lines = event.detail.lines();
             let head = lines.next().unwrap_or_default();

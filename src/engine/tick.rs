@@ -335,6 +335,10 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     let read_to = outcome.note_failed_meanwhile(ctx, before.events.as_ref())?;
     outcome.needs_attention_from(&goals, &before.attention);
     outcome.new_errors_from(&before.problems);
+    // A machine of the fleet that stopped passing: told once.
+    if super::fleet::shared(ctx) {
+        super::fleet::record_stale(ctx, &mut tx, &super::fleet::read(ctx))?;
+    }
     // A file that cannot be read is told once: the rest of the pass went on.
     let notifications = notify::collect(ctx, &mut tx, &goals, &outcome.new_errors)?;
     let events =
@@ -391,6 +395,11 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         .notices
         .warnings
         .extend(dispatch::start_supervisors(ctx, &to_start));
+    // What this machine can run now, for the others: once its runs
+    // started.
+    if let Err(err) = super::fleet::publish(ctx) {
+        (outcome.notices.warnings).push(format!("this machine's record for the fleet: {err}"));
+    }
     outcome
         .notices
         .warnings

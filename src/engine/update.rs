@@ -51,6 +51,7 @@ pub struct RecordUpdate {
     pub constraints: Option<Vec<String>>,
     pub non_goals: Option<Vec<String>>,
     pub risks: Option<Vec<String>>,
+    pub runs_on: Option<Vec<String>>,
     /// `Some(None)`: as `dispatch.plan` says.
     pub planning: Option<Option<Planning>>,
 }
@@ -64,6 +65,7 @@ impl From<&Record> for RecordUpdate {
             constraints: list(&record.constraints),
             non_goals: list(&record.non_goals),
             risks: list(&record.risks),
+            runs_on: list(&record.runs_on),
             planning: record.planning.map(Some),
         }
     }
@@ -76,6 +78,7 @@ impl RecordUpdate {
             && self.constraints.is_none()
             && self.non_goals.is_none()
             && self.risks.is_none()
+            && self.runs_on.is_none()
             && self.planning.is_none()
     }
 
@@ -122,6 +125,12 @@ impl RecordUpdate {
             changes.push((
                 Edit::Record(RecordField::Risks(items)),
                 "--risk \"...\"".into(),
+            ));
+        }
+        if let Some(items) = list(&self.runs_on, &old.runs_on) {
+            changes.push((
+                Edit::Record(RecordField::RunsOn(items)),
+                "--runs-on \"...\"".into(),
             ));
         }
         changes
@@ -268,6 +277,9 @@ pub fn update(ctx: &Context, reference: &str, request: &UpdateRequest) -> Result
                 format!("non-goals: {}", items.join("; "))
             }
             Edit::Record(RecordField::Risks(items)) => format!("risks: {}", items.join("; ")),
+            Edit::Record(RecordField::RunsOn(items)) => {
+                format!("runs on: {}", items.join(", "))
+            }
             Edit::Record(RecordField::Planning(planning)) => format!(
                 "planning: {}",
                 planning.map_or("as dispatch.plan says", Planning::as_str)

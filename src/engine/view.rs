@@ -62,6 +62,8 @@ pub struct GoalJson<'g> {
     planning: Option<&'static str>,
     non_goals: &'g [String],
     risks: &'g [String],
+    /// The machines (names or tags) its runs may start on; empty: any.
+    runs_on: &'g [String],
     handoff: Option<&'g crate::model::Handoff>,
     path: String,
 }
@@ -249,6 +251,7 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         planning: goal.record.planning.map(crate::model::Planning::as_str),
         non_goals: &goal.record.non_goals,
         risks: &goal.record.risks,
+        runs_on: &goal.record.runs_on,
         handoff: goal.handoff.as_deref(),
         plan: goal.plan.as_ref().map(|section| {
             let tally = section.summary.tally;

@@ -83,6 +83,7 @@ pub enum RecordField {
     Constraints(Vec<String>),
     NonGoals(Vec<String>),
     Risks(Vec<String>),
+    RunsOn(Vec<String>),
     Planning(Option<super::Planning>),
 }
 

@@ -21,6 +21,9 @@ pub struct Record {
     /// `true`: its runs work in git worktrees of their own; `false`: in
     /// the root. `None`: as `dispatch.worktree` says.
     pub worktree: Option<bool>,
+    /// The machines (names or `machine.tags`) its runs may start on;
+    /// empty: any.
+    pub runs_on: Vec<String>,
 }
 
 /// Whether dispatch plans a goal before working on it.
@@ -72,6 +75,7 @@ impl Record {
             ("Constraints", &self.constraints),
             ("Non-goals", &self.non_goals),
             ("Risks", &self.risks),
+            ("Runs on", &self.runs_on),
         ] {
             if !list.is_empty() {
                 lines.push(format!("{name}: {}", list.join("; ")));

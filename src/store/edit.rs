@@ -100,6 +100,7 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
                 RecordField::Constraints(list) => ("constraints", non_empty(list)),
                 RecordField::NonGoals(list) => ("non_goals", non_empty(list)),
                 RecordField::Risks(list) => ("risks", non_empty(list)),
+                RecordField::RunsOn(list) => ("runs_on", non_empty(list)),
             };
             match value {
                 Some(value) => file.set(&[key], value),

@@ -51,7 +51,7 @@ pub const HISTORY_KEEP: usize = 100;
 const BOM: &str = "\u{feff}";
 
 /// Top-level keys steward reads; any other key is kept as `extra`.
-const KNOWN_KEYS: [&str; 30] = [
+const KNOWN_KEYS: [&str; 31] = [
     "id",
     "label",
     "title",
@@ -81,6 +81,7 @@ const KNOWN_KEYS: [&str; 30] = [
     "risks",
     "planning",
     "worktree",
+    "runs_on",
     "handoff",
 ];
 
@@ -428,6 +429,7 @@ impl GoalFile {
                 constraints: reader.texts(&["constraints"])?,
                 non_goals: reader.texts(&["non_goals"])?,
                 risks: reader.texts(&["risks"])?,
+                runs_on: reader.texts(&["runs_on"])?,
             },
             handoff: reader.structured(&["handoff"], "a handoff written by `steward handoff`")?,
             description: layout.description(body).to_string(),

@@ -68,6 +68,8 @@ pub enum Domain {
     Told,
     /// A capability a reply carries (`engine::reply`).
     Reply,
+    /// What a machine says it can run (`engine::fleet`).
+    Machine,
 }
 
 impl Domain {
@@ -87,6 +89,7 @@ impl Domain {
             Domain::Store => b"steward store 1",
             Domain::Told => b"steward told 1",
             Domain::Reply => b"steward reply 1",
+            Domain::Machine => b"steward machine 1",
         }
     }
 }

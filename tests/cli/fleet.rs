@@ -31,6 +31,7 @@ impl Machine {
             .env("PATH", format!("{}:/usr/bin:/bin", dir.display()))
             .env("STEWARD_NOW", now)
             .env("STARTS", starts)
+            .env("TZ", "UTC")
             .args(args)
             .output()
             .unwrap()
@@ -58,14 +59,14 @@ fn pull(env: &TestEnv) {
     );
 }
 
-/// a makes the store with the goals and the agent; b and c clone it and
-/// publish their keys; each trusts the others'.
-fn fleet() -> (tempfile::TempDir, Vec<Machine>) {
+/// a makes the store with `goals` goals and the agent; the other
+/// machines clone it and publish their keys; each trusts the others'.
+fn fleet(goals: usize, names: &[&'static str]) -> (tempfile::TempDir, Vec<Machine>) {
     let (dir, _remote, a) = published(&[]);
     a.write_config(&(a.read("steward.yaml") + DISPATCH));
     a.executable("agent.sh", AGENT);
     a.write(".gitignore", "work/\n");
-    for n in 0..GOALS {
+    for n in 0..goals {
         a.steward()
             .args(["add", &format!("g{n:02}"), "--title", "make its file"])
             .args(["--criterion", "its file is there"])
@@ -78,7 +79,7 @@ fn fleet() -> (tempfile::TempDir, Vec<Machine>) {
     git(a.root(), &["push", "-q", "origin", "main"]);
     let remote = dir.path().join("remote.git");
     let mut machines = vec![Machine { name: "a", env: a }];
-    for name in ["b", "c"] {
+    for &name in &names[1..] {
         let env = clone_of(&remote, name);
         env.steward().args(["init", "--git"]).assert().success();
         env.steward().args(["config", "accept"]).assert().success();
@@ -87,7 +88,7 @@ fn fleet() -> (tempfile::TempDir, Vec<Machine>) {
     }
     for m in &machines {
         pull(&m.env);
-        for other in ["a", "b", "c"] {
+        for &other in names {
             if other != m.name {
                 m.env
                     .steward()
@@ -102,7 +103,7 @@ fn fleet() -> (tempfile::TempDir, Vec<Machine>) {
 
 #[test]
 fn three_machines_with_their_own_keys_do_every_goal_once_and_hold_none_for_a_person() {
-    let (dir, machines) = fleet();
+    let (dir, machines) = fleet(GOALS, &["a", "b", "c"]);
     let starts = dir.path().join("starts.log");
     let mut minute = 0;
     for _round in 0..12 {
@@ -153,6 +154,12 @@ fn three_machines_with_their_own_keys_do_every_goal_once_and_hold_none_for_a_per
             m.name
         );
     }
+    // Every machine's record reached the others, signed, fresh.
+    let listed = machines[0].run(&starts, now, &["fleet", "--json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let listed = listed["machines"].as_array().unwrap();
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    assert!(listed.iter().all(|m| m["verified"] == true), "{listed:?}");
     // The work was spread: every machine ran some of it.
     for m in &machines {
         assert!(
@@ -160,4 +167,173 @@ fn three_machines_with_their_own_keys_do_every_goal_once_and_hold_none_for_a_per
             "{log}"
         );
     }
+}
+
+/// Machine `m`'s own settings (`state/local/steward.yaml`), accepted.
+fn local(m: &Machine, yaml: &str) {
+    m.env.write("state/local/steward.yaml", yaml);
+    m.env
+        .steward()
+        .args(["config", "accept", "-q"])
+        .assert()
+        .success();
+}
+
+fn add(m: &Machine, label: &str, extra: &[&str]) {
+    m.env
+        .steward()
+        .args(["add", label, "--title", "make its file"])
+        .args(["--criterion", "its file is there"])
+        .args(["--verify", &format!("file_exists:work/{label}.done@1")])
+        .args(extra)
+        .assert()
+        .success();
+}
+
+fn ok(output: &std::process::Output) -> String {
+    assert!(matches!(output.status.code(), Some(0 | 3)), "{output:?}");
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn commits_of(m: &Machine, path: &str) -> usize {
+    git(m.env.root(), &["log", "--oneline", "--", path])
+        .lines()
+        .count()
+}
+
+#[test]
+fn a_machines_record_is_published_signed_and_written_only_when_it_changes() {
+    let (dir, machines) = fleet(0, &["a", "b"]);
+    let starts = dir.path().join("starts.log");
+    let (a, b) = (&machines[0], &machines[1]);
+    local(a, "machine:\n  tags: [gpu, big]\n");
+    ok(&a.run(&starts, "2026-11-21T04:00:00Z", &["tick", "-q"]));
+    let record = a.env.read("state/machines/a.json");
+    let record: serde_json::Value = serde_json::from_str(&record).unwrap();
+    assert_eq!(
+        record["capacity"]["tags"],
+        serde_json::json!(["gpu", "big"])
+    );
+    assert_eq!(record["capacity"]["slots"], 4);
+    assert_eq!(record["pass"], "2026-11-21T04:00:00Z");
+    let fake = (record["capacity"]["agents"].as_array().unwrap().iter())
+        .find(|agent| agent["name"] == "fake")
+        .unwrap();
+    assert_eq!(fake["usable"], true, "{record}");
+    let commits = commits_of(a, "state/machines/a.json");
+    assert_eq!(commits, 1);
+    // Nothing changed: nothing written, nothing committed.
+    ok(&a.run(&starts, "2026-11-21T04:05:00Z", &["tick", "-q"]));
+    assert_eq!(commits_of(a, "state/machines/a.json"), 1);
+    // A third of fleet.stale_after on, it says it is alive.
+    ok(&a.run(&starts, "2026-11-21T04:11:00Z", &["tick", "-q"]));
+    assert_eq!(commits_of(a, "state/machines/a.json"), 2);
+    // b reads it, verified; changed by anyone but a, it counts for nothing.
+    ok(&a.run(&starts, "2026-11-21T04:11:00Z", &["sync"]));
+    ok(&b.run(&starts, "2026-11-21T04:12:00Z", &["sync"]));
+    let listed = ok(&b.run(&starts, "2026-11-21T04:12:00Z", &["fleet"]));
+    assert!(
+        listed.contains("a: last pass 2026-11-21T04:11:00Z, 4/4 slots free, agents:"),
+        "{listed}"
+    );
+    assert!(listed.contains("tags: gpu, big"), "{listed}");
+    let forged = b
+        .env
+        .read("state/machines/a.json")
+        .replace("\"slots\": 4", "\"slots\": 40");
+    b.env.write("state/machines/a.json", &forged);
+    let listed = ok(&b.run(&starts, "2026-11-21T04:12:00Z", &["fleet"]));
+    assert!(
+        listed.contains("a (UNVERIFIED: counts for nothing)"),
+        "{listed}"
+    );
+}
+
+#[test]
+fn a_goal_runs_only_on_the_machines_its_runs_on_names() {
+    let (dir, machines) = fleet(0, &["a", "b"]);
+    let starts = dir.path().join("starts.log");
+    let (a, b) = (&machines[0], &machines[1]);
+    local(b, "machine:\n  tags: [gpu]\n");
+    add(a, "train", &["--runs-on", "gpu"]);
+    let now = "2026-11-21T04:00:00Z";
+    ok(&a.run(&starts, now, &["tick", "-q"]));
+    a.wait_for_runs();
+    let why = ok(&a.run(&starts, now, &["why", "train"]));
+    assert!(why.contains("it runs on gpu (runs_on), not on a"), "{why}");
+    assert!(a.env.goal_json("train")["runs_on"] == serde_json::json!(["gpu"]));
+    ok(&a.run(&starts, now, &["sync"]));
+    ok(&b.run(&starts, now, &["sync"]));
+    ok(&b.run(&starts, now, &["tick", "-q"]));
+    b.wait_for_runs();
+    let log = std::fs::read_to_string(&starts).unwrap_or_default();
+    assert_eq!(log.trim(), "b train", "{log}");
+}
+
+#[test]
+fn a_machine_about_to_sleep_leaves_a_ready_goal_to_one_awake_for_a_while_only() {
+    let (dir, machines) = fleet(0, &["a", "b"]);
+    let starts = dir.path().join("starts.log");
+    let (a, b) = (&machines[0], &machines[1]);
+    // a is awake 08:00-23:00 (UTC); at 04:00 it is asleep by its windows.
+    local(a, "machine:\n  available: [\"08:00-23:00\"]\n");
+    ok(&b.run(&starts, "2026-11-21T04:00:00Z", &["tick", "-q"]));
+    ok(&b.run(&starts, "2026-11-21T04:00:00Z", &["sync"]));
+    ok(&a.run(&starts, "2026-11-21T04:00:00Z", &["sync"]));
+    add(a, "g", &[]);
+    ok(&a.run(&starts, "2026-11-21T04:05:00Z", &["tick", "-q"]));
+    let why = ok(&a.run(&starts, "2026-11-21T04:05:00Z", &["why", "g"]));
+    assert!(
+        why.contains("left to b, which can run it now, until 2026-11-21T04:10:00Z"),
+        "{why}"
+    );
+    let listed = ok(&a.run(&starts, "2026-11-21T04:05:00Z", &["fleet"]));
+    assert!(
+        listed.contains("asleep until 2026-11-21T08:00:00Z"),
+        "{listed}"
+    );
+    // Nobody waits on anybody: past fleet.defer, a starts it itself.
+    ok(&a.run(&starts, "2026-11-21T04:10:00Z", &["tick", "-q"]));
+    a.wait_for_runs();
+    let log = std::fs::read_to_string(&starts).unwrap_or_default();
+    assert_eq!(log.trim(), "a g", "{log}");
+}
+
+#[test]
+fn a_machine_that_stopped_passing_counts_for_nothing_and_is_told_once() {
+    let (dir, machines) = fleet(0, &["a", "b"]);
+    let starts = dir.path().join("starts.log");
+    let (a, b) = (&machines[0], &machines[1]);
+    local(
+        a,
+        "machine:\n  available: [\"08:00-23:00\"]\nnotify:\n  command: [sh, -c, 'cat >> told.json; echo >> told.json']\n",
+    );
+    ok(&b.run(&starts, "2026-11-21T04:00:00Z", &["tick", "-q"]));
+    ok(&b.run(&starts, "2026-11-21T04:00:00Z", &["sync"]));
+    ok(&a.run(&starts, "2026-11-21T04:00:00Z", &["sync"]));
+    add(a, "g", &[]);
+    // b has not passed for an hour: a leaves it nothing, and says so once.
+    ok(&a.run(&starts, "2026-11-21T05:00:00Z", &["tick", "-q"]));
+    a.wait_for_runs();
+    let log = std::fs::read_to_string(&starts).unwrap_or_default();
+    assert_eq!(log.trim(), "a g", "{log}");
+    ok(&a.run(&starts, "2026-11-21T05:10:00Z", &["tick", "-q"]));
+    let told = a.env.read("told.json");
+    let stale: Vec<&str> = told
+        .lines()
+        .filter(|l| l.contains("\"event\":\"machine\""))
+        .collect();
+    assert_eq!(stale.len(), 1, "{told}");
+    assert!(
+        stale[0].contains("machine b has made no pass since 2026-11-21T04:00:00Z"),
+        "{told}"
+    );
+    assert!(stale[0].contains("steward fleet"), "{told}");
+    let listed = ok(&a.run(&starts, "2026-11-21T05:10:00Z", &["fleet"]));
+    assert!(listed.starts_with("b (STALE)"), "{listed}");
+    let status = ok(&a.run(&starts, "2026-11-21T05:10:00Z", &["status"]));
+    assert!(
+        status.contains("Machines (steward fleet):\n  b (STALE): last pass 2026-11-21T04:00:00Z"),
+        "{status}"
+    );
 }

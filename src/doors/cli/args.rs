@@ -210,6 +210,11 @@ pub struct RecordArgs {
     #[arg(long = "risk", value_name = "TEXT", value_parser = optional_line)]
     pub risks: Vec<String>,
 
+    /// A machine its runs may start on: a machine's name or one of its
+    /// machine.tags; repeat for more (as --constraint; none: any machine)
+    #[arg(long = "runs-on", value_name = "MACHINE_OR_TAG", value_parser = optional_line)]
+    pub runs_on: Vec<String>,
+
     /// auto: dispatch plans the goal before working on it; off: works it
     /// without a plan; default: as dispatch.plan says
     #[arg(long, value_name = "auto|off|default", value_parser = ["auto", "off", "default"])]
@@ -226,6 +231,7 @@ impl RecordArgs {
             constraints: list(&self.constraints),
             non_goals: list(&self.non_goals),
             risks: list(&self.risks),
+            runs_on: list(&self.runs_on),
             planning: self
                 .planning
                 .as_deref()
@@ -245,6 +251,7 @@ impl RecordArgs {
             constraints: list(&self.constraints),
             non_goals: list(&self.non_goals),
             risks: list(&self.risks),
+            runs_on: list(&self.runs_on),
             planning: self.planning.as_deref().map(crate::model::Planning::parse),
         }
     }

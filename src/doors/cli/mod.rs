@@ -17,6 +17,7 @@ mod digest;
 mod dispatch;
 mod doctor;
 mod edit;
+mod fleet;
 pub(crate) mod forecast;
 pub mod generate;
 mod handoff;
@@ -201,6 +202,7 @@ commands! {
     Tasks(tasks::TasksArgs),
     Budget(budget::BudgetArgs),
     Replies(replies::RepliesArgs),
+    Fleet(fleet::FleetArgs),
     Mirror(mirror::MirrorArgs),
     Audit(audit::AuditArgs),
     Log(log::LogArgs),
@@ -334,6 +336,7 @@ impl Command {
             Command::Tasks(_) => "tasks",
             Command::Budget(_) => "budget",
             Command::Replies(_) => "replies",
+            Command::Fleet(_) => "fleet",
             Command::Mirror(_) => "mirror",
             Command::Audit(_) => "audit",
             Command::Log(_) => "log",
@@ -573,6 +576,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<ExitCode> {
         Command::Tasks(args) => tasks::run(&ctx, args, out),
         Command::Budget(args) => budget::run(&ctx, args, out),
         Command::Replies(args) => replies::run(&ctx, args, out),
+        Command::Fleet(args) => fleet::run(&ctx, args, out),
         Command::Mirror(args) => mirror::run(&ctx, args, out),
         Command::Audit(args) => audit::run(&ctx, args, out),
         Command::Log(args) => log::run(&ctx, args, out),

@@ -20,6 +20,7 @@ pub struct StatusArgs {}
 
 pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCode> {
     let report = overview::status(ctx)?;
+    let fleet = crate::engine::fleet::read(ctx);
     for problem in &report.problems {
         out.warn(problem.clone());
     }
@@ -40,6 +41,7 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCod
             "conflicts": report.conflicts,
             "answers_refused": report.refused_answers.iter().map(|(at, what)| json!({"at": at, "what": what})).collect::<Vec<_>>(),
             "worktrees": crate::engine::worktree::overview(ctx).iter().map(|(path, branch, label, state)| json!({"path": path, "branch": branch, "label": label, "state": state})).collect::<Vec<_>>(),
+            "machines": fleet.machines.iter().map(|seen| json!({"machine": seen.record.capacity.machine, "pass": seen.record.pass, "stale": seen.stale, "verified": seen.verified, "free": seen.record.capacity.free(), "running": seen.record.capacity.running})).collect::<Vec<_>>(),
         }));
         return Ok(ExitCode::Success);
     }
@@ -88,6 +90,13 @@ pub fn run(ctx: &Context, _args: StatusArgs, out: &mut Output) -> Result<ExitCod
         out.line("Answers from the phone refused in the last day (steward replies):");
         for (at, what) in &report.refused_answers {
             out.line(format!("  {at}  {what}"));
+        }
+    }
+    if fleet.machines.len() > 1 {
+        out.line("");
+        out.line("Machines (steward fleet):");
+        for seen in &fleet.machines {
+            out.line(format!("  {}", super::fleet::line(seen)));
         }
     }
     if !report.conflicts.is_empty() {
