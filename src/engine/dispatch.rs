@@ -110,18 +110,26 @@ pub fn plan(
             None => tx.record_store_event("spend_cap", &detail),
         }
     }
+    // Goals alike are taken by label; where machines share the store,
+    // each takes them in an order of its own, so machines that pass at
+    // the same moment claim different goals rather than race for the same.
+    let machine = ctx.machine_id();
+    let shared = super::fleet::shared(ctx);
+    let alike = |g: &Goal| {
+        if !shared {
+            g.label.clone()
+        } else {
+            crate::model::fingerprint(&format!("{machine} {}", g.id))
+        }
+    };
     let mut order: Vec<usize> = (0..goals.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&goals[a].goal, &goals[b].goal);
-        let weight = |g: &Goal| ctx.config.attention_weight(&g.priority);
-        weight(b)
-            .total_cmp(&weight(a))
-            .then(
-                a.progress
-                    .last_assessed_at
-                    .cmp(&b.progress.last_assessed_at),
-            )
-            .then(a.label.cmp(&b.label))
+    order.sort_by_cached_key(|&i| {
+        let g = &goals[i].goal;
+        (
+            std::cmp::Reverse(OrderedWeight(ctx.config.attention_weight(&g.priority))),
+            g.progress.last_assessed_at,
+            alike(g),
+        )
     });
     for index in order {
         let loaded = goals[index].clone();
@@ -312,6 +320,24 @@ pub struct Holds {
     claims: Vec<super::claim::Claim>,
     room: Room,
     fleet: super::fleet::Fleet,
+}
+
+/// An attention weight, ordered as `f64::total_cmp` orders it.
+#[derive(PartialEq)]
+struct OrderedWeight(f64);
+
+impl Eq for OrderedWeight {}
+
+impl PartialOrd for OrderedWeight {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderedWeight {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 /// The fleet's records, when machines share the store.

@@ -117,7 +117,7 @@ fn write_outbox(ctx: &Context, tx: &mut Transaction<'_>, outbox: &Outbox) -> Res
 }
 
 /// Whether anyone is told anything: a notifier, or a route.
-fn has_notifier(ctx: &Context) -> bool {
+pub(super) fn has_notifier(ctx: &Context) -> bool {
     ctx.config.notify.command.is_some() || !ctx.config.notify.routes.is_empty()
 }
 
@@ -155,6 +155,12 @@ pub fn collect(
             }
         },
     )?;
+    // In a store machines share, each tells what its own steward wrote:
+    // every machine reads every event, and a person hears of each once.
+    if super::fleet::shared(ctx) {
+        let tells = super::fleet::read(ctx).tells_for(ctx);
+        new.retain(|event| event.by.as_deref().is_none_or(&tells));
+    }
     new.extend_from_slice(tx.pending_events());
     outbox.events = Some(log.cursor_after(&cursor, tx.pending_events(), ctx.store.keys.signer()));
     let quiet = notify.quiet_hours.is_some_and(|hours| {
@@ -468,30 +474,8 @@ fn classify(
         ("merge_conflict", _) => "merge".to_string(),
         ("run_awaits_person", _) => "permission".to_string(),
         ("reply_applied" | "reply_refused", _) => "answered".to_string(),
-        // Found by the machine that recorded it: told by that machine.
-        ("machine_stale", _) => {
-            let finder = event
-                .detail
-                .split(' ')
-                .nth(2)
-                .map(|w| w.trim_end_matches(':'));
-            if finder != Some(lookup.ctx.store.keys.machine()) {
-                return None;
-            }
-            "machine".to_string()
-        }
-        // Held on the machine that recorded it: told by that machine.
-        ("config_held", _) => {
-            let machine = event
-                .detail
-                .split(' ')
-                .nth(1)
-                .map(|w| w.trim_end_matches(':'));
-            if machine != Some(lookup.ctx.store.keys.machine()) {
-                return None;
-            }
-            "config".to_string()
-        }
+        ("machine_stale", _) => "machine".to_string(),
+        ("config_held", _) => "config".to_string(),
         ("edited_outside" | "closed_by_hand" | "deleted_outside", _) => "review".to_string(),
         (_, Some("blocked")) => {
             let escalation = goal

@@ -60,6 +60,10 @@ pub struct Event {
     /// The handoff recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handoff: Option<serde_json::Value>,
+    /// The machine whose steward wrote the line, as the line says (its
+    /// signature is checked where it matters): added by the signer.
+    #[serde(default, skip_serializing)]
+    pub by: Option<String>,
 }
 
 fn is_false(value: &bool) -> bool {

@@ -819,6 +819,7 @@ impl<'s> Transaction<'s> {
                 }
                 _ => None,
             }),
+            by: None,
         });
         // What is about to happen, before it does: a crash from here to
         // the log leaves a record the next transaction completes.

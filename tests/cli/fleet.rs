@@ -337,3 +337,40 @@ fn a_machine_that_stopped_passing_counts_for_nothing_and_is_told_once() {
         "{status}"
     );
 }
+
+/// Every machine reads every event; the machine whose steward wrote it
+/// tells it, so a person hears of each once, whichever machines notify.
+#[test]
+fn an_event_is_told_once_by_the_machine_that_wrote_it() {
+    let (dir, machines) = fleet(0, &["a", "b"]);
+    let starts = dir.path().join("starts.log");
+    let (a, b) = (&machines[0], &machines[1]);
+    let notifier = "notify:\n  command: [sh, -c, 'cat >> told.json; echo >> told.json']\n";
+    local(a, notifier);
+    local(b, notifier);
+    add(a, "g", &[]);
+    let now = "2026-11-21T04:00:00Z";
+    let stuck = a
+        .env
+        .steward()
+        .env("CLAUDECODE", "1")
+        .args(["assess", "g", "--summary", "need the prod token", "--stuck"])
+        .output()
+        .unwrap();
+    assert!(stuck.status.success(), "{stuck:?}");
+    ok(&a.run(&starts, now, &["tick", "-q"]));
+    ok(&a.run(&starts, now, &["sync"]));
+    ok(&b.run(&starts, now, &["sync"]));
+    ok(&b.run(&starts, now, &["tick", "-q"]));
+    let told_a = a.env.read("told.json");
+    assert_eq!(
+        told_a.matches("\"event\":\"blocked\"").count(),
+        1,
+        "{told_a}"
+    );
+    let told_b = std::fs::read_to_string(b.env.path("told.json")).unwrap_or_default();
+    assert!(
+        !told_b.contains("\"label\":\"g\""),
+        "b told it again: {told_b}"
+    );
+}

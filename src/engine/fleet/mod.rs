@@ -122,6 +122,7 @@ pub fn capacity_here(ctx: &Context, runs: &[Run]) -> Capacity {
         machine: ctx.store.keys.machine().to_string(),
         tags: ctx.config.machine.tags.clone(),
         dispatch: ctx.config.enabled && ctx.config.dispatch.enabled,
+        notifies: super::notify::has_notifier(ctx),
         slots: ctx.config.dispatch.max_parallel,
         running,
         agents,
@@ -277,6 +278,21 @@ pub fn record_stale(
 }
 
 impl Fleet {
+    /// Which machines' events this one tells, as a machine with a notifier:
+    /// its own, and — when it is the first by name of the machines that
+    /// notify — those of machines whose fresh record says they do not, or
+    /// that published none. A person hears of each event once.
+    pub fn tells_for(&self, ctx: &Context) -> impl Fn(&str) -> bool + use<> {
+        let me = ctx.store.keys.machine().to_string();
+        let notifiers: std::collections::BTreeSet<String> = (self.machines.iter())
+            .filter(|m| m.verified && !m.stale && m.record.capacity.notifies && !m.this)
+            .map(|m| m.record.capacity.machine.clone())
+            .chain(std::iter::once(me.clone()))
+            .collect();
+        let deputy = notifiers.first() == Some(&me);
+        move |by: &str| by == me || (deputy && !notifiers.contains(by))
+    }
+
     /// Why `goal` does not start on this machine, when its `runs_on`
     /// names neither this machine nor one of its tags.
     pub fn not_here(ctx: &Context, goal: &Goal) -> Option<String> {

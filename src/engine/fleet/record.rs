@@ -16,6 +16,8 @@ pub struct Capacity {
     pub tags: Vec<String>,
     /// Whether it starts runs at all (`dispatch.enabled`).
     pub dispatch: bool,
+    /// Whether it tells a person (`notify.command` or a route).
+    pub notifies: bool,
     /// `dispatch.max_parallel`.
     pub slots: u64,
     /// The goals its runs work on now, by label.
@@ -114,6 +116,7 @@ mod tests {
             machine: "laptop".into(),
             tags: vec!["gpu".into()],
             dispatch: true,
+            notifies: true,
             slots: 2,
             running: vec!["deploy".into()],
             agents: vec![Agent {
