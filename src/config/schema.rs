@@ -502,7 +502,7 @@ pub(super) const SETTINGS: &[Setting] = &[
         "dispatch.max_parallel",
         Kind::Count,
         "1",
-        "agent runs at once, store-wide",
+        "agent runs at once on this machine (each machine sharing the store has its own)",
     ),
     file_setting(
         "dispatch.timeout",

@@ -599,7 +599,11 @@ fn store_refusals(ctx: &Context, room: &Room) -> Vec<String> {
 /// the hour's dispatches ([`limits::window`]).
 fn room(ctx: &Context, runs: &[Run], recent: Vec<String>) -> Result<Room> {
     let settings = &ctx.config.dispatch;
-    let active = runs.iter().filter(|r| r.is_active()).count() as u64;
+    // Run slots are each machine's: another machine's runs use its own.
+    let machine = ctx.machine_id();
+    let active = (runs.iter())
+        .filter(|r| r.is_active() && r.machine == machine)
+        .count() as u64;
     let window = recent.len() as u64;
     let spend = limits::spend_last_day(ctx, runs, ctx.now)?;
     let spent = spend.usd;

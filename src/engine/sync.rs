@@ -206,6 +206,24 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
             .lines()
             .map(str::to_string)
             .collect();
+    // A goal the judge closed on one machine while another's watchdog
+    // only marked it (stalled, say): the judge's version is the goal's.
+    if !conflicted.is_empty()
+        && let Some(choices) = (conflicted.iter())
+            .map(|path| closed_side(ctx, path).map(|side| (path, side)))
+            .collect::<Option<Vec<_>>>()
+    {
+        for (path, side) in &choices {
+            crate::os::git::cli(root, &["checkout", side, "--", path])?;
+            crate::os::git::cli(root, &["add", "--", path])?;
+        }
+        crate::os::git::cli(root, &["commit", "--quiet", "--no-verify", "--no-edit"])?;
+        check_merge(ctx, &merge, &before, &format!("{remote}/{branch}"))?;
+        return Ok(Pulled {
+            commits: behind,
+            merge: Some(merge),
+        });
+    }
     let kept = ctx.store.state_dir.join("conflicts");
     for path in &conflicted {
         keep_both(root, &kept, path)?;
@@ -336,6 +354,35 @@ fn keep_both(root: &Path, kept: &Path, path: &str) -> Result<()> {
         std::fs::write(&file, text).map_err(|err| Error::io(&file, "cannot write", err))?;
     }
     Ok(())
+}
+
+/// For a goal file both sides of a merge changed: the side (`--ours`,
+/// `--theirs`) whose version the judge closed, when the other side left
+/// the goal open with the criteria and checks it had at the merge base —
+/// a watchdog's mark, an assessment: nothing the closed goal still needs.
+/// `None` when a person must choose.
+fn closed_side(ctx: &Context, path: &str) -> Option<&'static str> {
+    let version = |stage: u8| {
+        let text = crate::os::git::cli(&ctx.root, &["show", &format!(":{stage}:{path}")]).ok()?;
+        let file = crate::store::GoalFile::parse(&ctx.store.root.join(path), text).ok()?;
+        file.goal(&ctx.config.defaults).ok()
+    };
+    let (base, ours, theirs) = (version(1)?, version(2)?, version(3)?);
+    if base.id != ours.id || base.id != theirs.id {
+        return None;
+    }
+    let (side, open) = match (ours.status.is_terminal(), theirs.status.is_terminal()) {
+        (true, false) => ("--ours", &theirs),
+        (false, true) => ("--theirs", &ours),
+        _ => return None,
+    };
+    let criteria = |g: &crate::model::Goal| {
+        g.criteria
+            .iter()
+            .map(|c| c.text.clone())
+            .collect::<Vec<_>>()
+    };
+    (criteria(open) == criteria(&base) && open.verification == base.verification).then_some(side)
 }
 
 /// Renders the mirror's block from the goals as merged and commits it;

@@ -374,3 +374,44 @@ fn an_event_is_told_once_by_the_machine_that_wrote_it() {
         "b told it again: {told_b}"
     );
 }
+
+/// A goal the judge closed on one machine while another machine's
+/// watchdog marked it stalled: the merge takes the closed goal, and no
+/// person is asked to choose.
+#[test]
+fn a_goal_closed_on_one_machine_and_stalled_on_another_merges_as_closed() {
+    let (dir, machines) = fleet(0, &["a", "b"]);
+    let starts = dir.path().join("starts.log");
+    let (a, b) = (&machines[0], &machines[1]);
+    add(a, "g", &[]);
+    let now = "2026-11-21T04:00:00Z";
+    ok(&a.run(&starts, now, &["sync"]));
+    ok(&b.run(&starts, now, &["sync"]));
+    // b does the work and the judge closes the goal there.
+    b.env.write("work/g.done", "");
+    ok(&b.run(&starts, now, &["complete", "g", "--reason", "made it"]));
+    ok(&b.run(&starts, now, &["sync"]));
+    // a, not yet pulled, marks it stalled an hour on (running nothing,
+    // so pulling nothing first).
+    local(a, "dispatch:\n  enabled: false\n");
+    ok(&a.run(&starts, "2026-11-21T05:00:00Z", &["tick", "-q"]));
+    assert_eq!(a.env.goal_json("g")["status"], "stalled");
+    let synced = a.run(&starts, "2026-11-21T05:00:00Z", &["sync"]);
+    assert!(synced.status.success(), "{synced:?}");
+    let listed = ok(&a.run(&starts, "2026-11-21T05:00:00Z", &["list", "--all"]));
+    assert!(
+        listed
+            .lines()
+            .any(|l| l.starts_with("g ") && l.contains("completed")),
+        "{listed}"
+    );
+    assert!(!a.env.path("state/conflicts").exists());
+    ok(&b.run(&starts, "2026-11-21T05:00:00Z", &["sync"]));
+    let listed = ok(&b.run(&starts, "2026-11-21T05:00:00Z", &["list", "--all"]));
+    assert!(
+        listed
+            .lines()
+            .any(|l| l.starts_with("g ") && l.contains("completed")),
+        "{listed}"
+    );
+}
