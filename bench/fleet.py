@@ -5,7 +5,7 @@ the work (a file the goal's check looks for) and has the judge close it,
 every machine ticking every five simulated minutes through a night.
 
 Machines pair up and tick at the same moment, so claims race through
-pushes; one machine sleeps for two hours in the middle of the night (its
+pushes; one machine sleeps for an hour while the work is under way (its
 machine.available says when) and one goes away for good an hour in. It
 prints, as Markdown: goals done by their checks, runs started twice (must
 be 0), claims lost to races, conflicts left to a person (must be 0), the
@@ -39,6 +39,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 START = dt.datetime(2026, 11, 21, 22, 0, tzinfo=dt.timezone.utc)
+SLEEPS = START + dt.timedelta(minutes=40)
+WAKES = START + dt.timedelta(minutes=100)
 
 AGENT = """#!/bin/sh
 cat > /dev/null
@@ -184,11 +186,12 @@ def build(args, base, binary, starts):
         for other in names:
             if other != m.name:
                 m.run(START, "accept", "--machine", other)
-    # The sleeper: awake but for two hours in the middle of the night.
+    # The sleeper: its lid closes from 22:40 to 23:40 (UTC), while the
+    # work is under way.
     sleeper = machines[len(machines) // 2]
     (sleeper.root / "state/local").mkdir(parents=True, exist_ok=True)
     (sleeper.root / "state/local/steward.yaml").write_text(
-        'machine:\n  available: ["00:00-01:00", "03:00-23:59"]\n')
+        'machine:\n  available: ["23:40-22:40"]\n')
     sleeper.run(START, "config", "accept", "-q")
     return remote, machines, sleeper
 
@@ -205,7 +208,7 @@ def night(args, machines, sleeper):
         for m in machines:
             if m is gone and now >= START + dt.timedelta(hours=1):
                 continue
-            if m is sleeper and 1 <= (now.hour) < 3:
+            if m is sleeper and SLEEPS <= now < WAKES:
                 continue
             awake.append(m)
         # Pairs tick at the same moment: their claims race.
@@ -220,7 +223,7 @@ def night(args, machines, sleeper):
     return stats, r + 1
 
 
-def report(args, remote, machines, stats, rounds, starts):
+def report(args, remote, machines, stats, rounds, starts, elapsed):
     last = machines[0]
     final = START + dt.timedelta(hours=args.hours)
     for m in machines[:-1] + machines[:-1]:
@@ -251,6 +254,7 @@ def report(args, remote, machines, stats, rounds, starts):
     print(f"| sync, median of the last three | {statistics.median(late):.0f} ms |")
     print(f"| the remote's size after the night | {int(size) // 1024} MiB |")
     print(f"| runs by machine | {', '.join(f'{m.name} {spread[m.name]}' for m in machines)} |")
+    print(f"| the night (wall clock) | {elapsed:.0f} s |")
 
 
 def main():
@@ -266,8 +270,10 @@ def main():
     starts = base / "starts.log"
     try:
         remote, machines, sleeper = build(args, base, binary, starts)
+        started = time.perf_counter()
         stats, rounds = night(args, machines, sleeper)
-        report(args, remote, machines, stats, rounds, starts)
+        elapsed = time.perf_counter() - started
+        report(args, remote, machines, stats, rounds, starts, elapsed)
     finally:
         if args.keep:
             print(f"kept: {base}", file=sys.stderr)

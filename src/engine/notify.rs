@@ -527,12 +527,12 @@ fn classify(
 /// The document the notification `kind` of `event` gets.
 fn document_for_event(kind: &str, event: &events::Event, goal: Option<&Goal>) -> Value {
     let Some(goal) = goal else {
-        // The settings held, then the lines that differ.
         if kind == "machine" {
             let why = event.detail.split_once(": ").map_or("", |(_, why)| why);
             let commands = vec!["steward fleet".to_string()];
             return document(kind, &event.ts, None, why, commands);
         }
+        // The settings held, then the lines that differ.
         if kind == "config" {
             let mut lines = event.detail.lines();
             let head = lines.next().unwrap_or_default();

@@ -214,8 +214,15 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
             .collect::<Option<Vec<_>>>()
     {
         for (path, side) in &choices {
-            crate::os::git::cli(root, &["checkout", side, "--", path])?;
-            crate::os::git::cli(root, &["add", "--", path])?;
+            match side {
+                Closed::Side(side) => {
+                    crate::os::git::cli(root, &["checkout", side, "--", path])?;
+                    crate::os::git::cli(root, &["add", "--", path])?;
+                }
+                Closed::Moved => {
+                    crate::os::git::cli(root, &["rm", "--quiet", "--", path])?;
+                }
+            }
         }
         crate::os::git::cli(root, &["commit", "--quiet", "--no-verify", "--no-edit"])?;
         check_merge(ctx, &merge, &before, &format!("{remote}/{branch}"))?;
@@ -356,33 +363,73 @@ fn keep_both(root: &Path, kept: &Path, path: &str) -> Result<()> {
     Ok(())
 }
 
-/// For a goal file both sides of a merge changed: the side (`--ours`,
-/// `--theirs`) whose version the judge closed, when the other side left
-/// the goal open with the criteria and checks it had at the merge base —
-/// a watchdog's mark, an assessment: nothing the closed goal still needs.
-/// `None` when a person must choose.
-fn closed_side(ctx: &Context, path: &str) -> Option<&'static str> {
+/// How a goal file both sides of a merge changed is taken when the judge
+/// closed the goal on one side.
+enum Closed {
+    /// That side's version (`--ours`, `--theirs`).
+    Side(&'static str),
+    /// That side moved it to the closed goals, where the merge has it:
+    /// the open file goes.
+    Moved,
+}
+
+/// For a goal file both sides of a merge changed, when the judge closed
+/// the goal on one side and the other left it open with the criteria and
+/// checks it had at the merge base (a watchdog's mark, an assessment:
+/// nothing the closed goal still needs): the closed goal is taken. `None`
+/// when a person must choose.
+fn closed_side(ctx: &Context, path: &str) -> Option<Closed> {
     let version = |stage: u8| {
         let text = crate::os::git::cli(&ctx.root, &["show", &format!(":{stage}:{path}")]).ok()?;
         let file = crate::store::GoalFile::parse(&ctx.store.root.join(path), text).ok()?;
         file.goal(&ctx.config.defaults).ok()
     };
-    let (base, ours, theirs) = (version(1)?, version(2)?, version(3)?);
-    if base.id != ours.id || base.id != theirs.id {
-        return None;
+    let base = version(1)?;
+    let unchanged = |open: &crate::model::Goal| {
+        let criteria = |g: &crate::model::Goal| {
+            g.criteria
+                .iter()
+                .map(|c| c.text.clone())
+                .collect::<Vec<_>>()
+        };
+        open.id == base.id
+            && !open.status.is_terminal()
+            && criteria(open) == criteria(&base)
+            && open.verification == base.verification
+    };
+    match (version(2), version(3)) {
+        (Some(ours), Some(theirs)) if ours.id == base.id && theirs.id == base.id => {
+            match (ours.status.is_terminal(), theirs.status.is_terminal()) {
+                (true, false) if unchanged(&theirs) => Some(Closed::Side("--ours")),
+                (false, true) if unchanged(&ours) => Some(Closed::Side("--theirs")),
+                _ => None,
+            }
+        }
+        // One side moved the goal to the closed goals (git saw a removal):
+        // the merge holds it there, closed.
+        (Some(open), None) | (None, Some(open)) if unchanged(&open) => {
+            closed_in_merge(ctx, &base).then_some(Closed::Moved)
+        }
+        _ => None,
     }
-    let (side, open) = match (ours.status.is_terminal(), theirs.status.is_terminal()) {
-        (true, false) => ("--ours", &theirs),
-        (false, true) => ("--theirs", &ours),
-        _ => return None,
+}
+
+/// Whether the merge's work tree holds `goal` among the closed goals,
+/// closed.
+fn closed_in_merge(ctx: &Context, goal: &crate::model::Goal) -> bool {
+    let dir = ctx.store.goals_dir.join("closed");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return false;
     };
-    let criteria = |g: &crate::model::Goal| {
-        g.criteria
-            .iter()
-            .map(|c| c.text.clone())
-            .collect::<Vec<_>>()
-    };
-    (criteria(open) == criteria(&base) && open.verification == base.verification).then_some(side)
+    let prefix = format!("{}-", goal.label);
+    entries.flatten().any(|entry| {
+        let name = entry.file_name();
+        name.to_str().is_some_and(|n| n.starts_with(&prefix))
+            && ctx
+                .store
+                .load(&entry.path())
+                .is_ok_and(|loaded| loaded.goal.id == goal.id && loaded.goal.status.is_terminal())
+    })
 }
 
 /// Renders the mirror's block from the goals as merged and commits it;

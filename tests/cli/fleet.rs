@@ -377,9 +377,17 @@ fn an_event_is_told_once_by_the_machine_that_wrote_it() {
 
 /// A goal the judge closed on one machine while another machine's
 /// watchdog marked it stalled: the merge takes the closed goal, and no
-/// person is asked to choose.
+/// person is asked to choose — whether git sees the move to the closed
+/// goals as a rename (one file both sides changed) or, when the closed
+/// file differs too much from the open one (or, in a big merge, past
+/// git's rename limit), as a removal beside a change.
 #[test]
 fn a_goal_closed_on_one_machine_and_stalled_on_another_merges_as_closed() {
+    closed_here_stalled_there(false);
+    closed_here_stalled_there(true);
+}
+
+fn closed_here_stalled_there(much_changed: bool) {
     let (dir, machines) = fleet(0, &["a", "b"]);
     let starts = dir.path().join("starts.log");
     let (a, b) = (&machines[0], &machines[1]);
@@ -389,6 +397,10 @@ fn a_goal_closed_on_one_machine_and_stalled_on_another_merges_as_closed() {
     ok(&b.run(&starts, now, &["sync"]));
     // b does the work and the judge closes the goal there.
     b.env.write("work/g.done", "");
+    if much_changed {
+        let long = "what the work found, at length. ".repeat(80);
+        ok(&b.run(&starts, now, &["update", "g", "--description", &long]));
+    }
     ok(&b.run(&starts, now, &["complete", "g", "--reason", "made it"]));
     ok(&b.run(&starts, now, &["sync"]));
     // a, not yet pulled, marks it stalled an hour on (running nothing,
