@@ -39,6 +39,8 @@ pub struct Seen {
 #[derive(Debug, Default)]
 pub struct Fleet {
     pub machines: Vec<Seen>,
+    /// When this machine next sleeps and wakes by its windows, from now.
+    here: (Option<DateTime<Utc>>, Option<DateTime<Utc>>),
 }
 
 /// Where machine `name`'s record is.
@@ -88,7 +90,10 @@ pub fn read(ctx: &Context) -> Fleet {
     machines.sort_by(|a, b| {
         (b.stale, &a.record.capacity.machine).cmp(&(a.stale, &b.record.capacity.machine))
     });
-    Fleet { machines }
+    Fleet {
+        machines,
+        here: sleep(ctx, ctx.now),
+    }
 }
 
 /// What this machine can run now, with `runs` the store's runs.
@@ -320,7 +325,7 @@ impl Fleet {
     /// there — for at most `fleet.defer` after the goal became ready.
     pub fn defers(&self, ctx: &Context, goal: &Goal, agent: &str, mine: &[&Run]) -> Option<String> {
         let defer = chrono::Duration::seconds(ctx.config.fleet.defer.as_secs() as i64);
-        if defer.is_zero() {
+        if defer.is_zero() || self.machines.is_empty() {
             return None;
         }
         let ready = ready_since(goal, mine);
@@ -329,7 +334,7 @@ impl Fleet {
         }
         let run_ends =
             ctx.now + chrono::Duration::seconds(ctx.config.dispatch.timeout.as_secs() as i64);
-        let (sleeps_at, wakes_at) = sleep(ctx, ctx.now);
+        let (sleeps_at, wakes_at) = self.here;
         let sleeps_soon = wakes_at.is_some() || sleeps_at.is_some_and(|at| at < run_ends);
         if !sleeps_soon {
             return None;
