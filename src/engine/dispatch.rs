@@ -90,7 +90,12 @@ pub fn plan(
     } else {
         Vec::new()
     };
-    let fleet = fleet_of(ctx);
+    let shared = super::fleet::shared(ctx);
+    let fleet = if shared {
+        super::fleet::read(ctx)
+    } else {
+        super::fleet::Fleet::default()
+    };
     let mut room = room(ctx, &runs, limits::window(ctx)?)?;
     report.spend_capped = room.spend_capped;
     report.unaccounted = room.unaccounted.clone();
@@ -114,7 +119,6 @@ pub fn plan(
     // each takes them in an order of its own, so machines that pass at
     // the same moment claim different goals rather than race for the same.
     let machine = ctx.machine_id();
-    let shared = super::fleet::shared(ctx);
     let alike = |g: &Goal| {
         if !shared {
             g.label.clone()

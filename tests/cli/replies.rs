@@ -31,6 +31,19 @@ fn decode(text: &str) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// The reply file a git link fills in: its path and content.
+fn reply_file(url: &str) -> (String, String) {
+    let query = url.split_once('?').unwrap().1;
+    let field = |name: &str| {
+        query
+            .split('&')
+            .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
+            .map(decode)
+            .unwrap()
+    };
+    (field("filename"), field("value"))
+}
+
 /// The answers the last document a's notifier got about `label` offers:
 /// (act, the reply file's path, its content).
 fn offered(env: &TestEnv, label: &str) -> Vec<(String, String, String)> {
@@ -45,20 +58,8 @@ fn offered(env: &TestEnv, label: &str) -> Vec<(String, String, String)> {
         .unwrap()
         .iter()
         .map(|answer| {
-            let url = answer["url"].as_str().unwrap();
-            let query = url.split_once('?').unwrap().1;
-            let field = |name: &str| {
-                query
-                    .split('&')
-                    .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
-                    .map(decode)
-                    .unwrap()
-            };
-            (
-                answer["act"].as_str().unwrap().to_string(),
-                field("filename"),
-                field("value"),
-            )
+            let (path, content) = reply_file(answer["url"].as_str().unwrap());
+            (answer["act"].as_str().unwrap().to_string(), path, content)
         })
         .collect()
 }
@@ -721,16 +722,7 @@ fn a_held_configuration_is_accepted_from_the_phone_on_the_machine_that_told_of_i
     on(&m.a, "a").args(["tick", "-q"]).assert().success();
     let again = m.a.read("told.json");
     assert_eq!(again.matches("\"event\":\"config\"").count(), 1, "{again}");
-    let url = document["replies"][0]["url"].as_str().unwrap();
-    let query = url.split_once('?').unwrap().1;
-    let field = |name: &str| {
-        query
-            .split('&')
-            .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
-            .map(decode)
-            .unwrap()
-    };
-    let (path, content) = (field("filename"), field("value"));
+    let (path, content) = reply_file(document["replies"][0]["url"].as_str().unwrap());
     let phone = Phone::of(&m.remote);
     phone.commit(&path, &content);
     // b did not tell of it, and leaves it for a.
@@ -777,15 +769,8 @@ fn a_held_configuration_is_accepted_from_the_phone_on_the_machine_that_told_of_i
         "steward.yaml",
         &format!("{shared}global_limits:\n  max_active_goals: 900\n"),
     );
-    let query = url.split_once('?').unwrap().1;
-    let field = |name: &str| {
-        query
-            .split('&')
-            .find_map(|pair| pair.strip_prefix(&format!("{name}=")))
-            .map(decode)
-            .unwrap()
-    };
-    phone.commit(&field("filename"), &field("value"));
+    let (path, content) = reply_file(&url);
+    phone.commit(&path, &content);
     on(&m.a, "a")
         .arg("sync")
         .assert()

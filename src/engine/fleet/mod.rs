@@ -303,9 +303,7 @@ impl Fleet {
     pub fn not_here(ctx: &Context, goal: &Goal) -> Option<String> {
         let runs_on = &goal.record.runs_on;
         let machine = ctx.store.keys.machine();
-        let here = runs_on.is_empty()
-            || (runs_on.iter())
-                .any(|want| want == machine || ctx.config.machine.tags.contains(want));
+        let here = record::runs_on_names(runs_on, machine, &ctx.config.machine.tags);
         (!here).then(|| {
             format!(
                 "it runs on {} (runs_on), not on {machine}{}",

@@ -43,9 +43,14 @@ impl Capacity {
 
     /// Whether a goal that names `runs_on` may start here.
     pub fn takes(&self, runs_on: &[String]) -> bool {
-        runs_on.is_empty()
-            || (runs_on.iter()).any(|want| *want == self.machine || self.tags.contains(want))
+        runs_on_names(runs_on, &self.machine, &self.tags)
     }
+}
+
+/// Whether `runs_on` (empty: any machine) names `machine` or one of its
+/// `tags`.
+pub fn runs_on_names(runs_on: &[String], machine: &str, tags: &[String]) -> bool {
+    runs_on.is_empty() || (runs_on.iter()).any(|want| want == machine || tags.contains(want))
 }
 
 /// An agent profile as a machine sees it.
