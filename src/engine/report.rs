@@ -42,6 +42,8 @@ pub struct Page {
     pub forecast: Option<crate::rules::forecast::Forecast>,
     /// The last forecast a person asked for, and what happened since.
     pub last_forecast: Option<(super::forecast::Remembered, Vec<super::forecast::Happened>)>,
+    /// The machines that share the store, stale first (`steward fleet`).
+    pub fleet: Vec<super::fleet::Seen>,
 }
 
 /// The page written.
@@ -94,6 +96,7 @@ pub fn gather(ctx: &Context, since: DateTime<Utc>) -> Result<Page> {
             .flatten()
             .map(|outlook| outlook.forecast),
         last_forecast: super::forecast::since_last(ctx),
+        fleet: super::fleet::read(ctx).machines,
     })
 }
 

@@ -3,7 +3,7 @@
 //! in `crate::rules::watchdog`; this runs the checks, applies the verdicts under
 //! the lock and reports what changed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use super::{Notices, checking, dispatch, limits, notify, task};
@@ -668,9 +668,8 @@ fn vanished(ctx: &Context, scan: &Scan) -> Result<Vec<(String, Seal)>> {
 /// Open goals steward sealed whose file is no longer among the open goals,
 /// with their seals.
 fn gone_from_the_open_goals(ctx: &Context, scan: &Scan) -> Result<Vec<(String, Seal)>> {
-    let present = |label: &str| {
-        scan.goals.iter().any(|g| g.goal.label == label) || ctx.store.open_path(label).exists()
-    };
+    let scanned: HashSet<&str> = scan.goals.iter().map(|g| g.goal.label.as_str()).collect();
+    let present = |label: &str| scanned.contains(label) || ctx.store.open_path(label).exists();
     let mut gone = Vec::new();
     for label in ctx.store.sealed_open_labels() {
         if present(&label) {

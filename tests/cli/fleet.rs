@@ -336,6 +336,27 @@ fn a_machine_that_stopped_passing_counts_for_nothing_and_is_told_once() {
         status.contains("Machines (steward fleet):\n  b (STALE): last pass 2026-11-21T04:00:00Z"),
         "{status}"
     );
+    // The page a person opens on a phone lists them too, stale first.
+    let page = a.env.path("page");
+    ok(&a.run(
+        &starts,
+        "2026-11-21T05:10:00Z",
+        &["report", "--html", page.to_str().unwrap()],
+    ));
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    let section = &html[html
+        .find("<section id=\"machines\">")
+        .expect("a machines section")..];
+    let b_at = section
+        .find("<li><strong>b</strong> <strong>(STALE)</strong>: last pass 2026-11-21T04:00:00Z");
+    let a_at = section.find(
+        "<li><strong>a</strong> <strong>(this machine)</strong>: last pass 2026-11-21T05:10:00Z",
+    );
+    assert!(b_at.is_some() && a_at.is_some() && b_at < a_at, "{section}");
+    assert!(
+        html.contains("<a href=\"#machines\">Machines (2)</a>"),
+        "{html}"
+    );
 }
 
 /// Every machine reads every event; the machine whose steward wrote it

@@ -54,7 +54,17 @@ pub fn run(ctx: &Context, _args: FleetArgs, out: &mut Output) -> Result<ExitCode
 
 /// One machine, as `fleet` and `status` show it.
 pub fn line(seen: &Seen) -> String {
-    let c = &seen.record.capacity;
+    let marks = marks(seen);
+    let marks = if marks.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", marks.join(", "))
+    };
+    format!("{}{marks}: {}", seen.record.capacity.machine, details(seen))
+}
+
+/// What sets a machine apart: this one, stale, unverified, not dispatching.
+pub fn marks(seen: &Seen) -> Vec<&'static str> {
     let mut marks = Vec::new();
     if seen.this {
         marks.push("this machine");
@@ -65,14 +75,15 @@ pub fn line(seen: &Seen) -> String {
     if !seen.verified {
         marks.push("UNVERIFIED: counts for nothing");
     }
-    if !c.dispatch {
+    if !seen.record.capacity.dispatch {
         marks.push("dispatch off");
     }
-    let marks = if marks.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", marks.join(", "))
-    };
+    marks
+}
+
+/// A machine's last pass, slots, agents, tags, windows and runs.
+pub fn details(seen: &Seen) -> String {
+    let c = &seen.record.capacity;
     let agents: Vec<String> = (c.agents.iter())
         .map(|a| match (&a.limited_until, a.usable) {
             (_, false) => format!("{} not usable", a.name),
@@ -81,8 +92,7 @@ pub fn line(seen: &Seen) -> String {
         })
         .collect();
     let mut text = format!(
-        "{}{marks}: last pass {}, {}/{} slots free, agents: {}",
-        c.machine,
+        "last pass {}, {}/{} slots free, agents: {}",
         seen.record.pass,
         c.free(),
         c.slots,

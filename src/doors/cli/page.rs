@@ -76,6 +76,7 @@ pub fn render(page: &Page) -> String {
     closed_goals(&mut html, page);
     spend(&mut html, page);
     forecast(&mut html, page);
+    machines(&mut html, page);
     events(&mut html, page);
     problems(&mut html, page);
     html.push_str("</main>\n");
@@ -216,6 +217,13 @@ fn header(html: &mut String, page: &Page) {
     html.push_str("<li><a href=\"#spend\">Spend</a></li>\n");
     if page.forecast.is_some() {
         html.push_str("<li><a href=\"#forecast\">Ahead</a></li>\n");
+    }
+    if !page.fleet.is_empty() {
+        let _ = writeln!(
+            html,
+            "<li><a href=\"#machines\">Machines ({})</a></li>",
+            page.fleet.len()
+        );
     }
     html.push_str("<li><a href=\"#events\">Events</a></li>\n");
     html.push_str("</ul></nav>\n</header>\n");
@@ -737,6 +745,30 @@ fn worktree_text(run: &Run) -> String {
             escape(&w.path)
         )
     })
+}
+
+/// The machines that share the store, as `steward fleet` lists them:
+/// stale ones first, each with its last pass, slots, agents and runs.
+fn machines(html: &mut String, page: &Page) {
+    if page.fleet.is_empty() {
+        return;
+    }
+    html.push_str("<section id=\"machines\">\n<h2>Machines</h2>\n<ul>\n");
+    for seen in &page.fleet {
+        let marks = super::fleet::marks(seen);
+        let marks = if marks.is_empty() {
+            String::new()
+        } else {
+            format!(" <strong>({})</strong>", escape(&marks.join(", ")))
+        };
+        let _ = writeln!(
+            html,
+            "<li><strong>{}</strong>{marks}: {}</li>",
+            escape(&seen.record.capacity.machine),
+            escape(&super::fleet::details(seen))
+        );
+    }
+    html.push_str("</ul>\n</section>\n");
 }
 
 fn events(html: &mut String, page: &Page) {
