@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::model::{Goal, Status};
 use crate::store::StoreLock;
 
 /// Pushes rejected because the remote moved, tried again after a pull.
@@ -208,18 +209,20 @@ fn pull(ctx: &Context, remote: &str, branch: &str) -> Result<Pulled> {
             .collect();
     // A goal the judge closed on one machine while another's watchdog
     // only marked it (stalled, say): the judge's version is the goal's.
+    // An open goal two watchdogs marked at different times: one mark is
+    // kept, and the next pass marks the goal as its clock finds it.
     if !conflicted.is_empty()
         && let Some(choices) = (conflicted.iter())
-            .map(|path| closed_side(ctx, path).map(|side| (path, side)))
+            .map(|path| taken_side(ctx, path).map(|side| (path, side)))
             .collect::<Option<Vec<_>>>()
     {
         for (path, side) in &choices {
             match side {
-                Closed::Side(side) => {
+                Taken::Side(side) => {
                     crate::os::git::cli(root, &["checkout", side, "--", path])?;
                     crate::os::git::cli(root, &["add", "--", path])?;
                 }
-                Closed::Moved => {
+                Taken::Moved => {
                     crate::os::git::cli(root, &["rm", "--quiet", "--", path])?;
                 }
             }
@@ -363,9 +366,9 @@ fn keep_both(root: &Path, kept: &Path, path: &str) -> Result<()> {
     Ok(())
 }
 
-/// How a goal file both sides of a merge changed is taken when the judge
-/// closed the goal on one side.
-enum Closed {
+/// How a goal file both sides of a merge changed is taken without a
+/// person.
+enum Taken {
     /// That side's version (`--ours`, `--theirs`).
     Side(&'static str),
     /// That side moved it to the closed goals, where the merge has it:
@@ -373,20 +376,25 @@ enum Closed {
     Moved,
 }
 
-/// For a goal file both sides of a merge changed, when the judge closed
-/// the goal on one side and the other left it open with the criteria and
-/// checks it had at the merge base (a watchdog's mark, an assessment:
-/// nothing the closed goal still needs): the closed goal is taken. `None`
-/// when a person must choose.
-fn closed_side(ctx: &Context, path: &str) -> Option<Closed> {
+/// For a goal file both sides of a merge changed: the side to take, or
+/// `None` when a person must choose.
+///
+/// - The judge closed the goal on one side and the other left it open with
+///   the criteria and checks it had at the merge base (a watchdog's mark,
+///   an assessment: nothing the closed goal still needs): the closed goal.
+/// - Both left it open, and one side changed nothing but what the watchdog
+///   marks ([`marked_only`]): the other side; when both only marked it,
+///   the later mark. The watchdog marks the goal again on its next pass,
+///   from its own clock and the goal as taken.
+fn taken_side(ctx: &Context, path: &str) -> Option<Taken> {
     let version = |stage: u8| {
         let text = crate::os::git::cli(&ctx.root, &["show", &format!(":{stage}:{path}")]).ok()?;
         let file = crate::store::GoalFile::parse(&ctx.store.root.join(path), text).ok()?;
         file.goal(&ctx.config.defaults).ok()
     };
     let base = version(1)?;
-    let unchanged = |open: &crate::model::Goal| {
-        let criteria = |g: &crate::model::Goal| {
+    let unchanged = |open: &Goal| {
+        let criteria = |g: &Goal| {
             g.criteria
                 .iter()
                 .map(|c| c.text.clone())
@@ -400,18 +408,43 @@ fn closed_side(ctx: &Context, path: &str) -> Option<Closed> {
     match (version(2), version(3)) {
         (Some(ours), Some(theirs)) if ours.id == base.id && theirs.id == base.id => {
             match (ours.status.is_terminal(), theirs.status.is_terminal()) {
-                (true, false) if unchanged(&theirs) => Some(Closed::Side("--ours")),
-                (false, true) if unchanged(&ours) => Some(Closed::Side("--theirs")),
+                (true, false) if unchanged(&theirs) => Some(Taken::Side("--ours")),
+                (false, true) if unchanged(&ours) => Some(Taken::Side("--theirs")),
+                (false, false) => match (marked_only(&base, &ours), marked_only(&base, &theirs)) {
+                    (true, true) if theirs.updated_at > ours.updated_at => {
+                        Some(Taken::Side("--theirs"))
+                    }
+                    (true, true) | (false, true) => Some(Taken::Side("--ours")),
+                    (true, false) => Some(Taken::Side("--theirs")),
+                    (false, false) => None,
+                },
                 _ => None,
             }
         }
         // One side moved the goal to the closed goals (git saw a removal):
         // the merge holds it there, closed.
         (Some(open), None) | (None, Some(open)) if unchanged(&open) => {
-            closed_in_merge(ctx, &base).then_some(Closed::Moved)
+            closed_in_merge(ctx, &base).then_some(Taken::Moved)
         }
         _ => None,
     }
+}
+
+/// Whether `side` differs from `base` only in what a watchdog pass marks
+/// on an open goal: active or stalled, the time of the change, the last
+/// check's result, and history lines added after `base`'s.
+fn marked_only(base: &Goal, side: &Goal) -> bool {
+    let watched = |s: &Status| matches!(s, Status::Active | Status::Stalled);
+    if !(watched(&base.status) && watched(&side.status)) || !side.history.starts_with(&base.history)
+    {
+        return false;
+    }
+    let mut unmarked = side.clone();
+    unmarked.status = base.status.clone();
+    unmarked.updated_at = base.updated_at;
+    unmarked.progress.last_check = base.progress.last_check.clone();
+    unmarked.history.truncate(base.history.len());
+    unmarked == *base
 }
 
 /// Whether the merge's work tree holds `goal` among the closed goals,

@@ -244,9 +244,6 @@ pub fn adopt_merged(ctx: &Context, merge: &Merge) -> Result<usize> {
         return Ok(0);
     }
     let changed = merge.changed_goal_files(ctx)?;
-    if changed.is_empty() {
-        return Ok(0);
-    }
     let mut tx = ctx.transaction()?;
     let mut adopted = 0;
     for relative in &changed {
@@ -295,8 +292,65 @@ pub fn adopt_merged(ctx: &Context, merge: &Merge) -> Result<usize> {
             adopted += 1;
         }
     }
+    link_dropped(ctx, merge, &mut tx)?;
     super::finish(tx)?;
     Ok(adopted)
+}
+
+/// For each open goal the merge kept as this machine sealed it over a
+/// different version the other side's steward wrote (`sync` takes one
+/// side of a goal only watchdogs marked, see `sync::taken_side`): a signed
+/// record that links the dropped version to the kept one, so the machine
+/// that wrote the dropped one takes the kept one as steward's.
+fn link_dropped(ctx: &Context, merge: &Merge, tx: &mut crate::store::Transaction) -> Result<()> {
+    let goals = ctx.store.relative(&ctx.store.goals_dir);
+    let differ = |from: &str, to: &str| -> Result<std::collections::BTreeSet<String>> {
+        let names = crate::os::git::cli(
+            &ctx.root,
+            &["diff", "--name-only", "--relative", from, to, "--", &goals],
+        )?;
+        Ok(names
+            .lines()
+            .filter(|p| p.ends_with(".md"))
+            .map(str::to_string)
+            .collect())
+    };
+    // They changed it, the merge differs from theirs, and not from ours.
+    let kept_ours = differ(&merge.ours, "HEAD")?;
+    let theirs_changed = differ(&merge.base, &merge.theirs)?;
+    let candidates: Vec<String> = differ(&merge.theirs, "HEAD")?
+        .intersection(&theirs_changed)
+        .filter(|p| !kept_ours.contains(*p))
+        .cloned()
+        .collect();
+    for relative in &candidates {
+        let Ok(text) = crate::os::git::cli(
+            &ctx.root,
+            &["show", &format!("{}:./{relative}", merge.theirs)],
+        ) else {
+            continue;
+        };
+        let theirs = sha256(text.as_bytes());
+        let Ok(loaded) = ctx.store.load(&ctx.store.root.join(relative)) else {
+            continue;
+        };
+        let keys = ctx.store.trusted_keys();
+        if loaded.goal.status.is_terminal()
+            || ctx.store.trust_of(&loaded) != crate::store::Trust::Steward
+            || !(ctx.store.log()).signed_chain(&loaded.goal.id, None, &theirs, &keys)
+        {
+            continue;
+        }
+        tx.link_dropped(
+            &loaded,
+            &theirs,
+            &format!(
+                "merged by sync: this machine's version kept over the remote's ({}), which only marked it",
+                merge.theirs_short
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// The commits of a merge `sync` or `resolve` makes.

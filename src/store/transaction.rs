@@ -1206,6 +1206,25 @@ impl<'s> Transaction<'s> {
         });
     }
 
+    /// Records, signed, that a merge kept `loaded` (sealed here as it is)
+    /// over the version hashed `dropped` that another machine's steward
+    /// wrote: a machine whose seal is of the dropped version finds the
+    /// kept one led to from its own by signed changes.
+    pub fn link_dropped(&mut self, loaded: &LoadedGoal, dropped: &str, detail: &str) {
+        self.events.push(Event {
+            ts: format_time(self.now),
+            goal_id: loaded.goal.id.clone(),
+            label: loaded.goal.label.clone(),
+            actor: Actor::Steward.as_str().to_string(),
+            action: "merged".to_string(),
+            detail: detail.to_string(),
+            sha256_before: Some(dropped.to_string()),
+            sha256: Some(sha256(loaded.file.text().as_bytes())),
+            ..Event::default()
+        });
+        self.finish_on_drop = true;
+    }
+
     /// Records that the file of an open goal steward sealed is gone and
     /// steward did not remove it: an event by `unknown`, and its seal kept
     /// aside (`vanished`) so its label is not reused until a person has

@@ -448,3 +448,71 @@ fn closed_here_stalled_there(much_changed: bool) {
         "{listed}"
     );
 }
+
+/// An open goal two machines changed at different times, one of them (or
+/// both) only by its watchdog's mark: the merge takes the other change (or
+/// the later mark) and no person is asked to choose; every machine goes on
+/// with the goal and holds none of it.
+#[test]
+fn an_open_goal_marked_by_two_watchdogs_at_different_times_merges_by_itself() {
+    marked_here_changed_there(false);
+    marked_here_changed_there(true);
+}
+
+fn marked_here_changed_there(assessed: bool) {
+    let (dir, machines) = fleet(0, &["a", "b"]);
+    let starts = dir.path().join("starts.log");
+    let (a, b) = (&machines[0], &machines[1]);
+    for m in [a, b] {
+        local(m, "dispatch:\n  enabled: false\n");
+    }
+    add(a, "g", &[]);
+    let now = "2026-11-21T04:00:00Z";
+    ok(&a.run(&starts, now, &["sync"]));
+    ok(&b.run(&starts, now, &["sync"]));
+    // a's watchdog marks the goal stalled an hour on and shares it.
+    ok(&a.run(&starts, "2026-11-21T05:00:00Z", &["tick", "-q"]));
+    assert_eq!(a.env.goal_json("g")["status"], "stalled");
+    ok(&a.run(&starts, "2026-11-21T05:00:00Z", &["sync", "--no-push"]));
+    git(a.env.root(), &["push", "-q", "origin", "main"]);
+    // b, not yet pulled, marks it too half an hour later, or an agent
+    // there reports on it.
+    let later = "2026-11-21T05:30:00Z";
+    if assessed {
+        ok(&b.run(
+            &starts,
+            later,
+            &["assess", "g", "--summary", "half of it done"],
+        ));
+    } else {
+        ok(&b.run(&starts, later, &["tick", "-q"]));
+        assert_eq!(b.env.goal_json("g")["status"], "stalled");
+    }
+    let synced = b.run(&starts, later, &["sync"]);
+    assert!(synced.status.success(), "{synced:?}");
+    assert!(!b.env.path("state/conflicts").exists());
+    ok(&a.run(&starts, later, &["sync"]));
+    for m in [a, b] {
+        let shown = m.env.goal_json("g");
+        if assessed {
+            assert_eq!(
+                shown["progress"]["last_outcome"], "half of it done",
+                "{shown}"
+            );
+        } else {
+            assert_eq!(shown["status"], "stalled", "{shown}");
+        }
+        let passed = ok(&m.run(&starts, "2026-11-21T05:35:00Z", &["tick"]));
+        assert!(
+            !passed.contains("held for a person"),
+            "{}: {passed}",
+            m.name
+        );
+        let why = ok(&m.run(&starts, "2026-11-21T05:35:00Z", &["why", "g"]));
+        assert!(
+            !why.contains("changed outside steward"),
+            "{}: {why}",
+            m.name
+        );
+    }
+}
