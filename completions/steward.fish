@@ -103,7 +103,7 @@ complete -c steward -n "__fish_steward_using_subcommand add" -l title -d 'One li
 complete -c steward -n "__fish_steward_using_subcommand add" -l description -d 'The full goal statement (Markdown)' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l criterion -d 'An acceptance criterion; repeat for each' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l priority -d 'critical, high, normal or low [default: defaults.priority]' -r
-complete -c steward -n "__fish_steward_using_subcommand add" -l verify -d 'A mechanical check TYPE:TARGET[@N] (types: manual, file_exists, command_exit_zero, http_ok, pr_merged); @N ties it to criterion N' -r
+complete -c steward -n "__fish_steward_using_subcommand add" -l verify -d 'A mechanical check TYPE:TARGET[@N] (types: manual, file_exists, command_exit_zero, http_ok, pr_merged, ci_green); @N ties it to criterion N' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l max-dispatches -d 'Dispatch budget; the goal blocks when it is used up' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l max-assessments -d 'Assessment budget; the goal blocks when it is used up' -r
 complete -c steward -n "__fish_steward_using_subcommand add" -l cooldown -d 'Minimum time between assessments, and between dispatches, such as 10m (0: none)' -r

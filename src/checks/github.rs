@@ -21,6 +21,16 @@ pub struct PullRef {
 }
 
 impl PullRef {
+    /// The API's path of the pull request.
+    pub(super) fn api_path(&self) -> String {
+        format!("{}/pulls/{}", self.repo_path(), self.number)
+    }
+
+    /// The API's path of the repository.
+    pub(super) fn repo_path(&self) -> String {
+        format!("repos/{}/{}", self.owner, self.repo)
+    }
+
     /// Parses `owner/repo#N` or `https://github.com/owner/repo/pull/N`,
     /// the latter perhaps followed by `/files`, `#discussion_r1` and the like.
     pub fn parse(target: &str) -> Result<PullRef, String> {
@@ -66,7 +76,7 @@ fn split_short(target: &str) -> Option<(&str, &str, &str)> {
 }
 
 /// GitHub user and organization names: letters, digits and `-`, up to 39.
-fn owner_name(owner: &str) -> Result<String, String> {
+pub(super) fn owner_name(owner: &str) -> Result<String, String> {
     let valid = (1..=39).contains(&owner.len())
         && owner
             .bytes()
@@ -78,7 +88,7 @@ fn owner_name(owner: &str) -> Result<String, String> {
 
 /// GitHub repository names: letters, digits, `-`, `_` and `.`, up to 100,
 /// but not `.` or `..`.
-fn repo_name(repo: &str) -> Result<String, String> {
+pub(super) fn repo_name(repo: &str) -> Result<String, String> {
     let valid = (1..=100).contains(&repo.len())
         && repo != "."
         && repo != ".."
@@ -100,10 +110,7 @@ fn number_of(number: &str) -> Result<u64, String> {
 /// Asks the API about `pull`. The token never reaches a detail: no detail is
 /// built from it, and anything the server echoes back is scrubbed.
 pub fn run(pull: &PullRef, policy: &CheckPolicy) -> CheckOutcome {
-    let token = policy
-        .github_token
-        .as_deref()
-        .filter(|token| !token.is_empty());
+    let token = token(policy);
     let outcome = ask(pull, policy, token);
     match token {
         Some(token) => outcome.map_text(|text| text.replace(token, "<redacted>")),
@@ -112,10 +119,23 @@ pub fn run(pull: &PullRef, policy: &CheckPolicy) -> CheckOutcome {
 }
 
 fn ask(pull: &PullRef, policy: &CheckPolicy, token: Option<&str>) -> CheckOutcome {
-    let url = match api_url(&policy.github_api, pull) {
-        Ok(url) => url,
-        Err(detail) => return CheckOutcome::failed(detail),
-    };
+    match api_get(policy, token, &pull.api_path()) {
+        Ok(response) => judge(&response, token.is_some()),
+        Err(detail) => CheckOutcome::failed(detail),
+    }
+}
+
+/// GETs `{api}/{path}` from the GitHub REST API with `token`. A bad API
+/// address is the operator's mistake, not the check's, so it fails rather
+/// than invalidates.
+pub(super) fn api_get(
+    policy: &CheckPolicy,
+    token: Option<&str>,
+    path: &str,
+) -> Result<Response, String> {
+    let api = policy.github_api.trim_end_matches('/');
+    let url = Url::parse(&format!("{api}/{path}"))
+        .map_err(|err| format!("the GitHub API address does not work: {err}"))?;
     let authorization = token.map(|token| format!("Bearer {token}"));
     let mut headers = vec![
         ("Accept", "application/vnd.github+json"),
@@ -133,39 +153,37 @@ fn ask(pull: &PullRef, policy: &CheckPolicy, token: Option<&str>) -> CheckOutcom
         allow_private: true,
         read_body: true,
     };
-    match client::get(&get) {
-        Ok(response) => judge(&response, token.is_some()),
-        Err(detail) => CheckOutcome::failed(detail),
-    }
+    client::get(&get)
 }
 
-/// `{api}/repos/{owner}/{repo}/pulls/{number}`. A bad API address is the
-/// operator's mistake, not the check's, so it fails rather than invalidates.
-fn api_url(api: &str, pull: &PullRef) -> Result<Url, String> {
-    let api = api.trim_end_matches('/');
-    let address = format!(
-        "{api}/repos/{}/{}/pulls/{}",
-        pull.owner, pull.repo, pull.number
-    );
-    Url::parse(&address).map_err(|err| format!("the GitHub API address does not work: {err}"))
+/// The token a check sends, if any.
+pub(super) fn token(policy: &CheckPolicy) -> Option<&str> {
+    policy
+        .github_token
+        .as_deref()
+        .filter(|token| !token.is_empty())
+}
+
+/// What a refusal from the API says: its status, GitHub's message, and a
+/// hint at the token for a 404 (GitHub answers 404 for what it hides).
+pub(super) fn refusal(response: &Response, has_token: bool, missing: &str) -> String {
+    match response.status {
+        404 if has_token => format!("HTTP 404: {missing}, or the token cannot see it"),
+        404 => format!("HTTP 404: {missing}, or no access (set GITHUB_TOKEN)"),
+        status => {
+            let status = http::status_text(status);
+            match api_message(&response.body) {
+                Some(message) => format!("{status}: {message}"),
+                None => status,
+            }
+        }
+    }
 }
 
 fn judge(response: &Response, has_token: bool) -> CheckOutcome {
     match response.status {
         200..=299 => merge_state(&response.body),
-        404 if has_token => {
-            CheckOutcome::failed("HTTP 404: no such pull request, or the token cannot see it")
-        }
-        404 => {
-            CheckOutcome::failed("HTTP 404: no such pull request, or no access (set GITHUB_TOKEN)")
-        }
-        status => {
-            let status = http::status_text(status);
-            match api_message(&response.body) {
-                Some(message) => CheckOutcome::failed(format!("{status}: {message}")),
-                None => CheckOutcome::failed(status),
-            }
-        }
+        _ => CheckOutcome::failed(refusal(response, has_token, "no such pull request")),
     }
 }
 
@@ -190,7 +208,7 @@ fn merge_state(body: &[u8]) -> CheckOutcome {
 }
 
 /// GitHub's explanation of an error, such as "Bad credentials".
-fn api_message(body: &[u8]) -> Option<String> {
+pub(super) fn api_message(body: &[u8]) -> Option<String> {
     let answer: Value = serde_json::from_slice(body).ok()?;
     answer.get("message")?.as_str().map(str::to_string)
 }

@@ -8,6 +8,7 @@
 
 mod address;
 mod argv;
+mod ci;
 pub(crate) mod client;
 mod command;
 mod deadline;
@@ -24,6 +25,7 @@ use std::fmt;
 
 use crate::model::{Check, CheckKind};
 
+use self::ci::CiTarget;
 use self::github::PullRef;
 use self::url::Url;
 
@@ -75,6 +77,10 @@ pub enum CheckOutcome {
     /// The check ran (or was not allowed to run) and did not pass; `detail`
     /// says why, in one line of at most 300 characters.
     Failed { detail: String },
+    /// The check ran and its answer is not in yet (CI is running):
+    /// `detail` says what it waits for. Not a pass; a goal whose only
+    /// unmet checks are pending waits for them at no cost.
+    Pending { detail: String },
     /// The check itself is wrong and can never run: unknown type, bad URL,
     /// unbalanced quotes, a path escaping the root, a malformed PR reference.
     /// The goal should not be changed.
@@ -103,6 +109,9 @@ impl CheckOutcome {
             CheckOutcome::Failed { detail } => CheckOutcome::Failed {
                 detail: change(detail),
             },
+            CheckOutcome::Pending { detail } => CheckOutcome::Pending {
+                detail: change(detail),
+            },
             CheckOutcome::Invalid { reason } => CheckOutcome::Invalid {
                 reason: change(reason),
             },
@@ -121,6 +130,7 @@ pub fn validate(check: &Check, policy: &CheckPolicy) -> Result<(), String> {
         CheckKind::CommandExitZero => argv::split(&check.target).map(drop),
         CheckKind::HttpOk => Url::parse(&check.target).map(drop),
         CheckKind::PrMerged => PullRef::parse(&check.target).map(drop),
+        CheckKind::CiGreen => CiTarget::parse(&check.target).map(drop),
         CheckKind::Unknown(name) => Err(unknown_kind(name)),
     };
     verdict.map_err(|reason| tidy(&reason, &[]))
@@ -144,6 +154,10 @@ pub fn run(check: &Check, policy: &CheckPolicy) -> CheckOutcome {
             Ok(pull) => github::run(&pull, policy),
             Err(reason) => invalid(reason),
         },
+        CheckKind::CiGreen => match CiTarget::parse(&check.target) {
+            Ok(target) => ci::run(&target, policy),
+            Err(reason) => invalid(reason),
+        },
         CheckKind::Unknown(name) => invalid(unknown_kind(name)),
     };
     let known: Vec<&str> = policy.github_token.as_deref().into_iter().collect();
@@ -152,7 +166,7 @@ pub fn run(check: &Check, policy: &CheckPolicy) -> CheckOutcome {
 
 fn unknown_kind(name: &str) -> String {
     format!(
-        "unknown check type `{name}`: expected manual, file_exists, command_exit_zero, http_ok or pr_merged"
+        "unknown check type `{name}`: expected manual, file_exists, command_exit_zero, http_ok, pr_merged or ci_green"
     )
 }
 
@@ -207,7 +221,7 @@ mod tests {
         let reason = invalid(&check(CheckKind::Unknown("ping".into()), "example.com"));
         assert_eq!(
             reason,
-            "unknown check type `ping`: expected manual, file_exists, command_exit_zero, http_ok or pr_merged"
+            "unknown check type `ping`: expected manual, file_exists, command_exit_zero, http_ok, pr_merged or ci_green"
         );
     }
 

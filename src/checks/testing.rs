@@ -45,6 +45,27 @@ impl Server {
         })
     }
 
+    /// Answers one connection after another, each with the next of
+    /// `responses`; [`Server::request`] gives their request heads in turn.
+    pub fn answering_each(responses: &[String]) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap();
+        let (sender, request) = mpsc::channel();
+        let responses = responses.to_vec();
+        thread::spawn(move || {
+            for response in responses {
+                let Ok((mut stream, _)) = listener.accept() else {
+                    return;
+                };
+                stream.set_read_timeout(Some(PATIENCE)).unwrap();
+                let head = read_head(&mut stream);
+                let _ = stream.write_all(response.as_bytes());
+                let _ = sender.send(head);
+            }
+        });
+        Server { address, request }
+    }
+
     /// Sends `response` at once without reading anything, then waits for the
     /// client to hang up.
     pub fn blurting(response: &str) -> Server {

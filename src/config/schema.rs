@@ -433,7 +433,7 @@ pub(super) const SETTINGS: &[Setting] = &[
         "verification.github_api",
         Kind::Text,
         "https://api.github.com",
-        "API base for pr_merged",
+        "API base for pr_merged and ci_green",
     ),
     agent_setting(
         "obligations.default_timeout",

@@ -267,6 +267,10 @@ fn judge(
                 missing.push(format!("{name} fails: {detail}"));
                 None
             }
+            (CheckOutcome::Pending { detail }, _) => {
+                missing.push(format!("{name} has not finished: {detail}"));
+                None
+            }
             (CheckOutcome::Invalid { reason }, _) => {
                 missing.push(format!("{name} cannot run: {reason}"));
                 None

@@ -125,17 +125,32 @@ pub fn for_run(
             )
             .trim_end_matches('.')
     );
+    // A resumed session is not shown the goal again: what its checks say
+    // now (CI's failing checks, say) is told here.
+    let failing = goal
+        .progress
+        .last_check
+        .as_ref()
+        .filter(|check| !check.failures.is_empty())
+        .map_or_else(String::new, |check| {
+            format!(
+                "Its checks: {}/{} pass; failing: {}\n",
+                check.passed,
+                check.total,
+                crate::text::one_line(&check.failures.join("; "))
+            )
+        });
     if kind == RunKind::Wake && resumes {
         let on = node.map_or_else(String::new, |n| format!(", plan node {}", n.id));
         return format!(
-            "steward wakes you for goal {label}{on}. {wait_over}Pick up where you left off: look at what changed, then work until its acceptance criteria are met or you are blocked, and {}\n{node_text}",
+            "steward wakes you for goal {label}{on}. {wait_over}Pick up where you left off: look at what changed, then work until its acceptance criteria are met or you are blocked, and {}\n{failing}{node_text}",
             lowercase_first(&report)
         );
     }
     if kind == RunKind::Nudge && resumes {
         let on = node.map_or_else(String::new, |n| format!(", plan node {}", n.id));
         return format!(
-            "steward follow-up for goal {label}{on}: your last run ended without progress on its acceptance criteria. Reply in four lines — Status: what is true now. Next: the next step. Blockers: what stops you, or none. DONE + evidence: only if every criterion is met. Then act on it and {}\n{node_text}",
+            "steward follow-up for goal {label}{on}: your last run ended without progress on its acceptance criteria. Reply in four lines — Status: what is true now. Next: the next step. Blockers: what stops you, or none. DONE + evidence: only if every criterion is met. Then act on it and {}\n{failing}{node_text}",
             lowercase_first(&report)
         );
     }

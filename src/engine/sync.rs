@@ -435,7 +435,7 @@ fn taken_side(ctx: &Context, path: &str) -> Option<Taken> {
 /// check's result, and history lines added after `base`'s.
 fn marked_only(base: &Goal, side: &Goal) -> bool {
     let watched = |s: &Status| matches!(s, Status::Active | Status::Stalled);
-    if !(watched(&base.status) && watched(&side.status)) || !side.history.starts_with(&base.history)
+    if !(watched(&base.status) && watched(&side.status) && side.history.starts_with(&base.history))
     {
         return false;
     }

@@ -391,6 +391,12 @@ pub fn checks_at_commit(
                 crate::checks::CheckOutcome::Failed { detail } => {
                     Some(format!("{} {}: {detail}", check.kind, check.target))
                 }
+                crate::checks::CheckOutcome::Pending { detail } => Some(format!(
+                    "{} {}: {}{detail}",
+                    check.kind,
+                    check.target,
+                    crate::model::LastCheck::PENDING
+                )),
                 crate::checks::CheckOutcome::Invalid { reason } => {
                     Some(format!("{} {}: {reason}", check.kind, check.target))
                 }

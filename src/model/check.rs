@@ -10,16 +10,18 @@ pub enum CheckKind {
     CommandExitZero,
     HttpOk,
     PrMerged,
+    CiGreen,
     Unknown(String),
 }
 
 impl CheckKind {
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "manual",
         "file_exists",
         "command_exit_zero",
         "http_ok",
         "pr_merged",
+        "ci_green",
     ];
 
     pub fn parse(text: &str) -> CheckKind {
@@ -29,6 +31,7 @@ impl CheckKind {
             "command_exit_zero" => CheckKind::CommandExitZero,
             "http_ok" => CheckKind::HttpOk,
             "pr_merged" => CheckKind::PrMerged,
+            "ci_green" => CheckKind::CiGreen,
             other => CheckKind::Unknown(other.to_string()),
         }
     }
@@ -40,6 +43,7 @@ impl CheckKind {
             CheckKind::CommandExitZero => "command_exit_zero",
             CheckKind::HttpOk => "http_ok",
             CheckKind::PrMerged => "pr_merged",
+            CheckKind::CiGreen => "ci_green",
             CheckKind::Unknown(text) => text,
         }
     }

@@ -76,11 +76,29 @@ pub struct LastCheck {
 }
 
 impl LastCheck {
+    /// What follows a check's type and target in the failure line of a
+    /// check whose answer is not in yet (CI still running).
+    pub const PENDING: &'static str = "pending: ";
+
     /// Whether `check` failed in this result (its failure line starts
     /// with its type and target).
     pub fn failed(&self, check: &Check) -> bool {
         let prefix = format!("{} {}: ", check.kind, check.target);
         self.failures.iter().any(|f| f.starts_with(&prefix))
+    }
+
+    /// Whether `check`'s answer was not in yet.
+    pub fn pending(&self, check: &Check) -> bool {
+        let prefix = format!("{} {}: {}", check.kind, check.target, Self::PENDING);
+        self.failures.iter().any(|f| f.starts_with(&prefix))
+    }
+
+    /// When checks are unmet only because their answers are not in yet
+    /// (CI is running): their failure lines. The goal waits for them.
+    pub fn only_pending(&self, checks: &[Check]) -> Option<Vec<&str>> {
+        let unmet: Vec<&Check> = checks.iter().filter(|c| self.failed(c)).collect();
+        (!unmet.is_empty() && unmet.iter().all(|c| self.pending(c)))
+            .then(|| self.failures.iter().map(String::as_str).collect())
     }
 
     /// The same checks passed and failed, whatever the failures said and
@@ -89,7 +107,9 @@ impl LastCheck {
     pub fn same_outcome(&self, other: &LastCheck, checks: &[Check]) -> bool {
         self.passed == other.passed
             && self.total == other.total
-            && checks.iter().all(|c| self.failed(c) == other.failed(c))
+            && checks
+                .iter()
+                .all(|c| self.failed(c) == other.failed(c) && self.pending(c) == other.pending(c))
     }
 }
 

@@ -61,6 +61,13 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     if let Some(waiting) = &goal.waiting {
         return Step::Wait(format!("it waits for {}", waiting.reason));
     }
+    // CI is running on what the last run pushed: its answer is awaited at
+    // no cost, and the next pass that finds it in goes on from there.
+    if let Some(pending) =
+        (goal.progress.last_check.as_ref()).and_then(|check| check.only_pending(&goal.verification))
+    {
+        return Step::Wait(format!("its checks wait for CI: {}", pending.join("; ")));
+    }
     // A person's unblock starts afresh: the runs before it count no more;
     // nor does a run that ended on the agent's usage limit (no fault of
     // the work: its agent waits, see `limited_agent`).

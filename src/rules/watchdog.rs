@@ -248,6 +248,12 @@ fn judge_checks(goal: &Goal, now: DateTime<Utc>, outcomes: &[CheckOutcome]) -> E
             CheckOutcome::Failed { detail } => {
                 failures.push(format!("{} {}: {detail}", check.kind, check.target))
             }
+            CheckOutcome::Pending { detail } => failures.push(format!(
+                "{} {}: {}{detail}",
+                check.kind,
+                check.target,
+                LastCheck::PENDING
+            )),
             CheckOutcome::Invalid { .. } => unreachable!("invalid checks returned above"),
         }
     }

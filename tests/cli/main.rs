@@ -36,6 +36,7 @@ mod plans;
 mod readme;
 mod replies;
 mod report;
+mod review;
 mod robustness;
 mod roundtrip;
 mod schedule;

@@ -39,7 +39,7 @@ pub struct AddArgs {
     priority: Option<Priority>,
 
     /// A mechanical check TYPE:TARGET[@N] (types: manual, file_exists,
-    /// command_exit_zero, http_ok, pr_merged); @N ties it to criterion N
+    /// command_exit_zero, http_ok, pr_merged, ci_green); @N ties it to criterion N
     #[arg(long = "verify", value_name = "TYPE:TARGET[@N]", value_parser = args::check)]
     checks: Vec<Check>,
 

@@ -339,7 +339,7 @@ const STEWARD_SECTIONS: &[(&str, &[&str])] = &[
     (
         "ENVIRONMENT",
         &[
-            "STEWARD_ROOT the root, as -C. STEWARD_ACTOR as --actor. STEWARD_OVERRIDE_ACTOR=user a person acting in an agent's shell. STEWARD_LOCK_TIMEOUT as --lock-timeout. STEWARD_<KEY> a setting of steward.yaml, but not the ones read from the file only; an agent's environment may tighten a limit, never loosen it. STEWARD_NOW (an RFC 3339 time used as now) and STEWARD_FAULT are read only by a build with the cargo feature testing. GITHUB_TOKEN or GH_TOKEN for pr_merged checks. NO_COLOR turns colour off. VISUAL, EDITOR for edit.",
+            "STEWARD_ROOT the root, as -C. STEWARD_ACTOR as --actor. STEWARD_OVERRIDE_ACTOR=user a person acting in an agent's shell. STEWARD_LOCK_TIMEOUT as --lock-timeout. STEWARD_<KEY> a setting of steward.yaml, but not the ones read from the file only; an agent's environment may tighten a limit, never loosen it. STEWARD_NOW (an RFC 3339 time used as now) and STEWARD_FAULT are read only by a build with the cargo feature testing. GITHUB_TOKEN or GH_TOKEN for pr_merged and ci_green checks. NO_COLOR turns colour off. VISUAL, EDITOR for edit.",
         ],
     ),
     (
