@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Check, Priority, Receipt, Status, Tick};
+use super::{Check, CheckKind, Priority, Receipt, Status, Tick};
 use crate::model::duration::HumanDuration;
 
 /// Soft limits: crossing one blocks the goal until a human resets it.
@@ -103,13 +103,27 @@ impl LastCheck {
 
     /// The same checks passed and failed, whatever the failures said and
     /// whenever they were seen: a failure whose text changes every run (a
-    /// time, a count) is the same result.
+    /// time, a count) is the same result. But CI's answer is what its
+    /// failure says (which checks fail, and why): a `ci_green` failure
+    /// that says something else is a new result, and so is a pending one
+    /// that fails.
     pub fn same_outcome(&self, other: &LastCheck, checks: &[Check]) -> bool {
         self.passed == other.passed
             && self.total == other.total
-            && checks
-                .iter()
-                .all(|c| self.failed(c) == other.failed(c) && self.pending(c) == other.pending(c))
+            && checks.iter().all(|c| {
+                self.failed(c) == other.failed(c)
+                    && self.pending(c) == other.pending(c)
+                    && (c.kind != CheckKind::CiGreen || self.failure(c) == other.failure(c))
+            })
+    }
+
+    /// `check`'s failure line, if it failed.
+    fn failure(&self, check: &Check) -> Option<&str> {
+        let prefix = format!("{} {}: ", check.kind, check.target);
+        self.failures
+            .iter()
+            .find(|f| f.starts_with(&prefix))
+            .map(String::as_str)
     }
 }
 
@@ -348,5 +362,48 @@ impl Goal {
             ));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(failures: &[&str]) -> LastCheck {
+        LastCheck {
+            since: None,
+            passed: 2 - failures.len() as u64,
+            total: 2,
+            failures: failures.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_ci_answer_is_a_new_result_where_another_failure_text_is_not() {
+        let checks = [
+            Check::parse_spec("command_exit_zero:make test").unwrap(),
+            Check::parse_spec("ci_green:acme/app@main").unwrap(),
+        ];
+        let make = |text: &str| format!("command_exit_zero make test: {text}");
+        let ci = |text: &str| format!("ci_green acme/app@main: {text}");
+        // A command's output that changes every run is the same result.
+        assert!(
+            result(&[&make("exit 1 at 04:00")])
+                .same_outcome(&result(&[&make("exit 1 at 04:05")]), &checks)
+        );
+        // CI's is not: which checks fail, and pending against failing.
+        let running = ci("pending: CI running: unit-tests (0 of 1 done)");
+        let red = ci("failing: unit-tests — unit-tests: failure");
+        let other = ci("failing: lint — lint: failure");
+        assert!(!result(&[&running]).same_outcome(&result(&[&red]), &checks));
+        assert!(!result(&[&red]).same_outcome(&result(&[&other]), &checks));
+        assert!(result(&[&red]).same_outcome(&result(&[&red]), &checks));
+        let waiting = result(&[&running]);
+        assert_eq!(waiting.only_pending(&checks), Some(vec![running.as_str()]));
+        assert_eq!(
+            result(&[&running, &make("exit 1")]).only_pending(&checks),
+            None
+        );
+        assert_eq!(result(&[]).only_pending(&checks), None);
     }
 }
