@@ -82,6 +82,9 @@ _steward() {
             steward,init)
                 cmd="steward__subcmd__init"
                 ;;
+            steward,intake)
+                cmd="steward__subcmd__intake"
+                ;;
             steward,list)
                 cmd="steward__subcmd__list"
                 ;;
@@ -240,6 +243,9 @@ _steward() {
                 ;;
             steward__subcmd__help,init)
                 cmd="steward__subcmd__help__subcmd__init"
+                ;;
+            steward__subcmd__help,intake)
+                cmd="steward__subcmd__help__subcmd__intake"
                 ;;
             steward__subcmd__help,list)
                 cmd="steward__subcmd__help__subcmd__list"
@@ -551,7 +557,7 @@ _steward() {
 
     case "${cmd}" in
         steward)
-            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show why edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget replies fleet mirror audit log doctor config completions man help"
+            opts="-C -q -h -V --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version init add list show why edit update pause resume confirm abandon cancel unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget replies fleet intake mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -665,7 +671,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__add)
-            opts="-C -q -h -V --title --description --criterion --priority --verify --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --confirmed --tag --owner --origin --constraint --non-goal --risk --runs-on --planning --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            opts="-C -q -h -V --title --description --criterion --from-issue --priority --verify --max-dispatches --max-assessments --cooldown --escalate-after --max-iterations --deadline --max-cost-usd --confirmed --tag --owner --origin --constraint --non-goal --risk --runs-on --planning --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -680,6 +686,10 @@ _steward() {
                     return 0
                     ;;
                 --criterion)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-issue)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1493,7 +1503,7 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help)
-            opts="init add list show why edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget replies fleet mirror audit log doctor config completions man help"
+            opts="init add list show why edit update pause resume confirm abandon unblock accept reset-budget undo delete assess prompt complete handoff plan work tick status forecast sync resolve digest report dispatch runs schedule hook mcp merge-driver run-agent task tasks budget replies fleet intake mirror audit log doctor config completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1843,6 +1853,20 @@ _steward() {
             return 0
             ;;
         steward__subcmd__help__subcmd__init)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__help__subcmd__intake)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2699,6 +2723,44 @@ _steward() {
                 return 0
             fi
             case "${prev}" in
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lock-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        steward__subcmd__intake)
+            opts="-C -q -h -V --label --root --json --color --quiet --actor --commit --no-commit --lock-timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

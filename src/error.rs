@@ -152,6 +152,11 @@ pub enum Error {
     #[error("{0}")]
     Program(String),
 
+    /// The GitHub API did not do what steward asked (`add --from-issue`,
+    /// `intake`): what it said, the token scrubbed.
+    #[error("the GitHub API: {0}")]
+    Github(String),
+
     /// The mirror's markers are broken; it is left alone.
     #[error("{}:{line}:1: {message}; fix the markers by hand", path.display())]
     BrokenMirror {
@@ -465,6 +470,7 @@ impl Error {
             | Error::StaleDraft { .. }
             | Error::Git(_)
             | Error::Program(_)
+            | Error::Github(_)
             | Error::BrokenMirror { .. }
             | Error::MirrorNotUpdated(_)
             | Error::UnsafePath { .. }

@@ -38,6 +38,22 @@ pub struct Get<'a> {
     /// non-public address.
     pub allow_private: bool,
     pub read_body: bool,
+    /// A body to send instead of a GET (the API's writes: a comment, a
+    /// pull request), as JSON.
+    pub send: Option<Send<'a>>,
+}
+
+/// A request with a JSON body.
+#[derive(Debug, Clone, Copy)]
+pub struct Send<'a> {
+    pub method: Method,
+    pub json: &'a [u8],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    Post,
+    Patch,
 }
 
 pub struct Response {
@@ -77,14 +93,29 @@ fn get_guarded(get: &Get, refuse: fn(IpAddr) -> bool) -> Result<Response, String
         refuse,
     };
     let agent = ureq::Agent::with_parts(config, DefaultConnector::default(), guard);
-    let mut request = agent.get(get.url.uri());
-    for (name, value) in get.headers {
-        request = request.header(*name, *value);
-    }
     let peer = get.url.authority();
-    let mut response = request
-        .call()
-        .map_err(|err| reason(&err, get.url, get.timeout))?;
+    let answer = match get.send {
+        None => {
+            let mut request = agent.get(get.url.uri());
+            for (name, value) in get.headers {
+                request = request.header(*name, *value);
+            }
+            request.call()
+        }
+        Some(send) => {
+            let mut request = match send.method {
+                Method::Post => agent.post(get.url.uri()),
+                Method::Patch => agent.patch(get.url.uri()),
+            };
+            for (name, value) in get.headers {
+                request = request.header(*name, *value);
+            }
+            request
+                .header("Content-Type", "application/json")
+                .send(send.json)
+        }
+    };
+    let mut response = answer.map_err(|err| reason(&err, get.url, get.timeout))?;
     let status = response.status().as_u16();
     let body = if get.read_body {
         response
@@ -232,6 +263,7 @@ mod tests {
             timeout: Duration::from_secs(5),
             allow_private,
             read_body: true,
+            send: None,
         })
     }
 
@@ -327,6 +359,7 @@ mod tests {
             timeout: Duration::from_secs(5),
             allow_private: false,
             read_body: false,
+            send: None,
         };
         assert_eq!(
             get_guarded(&get, link_local).err().unwrap(),

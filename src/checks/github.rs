@@ -75,6 +75,74 @@ fn split_short(target: &str) -> Option<(&str, &str, &str)> {
     Some((owner, repo, number))
 }
 
+/// A repository, `owner/repo`, spelled to go into an API path as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoRef {
+    pub owner: String,
+    pub repo: String,
+}
+
+impl RepoRef {
+    pub fn parse(target: &str) -> Result<RepoRef, String> {
+        let invalid = |why: String| format!("invalid repository `{target}`: {why}");
+        let (owner, repo) = target
+            .split_once('/')
+            .ok_or_else(|| invalid("expected owner/repo".to_string()))?;
+        Ok(RepoRef {
+            owner: owner_name(owner).map_err(invalid)?,
+            repo: repo_name(repo).map_err(invalid)?,
+        })
+    }
+
+    /// `repos/{owner}/{repo}`.
+    pub fn api_path(&self) -> String {
+        format!("repos/{}/{}", self.owner, self.repo)
+    }
+}
+
+impl std::fmt::Display for RepoRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.owner, self.repo)
+    }
+}
+
+/// An issue: `owner/repo#N` or `https://github.com/owner/repo/issues/N`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IssueRef {
+    pub repo: RepoRef,
+    pub number: u64,
+}
+
+impl IssueRef {
+    pub fn parse(target: &str) -> Result<IssueRef, String> {
+        const EXPECTED: &str = "expected owner/repo#N or https://github.com/owner/repo/issues/N";
+        let invalid = |why: String| format!("invalid issue `{target}`: {why}");
+        let (slug, number) = match web_path(target) {
+            Some(path) => {
+                let mut parts = path.splitn(4, '/');
+                let (Some(owner), Some(repo), Some("issues"), Some(rest)) =
+                    (parts.next(), parts.next(), parts.next(), parts.next())
+                else {
+                    return Err(invalid(EXPECTED.to_string()));
+                };
+                let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+                (format!("{owner}/{repo}"), &rest[..end])
+            }
+            None => {
+                let (slug, number) = target
+                    .split_once('#')
+                    .ok_or_else(|| invalid(EXPECTED.to_string()))?;
+                (slug.to_string(), number)
+            }
+        };
+        Ok(IssueRef {
+            repo: RepoRef::parse(&slug).map_err(&invalid)?,
+            number: number_of(number)
+                .map_err(|_| invalid(format!("`{number}` is not an issue number")))?,
+        })
+    }
+}
+
 /// GitHub user and organization names: letters, digits and `-`, up to 39.
 pub(super) fn owner_name(owner: &str) -> Result<String, String> {
     let valid = (1..=39).contains(&owner.len())
@@ -125,6 +193,30 @@ fn ask(pull: &PullRef, policy: &CheckPolicy, token: Option<&str>) -> CheckOutcom
     }
 }
 
+/// Calls the GitHub REST API for steward's own acts (an issue read, a
+/// comment, a pull request): `send` a JSON body (`None`: a GET) to
+/// `{api}/{path}` with the token of [`CheckPolicy`]. The answer's JSON, or
+/// why there is none, the token scrubbed from it.
+pub(crate) fn call(
+    policy: &CheckPolicy,
+    send: Option<super::client::Send<'_>>,
+    path: &str,
+    missing: &str,
+) -> Result<Value, String> {
+    let token = token(policy);
+    let answer = request(policy, token, path, send).and_then(|response| {
+        if !(200..=299).contains(&response.status) {
+            return Err(refusal(&response, token.is_some(), missing));
+        }
+        serde_json::from_slice(&response.body)
+            .map_err(|err| format!("the GitHub API answered with bad JSON: {err}"))
+    });
+    answer.map_err(|why| match token {
+        Some(token) => why.replace(token, "<redacted>"),
+        None => why,
+    })
+}
+
 /// GETs `{api}/{path}` from the GitHub REST API with `token`. A bad API
 /// address is the operator's mistake, not the check's, so it fails rather
 /// than invalidates.
@@ -132,6 +224,15 @@ pub(super) fn api_get(
     policy: &CheckPolicy,
     token: Option<&str>,
     path: &str,
+) -> Result<Response, String> {
+    request(policy, token, path, None)
+}
+
+fn request(
+    policy: &CheckPolicy,
+    token: Option<&str>,
+    path: &str,
+    send: Option<super::client::Send<'_>>,
 ) -> Result<Response, String> {
     let api = policy.github_api.trim_end_matches('/');
     let url = Url::parse(&format!("{api}/{path}"))
@@ -152,6 +253,7 @@ pub(super) fn api_get(
         // goal file, so the private-address rule does not apply to it.
         allow_private: true,
         read_body: true,
+        send,
     };
     client::get(&get)
 }

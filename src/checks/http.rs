@@ -12,6 +12,7 @@ pub fn run(url: &Url, policy: &CheckPolicy) -> CheckOutcome {
         timeout: policy.http_timeout,
         allow_private: policy.allow_private_hosts,
         read_body: false,
+        send: None,
     };
     match client::get(&get) {
         Ok(response) if (200..300).contains(&response.status) => {

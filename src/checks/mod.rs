@@ -13,7 +13,7 @@ pub(crate) mod client;
 mod command;
 mod deadline;
 mod file;
-mod github;
+pub(crate) mod github;
 mod http;
 mod text;
 pub(crate) mod url;

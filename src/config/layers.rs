@@ -20,9 +20,9 @@ use super::parse::{
 use super::schema::{ForAgent, SETTINGS, Value, agents_template, default_values};
 use super::settings::{
     AttentionWeights, CircuitBreaker, Config, ConfigChanges, Dispatch, Entry, FlagOverrides, Fleet,
-    Git, GlobalLimits, GoalDefaults, Hooks, IgnoredBecause, IgnoredEnv, LoadedConfig, Machine,
-    MergeMode, Mirror, Notify, NtfyReplies, Obligations, QuietHours, Replies, Retention, Source,
-    Unchecked, Verification,
+    Git, GlobalLimits, GoalDefaults, Hooks, IgnoredBecause, IgnoredEnv, Intake, LoadedConfig,
+    Machine, MergeMode, Mirror, Notify, NtfyReplies, Obligations, QuietHours, Replies, Retention,
+    Source, Unchecked, Verification,
 };
 use super::{FILE_NAME, LOCAL_FILE, MAX_FILE_BYTES};
 
@@ -1025,6 +1025,13 @@ impl Layers {
             fleet: Fleet {
                 stale_after: self.duration("fleet.stale_after"),
                 defer: self.duration("fleet.defer"),
+            },
+            intake: Intake {
+                critical_labels: self.text_list("intake.critical_labels"),
+                high_labels: self.text_list("intake.high_labels"),
+                low_labels: self.text_list("intake.low_labels"),
+                comment: self.bool("intake.comment"),
+                close: self.bool("intake.close"),
             },
             episodes: self.optional_text("episodes.path"),
         }

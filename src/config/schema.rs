@@ -777,6 +777,36 @@ pub(super) const SETTINGS: &[Setting] = &[
         "10m",
         "how long a ready goal is left to a machine whose record says it can start it sooner (0s: never)",
     ),
+    file_setting(
+        "intake.critical_labels",
+        Kind::TextList,
+        "[P0, priority/critical]",
+        "issue labels that make a goal from an issue critical (add --from-issue, intake)",
+    ),
+    file_setting(
+        "intake.high_labels",
+        Kind::TextList,
+        "[P1, priority/high]",
+        "issue labels that make a goal from an issue high",
+    ),
+    file_setting(
+        "intake.low_labels",
+        Kind::TextList,
+        "[P3, priority/low]",
+        "issue labels that make a goal from an issue low (any other: defaults.priority)",
+    ),
+    file_setting(
+        "intake.comment",
+        Kind::Bool,
+        "false",
+        "true: comment on an issue a goal is made from, naming the goal",
+    ),
+    file_setting(
+        "intake.close",
+        Kind::Bool,
+        "false",
+        "true: close an issue when the goal made from it completes (it is commented on either way)",
+    ),
     // A name: what a machine's records say it is. What another machine
     // may do with a record rests on its key and its process identity,
     // never on this name.

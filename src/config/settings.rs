@@ -276,6 +276,19 @@ pub struct Machine {
     pub available: Vec<QuietHours>,
 }
 
+/// Goals made from GitHub issues (`intake.*`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Intake {
+    /// Issue labels that make the goal critical, high, low.
+    pub critical_labels: Vec<String>,
+    pub high_labels: Vec<String>,
+    pub low_labels: Vec<String>,
+    /// Comment on the issue, naming the goal made from it.
+    pub comment: bool,
+    /// Close the issue when the goal completes.
+    pub close: bool,
+}
+
 /// Machines sharing a store (`fleet.*`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fleet {
@@ -347,6 +360,7 @@ pub struct Config {
     /// `machine.*`: what this machine tells the fleet about itself.
     pub machine: Machine,
     pub fleet: Fleet,
+    pub intake: Intake,
     /// `episodes.path`: the memory file ended goals are told to.
     pub episodes: Option<String>,
 }

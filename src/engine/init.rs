@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::store::{Store, Transaction};
 
 /// What git must not track: runtime state of this machine.
-const STATE_IGNORE: &str = "# runtime state of this machine, not history: the lock, the prompt rotation,\n# unsaved edits, what tick last saw and told, what undo can take back, the\n# hooks' sessions, the output of agent runs (their records, runs/*.json, are\n# history), files of older versions (obligations.json, digests.json), and\n# the spare file of a directory, which holds the last bytes replaced there\nlock\nrotation.json\nobligations.json\ndigests.json\nnotify.json\ntick.json\nedits/\nundo/\nhooks/\nruns/*.out\nruns/*.err\nruns/*.prompt\nruns/*.answer\nconflicts/\n.steward-spare\n";
+const STATE_IGNORE: &str = "# runtime state of this machine, not history: the lock, the prompt rotation,\n# unsaved edits, what tick last saw and told, what undo can take back, the\n# hooks' sessions, the output of agent runs (their records, runs/*.json, are\n# history), files of older versions (obligations.json, digests.json), and\n# the spare file of a directory, which holds the last bytes replaced there\nlock\nrotation.json\nobligations.json\ndigests.json\nnotify.json\nissues.json\ntick.json\nedits/\nundo/\nhooks/\nruns/*.out\nruns/*.err\nruns/*.prompt\nruns/*.answer\nconflicts/\n.steward-spare\n";
 
 /// What `init` created, as paths relative to the root (directories end in
 /// `/`).

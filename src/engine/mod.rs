@@ -36,6 +36,7 @@ pub mod history;
 mod init;
 pub mod install;
 mod instruction;
+pub mod intake;
 pub mod limits;
 pub mod list;
 mod merge_back;

@@ -16,13 +16,14 @@ use crate::error::{Error, Result};
 
 /// Files steward writes that are runtime state of one machine, never
 /// history: the lock, the prompt rotation, unsaved drafts, obligations.
-const RUNTIME_FILES: [&str; 6] = [
+const RUNTIME_FILES: [&str; 7] = [
     "lock",
     "tick.json",
     "rotation.json",
     "obligations.json",
     "digests.json",
     "notify.json",
+    "issues.json",
 ];
 
 /// Who commits when neither `git.author` nor the repository says.

@@ -38,7 +38,7 @@ fn doctor_lists_every_problem_with_its_location() {
         "state/goals/misnamed.md:3:1: label `other` does not match the file name `misnamed.md`",
         "state/goals/misnamed.md:4:1: unknown status `someday`",
         "state/goals/misnamed.md:5:1: unknown priority `urgent`",
-        "state/goals/misnamed.md:6:1: unknown check type `ping` (known: manual, file_exists, command_exit_zero, http_ok, pr_merged)",
+        "state/goals/misnamed.md:6:1: unknown check type `ping` (known: manual, file_exists, command_exit_zero, http_ok, pr_merged, ci_green)",
         "state/goals/misnamed.md:2:1: id `11111111-0000-0000-0000-000000000000` is also used by state/goals/twin.md",
         "note: state/goals/.steward-tmp-123-abc: temporary file left by an interrupted write; `steward tick` removes it",
     ] {

@@ -39,22 +39,21 @@ impl Github {
                     head.push(byte[0]);
                 }
                 let head = String::from_utf8_lossy(&head).into_owned();
+                let length: usize = (head.lines())
+                    .find_map(|l| {
+                        let (name, value) = l.split_once(':')?;
+                        name.eq_ignore_ascii_case("content-length")
+                            .then(|| value.trim().parse().ok())?
+                    })
+                    .unwrap_or(0);
+                let mut body = vec![0; length];
+                let _ = stream.read_exact(&mut body);
+                let method = head.split(' ').next().unwrap_or_default().to_string();
                 let path = head.split(' ').nth(1).unwrap_or_default().to_string();
-                seen.lock().unwrap().push(head);
-                let body = if path.contains("/check-runs") {
-                    let runs = runs.lock().unwrap().clone();
-                    format!(r#"{{"total_count": 1, "check_runs": [{runs}]}}"#)
-                } else if path.contains("/status") {
-                    r#"{"state": "pending", "total_count": 0, "statuses": []}"#.to_string()
-                } else {
-                    r#"{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}"#
-                        .to_string()
-                };
-                let status = if body.contains("Not Found") {
-                    "404 Not Found"
-                } else {
-                    "200 OK"
-                };
+                seen.lock()
+                    .unwrap()
+                    .push(format!("{head}{}", String::from_utf8_lossy(&body)));
+                let (status, body) = answer(&method, &path, &runs.lock().unwrap());
                 let _ = stream.write_all(
                     format!(
                         "HTTP/1.1 {status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -71,6 +70,11 @@ impl Github {
         }
     }
 
+    /// Every request the server had, head and body.
+    fn requests(&self) -> Vec<String> {
+        self.requests.lock().unwrap().clone()
+    }
+
     /// What the check runs of every commit are from now on: one run
     /// named `unit-tests`, as GitHub Actions reports a job.
     fn unit_tests(&self, status: &str, conclusion: Option<&str>, summary: &str) {
@@ -83,6 +87,67 @@ impl Github {
                            "text": "running 3 tests\ntest login ... FAILED\nerror: token {TOKEN} rejected\nassertion failed: the session is kept", "annotations_count": 0}},
                 "app": {{"slug": "github-actions"}}}}"#
         );
+    }
+}
+
+/// An issue as `GET /repos/{owner}/{repo}/issues/{n}` gives it.
+fn issue(number: u64, title: &str, body: &str, labels: &[&str]) -> String {
+    let labels: Vec<String> = labels
+        .iter()
+        .map(|l| format!(r#"{{"id": 1, "name": "{l}", "color": "d73a4a"}}"#))
+        .collect();
+    format!(
+        r#"{{"id": {number}000, "number": {number}, "state": "open", "title": "{title}", "body": {},
+            "labels": [{}], "user": {{"login": "octocat"}},
+            "html_url": "https://github.com/acme/app/issues/{number}",
+            "url": "https://api.github.com/repos/acme/app/issues/{number}"}}"#,
+        serde_json::to_string(body).unwrap(),
+        labels.join(", ")
+    )
+}
+
+/// The answer for one request, in the shapes GitHub documents.
+fn answer(method: &str, path: &str, check_runs: &str) -> (&'static str, String) {
+    let pull = r#"{"id": 9000, "number": 9, "state": "open", "title": "Fix it", "body": null, "labels": [],
+        "html_url": "https://github.com/acme/app/pull/9",
+        "pull_request": {"url": "https://api.github.com/repos/acme/app/pulls/9"}}"#;
+    let seven = issue(
+        7,
+        "Login drops the session",
+        "The session is lost on reload.\r\n\r\n## Done when\r\n- [ ] the session survives a reload\r\n- [ ] test_login passes\r\n",
+        &["bug", "P1", "steward"],
+    );
+    let eight = issue(
+        8,
+        "Document the login flow",
+        "Nobody knows how it works.",
+        &["steward"],
+    );
+    match (method, path) {
+        (_, p) if p.contains("/check-runs") => (
+            "200 OK",
+            format!(r#"{{"total_count": 1, "check_runs": [{check_runs}]}}"#),
+        ),
+        (_, p) if p.contains("/status") => (
+            "200 OK",
+            r#"{"state": "pending", "total_count": 0, "statuses": []}"#.to_string(),
+        ),
+        ("GET", "/repos/acme/app/issues?state=open&labels=steward&per_page=100") => {
+            ("200 OK", format!("[{seven}, {pull}, {eight}]"))
+        }
+        ("GET" | "PATCH", "/repos/acme/app/issues/7") => ("200 OK", seven),
+        ("GET", "/repos/acme/app/issues/8") => ("200 OK", eight),
+        ("GET", "/repos/acme/app/issues/9") => ("200 OK", pull.to_string()),
+        ("POST", p) if p.ends_with("/comments") => (
+            "201 Created",
+            r#"{"id": 1, "body": "ok", "html_url": "https://github.com/acme/app/issues/7#issuecomment-1"}"#
+                .to_string(),
+        ),
+        _ => (
+            "404 Not Found",
+            r#"{"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}"#
+                .to_string(),
+        ),
     }
 }
 
@@ -169,7 +234,7 @@ fn ci_green_waits_for_ci_tells_the_next_run_what_failed_and_passes_when_green() 
     assert_eq!(shown["status"], "verifying", "{shown}");
     assert_eq!(shown["criteria"][0]["met"], true, "{shown}");
 
-    let requests = github.requests.lock().unwrap().clone();
+    let requests = github.requests();
     assert!(
         requests.iter().any(|r| r
             .starts_with("GET /repos/acme/app/commits/main/check-runs?per_page=100 HTTP/1.1\r\n")),
@@ -183,6 +248,147 @@ fn ci_green_waits_for_ci_tells_the_next_run_what_failed_and_passes_when_green() 
                 TOKEN.to_ascii_lowercase()
             )))
     );
+    for (path, bytes) in env.snapshot() {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(TOKEN),
+            "the token leaked into {}",
+            path.display()
+        );
+    }
+}
+
+/// Goals from issues: one by `add --from-issue`, the rest by `intake`,
+/// idempotently and never by an agent; the issue told once when its goal
+/// completes, and closed; the token written nowhere.
+#[test]
+fn goals_come_from_issues_once_and_tell_them_how_they_ended() {
+    let github = Github::start();
+    let env = TestEnv::initialised();
+    env.write_config(&format!(
+        "verification:\n  github_api: http://{}\nintake:\n  comment: true\n  close: true\n",
+        github.address
+    ));
+    env.steward().args(["config", "accept"]).assert().success();
+    let steward = |args: &[&str]| {
+        env.steward()
+            .env("GITHUB_TOKEN", TOKEN)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // An agent may not turn issues into goals.
+    let refused = env
+        .steward()
+        .env("GITHUB_TOKEN", TOKEN)
+        .args([
+            "--actor", "agent", "intake", "acme/app", "--label", "steward",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("steward intake acme/app --label steward"),
+        "{refused:?}"
+    );
+    assert!(
+        github.requests().is_empty(),
+        "an agent's intake reached GitHub"
+    );
+
+    let added = steward(&["add", "--from-issue", "acme/app#7", "--confirmed"]);
+    assert!(added.status.success(), "{added:?}");
+    let goal = env.goal_json("app-7");
+    assert_eq!(goal["title"], "Login drops the session");
+    assert_eq!(goal["priority"], "high", "{goal}");
+    assert_eq!(
+        goal["origin"], "https://github.com/acme/app/issues/7",
+        "{goal}"
+    );
+    let criteria: Vec<&str> = (goal["criteria"].as_array().unwrap().iter())
+        .map(|c| c["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        criteria,
+        ["the session survives a reload", "test_login passes"]
+    );
+    assert!(
+        goal["description"]
+            .as_str()
+            .unwrap()
+            .contains("The session is lost on reload."),
+        "{goal}"
+    );
+    let again = steward(&["add", "--from-issue", "acme/app#7"]);
+    assert_eq!(again.status.code(), Some(2), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("acme/app#7 is already goal app-7"));
+    let pull = steward(&["add", "--from-issue", "acme/app#9"]);
+    assert!(String::from_utf8_lossy(&pull.stderr).contains("is a pull request, not an issue"));
+
+    let intaken = steward(&["intake", "acme/app", "--label", "steward", "--json"]);
+    assert!(intaken.status.success(), "{intaken:?}");
+    let document: serde_json::Value = serde_json::from_slice(&intaken.stdout).unwrap();
+    assert_eq!(
+        document["added"],
+        serde_json::json!([{"issue": 8, "goal": "app-8"}])
+    );
+    assert_eq!(
+        document["taken"],
+        serde_json::json!([{"issue": 7, "goal": "app-7"}])
+    );
+    let again = steward(&["intake", "acme/app", "--label", "steward", "--json"]);
+    let document: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(document["added"], serde_json::json!([]));
+    assert_eq!(
+        env.goal_json("app-8")["criteria"][0]["text"],
+        "acme/app#8 is resolved: Document the login flow"
+    );
+    let comments: Vec<String> = (github.requests().into_iter())
+        .filter(|r| r.starts_with("POST /repos/acme/app/issues/"))
+        .collect();
+    assert_eq!(comments.len(), 2, "{comments:?}");
+    assert!(
+        comments[0].contains("steward tracks this issue as goal `app-7`"),
+        "{comments:?}"
+    );
+
+    // The goal completes; the next pass tells the issue, once, and closes it.
+    env.steward()
+        .args(["tick", "-q"])
+        .env("GITHUB_TOKEN", TOKEN)
+        .assert()
+        .success();
+    let done = steward(&[
+        "complete",
+        "app-7",
+        "--met",
+        "1",
+        "--met",
+        "2",
+        "--reason",
+        "fixed in #9",
+    ]);
+    assert!(done.status.success(), "{done:?}");
+    for _ in 0..2 {
+        let ticked = steward(&["tick", "-q"]);
+        assert!(ticked.status.success(), "{ticked:?}");
+    }
+    let requests = github.requests();
+    let told: Vec<&String> = (requests.iter())
+        .filter(|r| r.starts_with("POST /repos/acme/app/issues/7/comments"))
+        .collect();
+    assert_eq!(told.len(), 2, "the tracking comment and the end: {told:?}");
+    assert!(told[1].contains("goal `app-7` completed"), "{}", told[1]);
+    assert!(
+        told[1].contains("[x] the session survives a reload"),
+        "{}",
+        told[1]
+    );
+    let closed: Vec<&String> = (requests.iter())
+        .filter(|r| r.starts_with("PATCH /repos/acme/app/issues/7 "))
+        .collect();
+    assert_eq!(closed.len(), 1, "{requests:?}");
+    assert!(closed[0].contains(r#""state":"closed""#), "{}", closed[0]);
     for (path, bytes) in env.snapshot() {
         assert!(
             !String::from_utf8_lossy(&bytes).contains(TOKEN),

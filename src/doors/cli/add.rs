@@ -16,23 +16,32 @@ use crate::model::{Check, Priority};
 /// check that can never pass here (a command while
 /// verification.allow_commands is off, a malformed URL, a path outside the
 /// root) is added with a warning on stderr, and `steward doctor` lists it.
+///
+/// --from-issue makes the goal from a GitHub issue instead (a person's
+/// command): its title, its body as the description, its task-list items as
+/// the criteria, its labels as the priority (intake.*_labels), its address
+/// as the origin; LABEL defaults to REPO-N.
 #[derive(Debug, Args)]
 pub struct AddArgs {
     /// Short name: 1-64 of a-z 0-9 - _, starting with a letter or digit
-    #[arg(value_parser = args::label)]
-    label: String,
+    #[arg(value_parser = args::label, required_unless_present = "from_issue")]
+    label: Option<String>,
 
     /// One line saying what the goal is
-    #[arg(long, value_parser = args::one_line)]
-    title: String,
+    #[arg(long, value_parser = args::one_line, required_unless_present = "from_issue")]
+    title: Option<String>,
 
     /// The full goal statement (Markdown)
     #[arg(long)]
     description: Option<String>,
 
     /// An acceptance criterion; repeat for each
-    #[arg(long = "criterion", value_name = "TEXT", required = true, value_parser = args::one_line)]
+    #[arg(long = "criterion", value_name = "TEXT", required_unless_present = "from_issue", value_parser = args::one_line)]
     criteria: Vec<String>,
+
+    /// Make the goal from GitHub issue owner/repo#N (or its address)
+    #[arg(long, value_name = "ISSUE", conflicts_with_all = ["title", "description", "criteria", "tags"])]
+    from_issue: Option<String>,
 
     /// critical, high, normal or low [default: defaults.priority]
     #[arg(long, value_parser = args::priority)]
@@ -59,11 +68,29 @@ pub struct AddArgs {
 }
 
 pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<ExitCode> {
+    let mut saved = match &args.from_issue {
+        Some(issue) => {
+            let given = engine::intake::FromIssue {
+                label: args.label,
+                confirmed: args.confirmed,
+                priority: args.priority,
+                checks: args.checks,
+            };
+            engine::intake::add_from_issue(ctx, issue, given)?
+        }
+        None => engine::add(ctx, &request(args))?,
+    };
+    super::notices(out, std::mem::take(&mut saved.notices));
+    show(ctx, saved, out)
+}
+
+/// The request of a goal given on the command line.
+fn request(args: AddArgs) -> AddRequest {
     let limits = args.limits;
-    let request = AddRequest {
+    AddRequest {
         bounds: limits.bounds(),
-        label: args.label,
-        title: args.title,
+        label: args.label.expect("clap requires it without --from-issue"),
+        title: args.title.expect("clap requires it without --from-issue"),
         description: args.description,
         criteria: args.criteria,
         priority: args.priority,
@@ -75,9 +102,10 @@ pub fn run(ctx: &Context, args: AddArgs, out: &mut Output) -> Result<ExitCode> {
         confirmed: args.confirmed,
         tags: args.tags,
         record: args.record.record(),
-    };
-    let saved = engine::add(ctx, &request)?;
-    super::notices(out, saved.notices);
+    }
+}
+
+fn show(ctx: &Context, saved: crate::engine::Saved, out: &mut Output) -> Result<ExitCode> {
     let loaded = saved.goal;
     let goal = &loaded.goal;
     if out.json {

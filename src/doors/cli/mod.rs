@@ -23,6 +23,7 @@ pub mod generate;
 mod handoff;
 mod hook;
 mod init;
+mod intake;
 mod list;
 mod log;
 mod man;
@@ -203,6 +204,7 @@ commands! {
     Budget(budget::BudgetArgs),
     Replies(replies::RepliesArgs),
     Fleet(fleet::FleetArgs),
+    Intake(intake::IntakeArgs),
     Mirror(mirror::MirrorArgs),
     Audit(audit::AuditArgs),
     Log(log::LogArgs),
@@ -337,6 +339,7 @@ impl Command {
             Command::Budget(_) => "budget",
             Command::Replies(_) => "replies",
             Command::Fleet(_) => "fleet",
+            Command::Intake(_) => "intake",
             Command::Mirror(_) => "mirror",
             Command::Audit(_) => "audit",
             Command::Log(_) => "log",
@@ -577,6 +580,7 @@ pub fn run(cli: Cli, env: Environment, out: &mut Output) -> Result<ExitCode> {
         Command::Budget(args) => budget::run(&ctx, args, out),
         Command::Replies(args) => replies::run(&ctx, args, out),
         Command::Fleet(args) => fleet::run(&ctx, args, out),
+        Command::Intake(args) => intake::run(&ctx, args, out),
         Command::Mirror(args) => mirror::run(&ctx, args, out),
         Command::Audit(args) => audit::run(&ctx, args, out),
         Command::Log(args) => log::run(&ctx, args, out),

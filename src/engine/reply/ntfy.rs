@@ -99,6 +99,7 @@ pub fn poll(ctx: &Context, settings: &NtfyReplies) -> Result<(Vec<Incoming>, Str
         // The server is the person's setting, which may be their own.
         allow_private: true,
         read_body: true,
+        send: None,
     })?;
     if response.status != 200 {
         // The topic is a secret: not in a message that may be mailed.

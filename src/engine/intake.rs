@@ -1,0 +1,586 @@
+//! Goals from GitHub issues (steward-guide(7), "Goals from issues"):
+//! `add --from-issue owner/repo#N` makes one, `intake owner/repo --label L`
+//! one for every open issue with that label not yet taken. A person's acts:
+//! the work the issues ask for becomes the agents'. The issue's address is
+//! the goal's `origin`, which is how a later intake knows it was taken, and
+//! how the goal's completion is told back on the issue (`issue_reports`).
+
+use serde_json::{Value, json};
+
+use super::{AddRequest, Saved};
+use crate::checks::client::{Method, Send};
+use crate::checks::github::{self, IssueRef, RepoRef};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::model::{Goal, Priority};
+use crate::store::Scope;
+use crate::store::events::Event;
+
+/// The longest description taken from an issue's body.
+const DESCRIPTION_CHARS: usize = 8000;
+/// The longest criterion taken from a task-list item.
+const CRITERION_CHARS: usize = 200;
+
+/// An issue as the API gives it.
+#[derive(Debug)]
+struct Issue {
+    number: u64,
+    title: String,
+    body: String,
+    labels: Vec<String>,
+    url: String,
+}
+
+impl Issue {
+    /// The issue in an answer of `GET /repos/{owner}/{repo}/issues/{n}` (or
+    /// one item of the list); `None` for a pull request, which the issues
+    /// API lists too.
+    fn of(answer: &Value) -> Option<Issue> {
+        if answer.get("pull_request").is_some() {
+            return None;
+        }
+        let text = |key: &str| answer.get(key).and_then(Value::as_str).unwrap_or_default();
+        Some(Issue {
+            number: answer.get("number")?.as_u64()?,
+            title: crate::text::one_line(text("title")),
+            body: text("body").replace("\r\n", "\n"),
+            labels: (answer.get("labels").and_then(Value::as_array))
+                .into_iter()
+                .flatten()
+                .filter_map(|l| l.get("name").and_then(Value::as_str).map(str::to_string))
+                .collect(),
+            url: text("html_url").to_string(),
+        })
+    }
+}
+
+/// What a person's `add --from-issue` says beside the issue.
+#[derive(Debug, Default)]
+pub struct FromIssue {
+    /// The goal's label; `None`: `REPO-N`.
+    pub label: Option<String>,
+    pub confirmed: bool,
+    /// Instead of the one the issue's labels say.
+    pub priority: Option<Priority>,
+    pub checks: Vec<crate::model::Check>,
+}
+
+/// `add --from-issue`: the goal made from issue `target`.
+pub fn add_from_issue(ctx: &Context, target: &str, given: FromIssue) -> Result<Saved> {
+    super::authority::person_only(ctx, "make a goal from an issue", || {
+        format!("steward add --from-issue {target}")
+    })?;
+    let issue_ref = IssueRef::parse(target).map_err(Error::BadRequest)?;
+    let policy = super::checking::policy(ctx);
+    let path = format!("{}/issues/{}", issue_ref.repo.api_path(), issue_ref.number);
+    let answer = github::call(&policy, None, &path, "no such issue").map_err(Error::Github)?;
+    let issue = Issue::of(&answer).ok_or_else(|| {
+        Error::BadRequest(format!(
+            "{target} is a pull request, not an issue: a pull request's CI is a ci_green check"
+        ))
+    })?;
+    if let Some(goal) = taken(ctx, &issue.url)?.first() {
+        return Err(Error::BadRequest(format!(
+            "{target} is already goal {} ({})",
+            goal.label, goal.status
+        )));
+    }
+    make(ctx, &issue_ref.repo, &issue, given)
+}
+
+/// What `intake` did.
+#[derive(Debug, Default)]
+pub struct Intaken {
+    /// Issue number and the goal made.
+    pub added: Vec<(u64, String)>,
+    /// Issue number and the goal that has it already.
+    pub taken: Vec<(u64, String)>,
+    /// Issue number and why no goal was made.
+    pub failed: Vec<(u64, String)>,
+}
+
+/// `intake owner/repo --label L`: a goal for each open issue labelled
+/// `label` that no goal has yet (the first 100 the API lists).
+pub fn intake(ctx: &Context, repo: &str, label: &str) -> Result<Intaken> {
+    super::authority::person_only(ctx, "make goals from issues", || {
+        format!("steward intake {repo} --label {label}")
+    })?;
+    let repo = RepoRef::parse(repo).map_err(Error::BadRequest)?;
+    let policy = super::checking::policy(ctx);
+    let path = format!(
+        "{}/issues?state=open&labels={}&per_page=100",
+        repo.api_path(),
+        percent_encode(label)
+    );
+    let answer = github::call(&policy, None, &path, "no such repository").map_err(Error::Github)?;
+    let issues: Vec<Issue> = (answer.as_array().into_iter().flatten())
+        .filter_map(Issue::of)
+        .collect();
+    let mut goals = ctx.store.scan(Scope::All)?.goals;
+    let mut intaken = Intaken::default();
+    for issue in issues {
+        let holder = goals
+            .iter()
+            .find(|g| g.goal.record.origin.as_deref() == Some(issue.url.as_str()));
+        if let Some(holder) = holder {
+            intaken
+                .taken
+                .push((issue.number, holder.goal.label.clone()));
+            continue;
+        }
+        match make(ctx, &repo, &issue, FromIssue::default()) {
+            Ok(saved) => {
+                intaken
+                    .added
+                    .push((issue.number, saved.goal.goal.label.clone()));
+                goals.push(saved.goal);
+            }
+            Err(err) => intaken.failed.push((issue.number, err.to_string())),
+        }
+    }
+    Ok(intaken)
+}
+
+/// The goals (open or closed) whose origin is `url`.
+fn taken(ctx: &Context, url: &str) -> Result<Vec<Goal>> {
+    Ok((ctx.store.scan(Scope::All)?.goals.into_iter())
+        .filter(|g| g.goal.record.origin.as_deref() == Some(url))
+        .map(|g| *g.goal)
+        .collect())
+}
+
+/// Adds the goal for `issue` and, with `intake.comment`, says so on it.
+fn make(ctx: &Context, repo: &RepoRef, issue: &Issue, given: FromIssue) -> Result<Saved> {
+    let request = request(ctx, repo, issue, given);
+    start_reports(ctx)?;
+    let mut saved = super::add(ctx, &request)?;
+    if ctx.config.intake.comment {
+        let body = format!(
+            "steward tracks this issue as goal `{}`: {}",
+            saved.goal.goal.label,
+            criteria_line(&request.criteria)
+        );
+        if let Err(why) = comment(ctx, repo, issue.number, &body) {
+            saved.notices.warnings.push(format!(
+                "could not comment on {repo}#{}: {why}",
+                issue.number
+            ));
+        }
+    }
+    Ok(saved)
+}
+
+fn criteria_line(criteria: &[String]) -> String {
+    crate::text::count(criteria.len(), "criterion", "criteria")
+}
+
+/// The goal an issue asks for: its title, its body as the description
+/// (task-list items taken out, lines that would change the goal file's
+/// structure indented), its task-list items as the criteria (else one:
+/// the issue is resolved), its labels mapped to a priority.
+fn request(ctx: &Context, repo: &RepoRef, issue: &Issue, given: FromIssue) -> AddRequest {
+    let (criteria, rest) = task_list(&issue.body);
+    let criteria = if criteria.is_empty() {
+        vec![format!(
+            "{repo}#{} is resolved: {}",
+            issue.number,
+            crate::text::head(&issue.title, CRITERION_CHARS)
+        )]
+    } else {
+        criteria
+    };
+    let description = description(&rest, &issue.url);
+    AddRequest {
+        label: given.label.unwrap_or_else(|| label_for(repo, issue.number)),
+        title: if issue.title.is_empty() {
+            format!("{repo}#{}", issue.number)
+        } else {
+            issue.title.clone()
+        },
+        description: Some(description),
+        criteria,
+        priority: given.priority.or_else(|| priority(ctx, &issue.labels)),
+        checks: given.checks,
+        max_dispatches: None,
+        max_assessments: None,
+        cooldown: None,
+        escalate_after: None,
+        bounds: Default::default(),
+        confirmed: given.confirmed,
+        tags: Vec::new(),
+        record: crate::model::Record {
+            origin: Some(issue.url.clone()),
+            ..Default::default()
+        },
+    }
+}
+
+/// `REPO-N`, made a label: lower case, other characters `-`.
+fn label_for(repo: &RepoRef, number: u64) -> String {
+    let name: String = (repo.repo.chars())
+        .map(|c| match c.to_ascii_lowercase() {
+            c @ ('a'..='z' | '0'..='9' | '-' | '_') => c,
+            _ => '-',
+        })
+        .collect();
+    let name = name.trim_matches(['-', '_']);
+    let name = &name[..name.len().min(50)];
+    if name.is_empty() {
+        format!("issue-{number}")
+    } else {
+        format!("{name}-{number}")
+    }
+}
+
+/// The task-list items of `body` (`- [ ] text`, `- [x] text`) as criteria,
+/// and the body without them.
+fn task_list(body: &str) -> (Vec<String>, String) {
+    let mut criteria = Vec::new();
+    let mut rest = Vec::new();
+    for line in body.lines() {
+        let item = line.trim_start();
+        let text = ["- [ ] ", "- [x] ", "- [X] ", "* [ ] ", "* [x] ", "* [X] "]
+            .iter()
+            .find_map(|marker| item.strip_prefix(marker));
+        match text.map(str::trim).filter(|t| !t.is_empty()) {
+            Some(text) => criteria.push(crate::text::head(
+                &crate::text::one_line(text),
+                CRITERION_CHARS,
+            )),
+            None => rest.push(line),
+        }
+    }
+    (criteria, rest.join("\n"))
+}
+
+/// The issue's body as a goal's description: capped, each line that would
+/// start a heading or a code or HTML block indented, rules dropped, and
+/// the issue's address last. Where it still would not do, the address
+/// alone.
+fn description(body: &str, url: &str) -> String {
+    let tamed: Vec<String> = crate::text::head(body.trim(), DESCRIPTION_CHARS)
+        .lines()
+        .map(|line| {
+            let start = line.trim_start();
+            if !start.is_empty() && start.chars().all(|c| c == '-' || c == '=' || c == '*') {
+                String::new()
+            } else if ["#", "```", "~~~", "<"]
+                .iter()
+                .any(|m| start.starts_with(m))
+            {
+                format!("    {start}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    let from = format!("From the issue {url}");
+    let text = format!("{}\n\n{from}", tamed.join("\n").trim());
+    match crate::store::body::check_description(&text) {
+        Ok(()) => text.trim().to_string(),
+        Err(_) => from,
+    }
+}
+
+/// The priority the issue's labels say, by `intake.*_labels`.
+fn priority(ctx: &Context, labels: &[String]) -> Option<Priority> {
+    let intake = &ctx.config.intake;
+    let has = |list: &[String]| {
+        labels
+            .iter()
+            .any(|l| list.iter().any(|w| w.eq_ignore_ascii_case(l)))
+    };
+    if has(&intake.critical_labels) {
+        Some(Priority::Critical)
+    } else if has(&intake.high_labels) {
+        Some(Priority::High)
+    } else if has(&intake.low_labels) {
+        Some(Priority::Low)
+    } else {
+        None
+    }
+}
+
+/// Comments `body` on issue `number`.
+fn comment(
+    ctx: &Context,
+    repo: &RepoRef,
+    number: u64,
+    body: &str,
+) -> std::result::Result<(), String> {
+    let policy = super::checking::policy(ctx);
+    let json = json!({ "body": body }).to_string();
+    let send = Send {
+        method: Method::Post,
+        json: json.as_bytes(),
+    };
+    let path = format!("{}/issues/{number}/comments", repo.api_path());
+    github::call(&policy, Some(send), &path, "no such issue").map(drop)
+}
+
+/// `state/issues.json`: where telling issues of their goals' ends stopped.
+fn reports_path(ctx: &Context) -> std::path::PathBuf {
+    ctx.store.state_dir.join("issues.json")
+}
+
+const REPORTS_HEADER: &str = "steward issue reports v1";
+
+/// After a pass, outside its lock: tells each GitHub issue a goal was made
+/// from that the goal ended — completed (with the judge's receipt, and
+/// closing the issue with `intake.close`), failed or abandoned — once, from
+/// the machine whose steward wrote the end (in a fleet, as notifications
+/// go). Done by `tick`, not by `complete`: an agent's `complete` may run in
+/// a sandbox with no network. The first pass starts at the log's end. An
+/// issue GitHub cannot be reached for is tried again next pass; one it
+/// refuses is a warning, and the others go on.
+///
+/// Until a goal is made from an issue here (or one is found open), nothing
+/// is read or written: a store that never uses issues pays nothing.
+pub fn report_ends(ctx: &Context, open_from_issue: bool) -> Result<Vec<String>> {
+    let log = ctx.store.log();
+    let stored: Option<Reports> = ctx
+        .store
+        .read_told(&reports_path(ctx), REPORTS_HEADER)
+        .and_then(|text| serde_json::from_str(&text).ok());
+    let Some(mut reports) = stored else {
+        if open_from_issue {
+            start_reports(ctx)?;
+        }
+        return Ok(Vec::new());
+    };
+    let (was_part, was_pending) = (reports.cursor.part.clone(), reports.pending.len());
+    let mut ends = std::mem::take(&mut reports.pending);
+    reports.cursor = log.each_from(&reports.cursor, |event: Event| {
+        let ended = matches!(
+            event.to.as_deref(),
+            Some("completed" | "failed" | "abandoned")
+        );
+        if ended && !event.goal_id.is_empty() {
+            ends.push(event);
+        }
+    })?;
+    if super::fleet::shared(ctx) {
+        let tells = super::fleet::read(ctx).tells_for(ctx);
+        ends.retain(|event| event.by.as_deref().is_none_or(&tells));
+    }
+    // Nothing to tell, and the log read within the same part: the cursor
+    // is kept as it was (re-read next pass), sparing a pass a write.
+    if ends.is_empty() && was_pending == 0 && reports.cursor.part == was_part {
+        return Ok(Vec::new());
+    }
+    let mut warnings = Vec::new();
+    let mut tx = ctx.transaction()?;
+    let mut ends = ends.into_iter();
+    for event in ends.by_ref() {
+        let Ok(loaded) = ctx.store.refind(&event.goal_id, &event.label) else {
+            continue;
+        };
+        let goal = &loaded.goal;
+        let Some(issue) = goal.record.origin.as_deref().and_then(issue_of_address) else {
+            continue;
+        };
+        let told = format!("{}#{}", issue.repo, issue.number);
+        match tell_end(ctx, &issue, goal, &event) {
+            Ok(()) => tx.record_store_event(
+                "issue_told",
+                &format!("{told}: goal {} {}", goal.label, goal.status),
+            ),
+            Err(TellError::Unreached(why)) => {
+                warnings.push(format!(
+                    "could not tell {told} that goal {} ended: {why}; tried again next pass",
+                    goal.label
+                ));
+                reports.pending.push(event);
+                break;
+            }
+            Err(TellError::Refused(why)) => warnings.push(format!(
+                "GitHub refused to be told on {told} that goal {} ended: {why}",
+                goal.label
+            )),
+        }
+    }
+    // What was not reached waits for the next pass, the newest kept.
+    reports.pending.extend(ends);
+    let excess = reports.pending.len().saturating_sub(PENDING_KEPT);
+    reports.pending.drain(..excess);
+    let document = serde_json::to_string(&reports).expect("the reports serialize");
+    let text = ctx.store.render_told(REPORTS_HEADER, &document);
+    if crate::os::safe_file::read_state(&reports_path(ctx)).as_deref() != Some(text.as_str()) {
+        tx.write_file(&reports_path(ctx), &text)?;
+    }
+    warnings.extend(super::finish(tx)?.warnings);
+    Ok(warnings)
+}
+
+/// Whether `goal` was made from a GitHub issue.
+pub fn from_issue(goal: &Goal) -> bool {
+    goal.record
+        .origin
+        .as_deref()
+        .and_then(issue_of_address)
+        .is_some()
+}
+
+/// Starts telling issues of their goals' ends from the log's end, unless
+/// it started before.
+fn start_reports(ctx: &Context) -> Result<()> {
+    let path = reports_path(ctx);
+    if ctx.store.read_told(&path, REPORTS_HEADER).is_some() {
+        return Ok(());
+    }
+    let reports = Reports {
+        cursor: ctx.store.log().end()?,
+        pending: Vec::new(),
+    };
+    let document = serde_json::to_string(&reports).expect("the reports serialize");
+    let mut tx = ctx.transaction()?;
+    tx.write_file(&path, &ctx.store.render_told(REPORTS_HEADER, &document))?;
+    super::finish(tx).map(drop)
+}
+
+/// The most ends kept to tell when GitHub is out of reach.
+const PENDING_KEPT: usize = 100;
+
+/// `state/issues.json`: where reading the log for ends stopped, and the
+/// ends GitHub was not reached for.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Reports {
+    cursor: crate::store::events::Cursor,
+    pending: Vec<Event>,
+}
+
+/// Why an issue was not told.
+enum TellError {
+    /// GitHub was not reached, or failed (5xx): tried again.
+    Unreached(String),
+    /// GitHub answered no: not tried again.
+    Refused(String),
+}
+
+impl From<String> for TellError {
+    fn from(why: String) -> TellError {
+        if why.starts_with("HTTP ") && !why.starts_with("HTTP 5")
+            || why.starts_with("the GitHub API answered with bad JSON")
+        {
+            TellError::Refused(why)
+        } else {
+            TellError::Unreached(why)
+        }
+    }
+}
+
+/// The issue an `origin` names: `https://HOST/owner/repo/issues/N` (on
+/// github.com or a GitHub Enterprise host).
+fn issue_of_address(origin: &str) -> Option<IssueRef> {
+    let rest = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"))?;
+    let path = rest.split_once('/')?.1;
+    let parts: Vec<&str> = path.split(['?', '#']).next()?.split('/').collect();
+    match parts.as_slice() {
+        [owner, repo, "issues", number, ..] => {
+            IssueRef::parse(&format!("{owner}/{repo}#{number}")).ok()
+        }
+        _ => None,
+    }
+}
+
+/// Comments on `issue` how `goal` ended, and closes it when it completed
+/// and `intake.close` says so.
+fn tell_end(
+    ctx: &Context,
+    issue: &IssueRef,
+    goal: &Goal,
+    event: &Event,
+) -> std::result::Result<(), TellError> {
+    let body = end_comment(goal, event);
+    comment(ctx, &issue.repo, issue.number, &body).map_err(TellError::from)?;
+    if goal.status == crate::model::Status::Completed && ctx.config.intake.close {
+        let policy = super::checking::policy(ctx);
+        let json = json!({"state": "closed", "state_reason": "completed"}).to_string();
+        let send = Send {
+            method: Method::Patch,
+            json: json.as_bytes(),
+        };
+        let path = format!("{}/issues/{}", issue.repo.api_path(), issue.number);
+        github::call(&policy, Some(send), &path, "no such issue").map_err(TellError::from)?;
+    }
+    Ok(())
+}
+
+/// The comment that tells an issue how its goal ended.
+fn end_comment(goal: &Goal, event: &Event) -> String {
+    let mut text = format!(
+        "steward: goal `{}` {} at {}: {}",
+        goal.label,
+        goal.status,
+        event.ts,
+        crate::text::one_line(&event.detail)
+    );
+    if let Some(receipt) = &goal.receipt {
+        text.push_str("\n\nThe judge's receipt:\n");
+        for check in &receipt.checks {
+            text.push_str(&format!(
+                "\n- check `{} {}`: {} ({})",
+                check.kind,
+                check.target,
+                check.result,
+                crate::text::one_line(&check.detail)
+            ));
+        }
+        for criterion in &goal.criteria {
+            let mark = if criterion.met { "x" } else { " " };
+            text.push_str(&format!("\n- [{mark}] {}", criterion.text));
+        }
+    }
+    text
+}
+
+/// `text` for a query string: everything but unreserved characters
+/// percent-encoded.
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_list_items_become_criteria_and_leave_the_description() {
+        let body = "Login drops the session.\n\n## Steps\n- [ ] the session survives a reload\n- [x] the test `test_login` passes\n* [ ]   \n---\n```\ntrace\n```";
+        let (criteria, rest) = task_list(body);
+        assert_eq!(
+            criteria,
+            [
+                "the session survives a reload",
+                "the test `test_login` passes"
+            ]
+        );
+        let text = description(&rest, "https://github.com/acme/app/issues/7");
+        assert!(
+            text.starts_with("Login drops the session.\n\n    ## Steps"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("From the issue https://github.com/acme/app/issues/7"),
+            "{text}"
+        );
+        assert!(crate::store::body::check_description(&text).is_ok());
+    }
+
+    #[test]
+    fn labels_are_names_a_goal_can_have() {
+        let repo = RepoRef::parse("acme/My.App_2").unwrap();
+        assert_eq!(label_for(&repo, 42), "my-app_2-42");
+        assert_eq!(percent_encode("good first issue"), "good%20first%20issue");
+        assert_eq!(percent_encode("a&b=c"), "a%26b%3Dc");
+    }
+}
