@@ -152,8 +152,8 @@ fn taken(ctx: &Context, url: &str) -> Result<Vec<Goal>> {
 /// Adds the goal for `issue` and, with `intake.comment`, says so on it.
 fn make(ctx: &Context, repo: &RepoRef, issue: &Issue, given: FromIssue) -> Result<Saved> {
     let request = request(ctx, repo, issue, given);
-    start_reports(ctx)?;
     let mut saved = super::add(ctx, &request)?;
+    remember(ctx, &saved.goal.goal.id, &issue.url)?;
     if ctx.config.intake.comment {
         let body = format!(
             "steward tracks this issue as goal `{}`: {}",
@@ -326,28 +326,21 @@ fn reports_path(ctx: &Context) -> std::path::PathBuf {
 const REPORTS_HEADER: &str = "steward issue reports v1";
 
 /// After a pass, outside its lock: tells each GitHub issue a goal was made
-/// from that the goal ended — completed (with the judge's receipt, and
-/// closing the issue with `intake.close`), failed or abandoned — once, from
-/// the machine whose steward wrote the end (in a fleet, as notifications
-/// go). Done by `tick`, not by `complete`: an agent's `complete` may run in
-/// a sandbox with no network. The first pass starts at the log's end. An
-/// issue GitHub cannot be reached for is tried again next pass; one it
-/// refuses is a warning, and the others go on.
-///
-/// Until a goal is made from an issue here (or one is found open), nothing
-/// is read or written: a store that never uses issues pays nothing.
-pub fn report_ends(ctx: &Context, open_from_issue: bool) -> Result<Vec<String>> {
-    let log = ctx.store.log();
-    let stored: Option<Reports> = ctx
-        .store
-        .read_told(&reports_path(ctx), REPORTS_HEADER)
-        .and_then(|text| serde_json::from_str(&text).ok());
-    let Some(mut reports) = stored else {
-        if open_from_issue {
-            start_reports(ctx)?;
-        }
+/// from here that the goal ended — completed (with the judge's receipt, and
+/// closing the issue with `intake.close`), failed or abandoned — once. Done
+/// by `tick`, not by `complete`: an agent's `complete` may run in a sandbox
+/// with no network. Only the goals this machine made from issues are told,
+/// each on the issue it was made from, as `state/issues.json` (signed with
+/// this machine's key) remembers them: a goal an agent gave an issue's
+/// address as its origin never makes steward comment there, nor close it.
+/// An issue GitHub cannot be reached for is tried again next pass; one it
+/// refuses is a warning, and the others go on. A store that never made a
+/// goal from an issue reads and writes nothing.
+pub fn report_ends(ctx: &Context) -> Result<Vec<String>> {
+    let Some(mut reports) = read_reports(ctx) else {
         return Ok(Vec::new());
     };
+    let log = ctx.store.log();
     let (was_part, was_pending) = (reports.cursor.part.clone(), reports.pending.len());
     let mut ends = std::mem::take(&mut reports.pending);
     reports.cursor = log.each_from(&reports.cursor, |event: Event| {
@@ -355,14 +348,10 @@ pub fn report_ends(ctx: &Context, open_from_issue: bool) -> Result<Vec<String>> 
             event.to.as_deref(),
             Some("completed" | "failed" | "abandoned")
         );
-        if ended && !event.goal_id.is_empty() {
+        if ended && reports.goals.contains_key(&event.goal_id) {
             ends.push(event);
         }
     })?;
-    if super::fleet::shared(ctx) {
-        let tells = super::fleet::read(ctx).tells_for(ctx);
-        ends.retain(|event| event.by.as_deref().is_none_or(&tells));
-    }
     // Nothing to tell, and the log read within the same part: the cursor
     // is kept as it was (re-read next pass), sparing a pass a write.
     if ends.is_empty() && was_pending == 0 && reports.cursor.part == was_part {
@@ -372,19 +361,24 @@ pub fn report_ends(ctx: &Context, open_from_issue: bool) -> Result<Vec<String>> 
     let mut tx = ctx.transaction()?;
     let mut ends = ends.into_iter();
     for event in ends.by_ref() {
+        let Some(issue) =
+            (reports.goals.get(&event.goal_id)).and_then(|address| issue_of_address(address))
+        else {
+            continue;
+        };
         let Ok(loaded) = ctx.store.refind(&event.goal_id, &event.label) else {
             continue;
         };
         let goal = &loaded.goal;
-        let Some(issue) = goal.record.origin.as_deref().and_then(issue_of_address) else {
-            continue;
-        };
         let told = format!("{}#{}", issue.repo, issue.number);
         match tell_end(ctx, &issue, goal, &event) {
-            Ok(()) => tx.record_store_event(
-                "issue_told",
-                &format!("{told}: goal {} {}", goal.label, goal.status),
-            ),
+            Ok(()) => {
+                tx.record_store_event(
+                    "issue_told",
+                    &format!("{told}: goal {} {}", goal.label, goal.status),
+                );
+                reports.goals.remove(&event.goal_id);
+            }
             Err(TellError::Unreached(why)) => {
                 warnings.push(format!(
                     "could not tell {told} that goal {} ended: {why}; tried again next pass",
@@ -393,60 +387,76 @@ pub fn report_ends(ctx: &Context, open_from_issue: bool) -> Result<Vec<String>> 
                 reports.pending.push(event);
                 break;
             }
-            Err(TellError::Refused(why)) => warnings.push(format!(
-                "GitHub refused to be told on {told} that goal {} ended: {why}",
-                goal.label
-            )),
+            Err(TellError::Refused(why)) => {
+                warnings.push(format!(
+                    "GitHub refused to be told on {told} that goal {} ended: {why}",
+                    goal.label
+                ));
+                reports.goals.remove(&event.goal_id);
+            }
         }
     }
     // What was not reached waits for the next pass, the newest kept.
     reports.pending.extend(ends);
     let excess = reports.pending.len().saturating_sub(PENDING_KEPT);
     reports.pending.drain(..excess);
-    let document = serde_json::to_string(&reports).expect("the reports serialize");
-    let text = ctx.store.render_told(REPORTS_HEADER, &document);
-    if crate::os::safe_file::read_state(&reports_path(ctx)).as_deref() != Some(text.as_str()) {
-        tx.write_file(&reports_path(ctx), &text)?;
-    }
+    write_reports(ctx, &mut tx, &reports)?;
     warnings.extend(super::finish(tx)?.warnings);
     Ok(warnings)
 }
 
-/// Whether `goal` was made from a GitHub issue.
-pub fn from_issue(goal: &Goal) -> bool {
-    goal.record
-        .origin
-        .as_deref()
-        .and_then(issue_of_address)
-        .is_some()
+/// `state/issues.json` as this machine wrote it; `None` when there is none
+/// or it does not verify.
+fn read_reports(ctx: &Context) -> Option<Reports> {
+    let text = ctx.store.read_told(&reports_path(ctx), REPORTS_HEADER)?;
+    serde_json::from_str(&text).ok()
 }
 
-/// Starts telling issues of their goals' ends from the log's end, unless
-/// it started before.
-fn start_reports(ctx: &Context) -> Result<()> {
-    let path = reports_path(ctx);
-    if ctx.store.read_told(&path, REPORTS_HEADER).is_some() {
-        return Ok(());
+fn write_reports(
+    ctx: &Context,
+    tx: &mut crate::store::Transaction<'_>,
+    reports: &Reports,
+) -> Result<()> {
+    let document = serde_json::to_string(reports).expect("the reports serialize");
+    let text = ctx.store.render_told(REPORTS_HEADER, &document);
+    if crate::os::safe_file::read_state(&reports_path(ctx)).as_deref() != Some(text.as_str()) {
+        tx.write_file(&reports_path(ctx), &text)?;
     }
-    let reports = Reports {
-        cursor: ctx.store.log().end()?,
-        pending: Vec::new(),
+    Ok(())
+}
+
+/// Remembers that goal `goal_id` was made from the issue at `address`, to
+/// tell it how the goal ends; the first one starts reading the log at its
+/// end.
+fn remember(ctx: &Context, goal_id: &str, address: &str) -> Result<()> {
+    let mut reports = match read_reports(ctx) {
+        Some(reports) => reports,
+        None => Reports {
+            cursor: ctx.store.log().end()?,
+            ..Reports::default()
+        },
     };
-    let document = serde_json::to_string(&reports).expect("the reports serialize");
+    reports
+        .goals
+        .insert(goal_id.to_string(), address.to_string());
     let mut tx = ctx.transaction()?;
-    tx.write_file(&path, &ctx.store.render_told(REPORTS_HEADER, &document))?;
+    write_reports(ctx, &mut tx, &reports)?;
     super::finish(tx).map(drop)
 }
 
 /// The most ends kept to tell when GitHub is out of reach.
 const PENDING_KEPT: usize = 100;
 
-/// `state/issues.json`: where reading the log for ends stopped, and the
-/// ends GitHub was not reached for.
+/// `state/issues.json`: the goals made from issues here and their issues'
+/// addresses, where reading the log for their ends stopped, and the ends
+/// GitHub was not reached for.
 #[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 struct Reports {
     cursor: crate::store::events::Cursor,
+    #[serde(default)]
     pending: Vec<Event>,
+    #[serde(default)]
+    goals: std::collections::BTreeMap<String, String>,
 }
 
 /// Why an issue was not told.

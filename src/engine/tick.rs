@@ -329,7 +329,6 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     }
     let goals: Vec<&Goal> = after.iter().map(|g| &*g.goal).collect();
     let open_goals = goals.len();
-    let open_from_issues = goals.iter().any(|g| super::intake::from_issue(g));
     let open_ids: std::collections::HashSet<&str> = goals.iter().map(|g| g.id.as_str()).collect();
     super::prune::prune(ctx, &mut tx, &open_ids)?;
     let before = reported_before(ctx);
@@ -406,7 +405,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
         .warnings
         .extend(notify::send(ctx, notifications)?);
     // The issues goals were made from, told how they ended.
-    match super::intake::report_ends(ctx, open_from_issues) {
+    match super::intake::report_ends(ctx) {
         Ok(warnings) => outcome.notices.warnings.extend(warnings),
         Err(err) => (outcome.notices.warnings).push(format!("telling issues: {err}")),
     }

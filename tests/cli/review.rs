@@ -352,6 +352,26 @@ fn goals_come_from_issues_once_and_tell_them_how_they_ended() {
         "{comments:?}"
     );
 
+    // A goal that names an issue as its origin without being made from it
+    // (an agent's, say) never makes steward comment there.
+    env.steward()
+        .args([
+            "--actor",
+            "agent",
+            "add",
+            "sneaky",
+            "--title",
+            "T",
+            "--criterion",
+            "C",
+        ])
+        .args(["--origin", "https://github.com/acme/app/issues/8"])
+        .assert()
+        .success();
+    env.steward()
+        .args(["abandon", "sneaky", "--reason", "not wanted"])
+        .assert()
+        .success();
     // The goal completes; the next pass tells the issue, once, and closes it.
     env.steward()
         .args(["tick", "-q"])
@@ -388,6 +408,10 @@ fn goals_come_from_issues_once_and_tell_them_how_they_ended() {
         .filter(|r| r.starts_with("PATCH /repos/acme/app/issues/7 "))
         .collect();
     assert_eq!(closed.len(), 1, "{requests:?}");
+    let on_eight = (requests.iter())
+        .filter(|r| r.starts_with("POST /repos/acme/app/issues/8/comments"))
+        .count();
+    assert_eq!(on_eight, 1, "only intake's comment: {requests:?}");
     assert!(closed[0].contains(r#""state":"closed""#), "{}", closed[0]);
     for (path, bytes) in env.snapshot() {
         assert!(
