@@ -15,7 +15,7 @@ mod deadline;
 mod file;
 pub(crate) mod github;
 mod http;
-mod text;
+pub(crate) mod text;
 pub(crate) mod url;
 
 #[cfg(test)]
@@ -28,6 +28,11 @@ use crate::model::{Check, CheckKind};
 use self::ci::CiTarget;
 use self::github::PullRef;
 use self::url::Url;
+
+/// The target of a `pr_merged` or `ci_green` check that follows the pull
+/// request steward opened for the goal's branch (`dispatch.pull_request`):
+/// the engine puts the recorded one in its place before the check runs.
+pub const PULL_REQUEST_TARGET: &str = "pr";
 
 /// What checks may do, from the operator's configuration and the environment.
 #[derive(Clone)]
@@ -129,6 +134,7 @@ pub fn validate(check: &Check, policy: &CheckPolicy) -> Result<(), String> {
         CheckKind::FileExists => file::validate(&check.target, &policy.root),
         CheckKind::CommandExitZero => argv::split(&check.target).map(drop),
         CheckKind::HttpOk => Url::parse(&check.target).map(drop),
+        CheckKind::PrMerged | CheckKind::CiGreen if check.target == PULL_REQUEST_TARGET => Ok(()),
         CheckKind::PrMerged => PullRef::parse(&check.target).map(drop),
         CheckKind::CiGreen => CiTarget::parse(&check.target).map(drop),
         CheckKind::Unknown(name) => Err(unknown_kind(name)),

@@ -972,6 +972,8 @@ impl Layers {
                     Value::TextList(list) => list.clone(),
                     other => unreachable!("dispatch.protect is {other:?}"),
                 },
+                pull_request: self.bool("dispatch.pull_request"),
+                pull_request_repo: self.optional_text("dispatch.pull_request_repo"),
             },
             hooks: Hooks {
                 max_continuations: self.count("hooks.max_continuations"),

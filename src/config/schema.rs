@@ -626,6 +626,18 @@ pub(super) const SETTINGS: &[Setting] = &[
         "when a goal worked in a worktree completes: none leaves its branch for a person; ff or merge merges it into the root's branch when clean, then the root's checks judge",
     ),
     file_setting(
+        "dispatch.pull_request",
+        Kind::Bool,
+        "false",
+        "true (with worktree and merge: none): push the branch of a run that finished with the goal's other checks passing and open (or update) a pull request on GitHub",
+    ),
+    file_setting(
+        "dispatch.pull_request_repo",
+        Kind::OptionalText,
+        "null",
+        "owner/repo the pull requests are opened in; null: from the address of git.remote",
+    ),
+    file_setting(
         "hooks.max_continuations",
         Kind::Count,
         "5",

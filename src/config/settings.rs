@@ -175,6 +175,10 @@ pub struct Dispatch {
     pub merge: MergeMode,
     /// Paths of the repository a branch must leave alone to be merged.
     pub protect: Vec<String>,
+    /// Push a finished run's branch and open a pull request for it.
+    pub pull_request: bool,
+    /// `owner/repo` of the pull requests; `None`: from `git.remote`.
+    pub pull_request_repo: Option<String>,
 }
 
 /// `dispatch.merge`: what happens to the branch of a goal completed in a

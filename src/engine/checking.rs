@@ -92,6 +92,12 @@ pub struct Site {
     /// person on this machine accepted them.
     pub goal_id: String,
     pub goal_label: String,
+    /// The pull request steward opened for the goal: what a `pr_merged`
+    /// or `ci_green` check whose target is `pr` follows.
+    pub pull_request: Option<String>,
+    /// When the goal's last run began (with a pull request): what a
+    /// reviewer said after it is for the next run.
+    pub last_run_at: Option<String>,
 }
 
 /// Why a command check a person here did not accept does not run.
@@ -157,6 +163,34 @@ pub fn run_each(ctx: &Context, each: &[(&Check, &Site)]) -> Vec<CheckOutcome> {
                             {
                                 CheckOutcome::Failed {
                                     detail: not_accepted(&site.goal_label),
+                                }
+                            }
+                            None if check.target == checks::PULL_REQUEST_TARGET
+                                && matches!(check.kind, CheckKind::PrMerged | CheckKind::CiGreen) =>
+                            {
+                                match &site.pull_request {
+                                    Some(pull) => match checks::run(
+                                        &Check {
+                                            target: pull.clone(),
+                                            ..(*check).clone()
+                                        },
+                                        &policies[index],
+                                    ) {
+                                        CheckOutcome::Failed { detail }
+                                            if check.kind == CheckKind::PrMerged
+                                                && detail.starts_with("not merged (state: open)") =>
+                                        {
+                                            super::review::while_open(
+                                                &policies[index],
+                                                pull,
+                                                site.last_run_at.as_deref(),
+                                            )
+                                        }
+                                        outcome => outcome,
+                                    },
+                                    None => CheckOutcome::Failed {
+                                        detail: "no pull request yet: steward opens one when a run's branch is ready (dispatch.pull_request)".to_string(),
+                                    },
                                 }
                             }
                             None => checks::run(check, &policies[index]),

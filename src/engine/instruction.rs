@@ -140,6 +140,17 @@ pub fn for_run(
                 crate::text::one_line(&check.failures.join("; "))
             )
         });
+    // What reviewers said on the goal's pull request since the last run
+    // began: each said to the run after it, once.
+    let review = mine
+        .last()
+        .and_then(|run| run.started_at.as_deref())
+        .and_then(|since| {
+            let pull = goal.record.pull_request.as_deref()?;
+            super::review::review_of(&super::checking::policy(ctx), pull, since)
+        })
+        .unwrap_or_default();
+    let failing = format!("{failing}{review}");
     if kind == RunKind::Wake && resumes {
         let on = node.map_or_else(String::new, |n| format!(", plan node {}", n.id));
         return format!(
@@ -186,7 +197,7 @@ pub fn for_run(
     });
     let unblocked = unblocked(goal, mine);
     format!(
-        "steward asks you to work on goal {label}{on} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{unblocked}{node_text}{block}\n{report}\n"
+        "steward asks you to work on goal {label}{on} now. {why}Work until its acceptance criteria are met or you are blocked; steward judges the result.\n\n{unblocked}{review}{node_text}{block}\n{report}\n"
     )
 }
 

@@ -115,7 +115,7 @@ fn mark(ctx: &Context, run: &Run, state: WorktreeState) -> Result<()> {
 
 /// The paths of the store a branch must not change to be merged: steward
 /// merges code, never its own state or settings.
-fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
+pub(super) fn store_paths(ctx: &Context, subdir: &str) -> Vec<String> {
     let mut paths = own_commit_paths(ctx, subdir);
     paths.extend(
         [
@@ -163,7 +163,7 @@ const STEERING_NAMES: [&str; 5] = [
 
 /// Whether `path`, changed on a branch, is one a person merges: under
 /// one of `forbidden`, or named as one of [`STEERING_NAMES`] anywhere.
-fn is_forbidden(path: &str, forbidden: &[String]) -> bool {
+pub(super) fn is_forbidden(path: &str, forbidden: &[String]) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     STEERING_NAMES.contains(&name) || is_under_any(path, forbidden)
 }
@@ -425,7 +425,7 @@ struct Merge {
 }
 
 /// The paths that differ between two commits.
-fn changed_paths(
+pub(super) fn changed_paths(
     repo: &Repository,
     from: git2::Oid,
     to: git2::Oid,

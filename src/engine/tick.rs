@@ -146,6 +146,12 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             .notices
             .warnings
             .extend(super::merge_back::settle(ctx)?);
+        // Branches of runs that finished with the goal's other checks
+        // passing: pushed, and a pull request opened or updated.
+        outcome
+            .notices
+            .warnings
+            .extend(super::pull_request::settle(ctx)?);
     }
     if request.dry_run {
         let before = ctx.store.scan(Scope::OpenDirectoryWithDigests)?;

@@ -64,6 +64,8 @@ pub struct GoalJson<'g> {
     risks: &'g [String],
     /// The machines (names or tags) its runs may start on; empty: any.
     runs_on: &'g [String],
+    /// The pull request steward opened for its branch (`owner/repo#N`).
+    pull_request: Option<&'g str>,
     handoff: Option<&'g crate::model::Handoff>,
     path: String,
 }
@@ -252,6 +254,7 @@ pub fn goal_json<'g>(ctx: &Context, loaded: &'g LoadedGoal, book: &'g Book) -> G
         non_goals: &goal.record.non_goals,
         risks: &goal.record.risks,
         runs_on: &goal.record.runs_on,
+        pull_request: goal.record.pull_request.as_deref(),
         handoff: goal.handoff.as_deref(),
         plan: goal.plan.as_ref().map(|section| {
             let tally = section.summary.tally;

@@ -76,6 +76,7 @@ pub fn for_run(ctx: &Context, goal: &Goal, mine: &[&Run], id: &str) -> Option<Ru
         into: None,
         state: None,
         judged_commit: None,
+        pushed_commit: None,
     })
 }
 
@@ -198,12 +199,19 @@ fn base_commit<'r>(
 }
 
 /// The worktree of `goal`'s open run, if it works in one: where the goal's
-/// checks run while it is open.
+/// checks run while it is open. With `dispatch.pull_request`, also the
+/// last run's worktree still in use after the run ended: its branch is
+/// the pull request's, and the goal's checks judge what it holds.
 pub fn open_for(ctx: &Context, goal_id: &str, runs: &[Run]) -> Option<PathBuf> {
     let run = runs
         .iter()
         .rev()
-        .find(|r| r.goal_id == goal_id && r.is_active() && r.machine == ctx.machine_id())?;
+        .find(|r| r.goal_id == goal_id && r.machine == ctx.machine_id() && r.worktree.is_some())
+        .filter(|r| {
+            r.is_active()
+                || (ctx.config.dispatch.pull_request
+                    && r.worktree.as_ref().is_some_and(|w| w.state.is_none()))
+        })?;
     let worktree = run.worktree.as_ref()?;
     work_dir(ctx, worktree).filter(|dir| dir.is_dir())
 }
@@ -759,6 +767,14 @@ fn check_site(ctx: &Context, at: PathBuf, goal: &Goal) -> Site {
         refused,
         goal_id: goal.id.clone(),
         goal_label: goal.label.clone(),
+        pull_request: goal.record.pull_request.clone(),
+        last_run_at: goal.record.pull_request.as_ref().and_then(|_| {
+            let (runs, _) = ctx.store.runs().ok()?;
+            runs.iter()
+                .rev()
+                .find(|r| r.goal_id == goal.id)
+                .and_then(|r| r.started_at.clone())
+        }),
     }
 }
 

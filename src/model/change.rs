@@ -85,6 +85,7 @@ pub enum RecordField {
     Risks(Vec<String>),
     RunsOn(Vec<String>),
     Planning(Option<super::Planning>),
+    PullRequest(Option<String>),
 }
 
 /// One budget key.

@@ -24,6 +24,10 @@ pub struct Record {
     /// The machines (names or `machine.tags`) its runs may start on;
     /// empty: any.
     pub runs_on: Vec<String>,
+    /// The pull request steward opened for its runs' branch
+    /// (`owner/repo#N`, `dispatch.pull_request`): what `pr_merged:pr` and
+    /// `ci_green:pr` follow. Steward's to write, as the checks are.
+    pub pull_request: Option<String>,
 }
 
 /// Whether dispatch plans a goal before working on it.
@@ -64,6 +68,9 @@ impl Record {
         }
         if let Some(origin) = &self.origin {
             lines.push(format!("Origin: {origin}"));
+        }
+        if let Some(pull) = &self.pull_request {
+            lines.push(format!("Pull request: {pull}"));
         }
         if let Some(planning) = self.planning {
             lines.push(format!("Planning: {}", planning.as_str()));

@@ -228,6 +228,10 @@ pub struct RunWorktree {
     /// and nothing committed after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judged_commit: Option<String>,
+    /// The commit of the branch steward last pushed for its pull request
+    /// (`dispatch.pull_request`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pushed_commit: Option<String>,
 }
 
 impl RunWorktree {

@@ -66,7 +66,10 @@ pub fn step(goal: &Goal, runs: &[&Run], settings: &Dispatch, now: DateTime<Utc>)
     if let Some(pending) =
         (goal.progress.last_check.as_ref()).and_then(|check| check.only_pending(&goal.verification))
     {
-        return Step::Wait(format!("its checks wait for CI: {}", pending.join("; ")));
+        return Step::Wait(format!(
+            "its checks wait for an answer: {}",
+            pending.join("; ")
+        ));
     }
     // A person's unblock starts afresh: the runs before it count no more;
     // nor does a run that ended on the agent's usage limit (no fault of

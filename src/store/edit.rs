@@ -101,6 +101,9 @@ fn apply_one(file: &mut GoalFile, edit: &Edit) -> Result<()> {
                 RecordField::NonGoals(list) => ("non_goals", non_empty(list)),
                 RecordField::Risks(list) => ("risks", non_empty(list)),
                 RecordField::RunsOn(list) => ("runs_on", non_empty(list)),
+                RecordField::PullRequest(text) => {
+                    ("pull_request", text.clone().map(YamlValue::Str))
+                }
             };
             match value {
                 Some(value) => file.set(&[key], value),

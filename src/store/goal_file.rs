@@ -51,7 +51,7 @@ pub const HISTORY_KEEP: usize = 100;
 const BOM: &str = "\u{feff}";
 
 /// Top-level keys steward reads; any other key is kept as `extra`.
-const KNOWN_KEYS: [&str; 31] = [
+const KNOWN_KEYS: [&str; 32] = [
     "id",
     "label",
     "title",
@@ -82,6 +82,7 @@ const KNOWN_KEYS: [&str; 31] = [
     "planning",
     "worktree",
     "runs_on",
+    "pull_request",
     "handoff",
 ];
 
@@ -430,6 +431,7 @@ impl GoalFile {
                 non_goals: reader.texts(&["non_goals"])?,
                 risks: reader.texts(&["risks"])?,
                 runs_on: reader.texts(&["runs_on"])?,
+                pull_request: reader.text(&["pull_request"])?,
             },
             handoff: reader.structured(&["handoff"], "a handoff written by `steward handoff`")?,
             description: layout.description(body).to_string(),

@@ -16,7 +16,7 @@ const TOKEN: &str = "ghs_s3cr3tT0ken";
 /// given, `GET …/pulls/N` with a head commit; keeps every request head.
 struct Github {
     address: String,
-    check_runs: Arc<Mutex<String>>,
+    state: Arc<Mutex<Api>>,
     requests: Arc<Mutex<Vec<String>>>,
 }
 
@@ -24,9 +24,9 @@ impl Github {
     fn start() -> Github {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let address = listener.local_addr().unwrap().to_string();
-        let check_runs = Arc::new(Mutex::new(String::new()));
+        let state = Arc::new(Mutex::new(Api::default()));
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let (runs, seen) = (check_runs.clone(), requests.clone());
+        let (api, seen) = (state.clone(), requests.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { return };
@@ -53,7 +53,7 @@ impl Github {
                 seen.lock()
                     .unwrap()
                     .push(format!("{head}{}", String::from_utf8_lossy(&body)));
-                let (status, body) = answer(&method, &path, &runs.lock().unwrap());
+                let (status, body) = answer(&method, &path, &api.lock().unwrap());
                 let _ = stream.write_all(
                     format!(
                         "HTTP/1.1 {status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -65,7 +65,7 @@ impl Github {
         });
         Github {
             address,
-            check_runs,
+            state,
             requests,
         }
     }
@@ -79,7 +79,7 @@ impl Github {
     /// named `unit-tests`, as GitHub Actions reports a job.
     fn unit_tests(&self, status: &str, conclusion: Option<&str>, summary: &str) {
         let conclusion = conclusion.map_or("null".to_string(), |c| format!("\"{c}\""));
-        *self.check_runs.lock().unwrap() = format!(
+        self.state.lock().unwrap().check_runs = format!(
             r#"{{"id": 4, "head_sha": "0123456789abcdef0123456789abcdef01234567", "name": "unit-tests",
                 "status": "{status}", "conclusion": {conclusion},
                 "started_at": "2026-11-21T04:00:00Z", "completed_at": null,
@@ -107,7 +107,26 @@ fn issue(number: u64, title: &str, body: &str, labels: &[&str]) -> String {
 }
 
 /// The answer for one request, in the shapes GitHub documents.
-fn answer(method: &str, path: &str, check_runs: &str) -> (&'static str, String) {
+/// What the loopback API answers from: the check runs of every commit, and
+/// pull request 12 (merged or not, its review comments).
+#[derive(Default)]
+struct Api {
+    check_runs: String,
+    merged: bool,
+    review_comments: String,
+}
+
+const HEAD_SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+
+fn answer(method: &str, path: &str, api: &Api) -> (&'static str, String) {
+    let check_runs = &api.check_runs;
+    let pull_twelve = format!(
+        r#"{{"id": 12000, "number": 12, "state": "{}", "merged": {}, "title": "Fix it",
+            "html_url": "https://github.com/acme/app/pull/12",
+            "head": {{"ref": "steward/fix/x", "sha": "{HEAD_SHA}"}}, "base": {{"ref": "main"}}}}"#,
+        if api.merged { "closed" } else { "open" },
+        api.merged
+    );
     let pull = r#"{"id": 9000, "number": 9, "state": "open", "title": "Fix it", "body": null, "labels": [],
         "html_url": "https://github.com/acme/app/pull/9",
         "pull_request": {"url": "https://api.github.com/repos/acme/app/pulls/9"}}"#;
@@ -136,6 +155,17 @@ fn answer(method: &str, path: &str, check_runs: &str) -> (&'static str, String) 
             ("200 OK", format!("[{seven}, {pull}, {eight}]"))
         }
         ("GET" | "PATCH", "/repos/acme/app/issues/7") => ("200 OK", seven),
+        ("POST", "/repos/acme/app/pulls") => ("201 Created", pull_twelve),
+        ("GET" | "PATCH", "/repos/acme/app/pulls/12") => ("200 OK", pull_twelve),
+        ("GET", p) if p.starts_with("/repos/acme/app/pulls/12/comments") => {
+            ("200 OK", format!("[{}]", api.review_comments))
+        }
+        ("GET", p)
+            if p.starts_with("/repos/acme/app/pulls/12/reviews")
+                || p.starts_with("/repos/acme/app/issues/12/comments") =>
+        {
+            ("200 OK", "[]".to_string())
+        }
         ("GET", "/repos/acme/app/issues/8") => ("200 OK", eight),
         ("GET", "/repos/acme/app/issues/9") => ("200 OK", pull.to_string()),
         ("POST", p) if p.ends_with("/comments") => (
@@ -208,7 +238,7 @@ fn ci_green_waits_for_ci_tells_the_next_run_what_failed_and_passes_when_green() 
     let why = env.steward().args(["why", "login"]).output().unwrap();
     let why = String::from_utf8_lossy(&why.stdout);
     assert!(
-        why.contains("its checks wait for CI: ci_green acme/app@main: pending: CI running: unit-tests (0 of 1 done)"),
+        why.contains("its checks wait for an answer: ci_green acme/app@main: pending: CI running: unit-tests (0 of 1 done)"),
         "{why}"
     );
     let shown = env.goal_json("login");
@@ -420,4 +450,220 @@ fn goals_come_from_issues_once_and_tell_them_how_they_ended() {
             path.display()
         );
     }
+}
+
+const COMMITTING_AGENT: &str = r#"#!/bin/sh
+{ echo "=== run $STEWARD_DISPATCH_ID"; cat; } >> "$AGENT_LOG"
+n=$(grep -c "^=== run" "$AGENT_LOG")
+echo "attempt $n" > fix.txt
+# Where CI's own settings are: never the agent's to push.
+[ "$STEWARD_GOAL" = sly ] && mkdir -p .github/workflows && echo "on: push" > .github/workflows/ci.yml && git add .github
+git add fix.txt && git commit -qm "fix, attempt $n" >> "$AGENT_LOG" 2>&1
+echo '{"type":"result","subtype":"success","is_error":false,"result":"committed","session_id":"s-'"$STEWARD_DISPATCH_ID"'","total_cost_usd":0.1}'
+"#;
+
+/// A store at the top of a repository whose remote is a bare one, its
+/// runs in worktrees, `dispatch.pull_request` on against `github`; the
+/// agent and its log outside it.
+fn pull_request_store(github: &Github) -> (TestEnv, tempfile::TempDir) {
+    github.unit_tests("completed", Some("success"), "all passed");
+    let env = TestEnv::initialised();
+    let outside = tempfile::tempdir().unwrap();
+    let agent = outside.path().join("agent.sh");
+    std::fs::write(&agent, COMMITTING_AGENT).unwrap();
+    std::fs::set_permissions(&agent, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    env.write_config(&format!(
+        "verification:\n  github_api: http://{}\ndispatch:\n  enabled: true\n  agent: fake\n  timeout: 30s\n  worktree: true\n  merge: none\n  pull_request: true\n  pull_request_repo: acme/app\n  pass_at_run_end: false\nagents:\n  fake:\n    command: [{}]\n    output: claude-json\n",
+        github.address,
+        agent.display()
+    ));
+    let root = env.root();
+    crate::common::git(root, &["init", "-q", "-b", "main"]);
+    crate::common::git(root, &["config", "user.name", "Test"]);
+    crate::common::git(root, &["config", "user.email", "test@example.com"]);
+    crate::common::git(root, &["add", "steward.yaml"]);
+    crate::common::git(root, &["commit", "-qm", "base"]);
+    let remote = outside.path().join("remote.git");
+    crate::common::git(outside.path(), &["init", "-q", "--bare", "remote.git"]);
+    crate::common::git(root, &["remote", "add", "origin", remote.to_str().unwrap()]);
+    crate::common::git(root, &["push", "-q", "origin", "main"]);
+    env.steward().args(["config", "accept"]).assert().success();
+    (env, outside)
+}
+
+/// A goal worked in a worktree: its branch pushed and one pull request
+/// opened when the run leaves its other checks passing, updated (not
+/// opened again) after the next run; the pull request recorded on the
+/// goal, where `pr_merged:pr` and `ci_green:pr` follow it; the goal waits
+/// at no cost while the pull request is open; a reviewer's comment reaches
+/// the next run's instruction once; the merge makes the goal verifying.
+#[test]
+fn a_finished_branch_gets_one_pull_request_that_review_and_merge_drive() {
+    let github = Github::start();
+    let (env, outside) = pull_request_store(&github);
+    let log = outside.path().join("agent.log");
+    let remote = outside.path().join("remote.git");
+    env.steward()
+        .args(["add", "fix", "--title", "Fix it"])
+        .args(["--criterion", "fix.txt is written"])
+        .args(["--criterion", "the pull request is merged"])
+        .args(["--verify", "file_exists:fix.txt@1"])
+        .args(["--verify", "pr_merged:pr@2"])
+        .args(["--verify", "ci_green:pr"])
+        .assert()
+        .success();
+    let tick = |now: &str| {
+        let output = env
+            .steward_on_path()
+            .env("GITHUB_TOKEN", TOKEN)
+            .env("AGENT_LOG", &log)
+            .env("STEWARD_NOW", now)
+            .args(["tick"])
+            .output()
+            .unwrap();
+        assert!(
+            matches!(output.status.code(), Some(0 | 3)),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let started = Instant::now();
+        while env
+            .runs()
+            .iter()
+            .any(|r| matches!(r["state"].as_str(), Some("pending" | "running")))
+        {
+            assert!(started.elapsed().as_secs() < 60, "the run never ended");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let count = |prefix: &str| {
+        github
+            .requests()
+            .iter()
+            .filter(|r| r.starts_with(prefix))
+            .count()
+    };
+    tick("2026-11-21T04:00:00Z");
+    assert_eq!(env.runs().len(), 1);
+    // The run left fix.txt committed on its branch: pushed, and a pull
+    // request opened for it.
+    let said = tick("2026-11-21T04:05:00Z");
+    assert!(
+        said.contains("fix: pull request acme/app#12 opened for branch steward/fix/"),
+        "{said}"
+    );
+    assert_eq!(count("POST /repos/acme/app/pulls "), 1);
+    let opened = (github.requests().into_iter())
+        .find(|r| r.starts_with("POST /repos/acme/app/pulls "))
+        .unwrap();
+    assert!(opened.contains(r#""base":"main""#), "{opened}");
+    assert!(opened.contains(r#""head":"steward/fix/"#), "{opened}");
+    assert!(opened.contains("- [x] fix.txt is written"), "{opened}");
+    let pushed = crate::common::git(&remote, &["branch", "--list", "steward/fix/*"]);
+    assert!(pushed.contains("steward/fix/"), "{pushed}");
+    let goal = env.goal_json("fix");
+    assert_eq!(goal["pull_request"], "acme/app#12", "{goal}");
+    // Open and unreviewed: the goal waits, at no cost.
+    tick("2026-11-21T04:07:00Z");
+    assert_eq!(
+        env.runs().len(),
+        1,
+        "a run started while the pull request waited"
+    );
+    let why = env
+        .steward()
+        .env("STEWARD_NOW", "2026-11-21T04:07:00Z")
+        .args(["why", "fix"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&why.stdout)
+            .contains("acme/app#12 is open: it waits for a review or a merge"),
+        "{}",
+        String::from_utf8_lossy(&why.stdout)
+    );
+    // A reviewer asks for more: the next run is told, once.
+    github.state.lock().unwrap().review_comments = r#"{"id": 77, "body": "Please also handle an empty token.", "path": "src/login.rs", "line": 12,
+        "user": {"login": "reviewer"}, "created_at": "2026-11-21T04:06:00Z", "updated_at": "2026-11-21T04:06:00Z",
+        "html_url": "https://github.com/acme/app/pull/12#discussion_r77"}"#
+        .to_string();
+    tick("2026-11-21T04:10:00Z");
+    assert_eq!(env.runs().len(), 2);
+    let told = std::fs::read_to_string(&log).unwrap();
+    let second = told.rsplit("=== run").next().unwrap();
+    assert!(
+        second.contains("Review on pull request acme/app#12 since the last run:\n- @reviewer on src/login.rs:12: Please also handle an empty token."),
+        "{second}"
+    );
+    // The second run's commit updates the same pull request.
+    let said = tick("2026-11-21T04:15:00Z");
+    assert!(
+        said.contains("fix: pull request acme/app#12 updated"),
+        "{said}"
+    );
+    assert_eq!(count("POST /repos/acme/app/pulls "), 1, "opened twice");
+    assert_eq!(count("PATCH /repos/acme/app/pulls/12 "), 1);
+    tick("2026-11-21T04:20:00Z");
+    assert_eq!(env.runs().len(), 2, "the review was told twice");
+    // Merged: every check passes.
+    github.state.lock().unwrap().merged = true;
+    tick("2026-11-21T04:25:00Z");
+    let goal = env.goal_json("fix");
+    assert_eq!(goal["status"], "verifying", "{goal}");
+    for (path, bytes) in env.snapshot() {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(TOKEN),
+            "the token leaked into {}",
+            path.display()
+        );
+    }
+}
+
+/// A branch that changes what steers CI (or steward, git, agents) is never
+/// pushed, and no pull request is opened for it.
+#[test]
+fn a_branch_that_changes_ci_settings_is_never_pushed() {
+    let github = Github::start();
+    let (env, outside) = pull_request_store(&github);
+    env.steward()
+        .args(["add", "sly", "--title", "Fix it"])
+        .args(["--criterion", "fix.txt is written"])
+        .args(["--verify", "file_exists:fix.txt@1"])
+        .assert()
+        .success();
+    for now in ["2026-11-21T04:00:00Z", "2026-11-21T04:05:00Z"] {
+        let output = env
+            .steward_on_path()
+            .env("AGENT_LOG", outside.path().join("agent.log"))
+            .env("STEWARD_NOW", now)
+            .args(["tick"])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        if now.ends_with("05:00Z") {
+            assert!(
+                said.contains("sly: branch steward/sly/")
+                    && said.contains("(.github/workflows/ci.yml): a person pushes it"),
+                "{said}"
+            );
+        }
+        let started = Instant::now();
+        while env
+            .runs()
+            .iter()
+            .any(|r| matches!(r["state"].as_str(), Some("pending" | "running")))
+        {
+            assert!(started.elapsed().as_secs() < 60, "the run never ended");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let pushed = crate::common::git(&outside.path().join("remote.git"), &["branch", "--list"]);
+    assert!(!pushed.contains("steward/"), "{pushed}");
+    assert!(
+        github
+            .requests()
+            .iter()
+            .all(|r| !r.starts_with("POST /repos/acme/app/pulls"))
+    );
 }

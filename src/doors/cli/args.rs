@@ -237,6 +237,7 @@ impl RecordArgs {
                 .as_deref()
                 .and_then(crate::model::Planning::parse),
             worktree: None,
+            pull_request: None,
         }
     }
 

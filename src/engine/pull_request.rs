@@ -1,0 +1,329 @@
+//! A pull request for each finished branch (`dispatch.pull_request`, with
+//! worktrees and `dispatch.merge: none`): before its pass, `tick` pushes
+//! the branch of a run that ended with its goal open and every check but
+//! those that follow the pull request passing, and opens a pull request on
+//! GitHub for it, or updates the one it opened before. The pull request is
+//! recorded on the goal (`pull_request`), where `pr_merged:pr` and
+//! `ci_green:pr` find it, and what reviewers say on it reaches the next
+//! run's instruction ([`review_since`]). Steward's acts under the person's
+//! git credentials and token, never the agent's: the branch is checked
+//! against the protected paths first, as a merge would be.
+
+use git2::BranchType;
+use serde_json::{Value, json};
+
+use super::worktree::repository;
+use crate::checks::client::{Method, Send};
+use crate::checks::github::{self, RepoRef};
+use crate::context::Context;
+use crate::error::Result;
+use crate::model::{Actor, Edit, Goal, GoalChange, RecordField, Run, RunWorktree};
+
+/// What `tick` does for pull requests before its pass; lines for the
+/// person (a pull request opened, a branch left for them).
+pub fn settle(ctx: &Context) -> Result<Vec<String>> {
+    let mut said = Vec::new();
+    if !ctx.config.dispatch.pull_request || !ctx.store.state_dir.join(super::worktree::DIR).is_dir()
+    {
+        return Ok(said);
+    }
+    let (runs, _) = ctx.store.runs()?;
+    for run in super::worktree::last_runs(ctx, &runs) {
+        let worktree = run.worktree.as_ref().expect("kept for its worktree");
+        // A run record an agent edited does not verify: nothing of it is
+        // pushed.
+        if run.is_active() || worktree.state.is_some() || !run.verified {
+            continue;
+        }
+        let Ok(loaded) = ctx.store.refind(&run.goal_id, &run.goal_label) else {
+            continue;
+        };
+        let goal = &loaded.goal;
+        if goal.status.is_terminal() || !others_pass(ctx, goal) {
+            continue;
+        }
+        let goal = &met_by_checks(goal);
+        let head = match branch_head(ctx, worktree) {
+            Ok(Some(head)) => head,
+            Ok(None) => continue,
+            Err(why) => {
+                said.push(format!("{}: no pull request: {why}", goal.label));
+                continue;
+            }
+        };
+        if worktree.pushed_commit.as_deref() == Some(head.as_str()) {
+            continue;
+        }
+        match publish(ctx, goal, run, worktree, &head) {
+            Ok(line) => said.push(line),
+            Err(why) => said.push(format!(
+                "{}: branch {} not pushed for a pull request: {why}",
+                goal.label, worktree.branch
+            )),
+        }
+    }
+    Ok(said)
+}
+
+/// Whether every check of `goal` but those that follow its pull request
+/// passes now, where its checks run (its run's worktree).
+fn others_pass(ctx: &Context, goal: &Goal) -> bool {
+    let others: Vec<&crate::model::Check> = (goal.verification.iter())
+        .filter(|c| c.target != crate::checks::PULL_REQUEST_TARGET)
+        .collect();
+    let Some(site) = super::worktree::check_sites(ctx, &[goal]).pop() else {
+        return false;
+    };
+    super::checking::run_at(ctx, &others, &site)
+        .iter()
+        .all(|outcome| matches!(outcome, crate::checks::CheckOutcome::Passed { .. }))
+}
+
+/// `goal` with the criteria its checks other than the pull request's met
+/// (they all pass now): the pull request's text shows them met.
+fn met_by_checks(goal: &Goal) -> Goal {
+    let mut goal = goal.clone();
+    for check in &goal.verification {
+        if check.target != crate::checks::PULL_REQUEST_TARGET
+            && let Some(criterion) = check.criterion.and_then(|n| goal.criteria.get_mut(n - 1))
+        {
+            criterion.met = true;
+        }
+    }
+    goal
+}
+
+/// The branch's commit, when it has commits its base has not (`None`:
+/// nothing to push).
+fn branch_head(
+    ctx: &Context,
+    worktree: &RunWorktree,
+) -> std::result::Result<Option<String>, String> {
+    let (repo, _) = repository(&ctx.root).ok_or("the store root is not in a git work tree")?;
+    let head = repo
+        .find_branch(&worktree.branch, BranchType::Local)
+        .and_then(|b| b.get().peel_to_commit())
+        .map_err(|err| format!("branch {}: {err}", worktree.branch))?;
+    let base = worktree
+        .base
+        .as_deref()
+        .and_then(|b| git2::Oid::from_str(b).ok());
+    if base == Some(head.id()) {
+        return Ok(None);
+    }
+    Ok(Some(head.id().to_string()))
+}
+
+/// Pushes the branch and opens or updates its pull request; the line for
+/// the person.
+fn publish(
+    ctx: &Context,
+    goal: &Goal,
+    run: &Run,
+    worktree: &RunWorktree,
+    head: &str,
+) -> std::result::Result<String, String> {
+    let into = worktree
+        .into
+        .as_deref()
+        .ok_or("the root was on no branch when the worktree was made")?;
+    protected(ctx, worktree, head, into)?;
+    // What is committed is pushed, and only that: the rest of the
+    // worktree is the agent's to commit.
+    let repo = repository_of(ctx)?;
+    super::git_setup::refuse_programs_in_git_config(ctx).map_err(|err| err.to_string())?;
+    let remote = &ctx.config.git.remote;
+    crate::os::git::cli(
+        &ctx.root,
+        &[
+            "push",
+            "--quiet",
+            remote,
+            &format!("+refs/heads/{0}:refs/heads/{0}", worktree.branch),
+        ],
+    )
+    .map_err(|err| format!("git push {remote}: {err}"))?;
+    let policy = super::checking::policy(ctx);
+    let body = body(goal, run);
+    let (pull, verb) = match goal
+        .record
+        .pull_request
+        .as_deref()
+        .and_then(super::review::pull_number)
+    {
+        Some((recorded, number)) if recorded == repo => {
+            let send = json!({"title": goal.title, "body": body}).to_string();
+            let path = format!("{}/pulls/{number}", repo.api_path());
+            github::call(&policy, Some(patch(&send)), &path, "no such pull request")?;
+            (number, "updated")
+        }
+        _ => (open(&policy, &repo, goal, worktree, into, &body)?, "opened"),
+    };
+    let named = format!("{repo}#{pull}");
+    let mut tx = ctx
+        .transaction_by(Actor::Steward)
+        .map_err(|err| err.to_string())?;
+    let result = (|| -> Result<()> {
+        let loaded = tx.refind(&goal.id, &goal.label)?;
+        let detail = format!("pull request {named} {verb} for branch {}", worktree.branch);
+        let mut change = GoalChange::new("pull_request", detail)
+            .by(Actor::Steward)
+            .for_run(&run.id);
+        if goal.record.pull_request.as_deref() != Some(named.as_str()) {
+            change = change.with(Edit::Record(RecordField::PullRequest(Some(named.clone()))));
+        }
+        tx.save(&loaded, change)?;
+        let mut current = ctx.store.find_run(&run.id)?;
+        if let Some(worktree) = &mut current.worktree {
+            worktree.pushed_commit = Some(head.to_string());
+        }
+        tx.save_run(&current)
+    })();
+    result.map_err(|err| err.to_string())?;
+    super::finish(tx).map_err(|err| err.to_string())?;
+    Ok(format!(
+        "{}: pull request {named} {verb} for branch {}",
+        goal.label, worktree.branch
+    ))
+}
+
+fn patch(json: &str) -> Send<'_> {
+    Send {
+        method: Method::Patch,
+        json: json.as_bytes(),
+    }
+}
+
+/// Opens the pull request; one GitHub already has for the branch is
+/// taken (a push after a crash, say). Its number.
+fn open(
+    policy: &crate::checks::CheckPolicy,
+    repo: &RepoRef,
+    goal: &Goal,
+    worktree: &RunWorktree,
+    into: &str,
+    body: &str,
+) -> std::result::Result<u64, String> {
+    let send = json!({"title": goal.title, "head": worktree.branch, "base": into, "body": body})
+        .to_string();
+    let path = format!("{}/pulls", repo.api_path());
+    let opened = github::call(
+        policy,
+        Some(Send {
+            method: Method::Post,
+            json: send.as_bytes(),
+        }),
+        &path,
+        "no such repository",
+    );
+    let answer = match opened {
+        Ok(answer) => answer,
+        // 422: "A pull request already exists for owner:branch."
+        Err(why) if why.starts_with("HTTP 422") => {
+            let path = format!(
+                "{}/pulls?state=open&head={}:{}",
+                repo.api_path(),
+                repo.owner,
+                worktree.branch.replace('/', "%2F")
+            );
+            let list = github::call(policy, None, &path, "no such repository")?;
+            list.as_array()
+                .and_then(|pulls| pulls.first())
+                .cloned()
+                .ok_or(why)?
+        }
+        Err(why) => return Err(why),
+    };
+    answer
+        .get("number")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| "the GitHub API's pull request has no number".to_string())
+}
+
+/// A branch that changes what steers steward, git, CI or agents is never
+/// pushed: a person looks at it.
+fn protected(
+    ctx: &Context,
+    worktree: &RunWorktree,
+    head: &str,
+    into: &str,
+) -> std::result::Result<(), String> {
+    let (repo, _) = repository(&ctx.root).ok_or("the store root is not in a git work tree")?;
+    let head = git2::Oid::from_str(head).map_err(|err| err.to_string())?;
+    let into = repo
+        .find_branch(into, BranchType::Local)
+        .and_then(|b| b.get().peel_to_commit())
+        .map_err(|err| format!("branch {into}: {err}"))?;
+    let base = repo
+        .merge_base(into.id(), head)
+        .map_err(|err| format!("no common history: {err}"))?;
+    let forbidden = super::merge_back::store_paths(ctx, &worktree.subdir);
+    let changed = super::merge_back::changed_paths(&repo, base, head)?;
+    let touched: Vec<&str> = (changed.iter())
+        .filter(|path| super::merge_back::is_forbidden(path, &forbidden))
+        .map(String::as_str)
+        .take(5)
+        .collect();
+    if touched.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "it changes files that steer steward, git, CI or agents, or that dispatch.protect names ({}): a person pushes it",
+            touched.join(", ")
+        ))
+    }
+}
+
+/// The repository pull requests go to: `dispatch.pull_request_repo`, else
+/// the address of `git.remote` (`https://HOST/owner/repo(.git)`,
+/// `git@HOST:owner/repo(.git)`).
+fn repository_of(ctx: &Context) -> std::result::Result<RepoRef, String> {
+    if let Some(repo) = &ctx.config.dispatch.pull_request_repo {
+        return RepoRef::parse(repo);
+    }
+    let remote = &ctx.config.git.remote;
+    let url = crate::os::git::cli(&ctx.root, &["remote", "get-url", remote])
+        .map_err(|err| format!("git.remote {remote}: {err}"))?;
+    let url = url.trim().trim_end_matches('/').trim_end_matches(".git");
+    let path = url.rsplit_once(':').map_or(url, |(_, path)| path);
+    let mut parts = path.rsplit('/');
+    let (Some(repo), Some(owner)) = (parts.next(), parts.next()) else {
+        return Err(format!(
+            "cannot tell owner/repo from the address of {remote} ({url}): set dispatch.pull_request_repo"
+        ));
+    };
+    RepoRef::parse(&format!("{owner}/{repo}"))
+        .map_err(|why| format!("{why} (from {remote}): set dispatch.pull_request_repo"))
+}
+
+/// The pull request's text: the goal's criteria as they stand, its checks'
+/// last result, what its runs cost, and where it comes from.
+fn body(goal: &Goal, run: &Run) -> String {
+    let mut text = format!(
+        "Opened by steward for goal `{}` (run {}).\n\n### Acceptance criteria\n",
+        goal.label, run.id
+    );
+    for criterion in &goal.criteria {
+        let mark = if criterion.met { "x" } else { " " };
+        text.push_str(&format!("\n- [{mark}] {}", criterion.text));
+    }
+    if !goal.verification.is_empty() {
+        text.push_str("\n\n### Checks\n");
+        for check in &goal.verification {
+            let state = if check.target == crate::checks::PULL_REQUEST_TARGET {
+                "follows this pull request"
+            } else {
+                "passes on this branch"
+            };
+            text.push_str(&format!("\n- `{} {}`: {state}", check.kind, check.target));
+        }
+    }
+    text.push_str(&format!(
+        "\n\n### Cost\n\n{} dispatches, ${:.2} in all.",
+        goal.progress.dispatches, goal.progress.cost_usd
+    ));
+    if let Some(origin) = &goal.record.origin {
+        text.push_str(&format!("\n\nFrom {origin}"));
+    }
+    text
+}
