@@ -39,7 +39,11 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
             continue;
         };
         let goal = &loaded.goal;
-        if goal.status.is_terminal() || !others_pass(ctx, goal) {
+        let person = goal
+            .waiting
+            .as_ref()
+            .is_some_and(|w| w.for_person.is_some());
+        if goal.status.is_terminal() || person || !others_pass(ctx, goal) {
             continue;
         }
         let goal = &met_by_checks(goal);
@@ -54,10 +58,16 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
         if worktree.pushed_commit.as_deref() == Some(head.as_str()) {
             continue;
         }
+        // What steers steward, git, CI or agents: a person's to push, and
+        // the goal waits for them rather than for more runs.
+        if let Err(why) = protected(ctx, worktree, &head) {
+            said.push(wait_for_person(ctx, goal, run, worktree, &why)?);
+            continue;
+        }
         match publish(ctx, goal, run, worktree, &head) {
             Ok(line) => said.push(line),
             Err(why) => said.push(format!(
-                "{}: branch {} not pushed for a pull request: {why}",
+                "{}: branch {} not pushed for a pull request (tried again next pass): {why}",
                 goal.label, worktree.branch
             )),
         }
@@ -127,7 +137,6 @@ fn publish(
         .into
         .as_deref()
         .ok_or("the root was on no branch when the worktree was made")?;
-    protected(ctx, worktree, head, into)?;
     // What is committed is pushed, and only that: the rest of the
     // worktree is the agent's to commit.
     let repo = repository_of(ctx)?;
@@ -242,12 +251,11 @@ fn open(
 
 /// A branch that changes what steers steward, git, CI or agents is never
 /// pushed: a person looks at it.
-fn protected(
-    ctx: &Context,
-    worktree: &RunWorktree,
-    head: &str,
-    into: &str,
-) -> std::result::Result<(), String> {
+fn protected(ctx: &Context, worktree: &RunWorktree, head: &str) -> std::result::Result<(), String> {
+    let into = worktree
+        .into
+        .as_deref()
+        .ok_or("the root was on no branch when the worktree was made")?;
     let (repo, _) = repository(&ctx.root).ok_or("the store root is not in a git work tree")?;
     let head = git2::Oid::from_str(head).map_err(|err| err.to_string())?;
     let into = repo
@@ -272,6 +280,38 @@ fn protected(
             touched.join(", ")
         ))
     }
+}
+
+/// Leaves the branch to a person: the goal waits for them (as a merge
+/// that is not clean does), told once with the commands.
+fn wait_for_person(
+    ctx: &Context,
+    goal: &Goal,
+    run: &Run,
+    worktree: &RunWorktree,
+    why: &str,
+) -> Result<String> {
+    let remote = &ctx.config.git.remote;
+    let reason = format!(
+        "a person looks at branch {} before it is pushed: {why}; then `git push {remote} {}` and open its pull request by hand, or `steward unblock {} --note \"...\"` to send it back",
+        worktree.branch, worktree.branch, goal.label
+    );
+    let mut tx = ctx.transaction_by(Actor::Steward)?;
+    let loaded = tx.refind(&goal.id, &goal.label)?;
+    let change = GoalChange::new("awaiting a person", reason.clone())
+        .by(Actor::Steward)
+        .for_run(&run.id)
+        .with(Edit::Waiting(Some(crate::model::Waiting::for_person(
+            crate::model::PersonWait::Merge,
+            reason,
+            ctx.now,
+        ))));
+    tx.save(&loaded, change)?;
+    super::finish(tx)?;
+    Ok(format!(
+        "{}: branch {} waits for a person before it is pushed: {why}",
+        goal.label, worktree.branch
+    ))
 }
 
 /// The repository pull requests go to: `dispatch.pull_request_repo`, else

@@ -632,7 +632,11 @@ fn a_branch_that_changes_ci_settings_is_never_pushed() {
         .args(["--verify", "file_exists:fix.txt@1"])
         .assert()
         .success();
-    for now in ["2026-11-21T04:00:00Z", "2026-11-21T04:05:00Z"] {
+    for now in [
+        "2026-11-21T04:00:00Z",
+        "2026-11-21T04:05:00Z",
+        "2026-11-21T04:20:00Z",
+    ] {
         let output = env
             .steward_on_path()
             .env("AGENT_LOG", outside.path().join("agent.log"))
@@ -644,7 +648,8 @@ fn a_branch_that_changes_ci_settings_is_never_pushed() {
         if now.ends_with("05:00Z") {
             assert!(
                 said.contains("sly: branch steward/sly/")
-                    && said.contains("(.github/workflows/ci.yml): a person pushes it"),
+                    && said.contains("waits for a person before it is pushed")
+                    && said.contains("(.github/workflows/ci.yml)"),
                 "{said}"
             );
         }
@@ -658,6 +663,19 @@ fn a_branch_that_changes_ci_settings_is_never_pushed() {
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+    let goal = env.goal_json("sly");
+    assert!(
+        goal["waiting"]["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("a person looks at branch steward/sly/"),
+        "{goal}"
+    );
+    assert_eq!(
+        env.runs().len(),
+        1,
+        "more runs while the branch waited for a person"
+    );
     let pushed = crate::common::git(&outside.path().join("remote.git"), &["branch", "--list"]);
     assert!(!pushed.contains("steward/"), "{pushed}");
     assert!(
