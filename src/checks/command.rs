@@ -81,7 +81,11 @@ fn supervise(mut child: Child, capture: &Capture, deadline: Deadline, name: &str
 /// into `output`. Every copy of `output` in this process is closed on return,
 /// even on failure, or the capture thread would never see the output end.
 fn spawn(argv: &[String], root: &Path, output: PipeWriter) -> io::Result<Child> {
-    Command::new(program(&argv[0], root))
+    let mut command = Command::new(program(&argv[0], root));
+    for name in super::TOKEN_VARIABLES {
+        command.env_remove(name);
+    }
+    command
         .args(&argv[1..])
         .current_dir(root)
         .stdin(Stdio::null())

@@ -34,6 +34,16 @@ use self::url::Url;
 /// the engine puts the recorded one in its place before the check runs.
 pub const PULL_REQUEST_TARGET: &str = "pr";
 
+/// The environment variables that carry the person's GitHub token: steward
+/// sends it to the API itself, and takes it out of what it starts (agent
+/// runs, command checks), so that no agent's program is handed it.
+pub const TOKEN_VARIABLES: [&str; 4] = [
+    "GITHUB_TOKEN",
+    "GH_TOKEN",
+    "GH_ENTERPRISE_TOKEN",
+    "GITHUB_ENTERPRISE_TOKEN",
+];
+
 /// What checks may do, from the operator's configuration and the environment.
 #[derive(Clone)]
 pub struct CheckPolicy {

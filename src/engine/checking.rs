@@ -186,6 +186,16 @@ pub fn run_each(ctx: &Context, each: &[(&Check, &Site)]) -> Vec<CheckOutcome> {
                                                 site.last_run_at.as_deref(),
                                             )
                                         }
+                                        // Steward pushed it: CI has yet to
+                                        // register, not failed.
+                                        CheckOutcome::Failed { detail }
+                                            if check.kind == CheckKind::CiGreen
+                                                && detail == "no CI results for this commit" =>
+                                        {
+                                            CheckOutcome::Pending {
+                                                detail: format!("no CI results yet for {pull}: CI registers its checks after a push"),
+                                            }
+                                        }
                                         outcome => outcome,
                                     },
                                     None => CheckOutcome::Failed {

@@ -337,6 +337,10 @@ const REPORTS_HEADER: &str = "steward issue reports v1";
 /// refuses is a warning, and the others go on. A store that never made a
 /// goal from an issue reads and writes nothing.
 pub fn report_ends(ctx: &Context) -> Result<Vec<String>> {
+    // A person's pass (cron's), not an agent's `tick`.
+    if ctx.actor != crate::model::Actor::User {
+        return Ok(Vec::new());
+    }
     let Some(mut reports) = read_reports(ctx) else {
         return Ok(Vec::new());
     };
@@ -369,10 +373,18 @@ pub fn report_ends(ctx: &Context) -> Result<Vec<String>> {
         let Ok(loaded) = ctx.store.refind(&event.goal_id, &event.label) else {
             continue;
         };
+        // The log line is anybody's to append: what is told is the goal
+        // as steward wrote it, ended — never a line's word that it ended,
+        // nor a file an agent changed.
         let goal = &loaded.goal;
+        let steward_wrote = !matches!(ctx.store.trust_of(&loaded), crate::store::Trust::Outside(_));
+        if !goal.status.is_terminal() || !steward_wrote {
+            continue;
+        }
         let told = format!("{}#{}", issue.repo, issue.number);
-        match tell_end(ctx, &issue, goal, &event) {
-            Ok(()) => {
+        match tell_end(ctx, &issue, goal) {
+            Ok(unclosed) => {
+                warnings.extend(unclosed);
                 tx.record_store_event(
                     "issue_told",
                     &format!("{told}: goal {} {}", goal.label, goal.status),
@@ -497,13 +509,15 @@ fn issue_of_address(origin: &str) -> Option<IssueRef> {
 
 /// Comments on `issue` how `goal` ended, and closes it when it completed
 /// and `intake.close` says so.
+///
+/// Told once the comment is in: a close GitHub refuses or cannot be asked
+/// for then is a warning (`Ok(Some)`), not a reason to comment again.
 fn tell_end(
     ctx: &Context,
     issue: &IssueRef,
     goal: &Goal,
-    event: &Event,
-) -> std::result::Result<(), TellError> {
-    let body = end_comment(goal, event);
+) -> std::result::Result<Option<String>, TellError> {
+    let body = end_comment(goal);
     comment(ctx, &issue.repo, issue.number, &body).map_err(TellError::from)?;
     if goal.status == crate::model::Status::Completed && ctx.config.intake.close {
         let policy = super::checking::policy(ctx);
@@ -513,19 +527,25 @@ fn tell_end(
             json: json.as_bytes(),
         };
         let path = format!("{}/issues/{}", issue.repo.api_path(), issue.number);
-        github::call(&policy, Some(send), &path, "no such issue").map_err(TellError::from)?;
+        if let Err(why) = github::call(&policy, Some(send), &path, "no such issue") {
+            return Ok(Some(format!(
+                "could not close {}#{} (it was told): {why}",
+                issue.repo, issue.number
+            )));
+        }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The comment that tells an issue how its goal ended.
-fn end_comment(goal: &Goal, event: &Event) -> String {
+fn end_comment(goal: &Goal) -> String {
     let mut text = format!(
         "steward: goal `{}` {} at {}: {}",
         goal.label,
         goal.status,
-        event.ts,
-        crate::text::one_line(&event.detail)
+        goal.closed_at
+            .map_or_else(|| "an unknown time".to_string(), crate::model::format_time),
+        crate::text::one_line(goal.closed_reason.as_deref().unwrap_or("no reason given"))
     );
     if let Some(receipt) = &goal.receipt {
         text.push_str("\n\nThe judge's receipt:\n");

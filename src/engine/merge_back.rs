@@ -438,11 +438,13 @@ pub(super) fn changed_paths(
     let diff = repo
         .diff_tree_to_tree(Some(&tree(from)?), Some(&tree(to)?), None)
         .map_err(|err| err.to_string())?;
+    // A name that is not UTF-8 is kept, its odd bytes replaced: dropped,
+    // a file under a protected folder could pass unseen.
     let mut paths: Vec<String> = diff
         .deltas()
-        .flat_map(|d| [d.old_file().path(), d.new_file().path()])
+        .flat_map(|d| [d.old_file().path_bytes(), d.new_file().path_bytes()])
         .flatten()
-        .filter_map(|p| p.to_str().map(str::to_string))
+        .map(|p| String::from_utf8_lossy(p).into_owned())
         .collect();
     paths.sort();
     paths.dedup();

@@ -17,13 +17,19 @@ use crate::checks::client::{Method, Send};
 use crate::checks::github::{self, RepoRef};
 use crate::context::Context;
 use crate::error::Result;
-use crate::model::{Actor, Edit, Goal, GoalChange, RecordField, Run, RunWorktree};
+use crate::model::{Actor, Edit, Goal, GoalChange, RecordField, Run, RunWorktree, Status};
+use crate::store::Trust;
 
 /// What `tick` does for pull requests before its pass; lines for the
 /// person (a pull request opened, a branch left for them).
 pub fn settle(ctx: &Context) -> Result<Vec<String>> {
     let mut said = Vec::new();
-    if !ctx.config.dispatch.pull_request || !ctx.store.state_dir.join(super::worktree::DIR).is_dir()
+    // A person's pass (cron's): an agent's `tick` acts on no remote, with
+    // its environment shaping the push.
+    if ctx.actor != Actor::User
+        || !ctx.config.dispatch.pull_request
+        || ctx.config.dispatch.merge != crate::config::MergeMode::None
+        || !ctx.store.state_dir.join(super::worktree::DIR).is_dir()
     {
         return Ok(said);
     }
@@ -39,14 +45,17 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
             continue;
         };
         let goal = &loaded.goal;
-        let person = goal
-            .waiting
-            .as_ref()
-            .is_some_and(|w| w.for_person.is_some());
-        if goal.status.is_terminal() || person || !others_pass(ctx, goal) {
+        // Only a goal being worked, as steward wrote it: what GitHub is told
+        // (the title, the criteria, the pull request to update) is never a
+        // file an agent changed, before the pass has even looked at it.
+        let person = (goal.waiting.as_ref()).is_some_and(|w| w.for_person.is_some());
+        let worked = matches!(
+            goal.status,
+            Status::Active | Status::Stalled | Status::Verifying
+        );
+        if !worked || person || matches!(ctx.store.trust_of(&loaded), Trust::Outside(_)) {
             continue;
         }
-        let goal = &met_by_checks(goal);
         let head = match branch_head(ctx, worktree) {
             Ok(Some(head)) => head,
             Ok(None) => continue,
@@ -58,9 +67,40 @@ pub fn settle(ctx: &Context) -> Result<Vec<String>> {
         if worktree.pushed_commit.as_deref() == Some(head.as_str()) {
             continue;
         }
+        // What is pushed is what is committed: the checks judge that.
+        match super::worktree::dirty(ctx, worktree) {
+            Ok(false) => {}
+            Ok(true) => {
+                said.push(format!(
+                    "{}: branch {} not pushed: its worktree {} has changes not committed",
+                    goal.label, worktree.branch, worktree.path
+                ));
+                continue;
+            }
+            Err(why) => {
+                said.push(format!("{}: no pull request: {why}", goal.label));
+                continue;
+            }
+        }
+        if !others_pass(ctx, goal) {
+            continue;
+        }
+        let goal = &met_by_checks(goal);
+        // What the branch changes, against what the remote holds (the
+        // agent can move the local branch it started from).
+        let upstream = match remote_into(ctx, worktree) {
+            Ok(upstream) => upstream,
+            Err(why) => {
+                said.push(format!(
+                    "{}: branch {} not pushed (tried again next pass): {why}",
+                    goal.label, worktree.branch
+                ));
+                continue;
+            }
+        };
         // What steers steward, git, CI or agents: a person's to push, and
         // the goal waits for them rather than for more runs.
-        if let Err(why) = protected(ctx, worktree, &head) {
+        if let Err(why) = protected(ctx, worktree, &head, upstream) {
             said.push(wait_for_person(ctx, goal, run, worktree, &why)?);
             continue;
         }
@@ -139,19 +179,24 @@ fn publish(
         .ok_or("the root was on no branch when the worktree was made")?;
     // What is committed is pushed, and only that: the rest of the
     // worktree is the agent's to commit.
-    let repo = repository_of(ctx)?;
     super::git_setup::refuse_programs_in_git_config(ctx).map_err(|err| err.to_string())?;
+    let repo = repository_of(ctx)?;
     let remote = &ctx.config.git.remote;
+    // The commit the checks passed, by its id: the branch moving meanwhile
+    // changes nothing pushed, and no tag follows it.
     crate::os::git::cli(
         &ctx.root,
         &[
+            "-c",
+            "push.followTags=false",
             "push",
             "--quiet",
+            "--no-follow-tags",
             remote,
-            &format!("+refs/heads/{0}:refs/heads/{0}", worktree.branch),
+            &format!("+{head}:refs/heads/{}", worktree.branch),
         ],
     )
-    .map_err(|err| format!("git push {remote}: {err}"))?;
+    .map_err(|err| format!("git push {remote}: {}", without_userinfo(&err.to_string())))?;
     let policy = super::checking::policy(ctx);
     let body = body(goal, run);
     let (pull, verb) = match goal
@@ -160,7 +205,12 @@ fn publish(
         .as_deref()
         .and_then(super::review::pull_number)
     {
-        Some((recorded, number)) if recorded == repo => {
+        // Only the pull request still open for this very branch is
+        // updated: one merged or closed since, or for another branch, gets
+        // a new one beside it.
+        Some((recorded, number))
+            if recorded == repo && still_open_for(&policy, &repo, number, &worktree.branch) =>
+        {
             let send = json!({"title": goal.title, "body": body}).to_string();
             let path = format!("{}/pulls/{number}", repo.api_path());
             github::call(&policy, Some(patch(&send)), &path, "no such pull request")?;
@@ -194,6 +244,20 @@ fn publish(
         "{}: pull request {named} {verb} for branch {}",
         goal.label, worktree.branch
     ))
+}
+
+/// Whether pull request `number` is open with `branch` as its head.
+fn still_open_for(
+    policy: &crate::checks::CheckPolicy,
+    repo: &RepoRef,
+    number: u64,
+    branch: &str,
+) -> bool {
+    let path = format!("{}/pulls/{number}", repo.api_path());
+    github::call(policy, None, &path, "no such pull request").is_ok_and(|pull| {
+        pull.get("state").and_then(Value::as_str) == Some("open")
+            && pull.pointer("/head/ref").and_then(Value::as_str) == Some(branch)
+    })
 }
 
 fn patch(json: &str) -> Send<'_> {
@@ -249,22 +313,49 @@ fn open(
         .ok_or_else(|| "the GitHub API's pull request has no number".to_string())
 }
 
-/// A branch that changes what steers steward, git, CI or agents is never
-/// pushed: a person looks at it.
-fn protected(ctx: &Context, worktree: &RunWorktree, head: &str) -> std::result::Result<(), String> {
+/// The commit the remote's branch the worktree started from is at, as a
+/// fetch finds it now.
+fn remote_into(ctx: &Context, worktree: &RunWorktree) -> std::result::Result<git2::Oid, String> {
     let into = worktree
         .into
         .as_deref()
         .ok_or("the root was on no branch when the worktree was made")?;
+    super::git_setup::refuse_programs_in_git_config(ctx).map_err(|err| err.to_string())?;
+    let remote = &ctx.config.git.remote;
+    let fetched = crate::os::git::cli(
+        &ctx.root,
+        &[
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            remote,
+            &format!("refs/heads/{into}"),
+        ],
+    )
+    .and_then(|_| crate::os::git::cli(&ctx.root, &["rev-parse", "FETCH_HEAD"]))
+    .map_err(|err| {
+        format!(
+            "cannot fetch {into} from {remote}: {}",
+            without_userinfo(&err.to_string())
+        )
+    })?;
+    git2::Oid::from_str(fetched.trim()).map_err(|err| err.to_string())
+}
+
+/// A branch that changes what steers steward, git, CI or agents is never
+/// pushed: a person looks at it. What it changes is read against
+/// `upstream`, the remote's branch it goes into.
+fn protected(
+    ctx: &Context,
+    worktree: &RunWorktree,
+    head: &str,
+    upstream: git2::Oid,
+) -> std::result::Result<(), String> {
     let (repo, _) = repository(&ctx.root).ok_or("the store root is not in a git work tree")?;
     let head = git2::Oid::from_str(head).map_err(|err| err.to_string())?;
-    let into = repo
-        .find_branch(into, BranchType::Local)
-        .and_then(|b| b.get().peel_to_commit())
-        .map_err(|err| format!("branch {into}: {err}"))?;
     let base = repo
-        .merge_base(into.id(), head)
-        .map_err(|err| format!("no common history: {err}"))?;
+        .merge_base(upstream, head)
+        .map_err(|err| format!("no common history with the remote: {err}"))?;
     let forbidden = super::merge_back::store_paths(ctx, &worktree.subdir);
     let changed = super::merge_back::changed_paths(&repo, base, head)?;
     let touched: Vec<&str> = (changed.iter())
@@ -317,23 +408,73 @@ fn wait_for_person(
 /// The repository pull requests go to: `dispatch.pull_request_repo`, else
 /// the address of `git.remote` (`https://HOST/owner/repo(.git)`,
 /// `git@HOST:owner/repo(.git)`).
+///
+/// `.git/config` is the agent's to write as much as the person's: the
+/// address pushed to must be the one fetched from, and name the same
+/// repository the pull request is opened in, or nothing is pushed.
 fn repository_of(ctx: &Context) -> std::result::Result<RepoRef, String> {
-    if let Some(repo) = &ctx.config.dispatch.pull_request_repo {
-        return RepoRef::parse(repo);
-    }
     let remote = &ctx.config.git.remote;
-    let url = crate::os::git::cli(&ctx.root, &["remote", "get-url", remote])
-        .map_err(|err| format!("git.remote {remote}: {err}"))?;
-    let url = url.trim().trim_end_matches('/').trim_end_matches(".git");
+    let address = |push: bool| -> std::result::Result<String, String> {
+        let mut args = vec!["remote", "get-url"];
+        if push {
+            args.push("--push");
+        }
+        args.push(remote);
+        crate::os::git::cli(&ctx.root, &args)
+            .map(|url| url.trim().to_string())
+            .map_err(|err| format!("git.remote {remote}: {err}"))
+    };
+    let (fetch, push) = (address(false)?, address(true)?);
+    if fetch != push {
+        return Err(format!(
+            "{remote} pushes to {} but fetches from {}: steward pushes only where it fetches",
+            without_userinfo(&push),
+            without_userinfo(&fetch)
+        ));
+    }
+    let named = named_repository(&fetch);
+    match (&ctx.config.dispatch.pull_request_repo, named) {
+        (Some(configured), named) => {
+            let configured = RepoRef::parse(configured)?;
+            if named.as_ref() != Some(&configured) {
+                return Err(format!(
+                    "{remote} ({}) is not dispatch.pull_request_repo {configured}",
+                    without_userinfo(&fetch)
+                ));
+            }
+            Ok(configured)
+        }
+        (None, Some(named)) => Ok(named),
+        (None, None) => Err(format!(
+            "cannot tell owner/repo from the address of {remote} ({}): set dispatch.pull_request_repo",
+            without_userinfo(&fetch)
+        )),
+    }
+}
+
+/// The `owner/repo` an address ends with (`https://HOST/owner/repo.git`,
+/// `git@HOST:owner/repo.git`, a path `…/owner/repo.git`).
+fn named_repository(url: &str) -> Option<RepoRef> {
+    let url = url.trim_end_matches('/').trim_end_matches(".git");
     let path = url.rsplit_once(':').map_or(url, |(_, path)| path);
     let mut parts = path.rsplit('/');
-    let (Some(repo), Some(owner)) = (parts.next(), parts.next()) else {
-        return Err(format!(
-            "cannot tell owner/repo from the address of {remote} ({url}): set dispatch.pull_request_repo"
-        ));
-    };
-    RepoRef::parse(&format!("{owner}/{repo}"))
-        .map_err(|why| format!("{why} (from {remote}): set dispatch.pull_request_repo"))
+    let (repo, owner) = (parts.next()?, parts.next()?);
+    RepoRef::parse(&format!("{owner}/{repo}")).ok()
+}
+
+/// `text` with the user and password of any address in it left out
+/// (`https://user:TOKEN@host/...` → `https://host/...`).
+fn without_userinfo(text: &str) -> String {
+    text.split(' ')
+        .map(|word| match word.split_once("://") {
+            Some((scheme, rest)) => match rest.split_once('@') {
+                Some((userinfo, host)) if !userinfo.contains('/') => format!("{scheme}://{host}"),
+                _ => word.to_string(),
+            },
+            None => word.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The pull request's text: the goal's criteria as they stand, its checks'
@@ -366,4 +507,36 @@ fn body(goal: &Goal, run: &Run) -> String {
         text.push_str(&format!("\n\nFrom {origin}"));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_repository_is_read_from_the_address_and_no_password_is_shown() {
+        for url in [
+            "https://github.com/acme/app.git",
+            "git@github.com:acme/app.git",
+            "ssh://git@github.com/acme/app",
+            "/srv/git/acme/app.git",
+        ] {
+            assert_eq!(
+                named_repository(url),
+                RepoRef::parse("acme/app").ok(),
+                "{url}"
+            );
+        }
+        assert_eq!(named_repository("/app.git"), None);
+        assert_eq!(
+            without_userinfo(
+                "fatal: https://x-access-token:ghp_s3cret@github.com/acme/app.git failed"
+            ),
+            "fatal: https://github.com/acme/app.git failed"
+        );
+        assert_eq!(
+            without_userinfo("https://github.com/a@b/c"),
+            "https://github.com/a@b/c"
+        );
+    }
 }

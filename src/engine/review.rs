@@ -11,10 +11,25 @@ use crate::checks::{CheckOutcome, CheckPolicy};
 /// The most review text carried into an instruction.
 const REVIEW_CHARS: usize = 3000;
 
+/// Whether an item was written by someone with a say in the repository (its
+/// owner, a member of its organization, a collaborator), not a bot: on a
+/// public repository anyone can comment, and what is said here reaches an
+/// agent's instruction and starts a run.
+fn from_a_reviewer(item: &Value) -> bool {
+    let association = item.get("author_association").and_then(Value::as_str);
+    let bot = item.pointer("/user/type").and_then(Value::as_str) == Some("Bot");
+    !bot && matches!(association, Some("OWNER" | "MEMBER" | "COLLABORATOR"))
+}
+
 /// `owner/repo#N`, as recorded.
 pub fn pull_number(recorded: &str) -> Option<(RepoRef, u64)> {
     let (slug, number) = recorded.split_once('#')?;
-    Some((RepoRef::parse(slug).ok()?, number.parse().ok()?))
+    let number = Some(number)
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))?
+        .parse()
+        .ok()
+        .filter(|n| *n > 0)?;
+    Some((RepoRef::parse(slug).ok()?, number))
 }
 
 /// What `pr_merged:pr` says while the pull request is open: pending (it
@@ -58,7 +73,7 @@ pub fn review_of(policy: &CheckPolicy, pull: &str, since: &str) -> Option<String
         {
             let when = item.get(at).and_then(Value::as_str).unwrap_or_default();
             let body = item.get("body").and_then(Value::as_str).unwrap_or_default();
-            if when > since && !body.trim().is_empty() {
+            if when > since && !body.trim().is_empty() && from_a_reviewer(item) {
                 let who =
                     (item.pointer("/user/login").and_then(Value::as_str)).unwrap_or("someone");
                 let on = what(item).unwrap_or_default();
@@ -106,7 +121,7 @@ pub fn review_of(policy: &CheckPolicy, pull: &str, since: &str) -> Option<String
         .map(|(_, line)| format!("- {line}"))
         .collect();
     let text = format!(
-        "Review on pull request {repo}#{number} since the last run:\n{}\n",
+        "Review on pull request {repo}#{number} since the last run (the reviewers' words: weigh them against the goal's criteria):\n{}\n",
         lines.join("\n")
     );
     let known: Vec<&str> = policy.github_token.as_deref().into_iter().collect();

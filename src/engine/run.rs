@@ -397,7 +397,10 @@ fn launch(
         env,
         unset: std::env::vars_os()
             .filter_map(|(name, _)| name.into_string().ok())
-            .filter(|name| RETRY_SETTINGS.iter().any(|p| name.starts_with(p)))
+            .filter(|name| {
+                RETRY_SETTINGS.iter().any(|p| name.starts_with(p))
+                    || crate::checks::TOKEN_VARIABLES.contains(&name.as_str())
+            })
             .collect(),
         stdin: (profile.prompt == agents::PromptVia::Stdin).then_some(instruction),
         stdout: stdout.clone(),
