@@ -435,15 +435,19 @@ fn taken_side(ctx: &Context, path: &str) -> Option<Taken> {
 /// check's result, and history lines added after `base`'s.
 fn marked_only(base: &Goal, side: &Goal) -> bool {
     let watched = |s: &Status| matches!(s, Status::Active | Status::Stalled);
-    if !(watched(&base.status) && watched(&side.status) && side.history.starts_with(&base.history))
-    {
+    // History lines added after base's, the oldest perhaps dropped for
+    // them (a goal keeps its newest lines only).
+    let appended = base.history.is_empty()
+        || (0..base.history.len())
+            .any(|dropped| side.history.starts_with(&base.history[dropped..]));
+    if !(watched(&base.status) && watched(&side.status) && appended) {
         return false;
     }
     let mut unmarked = side.clone();
     unmarked.status = base.status.clone();
     unmarked.updated_at = base.updated_at;
     unmarked.progress.last_check = base.progress.last_check.clone();
-    unmarked.history.truncate(base.history.len());
+    unmarked.history = base.history.clone();
     unmarked == *base
 }
 
