@@ -478,3 +478,51 @@ fn regenerate(ctx: &Context) -> Result<bool> {
     }
     Ok(refreshed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::marked_only;
+    use crate::model::{Goal, HistoryEntry, Status};
+
+    fn goal(status: &str, history: &[&str]) -> Goal {
+        let lines: String = history.iter().map(|line| format!("- {line}\n")).collect();
+        crate::store::testing::parse_goal(&format!(
+            "---\nid: g-1\nlabel: g\nstatus: {status}\n---\n## Acceptance criteria\n\n- [ ] one\n\n## History\n\n{lines}"
+        ))
+    }
+
+    #[test]
+    fn a_watchdogs_mark_is_one_and_anything_else_is_not() {
+        let base = goal(
+            "active",
+            &["2026-11-21T04:00:00Z user created: 1 criterion"],
+        );
+        let mut stalled = goal(
+            "stalled",
+            &[
+                "2026-11-21T04:00:00Z user created: 1 criterion",
+                "2026-11-21T05:00:00Z watchdog stalled: no activity for 1h",
+            ],
+        );
+        assert!(marked_only(&base, &stalled));
+        // The oldest line dropped to make room for the mark: still a mark.
+        stalled.history.remove(0);
+        let mut full = base.clone();
+        full.history.push(HistoryEntry {
+            line: "2026-11-21T04:30:00Z agent assessed: half".into(),
+        });
+        stalled.history.insert(0, full.history[1].clone());
+        assert!(marked_only(&full, &stalled));
+        // A criterion changed, a history line rewritten, a status the
+        // watchdog does not set: not marks.
+        let mut reworded = stalled.clone();
+        reworded.criteria[0].text = "another".into();
+        assert!(!marked_only(&full, &reworded));
+        let mut rewritten = stalled.clone();
+        rewritten.history[0].line = "2026-11-21T04:30:00Z agent assessed: all done".into();
+        assert!(!marked_only(&full, &rewritten));
+        let mut paused = stalled;
+        paused.status = Status::Paused;
+        assert!(!marked_only(&full, &paused));
+    }
+}
