@@ -604,6 +604,28 @@ fn wait_for_person(
         worktree.branch,
         commands.join(" && ")
     );
+    let told = format!(
+        "branch {} was not merged into {into}: {why}\n{}",
+        worktree.branch,
+        commands.join("\n")
+    );
+    leave_to_person(ctx, goal, run, reason, &told)?;
+    Ok(format!(
+        "{}: branch {} waits for a person to merge it: {why}",
+        goal.label, worktree.branch
+    ))
+}
+
+/// Leaves a run's branch to a person: `goal` waits for them (`reason`,
+/// with the commands to run), and they are told once (`merge_conflict`,
+/// saying `told`).
+pub(super) fn leave_to_person(
+    ctx: &Context,
+    goal: &Goal,
+    run: &Run,
+    reason: String,
+    told: &str,
+) -> Result<()> {
     let mut tx = ctx.transaction_by(Actor::Steward)?;
     let loaded = tx.refind(&goal.id, &goal.label)?;
     let change = GoalChange::new("awaiting a person", reason.clone())
@@ -615,21 +637,9 @@ fn wait_for_person(
             ctx.now,
         ))));
     tx.save(&loaded, change)?;
-    tx.record_goal_event(
-        &goal.id,
-        &goal.label,
-        "merge_conflict",
-        &format!(
-            "branch {} was not merged into {into}: {why}\n{}",
-            worktree.branch,
-            commands.join("\n")
-        ),
-    );
+    tx.record_goal_event(&goal.id, &goal.label, "merge_conflict", told);
     super::finish(tx)?;
-    Ok(format!(
-        "{}: branch {} waits for a person to merge it: {why}",
-        goal.label, worktree.branch
-    ))
+    Ok(())
 }
 
 #[cfg(test)]

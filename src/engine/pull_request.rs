@@ -387,18 +387,8 @@ fn wait_for_person(
         "a person looks at branch {} before it is pushed: {why}; then `git push {remote} {}` and open its pull request by hand, or `steward unblock {} --note \"...\"` to send it back",
         worktree.branch, worktree.branch, goal.label
     );
-    let mut tx = ctx.transaction_by(Actor::Steward)?;
-    let loaded = tx.refind(&goal.id, &goal.label)?;
-    let change = GoalChange::new("awaiting a person", reason.clone())
-        .by(Actor::Steward)
-        .for_run(&run.id)
-        .with(Edit::Waiting(Some(crate::model::Waiting::for_person(
-            crate::model::PersonWait::Merge,
-            reason,
-            ctx.now,
-        ))));
-    tx.save(&loaded, change)?;
-    super::finish(tx)?;
+    let told = format!("branch {} was not pushed: {why}", worktree.branch);
+    super::merge_back::leave_to_person(ctx, goal, run, reason, &told)?;
     Ok(format!(
         "{}: branch {} waits for a person before it is pushed: {why}",
         goal.label, worktree.branch

@@ -211,6 +211,19 @@ fn store(github: &Github) -> TestEnv {
     env
 }
 
+/// Until no run is pending or running.
+fn wait_for_runs(env: &TestEnv) {
+    let started = Instant::now();
+    while env
+        .runs()
+        .iter()
+        .any(|r| matches!(r["state"].as_str(), Some("pending" | "running")))
+    {
+        assert!(started.elapsed().as_secs() < 60, "the run never ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn tick(env: &TestEnv, now: &str) -> String {
     let output = env
         .steward()
@@ -224,15 +237,7 @@ fn tick(env: &TestEnv, now: &str) -> String {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let started = Instant::now();
-    while env
-        .runs()
-        .iter()
-        .any(|r| matches!(r["state"].as_str(), Some("pending" | "running")))
-    {
-        assert!(started.elapsed().as_secs() < 60, "the run never ended");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_runs(env);
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
@@ -547,15 +552,7 @@ fn a_finished_branch_gets_one_pull_request_that_review_and_merge_drive() {
             "{}",
             String::from_utf8_lossy(&output.stderr)
         );
-        let started = Instant::now();
-        while env
-            .runs()
-            .iter()
-            .any(|r| matches!(r["state"].as_str(), Some("pending" | "running")))
-        {
-            assert!(started.elapsed().as_secs() < 60, "the run never ended");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_for_runs(&env);
         String::from_utf8_lossy(&output.stderr).into_owned()
     };
     let count = |prefix: &str| {
@@ -683,15 +680,7 @@ fn a_branch_that_changes_ci_settings_is_never_pushed() {
                 "{said}"
             );
         }
-        let started = Instant::now();
-        while env
-            .runs()
-            .iter()
-            .any(|r| matches!(r["state"].as_str(), Some("pending" | "running")))
-        {
-            assert!(started.elapsed().as_secs() < 60, "the run never ended");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        wait_for_runs(&env);
     }
     let goal = env.goal_json("sly");
     assert!(
