@@ -2,7 +2,8 @@
 //! model"): a store in many states (goals open, blocked, waiting, with a
 //! plan; runs, one in a worktree of its own; an obligation; an answer
 //! from the phone the agent forged; answers offered; a second
-//! clone), every file steward keeps or reads
+//! clone; a goal made from a GitHub issue, whose end steward tells the
+//! issue, against a loopback GitHub API), every file steward keeps or reads
 //! changed the way an agent with a shell could change it — or pushed,
 //! changed, by a collaborator with their own clone and key — then every
 //! deciding path run (the command line, the hooks, MCP, `sync`), and the
@@ -14,8 +15,10 @@
 //! `STEWARD_MUTATION_CASE=<case seed>` replays that case alone.
 
 use std::collections::BTreeSet;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::common::{Lcg, TestEnv, git};
@@ -55,6 +58,9 @@ enum Mutation {
     Byte,
     /// A word that decides something swapped for its weaker twin.
     Loosen,
+    /// One of its lines, loosened, appended: what a reader of new lines
+    /// only (the log's) meets.
+    Append,
     Truncate,
     Delete,
     /// Moved to another name within the store.
@@ -76,6 +82,7 @@ const MUTATIONS: &[Mutation] = &[
     Mutation::Byte,
     Mutation::Loosen,
     Mutation::Loosen,
+    Mutation::Append,
     Mutation::Truncate,
     Mutation::Delete,
     Mutation::Move,
@@ -100,7 +107,68 @@ const LOOSER: &[(&str, &str)] = &[
     ("false", "true"),
     ("\"cost_usd\":", "\"cost_usd\":0,\"x\":"),
     ("for_person", "for_agent"),
+    // An event of the log made a goal's end (the issue told of it).
+    ("\"to\":null", "\"to\":\"completed\""),
 ];
+
+/// A GitHub REST API on 127.0.0.1 that knows issue acme/app#1 (whose
+/// task list is goal a's criteria) and takes every write; it keeps the
+/// request line of each request.
+struct Github {
+    address: String,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+impl Github {
+    fn start() -> Github {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let address = listener.local_addr().unwrap().to_string();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let seen = requests.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { return };
+                stream
+                    .set_read_timeout(Some(Duration::from_secs(5)))
+                    .unwrap();
+                let mut head = Vec::new();
+                let mut byte = [0];
+                while !head.ends_with(b"\r\n\r\n") && matches!(stream.read(&mut byte), Ok(1)) {
+                    head.push(byte[0]);
+                }
+                let head = String::from_utf8_lossy(&head).into_owned();
+                let line = head.lines().next().unwrap_or_default().to_string();
+                let body = if line.starts_with("GET /repos/acme/app/issues/1 ") {
+                    r#"{"id": 1000, "number": 1, "state": "open", "title": "A", "body": "- [ ] Built\n- [ ] Reviewed\n", "labels": [], "html_url": "https://github.com/acme/app/issues/1"}"#
+                } else {
+                    "{}"
+                };
+                seen.lock().unwrap().push(line);
+                let _ = stream.write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                    .as_bytes(),
+                );
+            }
+        });
+        Github { address, requests }
+    }
+
+    /// The writes (comments, closes, pull requests) it took after the
+    /// first `since` requests.
+    fn writes_after(&self, since: usize) -> Vec<String> {
+        (self.requests.lock().unwrap().iter().skip(since))
+            .filter(|line| !line.starts_with("GET "))
+            .cloned()
+            .collect()
+    }
+
+    fn seen(&self) -> usize {
+        self.requests.lock().unwrap().len()
+    }
+}
 
 /// The fixture: one store, in several states at once, and a scratch store
 /// of the agent's with the same goals weakened.
@@ -125,6 +193,8 @@ struct Fixture {
     /// Blocked by its agent's `assess --stuck`; an answer the agent forged
     /// waits in `state/replies/`.
     goal_c: String,
+    /// Where goal a came from; no case may make steward write there.
+    github: Github,
 }
 
 fn copy_tree(from: &Path, to: &Path) {
@@ -154,6 +224,7 @@ impl Fixture {
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("keep.txt"), "the person's file\n").unwrap();
         let told = tempfile::tempdir().unwrap();
+        let github = Github::start();
         // This machine's own settings beside the store's: both are files
         // an agent can write.
         env.write(
@@ -163,27 +234,21 @@ impl Fixture {
         // A fake agent that really runs: its run leaves a record.
         env.executable("agent.sh", "#!/bin/sh\necho 'looked at it'\n");
         let settings = format!(
-            "judge:\n  unchecked: person\nverification:\n  allow_commands: true\nglobal_limits:\n  max_active_goals: 6\ngit:\n  commit: true\n  timeout: 5s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\nnotify:\n  command: [sh, -c, 'tr -d \"\\\\n\" >> {told}; echo >> {told}']\nreply:\n  git_url: \"https://git.example/new/main?filename={{path}}&value={{content}}\"\n",
-            told = told.path().join("told.json").display()
+            "judge:\n  unchecked: person\nverification:\n  allow_commands: true\n  github_api: http://{github}\nglobal_limits:\n  max_active_goals: 6\ngit:\n  commit: true\n  timeout: 5s\nagents:\n  fake:\n    command: [./agent.sh]\n    output: text\nnotify:\n  command: [sh, -c, 'tr -d \"\\\\n\" >> {told}; echo >> {told}']\nreply:\n  git_url: \"https://git.example/new/main?filename={{path}}&value={{content}}\"\nintake:\n  close: true\n",
+            told = told.path().join("told.json").display(),
+            github = github.address,
         );
         env.write_config(&format!(
             "{settings}dispatch:\n  enabled: true\n  agent: fake\n  sandbox: off\n  pass_at_run_end: false\n"
         ));
-        // a: a check that fails and a criterion only a person judges.
+        // a: a check that fails and a criterion only a person judges, made
+        // from issue acme/app#1: its end is the issue's to hear.
         env.steward()
-            .args([
-                "add",
-                "a",
-                "--title",
-                "A",
-                "--criterion",
-                "Built",
-                "--criterion",
-                "Reviewed",
-            ])
+            .args(["add", "--from-issue", "acme/app#1", "a"])
             .args(["--verify", "file_exists:built.txt@1"])
             .assert()
             .success();
+        assert!(env.path("state/issues.json").exists());
         // b: a command a person accepted.
         env.steward()
             .args(["add", "b", "--title", "B", "--criterion", "Ran"])
@@ -333,6 +398,7 @@ impl Fixture {
             _snapshots: snapshots,
             goal_a,
             goal_c,
+            github,
         }
     }
 
@@ -458,6 +524,22 @@ fn mutate(
             let (from, to) = **found.get(random.next(found.len() as u64) as usize)?;
             std::fs::write(path, text.replacen(from, to, 1)).unwrap();
             Some(format!("{from:?} made {to:?}"))
+        }
+        Mutation::Append => {
+            let text = String::from_utf8(bytes).ok()?;
+            let lines: Vec<&str> = (text.lines())
+                .filter(|l| LOOSER.iter().any(|(from, _)| l.contains(from)))
+                .collect();
+            let line = *lines.get(random.next(lines.len() as u64) as usize)?;
+            let found: Vec<&(&str, &str)> = LOOSER
+                .iter()
+                .filter(|(from, _)| line.contains(from))
+                .collect();
+            let (from, to) = **found.get(random.next(found.len() as u64) as usize)?;
+            let separator = if text.ends_with('\n') { "" } else { "\n" };
+            let appended = format!("{separator}{}\n", line.replacen(from, to, 1));
+            std::fs::write(path, format!("{text}{appended}")).unwrap();
+            Some(format!("a line appended, {from:?} made {to:?}"))
         }
         Mutation::Truncate => {
             let keep = random.next(bytes.len() as u64 + 1) as usize;
@@ -725,6 +807,7 @@ fn check(fx: &Fixture, case: &str, limit: Option<&str>) {
     // bring it.
     let told = fx.told.path().join("told.json");
     std::fs::write(&told, "").unwrap();
+    let asked = fx.github.seen();
     let sync = run(fx, case, false, &["sync"]);
     keeps_its_word(case, "steward sync", &sync);
     let mut stuck = false;
@@ -797,6 +880,12 @@ fn check(fx: &Fixture, case: &str, limit: Option<&str>) {
         !logged(fx, &fx.goal_a, "completed"),
         "{case}: goal a was completed by the agent"
     );
+    // No goal ends a person caused: GitHub hears nothing.
+    let writes = fx.github.writes_after(asked);
+    assert!(
+        writes.is_empty(),
+        "{case}: steward wrote to GitHub: {writes:?}"
+    );
     assert!(
         !logged(fx, &fx.goal_c, "unblocked"),
         "{case}: goal c was unblocked, and no person answered"
@@ -861,8 +950,18 @@ fn no_change_an_agent_makes_to_the_stores_files_breaks_a_promise() {
         } else {
             (fx.env.root(), fx.files())
         };
-        let path = case.pick(&files).clone();
         let mutation = *case.pick(MUTATIONS);
+        // An appended line matters where a reader reads new lines only:
+        // the event log's days, among the many files of the store.
+        let appendable: Vec<PathBuf> = (files.iter())
+            .filter(|f| f.extension().is_some_and(|x| x == "jsonl"))
+            .cloned()
+            .collect();
+        let path = if mutation == Mutation::Append && !appendable.is_empty() {
+            case.pick(&appendable).clone()
+        } else {
+            case.pick(&files).clone()
+        };
         let what = if path.ends_with(LOCAL_SETTINGS) && pushed {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::copy(fx.scratch.path().join("steward.yaml"), &path).unwrap();
