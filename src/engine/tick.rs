@@ -271,6 +271,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     ctx.store.use_seal_cache();
     ctx.store.prepare_chains(&scan.goals);
     let mut after = Vec::with_capacity(scan.goals.len());
+    let mut recorded_outside = 0;
     for loaded in scan.goals {
         // What changed outside steward is recorded before anything is
         // decided on the goal, and holds it for a person. Nothing
@@ -288,6 +289,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
             outcome
                 .findings
                 .push(outside_finding(&verified.goal.goal, outside));
+            recorded_outside += 1;
         }
         let loaded = verified.goal;
         let goal = match decide(ctx, &loaded, &outcomes, &mut outcome) {
@@ -315,6 +317,15 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
                 .push((problem.path.clone(), problem.to_string()));
         }
         after.push(goal);
+        // A store copied to another path, where no seal verifies, holds
+        // every goal at once: written a batch at a time, so that the pass
+        // keeps no more than a batch's undo records, events and bytes.
+        if recorded_outside == HELD_PER_TRANSACTION {
+            recorded_outside = 0;
+            outcome.keep_notices(super::finish(tx)?);
+            tx = ctx.transaction_by(Actor::Watchdog)?;
+            tx.leave_changed_goals();
+        }
     }
     outcome.closed_waiting = scan.more_closed_in_place;
     let closed = ctx.store.load_closed_in_place(&scan.closed_in_place);
@@ -361,9 +372,7 @@ pub fn tick(ctx: &Context, request: TickRequest) -> Result<TickOutcome> {
     // Machine state that only saves reading seals: a failure costs time.
     let _ = ctx.store.save_seal_cache(&after);
     tx.render_mirror(&goals, &book);
-    let finished = super::finish(tx)?;
-    outcome.notices.warnings.extend(finished.warnings);
-    outcome.notices.commit_error = finished.commit_error;
+    outcome.keep_notices(super::finish(tx)?);
     // The open goals are let go before the batches read the directory
     // again: at 100,000 goals they are most of the pass's memory.
     drop(after);
@@ -630,16 +639,14 @@ fn move_the_rest_to_closed(ctx: &Context, outcome: &mut TickOutcome) -> Result<(
             false => outcome.closed_waiting.saturating_sub(moved),
         };
         settle_terminal_cache(&mut tx, &[], outcome.closed_waiting > 0, outcome);
-        let finished = super::finish(tx)?;
-        outcome.notices.warnings.extend(finished.warnings);
-        outcome.notices.commit_error = outcome
-            .notices
-            .commit_error
-            .take()
-            .or(finished.commit_error);
+        outcome.keep_notices(super::finish(tx)?);
     }
     Ok(())
 }
+
+/// How many goals changed outside steward one transaction of `tick`
+/// records before it is written and the next begins.
+const HELD_PER_TRANSACTION: usize = 512;
 
 /// The finding a change made outside steward makes.
 fn outside_finding(goal: &Goal, outside: &OutsideChange) -> Finding {
@@ -735,6 +742,15 @@ fn expire(ctx: &Context, book: &mut Book) -> Vec<Transition> {
 }
 
 impl TickOutcome {
+    /// What one of the pass's transactions could not do: its warnings, and
+    /// the first commit that failed.
+    fn keep_notices(&mut self, notices: super::Notices) {
+        self.notices.warnings.extend(notices.warnings);
+        if self.notices.commit_error.is_none() {
+            self.notices.commit_error = notices.commit_error;
+        }
+    }
+
     /// Runs started, ended and goals escalated are findings.
     fn note_dispatch(&mut self, dispatched: &dispatch::Dispatched) {
         for run in &dispatched.started {

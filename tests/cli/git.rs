@@ -607,3 +607,89 @@ fn an_object_cut_short_never_holds_a_command_past_the_git_timeout() {
             .stdout(predicate::str::contains("half way"));
     }
 }
+
+/// A store copied to another path, where none of its seals verifies: the
+/// first pass holds every goal for a person, a batch of at most 512 goals
+/// to a transaction (and so to a commit), so that its memory does not grow
+/// with the store.
+#[test]
+fn a_store_copied_elsewhere_holds_every_goal_a_batch_to_a_commit() {
+    let env = TestEnv::new();
+    git(env.root(), &["init", "-q", "-b", "main"]);
+    git(env.root(), &["config", "user.name", "Repo User"]);
+    git(env.root(), &["config", "user.email", "repo@example.com"]);
+    let goals = 1_100;
+    for n in 0..goals {
+        let label = format!("g{n:04}");
+        env.write(
+            &format!("state/goals/{label}.md"),
+            &format!(
+                "---\nid: {n:08x}-0000-4000-8000-000000000000\nlabel: {label}\ntitle: Goal {n}\n\
+                 status: active\npriority: normal\nconfirmed: true\n\
+                 created_at: 2026-11-20T04:00:00Z\nupdated_at: 2026-11-20T04:00:00Z\n\
+                 verification: []\n---\nKeep it going.\n\n## Acceptance criteria\n\n- [ ] Done\n"
+            ),
+        );
+    }
+    // The store's first write takes the goals as they are.
+    env.steward()
+        .args(["init", "--git", "-q"])
+        .assert()
+        .success();
+    env.write_config(&format!(
+        "git:\n  commit: true\nglobal_limits:\n  max_active_goals: {goals}\n"
+    ));
+    env.steward().args(["tick", "-q"]).assert().success();
+    git(env.root(), &["add", "-A"]);
+    git(env.root(), &["commit", "-qm", "the configuration"]);
+    let copy = tempfile::tempdir().unwrap();
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(env.root().join("."))
+        .arg(copy.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let in_copy = |args: &[&str]| {
+        let mut cmd = env.process();
+        cmd.current_dir(copy.path()).args(args);
+        cmd.output().unwrap()
+    };
+    let head = git(copy.path(), &["rev-parse", "HEAD"]);
+    let output = in_copy(&["tick", "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let held = (report["findings"].as_array().unwrap().iter())
+        .filter(|f| f["action"] == "edited_outside")
+        .count();
+    assert_eq!(held, goals, "{}", String::from_utf8_lossy(&output.stderr));
+    let listed = in_copy(&["list", "--json"]);
+    let listed: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    let waiting = (listed["goals"].as_array().unwrap().iter())
+        .filter(|g| g["waiting"]["for_person"] == "review")
+        .count();
+    assert_eq!(waiting, goals, "{listed}");
+    // Each commit of the pass holds at most a batch of goals.
+    let range = format!("{}..HEAD", head.trim());
+    let per_commit = git(
+        copy.path(),
+        &["log", "--format=%x00", "--name-only", &range],
+    );
+    let batches: Vec<usize> = (per_commit.split('\0').skip(1))
+        .map(|files| {
+            files
+                .lines()
+                .filter(|f| f.starts_with("state/goals/"))
+                .count()
+        })
+        .collect();
+    assert!(batches.len() >= 3, "{batches:?}");
+    assert!(batches.iter().all(|&n| n <= 512), "{batches:?}");
+    assert_eq!(batches.iter().sum::<usize>(), goals, "{batches:?}");
+    // Held once: the next pass finds nothing new.
+    let again = in_copy(&["tick", "--json"]);
+    let again: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert!(
+        !(again["findings"].as_array().unwrap().iter()).any(|f| f["action"] == "edited_outside"),
+        "{again}"
+    );
+}
