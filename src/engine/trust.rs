@@ -293,8 +293,78 @@ pub fn adopt_merged(ctx: &Context, merge: &Merge) -> Result<usize> {
         }
     }
     link_dropped(ctx, merge, &mut tx)?;
+    link_closed_over_ours(ctx, merge, &mut tx)?;
     super::finish(tx)?;
     Ok(adopted)
+}
+
+/// For each open goal the merge took closed from the other side over the
+/// version sealed here (`sync` takes the judge's closed goal over a
+/// watchdog's mark, see `sync::taken_side`): a signed record that links
+/// this machine's version to the closed one, so that the next pass finds
+/// the goal closed on another machine rather than removed. Only when the
+/// other side's steward closed it (a signed chain from the merge base): a
+/// goal closed or moved by hand there is still found as such.
+fn link_closed_over_ours(
+    ctx: &Context,
+    merge: &Merge,
+    tx: &mut crate::store::Transaction,
+) -> Result<()> {
+    let goals = ctx.store.relative(&ctx.store.goals_dir);
+    let removed = crate::os::git::cli(
+        &ctx.root,
+        &[
+            "diff",
+            "--name-only",
+            "--no-renames",
+            "--diff-filter=D",
+            "--relative",
+            &merge.ours,
+            "HEAD",
+            "--",
+            &goals,
+        ],
+    )?;
+    let keys = ctx.store.trusted_keys();
+    for relative in removed.lines().filter(|p| p.ends_with(".md")) {
+        let version = |commit: &str| {
+            crate::os::git::cli(&ctx.root, &["show", &format!("{commit}:./{relative}")]).ok()
+        };
+        let Some(ours) = version(&merge.ours) else {
+            continue;
+        };
+        let path = ctx.store.root.join(relative);
+        let Some(goal) = (crate::store::GoalFile::parse(&path, ours.clone()).ok())
+            .and_then(|file| file.goal(&ctx.config.defaults).ok())
+        else {
+            continue;
+        };
+        let ours = sha256(ours.as_bytes());
+        let sealed = (ctx.store.seal_of_label(Place::Open, &goal.label).ok())
+            .and_then(|seal| seal.ok().flatten())
+            .is_some_and(|seal| seal.id == goal.id && seal.sha256 == ours);
+        let closed = ctx.store.closed_path_of(&goal.label, &goal.id);
+        let Ok(closed) = ctx.store.load(&closed) else {
+            continue;
+        };
+        let base = version(&merge.base).map(|text| sha256(text.as_bytes()));
+        let closed_sha = sha256(closed.file.text().as_bytes());
+        if sealed
+            && closed.goal.id == goal.id
+            && closed.goal.status.is_terminal()
+            && (ctx.store.log()).signed_chain(&goal.id, base.as_deref(), &closed_sha, &keys)
+        {
+            tx.link_dropped(
+                &closed,
+                &ours,
+                &format!(
+                    "merged by sync: the remote's closed goal ({}) kept over this machine's version, which only marked it",
+                    merge.theirs_short
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// For each open goal the merge kept as this machine sealed it over a

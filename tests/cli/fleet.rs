@@ -447,6 +447,81 @@ fn closed_here_stalled_there(much_changed: bool) {
             .any(|l| l.starts_with("g ") && l.contains("completed")),
         "{listed}"
     );
+    // Neither machine's next pass finds the goal removed, or anything else
+    // for a person.
+    for m in [a, b] {
+        let passed = m.run(&starts, "2026-11-21T05:05:00Z", &["tick"]);
+        assert_eq!(passed.status.code(), Some(0), "{}: {passed:?}", m.name);
+        assert_eq!(m.env.goal_json("g")["closed_by_hand"], false, "{}", m.name);
+    }
+}
+
+/// The same race, but the goal was closed on the other machine by hand,
+/// not by the judge — an agent there set its status, copied another
+/// goal's receipt, moved the file among the closed goals and pushed with
+/// git. The merge takes the closed side as before, and the goal then reads
+/// as what it is: removed from the open goals outside steward, told to a
+/// person, never completed.
+#[test]
+fn a_goal_closed_by_hand_on_one_machine_and_stalled_on_another_reads_as_closed_by_hand() {
+    let (dir, machines) = fleet(0, &["a", "b"]);
+    let starts = dir.path().join("starts.log");
+    let (a, b) = (&machines[0], &machines[1]);
+    add(a, "g", &[]);
+    add(a, "real", &[]);
+    let now = "2026-11-21T04:00:00Z";
+    ok(&a.run(&starts, now, &["sync"]));
+    ok(&b.run(&starts, now, &["sync"]));
+    b.env.write("work/real.done", "");
+    ok(&b.run(&starts, now, &["complete", "real", "--reason", "made it"]));
+    let closed = |m: &Machine, label: &str| {
+        std::fs::read_dir(m.env.path("state/goals/closed"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with(&format!("{label}-"))
+            })
+    };
+    let real = std::fs::read_to_string(closed(b, "real").unwrap()).unwrap();
+    let receipt_at = real.find("receipt:").unwrap();
+    let receipt_end = real[receipt_at..].find("\n---").unwrap() + receipt_at;
+    let receipt = &real[receipt_at..receipt_end];
+    let open = b.env.read("state/goals/g.md");
+    let id = b.env.goal_json("g")["id"].as_str().unwrap().to_string();
+    let forged = open.replace(
+        "status: active",
+        &format!("status: completed\nclosed_reason: made it\n{receipt}"),
+    );
+    b.env
+        .write(&format!("state/goals/closed/g-{}.md", &id[..8]), &forged);
+    std::fs::remove_file(b.env.path("state/goals/g.md")).unwrap();
+    git(b.env.root(), &["add", "-A"]);
+    git(b.env.root(), &["commit", "-q", "-m", "g: done"]);
+    git(b.env.root(), &["push", "-q", "origin", "main"]);
+    // a, not yet pulled, marks it stalled an hour on.
+    local(a, "dispatch:\n  enabled: false\n");
+    let later = "2026-11-21T05:00:00Z";
+    ok(&a.run(&starts, later, &["tick", "-q"]));
+    assert_eq!(a.env.goal_json("g")["status"], "stalled");
+    let synced = a.run(&starts, later, &["sync"]);
+    assert!(synced.status.success(), "{synced:?}");
+    assert!(!a.env.path("state/conflicts").exists());
+    // The goal the judge closed there is closed here too; the one moved
+    // by hand is found removed, for a person, and never as completed.
+    let passed = a.run(&starts, later, &["tick"]);
+    assert_eq!(passed.status.code(), Some(3), "{passed:?}");
+    let told = String::from_utf8_lossy(&passed.stdout);
+    assert!(told.contains("g: deleted_outside"), "{passed:?}");
+    assert!(!told.contains("real:"), "{passed:?}");
+    assert_eq!(a.env.goal_json("real")["closed_by_hand"], false);
+    let events = a.env.events();
+    assert!(
+        !(events.iter()).any(|e| e["label"] == "g" && e["to"] == "completed"),
+        "{events:?}"
+    );
 }
 
 /// An open goal two machines changed at different times, one of them (or
