@@ -310,23 +310,12 @@ fn link_closed_over_ours(
     merge: &Merge,
     tx: &mut crate::store::Transaction,
 ) -> Result<()> {
-    let goals = ctx.store.relative(&ctx.store.goals_dir);
-    let removed = crate::os::git::cli(
-        &ctx.root,
-        &[
-            "diff",
-            "--name-only",
-            "--no-renames",
-            "--diff-filter=D",
-            "--relative",
-            &merge.ours,
-            "HEAD",
-            "--",
-            &goals,
-        ],
-    )?;
+    // Removed by the merge and changed on our side: where ours is the
+    // base's version, the closed goal's chain starts from our seal anyway.
+    let removed = goal_files_changed(ctx, "D", &merge.ours, "HEAD")?;
+    let ours_changed = goal_files_changed(ctx, "M", &merge.base, &merge.ours)?;
     let keys = ctx.store.trusted_keys();
-    for relative in removed.lines().filter(|p| p.ends_with(".md")) {
+    for relative in removed.intersection(&ours_changed) {
         let version = |commit: &str| {
             crate::os::git::cli(&ctx.root, &["show", &format!("{commit}:./{relative}")]).ok()
         };
@@ -373,22 +362,10 @@ fn link_closed_over_ours(
 /// record that links the dropped version to the kept one, so the machine
 /// that wrote the dropped one takes the kept one as steward's.
 fn link_dropped(ctx: &Context, merge: &Merge, tx: &mut crate::store::Transaction) -> Result<()> {
-    let goals = ctx.store.relative(&ctx.store.goals_dir);
-    let differ = |from: &str, to: &str| -> Result<std::collections::BTreeSet<String>> {
-        let names = crate::os::git::cli(
-            &ctx.root,
-            &["diff", "--name-only", "--relative", from, to, "--", &goals],
-        )?;
-        Ok(names
-            .lines()
-            .filter(|p| p.ends_with(".md"))
-            .map(str::to_string)
-            .collect())
-    };
     // They changed it, the merge differs from theirs, and not from ours.
-    let kept_ours = differ(&merge.ours, "HEAD")?;
-    let theirs_changed = differ(&merge.base, &merge.theirs)?;
-    let candidates: Vec<String> = differ(&merge.theirs, "HEAD")?
+    let kept_ours = goal_files_changed(ctx, "ACDMRT", &merge.ours, "HEAD")?;
+    let theirs_changed = goal_files_changed(ctx, "ACDMRT", &merge.base, &merge.theirs)?;
+    let candidates: Vec<String> = goal_files_changed(ctx, "ACDMRT", &merge.theirs, "HEAD")?
         .intersection(&theirs_changed)
         .filter(|p| !kept_ours.contains(*p))
         .cloned()
@@ -421,6 +398,37 @@ fn link_dropped(ctx: &Context, merge: &Merge, tx: &mut crate::store::Transaction
         );
     }
     Ok(())
+}
+
+/// The goal files (relative to the root) that git's diff from `from` to
+/// `to` lists with a status in `statuses` (`--diff-filter`; renames seen
+/// as a removal and an addition).
+fn goal_files_changed(
+    ctx: &Context,
+    statuses: &str,
+    from: &str,
+    to: &str,
+) -> Result<std::collections::BTreeSet<String>> {
+    let goals = ctx.store.relative(&ctx.store.goals_dir);
+    let filter = format!("--diff-filter={statuses}");
+    let names = crate::os::git::cli(
+        &ctx.root,
+        &[
+            "diff",
+            "--name-only",
+            "--no-renames",
+            &filter,
+            "--relative",
+            from,
+            to,
+            "--",
+            &goals,
+        ],
+    )?;
+    Ok((names.lines())
+        .filter(|p| p.ends_with(".md"))
+        .map(str::to_string)
+        .collect())
 }
 
 /// The commits of a merge `sync` or `resolve` makes.
