@@ -232,6 +232,17 @@ def report(args, remote, machines, stats, rounds, starts, elapsed):
     goals = listed["goals"]
     done = sum(1 for g in goals if g["status"] == "completed")
     held = sum(1 for g in goals if (g.get("waiting") or {}).get("for_person"))
+    # A goal some machine found changed or removed outside steward: told to
+    # a person, though no person touched it.
+    outside = set()
+    for part in (last.root / "state" / "events").glob("*.jsonl"):
+        for line in part.read_text().splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if event.get("action") in ("edited_outside", "deleted_outside", "closed_by_hand"):
+                outside.add(event.get("goal_id"))
     runs = collections.Counter()
     spread = collections.Counter()
     for line in starts.read_text().splitlines():
@@ -247,6 +258,7 @@ def report(args, remote, machines, stats, rounds, starts, elapsed):
     print("| figure | value |\n|---|---|")
     print(f"| goals done by their checks | {done} of {len(goals)} |")
     print(f"| goals held for a person | {held} |")
+    print(f"| goals found changed or removed outside steward | {len(outside)} |")
     print(f"| runs started twice | {twice} |")
     print(f"| claims lost to a race (taken back before any run) | {sum(m.lost for m in machines)} |")
     print(f"| syncs stopped on a conflict | {stats['conflicts']} |")

@@ -733,6 +733,9 @@ impl Chains {
         let Some(steps) = self.steps.get(goal_id) else {
             return false;
         };
+        let signed: Vec<bool> = (steps.iter())
+            .map(|s| signed_by(&s.line, keys).is_some())
+            .collect();
         // A line copied further down the log keeps the place of the first:
         // copying an earlier change after the last one, in the same second,
         // does not make it last.
@@ -741,14 +744,30 @@ impl Chains {
             let place = first_place.entry(&step.line).or_insert(&step.order);
             *place = (*place).min(&step.order);
         }
-        let mut newest_first: Vec<(&Order, &Step)> = steps
-            .iter()
-            .map(|s| (first_place[s.line.as_slice()], s))
+        // A record that takes a version as steward's without naming the
+        // one before it (a merge adopted, a goal closed on another machine
+        // taken) is no newer a change than the signed change that made the
+        // version: in a store shared through git, one machine takes a
+        // version while another has already changed it further.
+        let mut first_made: std::collections::HashMap<&str, &Order> = Default::default();
+        for (step, _) in (steps.iter().zip(&signed)).filter(|(s, signed)| **signed && s.links) {
+            let place = first_made.entry(&step.after).or_insert(&step.order);
+            *place = (*place).min(&step.order);
+        }
+        let place_of = |step: &Step| {
+            let place = first_place[step.line.as_slice()];
+            let restates = step.before.is_none() && !step.links && !step.anchors;
+            match first_made.get(step.after.as_str()) {
+                Some(made) if restates => place.min(made),
+                _ => place,
+            }
+        };
+        let mut newest_first: Vec<(&Order, &Step)> = (steps.iter().zip(&signed))
+            .filter(|(_, signed)| **signed)
+            .map(|(s, _)| (place_of(s), s))
             .collect();
         newest_first.sort_by(|a, b| b.0.cmp(a.0));
-        let last = (newest_first.into_iter())
-            .map(|(_, step)| step)
-            .find(|s| signed_by(&s.line, keys).is_some());
+        let last = newest_first.first().map(|(_, step)| step);
         last.is_some_and(|last| last.after == to) && self.reaches(goal_id, from, to, keys)
     }
 }
@@ -1522,5 +1541,53 @@ mod signature_tests {
         log.append(&[event("6", "assessed", Some("v4"), Some("v1"))], signer())
             .unwrap();
         assert!(last("v1") && !last("v4"));
+    }
+
+    /// In a store shared through git, a machine that takes a version as
+    /// steward's (a merge it adopted) records it after another machine
+    /// changed that version further: the taking is no newer a change, and
+    /// the other machine's last change is still the last. Taking a version
+    /// no change made is a newer change.
+    #[test]
+    fn a_version_taken_after_later_changes_is_not_the_last_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Log::new(dir.path());
+        let key = MachineKey::load_or_create(&dir.path().join("key")).unwrap();
+        let signer = Some(Signer {
+            key: &key,
+            machine: "a",
+        });
+        let event = |ts: &str, action: &str, before: Option<&str>, after: &str| Event {
+            ts: format!("2026-11-21T04:00:0{ts}Z"),
+            goal_id: "g-1".into(),
+            action: action.into(),
+            sha256_before: before.map(str::to_string),
+            sha256: Some(after.to_string()),
+            ..Event::default()
+        };
+        let trusted = [key.public()];
+        let last = |to: &str| log.chains_of("g-1").reaches_last("g-1", None, to, &trusted);
+        log.append(
+            &[
+                event("0", "created", None, "v1"),
+                event("1", "dispatched", Some("v1"), "v2"),
+                event("2", "completed", Some("v2"), "v3"),
+                // Another machine took v2 (its merge) before it pulled the
+                // completion.
+                event("3", "pulled", None, "v2"),
+            ],
+            signer,
+        )
+        .unwrap();
+        assert!(last("v3") && !last("v2"));
+        // A version no change made, taken: the last change is no longer v3.
+        log.append(&[event("4", "pulled", None, "v9")], signer)
+            .unwrap();
+        assert!(!last("v3"));
+        // Found changed outside steward and held: that record is the last,
+        // though an earlier change made the same bytes.
+        log.append(&[event("5", "edited_outside", None, "v2")], signer)
+            .unwrap();
+        assert!(last("v2") && !last("v3"));
     }
 }
