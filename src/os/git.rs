@@ -238,10 +238,20 @@ pub fn cli(root: &Path, args: &[&str]) -> Result<String> {
         Err(Error::Git(format!(
             "git {}: {}",
             args.join(" "),
-            String::from_utf8_lossy(&output.stderr).trim()
+            git_said(String::from_utf8_lossy(&output.stderr).trim())
         )))
     }
 }
+
+/// What git said of a failure, kept short: git quotes what it could not
+/// read, and a ref or config an agent grew to megabytes would otherwise be
+/// printed whole (and block a caller that reads stderr only at the end).
+fn git_said(message: &str) -> String {
+    crate::text::head(message, GIT_SAID)
+}
+
+/// The most characters of git's own words an error keeps.
+const GIT_SAID: usize = 2_000;
 
 /// How long a `git` that steward runs may take (`git.timeout`): set once
 /// a command has read its configuration.
@@ -752,7 +762,11 @@ fn parse_author(author: &str) -> Result<(String, String)> {
 }
 
 fn git_error(path: &Path, doing: &str, err: &git2::Error) -> Error {
-    Error::Git(format!("{}: {doing}: {}", path.display(), err.message()))
+    Error::Git(format!(
+        "{}: {doing}: {}",
+        path.display(),
+        git_said(err.message())
+    ))
 }
 
 /// One commit that carries a `Steward-Goal` trailer.

@@ -693,3 +693,26 @@ fn a_store_copied_elsewhere_holds_every_goal_a_batch_to_a_commit() {
         "{again}"
     );
 }
+
+/// git quotes what it cannot read: a `.git/HEAD` an agent grew to
+/// megabytes gets a short error, not the file printed whole (which also
+/// blocked a caller that reads stderr only once steward ends). Found by the
+/// mutation fuzzer (seed 52).
+#[test]
+fn a_huge_head_gets_an_error_of_a_few_lines() {
+    let env = repository();
+    env.add_goal("a");
+    let head = env.path(".git/HEAD");
+    let mut bytes = std::fs::read(&head).unwrap();
+    bytes.resize(3 * 1024 * 1024, b'x');
+    std::fs::write(&head, bytes).unwrap();
+    let output = env
+        .steward()
+        .args(["assess", "a", "--summary", "half way"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot read HEAD"), "{}", &stderr[..500]);
+    assert!(stderr.len() < 4_000, "{} bytes", stderr.len());
+}
