@@ -347,7 +347,7 @@ fn link_closed_over_ours(
                 &closed,
                 &ours,
                 &format!(
-                    "merged by sync: the remote's closed goal ({}) kept over this machine's version, which only marked it",
+                    "merged by sync: the remote's closed goal ({}) kept over this machine's open version",
                     merge.theirs_short
                 ),
             );
