@@ -331,3 +331,60 @@ impl Lcg {
         &items[self.next(items.len() as u64) as usize]
     }
 }
+
+/// One request a [`serve_json`] server took.
+pub struct Request {
+    pub method: String,
+    pub path: String,
+    /// The request line and headers, up to the blank line.
+    pub head: String,
+    pub body: Vec<u8>,
+}
+
+/// An HTTP/1.1 server on 127.0.0.1 that stands in for a remote JSON API
+/// (GitHub's): one request a connection, each answered with the status
+/// (`"200 OK"`) and body `answer` gives. Returns its address.
+pub fn serve_json(answer: impl Fn(&Request) -> (&'static str, String) + Send + 'static) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            stream
+                .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+                .unwrap();
+            let mut head = Vec::new();
+            let mut byte = [0];
+            while !head.ends_with(b"\r\n\r\n") && matches!(stream.read(&mut byte), Ok(1)) {
+                head.push(byte[0]);
+            }
+            let head = String::from_utf8_lossy(&head).into_owned();
+            let length: usize = (head.lines())
+                .find_map(|l| {
+                    let (name, value) = l.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse().ok())?
+                })
+                .unwrap_or(0);
+            let mut body = vec![0; length];
+            let _ = stream.read_exact(&mut body);
+            let mut words = head.split(' ');
+            let request = Request {
+                method: words.next().unwrap_or_default().to_string(),
+                path: words.next().unwrap_or_default().to_string(),
+                head: head.clone(),
+                body,
+            };
+            let (status, body) = answer(&request);
+            let _ = stream.write_all(
+                format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+                .as_bytes(),
+            );
+        }
+    });
+    address
+}

@@ -15,13 +15,12 @@
 //! `STEWARD_MUTATION_CASE=<case seed>` replays that case alone.
 
 use std::collections::BTreeSet;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::common::{Lcg, TestEnv, git};
+use crate::common::{Lcg, Request, TestEnv, git, serve_json};
 
 /// The limits steward-design(7), "Threat model", names: a promise a
 /// mutation may break only by one of these, and the threat model must
@@ -121,37 +120,17 @@ struct Github {
 
 impl Github {
     fn start() -> Github {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let address = listener.local_addr().unwrap().to_string();
         let requests = Arc::new(Mutex::new(Vec::new()));
         let seen = requests.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { return };
-                stream
-                    .set_read_timeout(Some(Duration::from_secs(5)))
-                    .unwrap();
-                let mut head = Vec::new();
-                let mut byte = [0];
-                while !head.ends_with(b"\r\n\r\n") && matches!(stream.read(&mut byte), Ok(1)) {
-                    head.push(byte[0]);
-                }
-                let head = String::from_utf8_lossy(&head).into_owned();
-                let line = head.lines().next().unwrap_or_default().to_string();
-                let body = if line.starts_with("GET /repos/acme/app/issues/1 ") {
-                    r#"{"id": 1000, "number": 1, "state": "open", "title": "A", "body": "- [ ] Built\n- [ ] Reviewed\n", "labels": [], "html_url": "https://github.com/acme/app/issues/1"}"#
-                } else {
-                    "{}"
-                };
-                seen.lock().unwrap().push(line);
-                let _ = stream.write_all(
-                    format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                        body.len()
-                    )
-                    .as_bytes(),
-                );
-            }
+        let address = serve_json(move |request: &Request| {
+            let line = request.head.lines().next().unwrap_or_default().to_string();
+            let body = if line.starts_with("GET /repos/acme/app/issues/1 ") {
+                r#"{"id": 1000, "number": 1, "state": "open", "title": "A", "body": "- [ ] Built\n- [ ] Reviewed\n", "labels": [], "html_url": "https://github.com/acme/app/issues/1"}"#
+            } else {
+                "{}"
+            };
+            seen.lock().unwrap().push(line);
+            ("200 OK", body.to_string())
         });
         Github { address, requests }
     }

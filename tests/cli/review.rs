@@ -2,12 +2,10 @@
 //! `ci_green` against a loopback server that speaks the REST endpoints
 //! steward uses, with bodies shaped as GitHub documents them.
 
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::common::TestEnv;
+use crate::common::{Request, TestEnv, serve_json};
 
 const TOKEN: &str = "ghs_s3cr3tT0ken";
 
@@ -22,54 +20,22 @@ struct Github {
 
 impl Github {
     fn start() -> Github {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let address = listener.local_addr().unwrap().to_string();
         let state = Arc::new(Mutex::new(Api::default()));
         let requests = Arc::new(Mutex::new(Vec::new()));
         let (api, seen) = (state.clone(), requests.clone());
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { return };
-                stream
-                    .set_read_timeout(Some(Duration::from_secs(10)))
-                    .unwrap();
-                let mut head = Vec::new();
-                let mut byte = [0];
-                while !head.ends_with(b"\r\n\r\n") && matches!(stream.read(&mut byte), Ok(1)) {
-                    head.push(byte[0]);
-                }
-                let head = String::from_utf8_lossy(&head).into_owned();
-                let length: usize = (head.lines())
-                    .find_map(|l| {
-                        let (name, value) = l.split_once(':')?;
-                        name.eq_ignore_ascii_case("content-length")
-                            .then(|| value.trim().parse().ok())?
-                    })
-                    .unwrap_or(0);
-                let mut body = vec![0; length];
-                let _ = stream.read_exact(&mut body);
-                let method = head.split(' ').next().unwrap_or_default().to_string();
-                let path = head.split(' ').nth(1).unwrap_or_default().to_string();
-                seen.lock()
-                    .unwrap()
-                    .push(format!("{head}{}", String::from_utf8_lossy(&body)));
-                let (status, body) = {
-                    let mut api = api.lock().unwrap();
-                    if method == "POST" && path == "/repos/acme/app/pulls" {
-                        let sent: serde_json::Value =
-                            serde_json::from_slice(&body).unwrap_or_default();
-                        api.pull_head = sent["head"].as_str().unwrap_or_default().to_string();
-                    }
-                    answer(&method, &path, &api)
-                };
-                let _ = stream.write_all(
-                    format!(
-                        "HTTP/1.1 {status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                        body.len()
-                    )
-                    .as_bytes(),
-                );
+        let address = serve_json(move |request: &Request| {
+            seen.lock().unwrap().push(format!(
+                "{}{}",
+                request.head,
+                String::from_utf8_lossy(&request.body)
+            ));
+            let mut api = api.lock().unwrap();
+            if request.method == "POST" && request.path == "/repos/acme/app/pulls" {
+                let sent: serde_json::Value =
+                    serde_json::from_slice(&request.body).unwrap_or_default();
+                api.pull_head = sent["head"].as_str().unwrap_or_default().to_string();
             }
+            answer(&request.method, &request.path, &api)
         });
         Github {
             address,
@@ -98,6 +64,17 @@ impl Github {
     }
 }
 
+/// No file of the store holds the token.
+fn assert_token_written_nowhere(env: &TestEnv) {
+    for (path, bytes) in env.snapshot() {
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(TOKEN),
+            "the token leaked into {}",
+            path.display()
+        );
+    }
+}
+
 /// An issue as `GET /repos/{owner}/{repo}/issues/{n}` gives it.
 fn issue(number: u64, title: &str, body: &str, labels: &[&str]) -> String {
     let labels: Vec<String> = labels
@@ -114,7 +91,6 @@ fn issue(number: u64, title: &str, body: &str, labels: &[&str]) -> String {
     )
 }
 
-/// The answer for one request, in the shapes GitHub documents.
 /// What the loopback API answers from: the check runs of every commit, and
 /// pull request 12 (merged or not, its review comments).
 #[derive(Default)]
@@ -128,6 +104,7 @@ struct Api {
 
 const HEAD_SHA: &str = "0123456789abcdef0123456789abcdef01234567";
 
+/// The answer for one request, in the shapes GitHub documents.
 fn answer(method: &str, path: &str, api: &Api) -> (&'static str, String) {
     let check_runs = &api.check_runs;
     let pull_twelve = format!(
@@ -294,13 +271,7 @@ fn ci_green_waits_for_ci_tells_the_next_run_what_failed_and_passes_when_green() 
                 TOKEN.to_ascii_lowercase()
             )))
     );
-    for (path, bytes) in env.snapshot() {
-        assert!(
-            !String::from_utf8_lossy(&bytes).contains(TOKEN),
-            "the token leaked into {}",
-            path.display()
-        );
-    }
+    assert_token_written_nowhere(&env);
 }
 
 /// Goals from issues: one by `add --from-issue`, the rest by `intake`,
@@ -468,13 +439,7 @@ fn goals_come_from_issues_once_and_tell_them_how_they_ended() {
         .count();
     assert_eq!(on_eight, 1, "only intake's comment: {requests:?}");
     assert!(closed[0].contains(r#""state":"closed""#), "{}", closed[0]);
-    for (path, bytes) in env.snapshot() {
-        assert!(
-            !String::from_utf8_lossy(&bytes).contains(TOKEN),
-            "the token leaked into {}",
-            path.display()
-        );
-    }
+    assert_token_written_nowhere(&env);
 }
 
 const COMMITTING_AGENT: &str = r#"#!/bin/sh
@@ -638,13 +603,7 @@ fn a_finished_branch_gets_one_pull_request_that_review_and_merge_drive() {
     tick("2026-11-21T04:25:00Z");
     let goal = env.goal_json("fix");
     assert_eq!(goal["status"], "verifying", "{goal}");
-    for (path, bytes) in env.snapshot() {
-        assert!(
-            !String::from_utf8_lossy(&bytes).contains(TOKEN),
-            "the token leaked into {}",
-            path.display()
-        );
-    }
+    assert_token_written_nowhere(&env);
 }
 
 /// A branch that changes what steers CI (or steward, git, agents) is never
