@@ -669,6 +669,14 @@ struct Step {
     order: Order,
 }
 
+impl Step {
+    /// Whether this takes a version as steward's without naming the one
+    /// before it (a merge adopted, a goal closed elsewhere taken).
+    fn restates(&self) -> bool {
+        self.before.is_none() && !self.links && !self.anchors
+    }
+}
+
 /// Where a change falls among a goal's changes: its time, then its place
 /// in the log (chunks are read newest first, a chunk's lines oldest first).
 type Order = (String, std::cmp::Reverse<u64>, usize);
@@ -733,9 +741,6 @@ impl Chains {
         let Some(steps) = self.steps.get(goal_id) else {
             return false;
         };
-        let signed: Vec<bool> = (steps.iter())
-            .map(|s| signed_by(&s.line, keys).is_some())
-            .collect();
         // A line copied further down the log keeps the place of the first:
         // copying an earlier change after the last one, in the same second,
         // does not make it last.
@@ -749,25 +754,30 @@ impl Chains {
         // taken) is no newer a change than the signed change that made the
         // version: in a store shared through git, one machine takes a
         // version while another has already changed it further.
+        let taken: std::collections::HashSet<&str> = (steps.iter())
+            .filter(|s| s.restates())
+            .map(|s| s.after.as_str())
+            .collect();
         let mut first_made: std::collections::HashMap<&str, &Order> = Default::default();
-        for (step, _) in (steps.iter().zip(&signed)).filter(|(s, signed)| **signed && s.links) {
-            let place = first_made.entry(&step.after).or_insert(&step.order);
-            *place = (*place).min(&step.order);
+        for step in (steps.iter()).filter(|s| s.links && taken.contains(s.after.as_str())) {
+            if signed_by(&step.line, keys).is_some() {
+                let place = first_made.entry(&step.after).or_insert(&step.order);
+                *place = (*place).min(&step.order);
+            }
         }
         let place_of = |step: &Step| {
             let place = first_place[step.line.as_slice()];
-            let restates = step.before.is_none() && !step.links && !step.anchors;
             match first_made.get(step.after.as_str()) {
-                Some(made) if restates => place.min(made),
+                Some(made) if step.restates() => place.min(made),
                 _ => place,
             }
         };
-        let mut newest_first: Vec<(&Order, &Step)> = (steps.iter().zip(&signed))
-            .filter(|(_, signed)| **signed)
-            .map(|(s, _)| (place_of(s), s))
-            .collect();
+        let mut newest_first: Vec<(&Order, &Step)> =
+            steps.iter().map(|s| (place_of(s), s)).collect();
         newest_first.sort_by(|a, b| b.0.cmp(a.0));
-        let last = newest_first.first().map(|(_, step)| step);
+        let last = (newest_first.into_iter())
+            .map(|(_, step)| step)
+            .find(|s| signed_by(&s.line, keys).is_some());
         last.is_some_and(|last| last.after == to) && self.reaches(goal_id, from, to, keys)
     }
 }
@@ -1582,6 +1592,11 @@ mod signature_tests {
         assert!(last("v3") && !last("v2"));
         // A version no change made, taken: the last change is no longer v3.
         log.append(&[event("4", "pulled", None, "v9")], signer)
+            .unwrap();
+        assert!(!last("v3"));
+        // A line nobody trusted signed, saying an early change made v9,
+        // does not move the taking back.
+        log.append(&[event("0", "assessed", Some("v1"), "v9")], None)
             .unwrap();
         assert!(!last("v3"));
         // Found changed outside steward and held: that record is the last,
